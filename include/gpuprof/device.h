@@ -1,0 +1,18 @@
+/* The GPU: presence, properties, and the copy bandwidth ceiling. */
+#ifndef GPUPROF_DEVICE_H
+#define GPUPROF_DEVICE_H
+
+#include "gpuprof/report.h"
+
+#include <stdint.h>
+
+/* Number of CUDA devices; GP_ERR_NODEVICE with the reason when there is no driver/device. */
+int gp_device_count(int *count);
+/* Make `index` current, create its context and describe it (copy_gbps left unknown). */
+int gp_device_open(int index, gp_device_info *info);
+/* Device-to-device copy bandwidth (bytes read + written per second, 10^9), median of runs. */
+int gp_device_measure_copy(gp_device_info *info);
+/* Free and total device memory of the current device. */
+int gp_device_memory(uint64_t *free_bytes, uint64_t *total_bytes);
+
+#endif

@@ -1,0 +1,44 @@
+/* The metric catalogue: one row per metric, nvprof's name as the key where one exists.
+ * Every metric is derived on the host from raw PerfWorks counters (.sum / .avg, plus
+ * per-chip constants), so the same derivation serves one kernel and the sum of several. */
+#ifndef GPUPROF_METRICS_H
+#define GPUPROF_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GP_METRIC_MAX_INPUTS 4
+
+enum { GP_SET_DEFAULT = 1 << 0, GP_SET_ALL = 1 << 1 };
+
+typedef struct {
+    const char *key;           /* e.g. "gld_transactions_per_request" */
+    const char *label;         /* short column header for the text table */
+    const char *unit;
+    const char *description;
+    const char *inputs[GP_METRIC_MAX_INPUTS];
+    size_t n_inputs;
+    /* value from the inputs' values; NAN with *why set when undefined (zero denominator) */
+    double (*derive)(const double *in, const char **why);
+    const char *formula;       /* how it is derived, for `gpuprof metrics` and the man page */
+    const char *ncu_metric;    /* Nsight Compute's metric for the same quantity */
+    double ncu_scale;          /* ours = ncu value × ncu_scale */
+    unsigned sets;
+    bool in_table;             /* shown as a column of the text table */
+} gp_metric_def;
+
+const gp_metric_def *gp_metric_catalogue(size_t *count);
+const gp_metric_def *gp_find_metric(const char *key);
+
+/* Counters that are per-chip constants: not summed when launches are aggregated. */
+bool gp_counter_is_constant(const char *counter);
+/* Counters gpuprof always collects alongside metrics: kernel duration and clocks. */
+extern const char *const gp_clock_counters[];
+extern const size_t gp_n_clock_counters;
+
+/* Derive one metric from counter values looked up by name in (names, values).
+ * Returns false and sets *why when an input is missing or the value is undefined. */
+bool gp_metric_derive(const gp_metric_def *m, const char *const *names, const double *values,
+                      size_t n, double *out, const char **why);
+
+#endif

@@ -1,0 +1,161 @@
+/* The report: plain data measured by the runner and profiler, rendered by one renderer.
+ * No formatting here, and no CUDA: a report can also be read back from JSON. */
+#ifndef GPUPROF_REPORT_H
+#define GPUPROF_REPORT_H
+
+#include "gpuprof/kernels.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GP_SCHEMA_VERSION 1
+#define GP_NAME_LEN 128
+#define GP_TEXT_LEN 256
+
+typedef struct {
+    int index;
+    char name[GP_NAME_LEN];
+    int cc_major, cc_minor;
+    int multiprocessors;
+    uint64_t memory_bytes;
+    uint64_t l2_bytes;
+    double sm_clock_mhz;
+    double memory_clock_mhz;
+    int memory_bus_bits;
+    double peak_gbps;            /* 2 × memory clock × bus width */
+    double copy_gbps;            /* measured device-to-device copy, read + written; <0 unknown */
+    int driver_version;          /* 13000 = 13.0 */
+    int runtime_version;
+} gp_device_info;
+
+typedef struct {
+    char name[GP_NAME_LEN];
+    double value;
+} gp_counter;
+
+typedef struct {
+    char key[GP_NAME_LEN];
+    char unit[32];
+    bool valid;
+    double value;
+    char why[GP_TEXT_LEN];       /* when not valid */
+    char inputs[4][GP_NAME_LEN];
+    size_t n_inputs;
+} gp_metric_value;
+
+typedef struct {
+    gp_counter *counters;
+    size_t n_counters;
+    gp_metric_value *metrics;
+    size_t n_metrics;
+} gp_metric_set;
+
+typedef enum { GP_CHECK_PASSED = 0, GP_CHECK_FAILED, GP_CHECK_SKIPPED } gp_check_status;
+
+typedef struct {
+    gp_check_status status;
+    bool exact;                  /* integer comparison */
+    double expected, got;
+    double tolerance;            /* absolute, for float checks */
+    uint64_t mismatches;         /* element-wise checks */
+    char detail[GP_TEXT_LEN];
+    bool rechecked;              /* verified again after profiling */
+    gp_check_status after_profile;
+} gp_check;
+
+typedef struct {
+    double min_ms, median_ms, max_ms;
+    unsigned repeats, warmup;
+} gp_timing;
+
+typedef struct {
+    char kernel[GP_NAME_LEN];
+    gp_dim3 grid, block;
+    size_t shared_bytes;
+    unsigned in_nx, in_ny, out_nx, out_ny;
+    int opaque;
+    double median_ms;            /* <0 when not timed on its own */
+    gp_metric_set metrics;
+} gp_launch_record;
+
+typedef struct {
+    char family[32];
+    char variant[64];
+    char type[16];               /* int32 / float32 */
+    uint64_t n;
+    unsigned nx, ny;             /* matrices */
+    gp_dim3 grid, block;         /* of the main kernel */
+    size_t shared_bytes;
+    int pad;                     /* -1 when not applicable */
+    unsigned group, grid_param;  /* 0 when not applicable */
+    double alpha;
+    gp_timing timing;
+    uint64_t bytes_moved;
+    double gbps;
+    double percent_of_peak;
+    gp_check check;
+    bool profiled;
+    int passes;                  /* profiler replay passes */
+    double sm_clock_ghz, dram_clock_ghz;   /* seen while profiling; <0 unknown */
+    gp_metric_set metrics;       /* aggregate over the launches */
+    gp_launch_record *launches;
+    size_t n_launches;
+} gp_result;
+
+typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
+
+typedef struct {
+    gp_profiler_state state;
+    char reason[GP_TEXT_LEN];
+    char chip[32];
+    int passes;
+    char metric_set[32];         /* default / all / list */
+} gp_profiler_info;
+
+typedef struct {
+    char tool_version[32];
+    char command[32];
+    char **command_line;
+    size_t command_line_len;
+    bool has_device;
+    gp_device_info device;
+    unsigned repeat, warmup;
+    uint64_t seed;
+    gp_profiler_info profiler;
+    gp_result *results;
+    size_t n_results;
+    char **warnings;
+    size_t n_warnings;
+} gp_report;
+
+void gp_report_init(gp_report *r);
+void gp_report_free(gp_report *r);
+int gp_report_add_result(gp_report *r, gp_result **out);
+int gp_report_add_warning(gp_report *r, const char *text);
+int gp_report_set_command_line(gp_report *r, int argc, char **argv);
+void gp_metric_set_free(gp_metric_set *s);
+int gp_metric_set_copy(gp_metric_set *dst, const gp_metric_set *src);
+int gp_result_add_launch(gp_result *res, gp_launch_record **out);
+
+const char *gp_check_status_name(gp_check_status s);
+bool gp_check_status_from_name(const char *name, gp_check_status *s);
+const char *gp_dtype_name(gp_dtype t);
+bool gp_dtype_from_name(const char *name, gp_dtype *t);
+/* The result's metric by key, or NULL. */
+const gp_metric_value *gp_result_metric(const gp_result *r, const char *key);
+
+/* Renderers: text for people, JSON and CSV for scripts. */
+typedef struct {
+    bool no_header;              /* CSV without its header line */
+    bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
+} gp_render_options;
+
+int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o);
+int gp_render_json(FILE *out, const gp_report *r);
+int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o);
+/* Read a report written by gp_render_json. */
+int gp_report_read_json(const char *path, gp_report *r);
+
+#endif

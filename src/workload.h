@@ -1,0 +1,60 @@
+/* A kernel family's host side: buffers, seeded inputs, CPU reference, restore, check.
+ * The runner drives every family through these operations. */
+#ifndef GPUPROF_WORKLOAD_H
+#define GPUPROF_WORKLOAD_H
+
+#include "gpuprof/registry.h"
+#include "gpuprof/report.h"
+#include "gpuprof/request.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What the inputs and reference depend on: shared by every variant and block of one run. */
+typedef struct {
+    gp_family family;
+    gp_size size;
+    gp_dtype dtype;
+    unsigned group;
+    float alpha;
+    uint64_t seed;
+    bool restores_input;   /* some variant overwrites its input */
+} gp_problem;
+
+/* One launch configuration of one variant. */
+typedef struct {
+    const gp_variant *variant;
+    gp_dim3 block;
+    int pad;               /* resolved: the variant's default when not given */
+    unsigned grid;         /* 0: the variant's default */
+} gp_config;
+
+typedef struct {
+    /* Device bytes the problem needs at most (the memory check before allocating). */
+    uint64_t (*device_bytes)(const gp_problem *p, const gp_device_info *dev);
+    /* Allocate, fill with seeded random data, compute the CPU reference. */
+    int (*create)(const gp_problem *p, const gp_device_info *dev, void **state);
+    /* Before every launch, outside any timed region: restore inputs, poison outputs. */
+    int (*prepare)(void *state, const gp_config *c);
+    int (*launch)(void *state, const gp_config *c, const gp_hooks *hooks);
+    /* Compare the result of the latest launch (described by res->launches) with the CPU. */
+    int (*verify)(void *state, const gp_config *c, const gp_result *res, gp_check *check);
+    /* The fewest bytes the algorithm must move through device memory. */
+    uint64_t (*bytes_moved)(const gp_problem *p);
+    void (*destroy)(void *state);
+} gp_workload_ops;
+
+const gp_workload_ops *gp_workload_for(gp_family family);
+
+extern const gp_workload_ops gp_reduce_workload;
+
+/* Seeded inputs (splitmix64): int32 in [0, 255] as in the book, float32 in [0, 1). */
+void gp_fill_int32(int32_t *dst, uint64_t n, uint64_t seed);
+void gp_fill_float(float *dst, uint64_t n, uint64_t seed);
+
+/* Device allocation helpers that record the failing call. */
+int gp_device_alloc(void **ptr, uint64_t bytes, const char *what);
+int gp_upload(void *dst, const void *src, uint64_t bytes);
+int gp_download(void *dst, const void *src, uint64_t bytes);
+
+#endif

@@ -1,0 +1,232 @@
+/* The reduce family's host side: n seeded values, their exact (int64) or double sum, and
+ * the check of what a variant left behind: block partials (the book's kernels, summed here
+ * as the book's host code does) or one total (single-pass variants and cub). */
+#include "workload.h"
+
+#include "gpuprof/status.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* float32 check: |got - ref| <= REL_TOL * sum |x_i| (documented in the man page). */
+#define REL_TOL 1e-5
+
+typedef struct {
+    gp_problem p;
+    void *host;               /* the input as generated */
+    void *d_in, *d_pristine;  /* the input the kernels see, and a copy to restore it from */
+    void *d_partials;         /* 8 bytes per slot */
+    uint64_t partial_slots;
+    void *d_total;            /* int64 or float */
+    unsigned *d_counter;
+    void *d_scratch;
+    size_t scratch_bytes;
+    int64_t ref_int;
+    double ref_float, ref_abs;
+    int multiprocessors;
+    bool input_dirty;         /* an in-place variant ran since the last restore */
+} reduce_state;
+
+static uint64_t partial_slots(const gp_problem *p, int sms)
+{
+    /* The book's kernels: a block of at least 32 threads per partial. Persistent kernels:
+     * at most GP_MAX_BLOCKS_PER_SM blocks per multiprocessor. */
+    return (p->size.n + 31) / 32 + (uint64_t)sms * GP_MAX_BLOCKS_PER_SM;
+}
+
+static uint64_t reduce_device_bytes(const gp_problem *p, const gp_device_info *dev)
+{
+    uint64_t in = p->size.n * 4;
+    return in * (p->restores_input ? 2 : 1) + 8 * partial_slots(p, dev->multiprocessors) +
+           (16u << 20) /* cub's temporary storage and the total, generously */;
+}
+
+static void reduce_destroy(void *state)
+{
+    reduce_state *s = state;
+    if (!s)
+        return;
+    free(s->host);
+    cudaFree(s->d_in);
+    cudaFree(s->d_pristine);
+    cudaFree(s->d_partials);
+    cudaFree(s->d_total);
+    cudaFree(s->d_counter);
+    cudaFree(s->d_scratch);
+    free(s);
+}
+
+static void compute_reference(reduce_state *s)
+{
+    const uint64_t n = s->p.size.n;
+    if (s->p.dtype == GP_INT32) {
+        const int32_t *x = s->host;
+        int64_t sum = 0;
+        for (uint64_t i = 0; i < n; i++)
+            sum += x[i];
+        s->ref_int = sum;
+        s->ref_float = (double)sum;
+        s->ref_abs = (double)sum; /* inputs are non-negative */
+    } else {
+        const float *x = s->host;
+        double sum = 0.0, abs_sum = 0.0;
+        for (uint64_t i = 0; i < n; i++) {
+            sum += x[i];
+            abs_sum += fabs((double)x[i]);
+        }
+        s->ref_float = sum;
+        s->ref_abs = abs_sum;
+    }
+}
+
+static int allocate(reduce_state *s)
+{
+    const uint64_t bytes = s->p.size.n * 4;
+    GP_TRY(gp_device_alloc(&s->d_in, bytes, "the input"));
+    GP_TRY(gp_upload(s->d_in, s->host, bytes));
+    if (s->p.restores_input) {
+        GP_TRY(gp_device_alloc(&s->d_pristine, bytes, "the copy of the input"));
+        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, bytes, cudaMemcpyDeviceToDevice));
+    }
+    s->partial_slots = partial_slots(&s->p, s->multiprocessors);
+    GP_TRY(gp_device_alloc(&s->d_partials, 8 * s->partial_slots, "the block partials"));
+    GP_TRY(gp_device_alloc(&s->d_total, 8, "the total"));
+    GP_TRY(gp_device_alloc((void **)&s->d_counter, sizeof(unsigned), "the block counter"));
+    GP_CUDA(cudaMemset(s->d_counter, 0, sizeof(unsigned)));
+    GP_TRY(gp_reduce_cub_scratch(s->p.dtype, s->p.size.n, &s->scratch_bytes));
+    return gp_device_alloc(&s->d_scratch, s->scratch_bytes, "cub's temporary storage");
+}
+
+static int reduce_create(const gp_problem *p, const gp_device_info *dev, void **state)
+{
+    reduce_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    *state = s;
+    s->p = *p;
+    s->multiprocessors = dev->multiprocessors;
+    s->host = malloc(p->size.n * 4);
+    if (!s->host)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory for %llu input elements",
+                       (unsigned long long)p->size.n);
+    if (p->dtype == GP_INT32)
+        gp_fill_int32(s->host, p->size.n, p->seed);
+    else
+        gp_fill_float(s->host, p->size.n, p->seed);
+    compute_reference(s);
+    return allocate(s);
+}
+
+static int reduce_prepare(void *state, const gp_config *c)
+{
+    reduce_state *s = state;
+    const bool in_place = (c->variant->flags & GP_VF_IN_PLACE) != 0;
+    if (in_place || s->input_dirty)
+        GP_CUDA(cudaMemcpyAsync(s->d_in, s->d_pristine, s->p.size.n * 4,
+                                cudaMemcpyDeviceToDevice, 0));
+    s->input_dirty = in_place;
+    /* A variant that forgets to write its total must fail the check, not pass on stale data. */
+    GP_CUDA(cudaMemsetAsync(s->d_total, 0xff, 8, 0));
+    return GP_OK;
+}
+
+static int reduce_launch(void *state, const gp_config *c, const gp_hooks *hooks)
+{
+    reduce_state *s = state;
+    gp_reduce_args a = {
+        .dtype = s->p.dtype,
+        .in = s->d_in,
+        .partials = s->d_partials,
+        .total = s->d_total,
+        .counter = s->d_counter,
+        .scratch = s->d_scratch,
+        .scratch_bytes = s->scratch_bytes,
+        .n = s->p.size.n,
+        .block = c->block.x,
+    };
+    return c->variant->launch.reduce(&a, hooks);
+}
+
+/* The book's host code: add the block partials up (here in 64 bits / double). */
+static int sum_partials(reduce_state *s, uint64_t count, double *got, int64_t *got_int)
+{
+    if (count == 0 || count > s->partial_slots)
+        return gp_fail(GP_ERR_RUNTIME, "internal error: %llu partials for %llu slots",
+                       (unsigned long long)count, (unsigned long long)s->partial_slots);
+    void *h = malloc(count * 4);
+    if (!h)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    int rc = gp_download(h, s->d_partials, count * 4);
+    int64_t isum = 0;
+    double fsum = 0.0;
+    for (uint64_t i = 0; rc == GP_OK && i < count; i++) {
+        if (s->p.dtype == GP_INT32)
+            isum += ((const int32_t *)h)[i];
+        else
+            fsum += ((const float *)h)[i];
+    }
+    free(h);
+    *got_int = isum;
+    *got = s->p.dtype == GP_INT32 ? (double)isum : fsum;
+    return rc;
+}
+
+static int reduce_verify(void *state, const gp_config *c, const gp_result *res, gp_check *check)
+{
+    reduce_state *s = state;
+    GP_CUDA(cudaDeviceSynchronize());
+    double got = 0.0;
+    int64_t got_int = 0;
+    if (c->variant->flags & GP_VF_PARTIALS) {
+        GP_TRY(sum_partials(s, res->n_launches ? res->launches[0].grid.x : 0, &got, &got_int));
+    } else if (s->p.dtype == GP_INT32) {
+        GP_TRY(gp_download(&got_int, s->d_total, sizeof got_int));
+        got = (double)got_int;
+    } else {
+        float f;
+        GP_TRY(gp_download(&f, s->d_total, sizeof f));
+        got = f;
+    }
+    memset(check, 0, sizeof *check);
+    check->expected = s->ref_float;
+    check->got = got;
+    if (s->p.dtype == GP_INT32) {
+        check->exact = true;
+        check->status = got_int == s->ref_int ? GP_CHECK_PASSED : GP_CHECK_FAILED;
+        snprintf(check->detail, sizeof check->detail, "sum %lld, expected %lld (exact)",
+                 (long long)got_int, (long long)s->ref_int);
+    } else {
+        check->tolerance = REL_TOL * s->ref_abs;
+        bool ok = fabs(got - s->ref_float) <= check->tolerance; /* NaN fails */
+        check->status = ok ? GP_CHECK_PASSED : GP_CHECK_FAILED;
+        snprintf(check->detail, sizeof check->detail,
+                 "sum %.9g, expected %.9g, |error| %.3g <= %.3g (1e-5 * sum|x|)", got,
+                 s->ref_float, fabs(got - s->ref_float), check->tolerance);
+    }
+    return GP_OK;
+}
+
+static uint64_t reduce_bytes_moved(const gp_problem *p)
+{
+    return p->size.n * 4; /* every element read once */
+}
+
+const gp_workload_ops gp_reduce_workload = {
+    .device_bytes = reduce_device_bytes,
+    .create = reduce_create,
+    .prepare = reduce_prepare,
+    .launch = reduce_launch,
+    .verify = reduce_verify,
+    .bytes_moved = reduce_bytes_moved,
+    .destroy = reduce_destroy,
+};
+
+const gp_workload_ops *gp_workload_for(gp_family family)
+{
+    switch (family) {
+    case GP_FAM_REDUCE: return &gp_reduce_workload;
+    default: return NULL;
+    }
+}
