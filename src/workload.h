@@ -47,6 +47,9 @@ typedef struct {
 const gp_workload_ops *gp_workload_for(gp_family family);
 
 extern const gp_workload_ops gp_reduce_workload;
+extern const gp_workload_ops gp_transpose_workload;
+extern const gp_workload_ops gp_reduce2d_workload;
+extern const gp_workload_ops gp_saxpy_workload;
 
 /* Seeded inputs (splitmix64): int32 in [0, 255] as in the book, float32 in [0, 1). */
 void gp_fill_int32(int32_t *dst, uint64_t n, uint64_t seed);

@@ -22,6 +22,21 @@ int gp_reduce_threadfence(const gp_reduce_args *a, const gp_hooks *h);
 int gp_reduce_shfl(const gp_reduce_args *a, const gp_hooks *h);
 int gp_reduce_cub(const gp_reduce_args *a, const gp_hooks *h);
 
+/* kernels/transpose.cu — ch. 5.4 of the book, and a modern tiled transpose */
+int gp_transpose_copy(const gp_transpose_args *a, const gp_hooks *h);
+int gp_transpose_naive(const gp_transpose_args *a, const gp_hooks *h);
+int gp_transpose_smem(const gp_transpose_args *a, const gp_hooks *h);
+int gp_transpose_smemunroll(const gp_transpose_args *a, const gp_hooks *h);
+int gp_transpose_tile(const gp_transpose_args *a, const gp_hooks *h);
+
+/* kernels/reduce2d.cu — the OpenCL 2-D multi-pass reduction, ported */
+int gp_reduce2d_inner(const gp_reduce2d_args *a, const gp_hooks *h);
+int gp_reduce2d_outer(const gp_reduce2d_args *a, const gp_hooks *h);
+
+/* kernels/saxpy.cu — grid-stride loops */
+int gp_saxpy_monolithic(const gp_saxpy_args *a, const gp_hooks *h);
+int gp_saxpy_gridstride(const gp_saxpy_args *a, const gp_hooks *h);
+
 #ifdef __cplusplus
 }
 #endif
