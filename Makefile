@@ -58,7 +58,7 @@ OBJ_CU   := $(SRC_CU:%.cu=$(BUILD)/%.o)
 # Everything but main.o goes into a static library the unit tests link against.
 LIB      := $(BUILD)/libgpuprof.a
 BIN      := $(BUILD)/gpuprof
-UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
 .PHONY: all run test bench install uninstall clean
@@ -86,17 +86,20 @@ $(SHIM)/string:
 $(CJSON_STAGE)/lib/libcjson.so.1:
 	sh third_party/stage-cjson.sh $(CJSON_STAGE)
 
-$(UNIT_BIN): $(UNIT_SRC) $(LIB)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) -o $@ $(UNIT_SRC:%.c=-x c %.c) -x none $(LIB) \
-	    $(CPPFLAGS) $(CJSON_CFLAGS) -Xcompiler=-std=c11,-Wall,-Wextra \
-	    -L$(CUPTI_LIBDIR) $(LDLIBS) $(RPATH:'$$ORIGIN/%'='$$ORIGIN/../%')
+	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
+	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
+	    -Xlinker -rpath,'$$ORIGIN/../third_party/cjson/lib' -Xlinker -rpath,$(CUPTI_LIBDIR)
 
 run: $(BIN)
 	$(BIN) reduce
 
 test: $(BIN) $(UNIT_BIN)
-	@sh tests/run-all.sh $(BUILD)
+	@python3 tests/run_tests.py $(BUILD)
 
 bench: $(BIN)
 	@sh bench/run-all.sh $(BUILD)
@@ -116,4 +119,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ_C:.o=.d) $(OBJ_CU:.o=.d)
+-include $(OBJ_C:.o=.d) $(OBJ_CU:.o=.d) $(UNIT_OBJ:.o=.d)

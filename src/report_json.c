@@ -127,6 +127,22 @@ static cJSON *launch_json(const gp_launch_record *l)
     return o;
 }
 
+/* reduce2d: the passes of the multi-pass reduction, as the seed's host loop prints them. */
+static cJSON *passes_json(const gp_result *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < r->n_launches; i++) {
+        const gp_launch_record *l = &r->launches[i];
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "pass", (double)(i + 1));
+        cJSON_AddItemToObject(p, "input_shape", pair_array(l->in_nx, l->in_ny));
+        cJSON_AddItemToObject(p, "output_shape", pair_array(l->out_nx, l->out_ny));
+        add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+        cJSON_AddItemToArray(a, p);
+    }
+    return a;
+}
+
 static cJSON *result_json(const gp_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -175,6 +191,8 @@ static cJSON *result_json(const gp_result *r)
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
     for (size_t i = 0; i < r->n_launches; i++)
         cJSON_AddItemToArray(launches, launch_json(&r->launches[i]));
+    if (strcmp(r->family, "reduce2d") == 0)
+        cJSON_AddItemToObject(o, "passes", passes_json(r));
     return o;
 }
 
@@ -645,6 +663,7 @@ int gp_render_metrics_json(FILE *out, const char *chip, const bool *available,
             cJSON_AddStringToObject(m, "ncu_metric", cat[i].ncu_metric);
         else
             cJSON_AddNullToObject(m, "ncu_metric");
+        cJSON_AddNumberToObject(m, "ncu_scale", cat[i].ncu_scale);
         if (chip)
             cJSON_AddBoolToObject(m, "available", available[i]);
         else

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Issue 4 benchmark: agreement and cost against Nsight Compute.
+
+Agreement: ncu (--clock-control none, default cache flush, kernel replay) collects the same
+PerfWorks counters, plus its own ratio metrics, on gpuprof's kernels run with --metrics=none;
+gpuprof collects its metrics on the same kernels. Compared kernel by kernel: counts within
+1 %, percentages within 1 point. Rates (GB/s) depend on each run's duration with unlocked
+clocks and are shown, not judged.
+
+Cost: wall time of `gpuprof reduce` with the default metrics / wall time of ncu collecting
+the same counters on the same kernels (target <= 0.2)."""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from common import BIN, OUT, table, verdict
+
+FAMILIES = {"reduce": "reduce|Reduce", "transpose": "Gmem|transpose"}
+
+
+def catalogue(chip="GH100"):
+    p = subprocess.run([BIN, "metrics", "--chip=" + chip, "--json"], capture_output=True, text=True)
+    return json.loads(p.stdout)["metrics"]
+
+
+def counters_of(cat, sets):
+    names = []
+    for m in cat:
+        if m["set"] in sets:
+            names += [i for i in m["inputs"] if i not in names]
+    return names + [c for c in ("gpu__time_duration.sum", "sm__cycles_elapsed.avg",
+                                "dram__cycles_elapsed.avg") if c not in names]
+
+
+def number(text):
+    text = text.replace(",", "").strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def run_ncu(family, metrics, extra=()):
+    """Profile `gpuprof family --metrics=none` under ncu; (kernel rows, wall s, passes, json)."""
+    os.makedirs(OUT, exist_ok=True)
+    log = os.path.join(OUT, "ncu-%s.csv" % family)
+    cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
+           "--kernel-name", "regex:" + FAMILIES[family], "--metrics", ",".join(metrics),
+           "--log-file", log, BIN, family, "--metrics=none", "--warmup=0", "--repeat=1",
+           "--json"] + list(extra)
+    start = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.time() - start
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr[-3000:])
+        raise SystemExit("ncu failed on %s" % family)
+    text = open(log).read()
+    passes = sorted({int(x) for x in re.findall(r"(\d+) pass(?:es)?", text + p.stderr)})
+    body = "\n".join(l for l in text.splitlines() if l.startswith('"'))
+    rows = list(csv.DictReader(io.StringIO(body)))
+    rows = [r for r in rows if r.get("ID", "").strip().isdigit()]  # drop the units row
+    return rows, wall, passes, json.loads(p.stdout)
+
+
+def run_gpuprof(family, metric_set, extra=()):
+    start = time.time()
+    p = subprocess.run([BIN, family, "--metrics=" + metric_set, "--json"] + list(extra),
+                       capture_output=True, text=True)
+    wall = time.time() - start
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr)
+        raise SystemExit("gpuprof %s failed" % family)
+    with open(os.path.join(OUT, "gpuprof-%s-%s.json" % (family, metric_set)), "w") as f:
+        f.write(p.stdout)
+    return json.loads(p.stdout), wall
+
+
+def compare_kernel(ours, theirs, cat):
+    """[(metric, ours, ncu, diff text, judged, ok)] for one kernel."""
+    out = []
+    for m in cat:
+        v = (ours["metrics"] or {}).get(m["key"])
+        if not m["ncu_metric"] or not v or v["value"] is None:
+            continue
+        t = number(theirs.get(m["ncu_metric"], ""))
+        if t is None:
+            continue
+        t *= m["ncu_scale"]
+        a = v["value"]
+        if m["unit"] in ("%", "fraction"):
+            f = 100.0 if m["unit"] == "fraction" else 1.0
+            diff = abs(a - t) * f
+            out.append((m["key"], a, t, "%.3f pt" % diff, True, diff <= 1.0))
+        elif m["unit"] == "GB/s":
+            rel = abs(a - t) / max(abs(t), 1e-12)
+            out.append((m["key"], a, t, "%.2f %%" % (100 * rel), False, True))
+        else:
+            rel = abs(a - t) / max(abs(a), abs(t), 1e-12)
+            out.append((m["key"], a, t, "%.3f %%" % (100 * rel), True, rel <= 0.01))
+    # The raw counters themselves.
+    for name, value in sorted(((k, v) for m in (ours["metrics"] or {}).values()
+                               for k, v in m["inputs"].items()), key=lambda kv: kv[0]):
+        t = number(theirs.get(name, ""))
+        if t is None or value is None or name.endswith("peak_sustained"):
+            continue
+        if name in ("gpu__time_duration.sum", "sm__cycles_elapsed.avg", "dram__cycles_elapsed.avg"):
+            continue  # durations: a property of each run, not of the kernel
+        rel = abs(value - t) / max(abs(value), abs(t), 1e-12)
+        out.append((name, value, t, "%.3f %%" % (100 * rel), True, rel <= 0.01))
+    uniq = {}
+    for row in out:
+        uniq.setdefault(row[0], row)
+    return list(uniq.values())
+
+
+def agreement(family, cat):
+    ncu_metrics = counters_of(cat, ("default", "all")) + [m["ncu_metric"] for m in cat
+                                                          if m["ncu_metric"]]
+    ncu_metrics = list(dict.fromkeys(ncu_metrics))
+    rows, _, _, _ = run_ncu(family, ncu_metrics)
+    ours, _ = run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"])
+    launches = [(r["variant"], l) for r in ours["results"] for l in r["launches"]]
+    if len(launches) != len(rows):
+        print("kernel count differs: gpuprof %d, ncu %d" % (len(launches), len(rows)))
+    summary, details, bad = [], [], []
+    for (variant, launch), theirs in zip(launches, rows):
+        comp = compare_kernel(launch, theirs, cat)
+        judged = [c for c in comp if c[4]]
+        fails = [c for c in judged if not c[5]]
+        counts = [float(c[3].split()[0]) for c in judged if c[3].endswith("%")]
+        points = [float(c[3].split()[0]) for c in judged if c[3].endswith("pt")]
+        summary.append([variant, theirs["Kernel Name"][:34], len(judged),
+                        "%.3f" % max(counts or [0]), "%.3f" % max(points or [0]),
+                        "yes" if not fails else "NO (%d)" % len(fails)])
+        for c in comp:
+            details.append([variant, c[0], "%.6g" % c[1], "%.6g" % c[2], c[3],
+                            "-" if not c[4] else ("ok" if c[5] else "DIFF")])
+        bad += [(variant, c) for c in fails]
+    print("\n%s: gpuprof --metrics=all vs ncu --clock-control none, per kernel" % family)
+    table(["variant", "ncu kernel", "compared", "max count diff %", "max pct diff pt", "agree"],
+          summary)
+    with open(os.path.join(OUT, "agreement-%s.txt" % family), "w") as f:
+        for d in details:
+            f.write("  ".join(str(x) for x in d) + "\n")
+    for variant, c in bad:
+        print("  DIFF %s %s: gpuprof %.6g, ncu %.6g (%s)" % (variant, c[0], c[1], c[2], c[3]))
+    return not bad
+
+
+def cost(cat):
+    counters = counters_of(cat, ("default",))
+    ours, ours_wall = run_gpuprof("reduce", "default")
+    _, ours_once = run_gpuprof("reduce", "default", ["--warmup=0", "--repeat=1"])
+    _, ncu_wall, ncu_passes, _ = run_ncu("reduce", counters)
+    print("\ncost: gpuprof reduce --variant=all, default metrics (%d counters)" % len(counters))
+    table(["run", "wall s", "passes"],
+          [["gpuprof reduce (20 timed + 3 warm-up launches, then profiled)", "%.2f" % ours_wall,
+            ours["profiler"].get("passes", "-")],
+           ["gpuprof reduce --repeat=1 --warmup=0", "%.2f" % ours_once,
+            ours["profiler"].get("passes", "-")],
+           ["ncu --metrics <same counters> on the same kernels", "%.2f" % ncu_wall,
+            ",".join(map(str, ncu_passes)) or "?"]])
+    print("gpuprof / ncu wall time = " + verdict(ours_wall / ncu_wall, 0.2, higher_is_better=False))
+
+
+def main():
+    if not shutil.which("ncu"):
+        raise SystemExit("ncu not found")
+    os.makedirs(OUT, exist_ok=True)
+    p = subprocess.run([BIN, "metrics", "--json"], capture_output=True, text=True)
+    chip = json.loads(p.stdout).get("chip") or "GH100"
+    cat = catalogue(chip)
+    ok = all([agreement("reduce", cat), agreement("transpose", cat)])
+    print("\nagreement: %s" % ("every compared metric within 1 % / 1 point" if ok else
+                               "differences listed above"))
+    cost(cat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""The real binary without a GPU: usage errors and exit codes, --help, list, the man page
+and --help against the tables, report on recorded fixtures, JSON against the schemas,
+metrics for a named chip, and what happens with no GPU."""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import tap
+from gpuprof import BIN, BUILD, has_gpu, run, run_json
+from schema import validate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "*.json")))
+NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}  # a usage error must not need (or touch) a GPU
+
+
+def kernel_commands():
+    rc, doc, _ = run_json("list", "--json")
+    return [f["name"] for f in doc["families"]] if rc == 0 and doc else []
+
+
+def help_options(command):
+    """Options a command's --help lists, e.g. ['--block', '--json', ...]."""
+    rc, out, _ = run(command, "--help")
+    return rc, re.findall(r"^  (--[a-z-]+)", out, re.M)
+
+
+def test_help_and_version():
+    rc, out, err = run("--help")
+    tap.ok(rc == 0 and "Usage: gpuprof <command>" in out and not err, "--help prints usage, exit 0")
+    for cmd in kernel_commands() + ["list", "device", "metrics", "report"]:
+        tap.ok(cmd in out, "--help names the command %s" % cmd)
+        rc, out_c, _ = run(cmd, "--help")
+        tap.ok(rc == 0 and out_c.startswith("Usage: gpuprof %s" % cmd), "%s --help, exit 0" % cmd)
+    rc, out, _ = run("help", "reduce")
+    tap.ok(rc == 0 and out.startswith("Usage: gpuprof reduce"), "help reduce")
+    rc, out, _ = run("--version")
+    tap.ok(rc == 0 and re.match(r"^gpuprof \d+\.\d+\.\d+\n$", out), "--version", out)
+
+
+USAGE_ERRORS = [
+    ([], "no command"),
+    (["bogus"], "unknown command 'bogus'"),
+    (["--bogus"], "unknown option"),
+    (["reduce", "--bogus"], "unknown option '--bogus'"),
+    (["reduce", "--variant=nope"], "valid: neighbored"),
+    (["reduce", "--block=32", "--variant=unrollwarps8"], "not allowed"),
+    (["reduce", "--block=48"], "not allowed"),
+    (["reduce", "--block=abc"], "invalid block"),
+    (["reduce", "--size=0"], "at least 1"),
+    (["reduce", "--size=-3"], "invalid size"),
+    (["reduce", "--size=1e6"], "invalid size"),
+    (["reduce", "--size=99999999999999999999999"], "invalid size"),
+    (["reduce", "--type=double"], "invalid type"),
+    (["reduce", "--repeat=0"], "must be from 1"),
+    (["reduce", "--warmup=x"], "whole number"),
+    (["reduce", "--device=-1"], "whole number"),
+    (["reduce", "--json", "--csv"], "cannot be combined"),
+    (["reduce", "--no-header"], "--csv"),
+    (["reduce", "stray"], "unexpected argument"),
+    (["reduce", "--metrics=bogus"], "unknown metric"),
+    (["reduce", "--metrics=none", "--require-metrics"], "contradicts"),
+    (["reduce", "--repeat"], "needs a value"),
+    (["reduce", "--json=yes"], "takes no value"),
+    (["list", "--block=5"], "unknown option"),
+    (["report"], "needs FILE"),
+    (["metrics", "--chip=GH100", "--device=0"], "cannot be combined"),
+]
+
+
+def test_usage_errors():
+    for args, message in USAGE_ERRORS:
+        rc, out, err = run(*args, env=NO_GPU)
+        lines = err.strip().splitlines()
+        good = rc == 2 and not out and len(lines) == 1 and lines[0].startswith("gpuprof: ")
+        tap.ok(good and message in err, "usage error, exit 2, one line: %s" % " ".join(args),
+               "rc=%d stderr=%r stdout=%r" % (rc, err, out[:200]))
+
+
+def test_list():
+    rc, doc, _ = run_json("list", "--json")
+    tap.ok(rc == 0 and doc is not None, "list --json parses")
+    valid, why = validate(doc, "gpuprof-catalog-v1.schema.json")
+    tap.ok(valid, "list --json is valid against the catalogue schema", why)
+    rc, text, _ = run("list")
+    rc2, csv, _ = run("list", "--csv")
+    rc3, csv_nh, _ = run("list", "--csv", "--no-header")
+    variants = [(f["name"], v["name"]) for f in doc["families"] for v in f["variants"]]
+    for fam, var in variants:
+        tap.ok(re.search(r"^  %s\s" % re.escape(var), text, re.M) is not None,
+               "list shows %s %s" % (fam, var))
+    tap.ok(rc2 == 0 and len(csv.strip().splitlines()) == len(variants) + 1,
+           "list --csv: header + one row per variant")
+    tap.ok(rc3 == 0 and len(csv_nh.strip().splitlines()) == len(variants),
+           "list --csv --no-header: one row per variant")
+
+
+def man_text():
+    """The man page with roff escapes removed, so '\\-\\-block' reads '--block'."""
+    with open(os.path.join(ROOT, "man", "gpuprof.1")) as f:
+        text = f.read()
+    text = re.sub(r"\\f[BIRP]", "", text)
+    return text.replace("\\-", "-").replace("\\(em", "-").replace("\\e", "\\")
+
+
+def test_man_page_and_help_cover_everything():
+    man = man_text()
+    rc, doc, _ = run_json("list", "--json")
+    commands = kernel_commands() + ["list", "device", "metrics", "report"]
+    all_options = set()
+    for cmd in commands:
+        tap.ok(re.search(r"^\.SS %s\b" % cmd, man, re.M) is not None,
+               "man page has a section for the command %s" % cmd)
+        _, opts = help_options(cmd)
+        all_options.update(opts)
+        for opt in opts:
+            tap.ok(opt in man, "man page documents %s %s" % (cmd, opt))
+    # Each option the parser accepts for a command appears in that command's --help.
+    for cmd in commands:
+        _, listed = help_options(cmd)
+        for opt in sorted(all_options):
+            rc, _, err = run(cmd, opt + "=1" if opt != "--help" else opt, env=NO_GPU)
+            accepted = "unknown option" not in err
+            # An unambiguous prefix of a listed option is accepted by design (GNU style).
+            expected = opt in listed or any(l.startswith(opt) for l in listed)
+            tap.ok(accepted == expected,
+                   "%s %s: accepted by the parser iff listed in --help" % (cmd, opt), err)
+    for fam in doc["families"]:
+        rc, help_text, _ = run(fam["name"], "--help")
+        for v in fam["variants"]:
+            tap.ok(re.search(r"^\.TP\n\.B %s$" % re.escape(v["name"]), man, re.M) is not None
+                   or ("\n.B %s\n" % v["name"]) in man,
+                   "man page documents variant %s %s" % (fam["name"], v["name"]))
+            tap.ok(re.search(r"^  %s\s" % re.escape(v["name"]), help_text, re.M) is not None,
+                   "%s --help lists variant %s" % (fam["name"], v["name"]))
+    rc, metrics, _ = run_json("metrics", "--chip=GH100", "--json")
+    for m in (metrics or {}).get("metrics", []):
+        tap.ok(m["key"] in man, "man page documents metric %s" % m["key"])
+    for code in range(4):
+        tap.ok(re.search(r"^\.B %d$|^\.IP %d\b|^%d\s" % (code, code, code), man, re.M) is not None,
+               "man page documents exit status %d" % code)
+
+
+def test_fixtures_and_report():
+    tap.ok(len(FIXTURES) >= 1, "recorded fixtures exist", "tests/fixtures/*.json")
+    for path in FIXTURES:
+        name = os.path.basename(path)
+        with open(path) as f:
+            fixture = json.load(f)
+        valid, why = validate(fixture, "gpuprof-report-v1.schema.json")
+        tap.ok(valid, "%s is valid against the report schema" % name, why)
+        rc, out, err = run("report", path)
+        tap.ok(rc == 0 and fixture["device"]["name"] in out, "report %s: text" % name, err)
+        for res in fixture["results"]:
+            tap.ok(res["variant"] in out, "report %s: row for %s" % (name, res["variant"]))
+        rc, again, err = run_json("report", path, "--json")
+        tap.ok(rc == 0 and again == fixture, "report %s --json reproduces the fixture" % name, err)
+        rc, csv, _ = run("report", path, "--csv")
+        tap.ok(rc == 0 and len(csv.splitlines()) == len(fixture["results"]) + 1,
+               "report %s --csv: header + one row per result" % name)
+        rc, detail, _ = run("report", path, "--metrics-detail")
+        if fixture["profiler"]["state"] == "ok":
+            tap.ok(rc == 0 and "Kernel: " in detail, "report %s --metrics-detail" % name)
+
+
+def test_report_errors():
+    rc, _, err = run("report", "/nonexistent/report.json")
+    tap.ok(rc == 1 and "cannot open" in err, "report of a missing file: exit 1", err)
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write("{not json")
+        rc, _, err = run("report", bad)
+        tap.ok(rc == 1 and "not valid JSON" in err, "report of invalid JSON: exit 1", err)
+        with open(bad, "w") as f:
+            json.dump({"schema_version": 99, "results": []}, f)
+        rc, _, err = run("report", bad)
+        tap.ok(rc == 1 and "schema_version 99" in err, "report of a future schema: exit 1", err)
+        with open(bad, "w") as f:
+            json.dump({"schema_version": 1}, f)
+        rc, _, err = run("report", bad)
+        tap.ok(rc == 1 and "not a gpuprof report" in err, "report without results: exit 1", err)
+
+
+def test_metrics_for_a_chip():
+    rc, out, err = run("metrics", "--chip=GH100")
+    m = re.search(r"default set (\d+) passes, all (\d+) passes", out)
+    tap.ok(rc == 0 and m is not None, "metrics --chip=GH100 counts passes", err)
+    if m:
+        tap.ok(1 <= int(m.group(1)) <= int(m.group(2)) <= 8, "pass counts are plausible: %s" % m.group(0))
+    tap.ok("NOT AVAILABLE" not in out, "every catalogue metric exists on GH100")
+    rc, doc, _ = run_json("metrics", "--chip=GA102", "--json")
+    valid, why = validate(doc, "gpuprof-catalog-v1.schema.json") if doc else (False, "no JSON")
+    tap.ok(rc == 0 and valid, "metrics --chip=GA102 --json is valid", why)
+    rc, _, err = run("metrics", "--chip=NOPE100")
+    tap.ok(rc == 2 and "unknown chip" in err, "an unknown chip is a usage error", err)
+
+
+def test_without_gpu():
+    gpu, reason = has_gpu()
+    if gpu:
+        for what in ("reduce exits 3", "device exits 3", "metrics shows the catalogue"):
+            tap.skip("without a GPU: " + what, "a GPU is present")
+        return
+    rc, out, err = run("reduce")
+    tap.ok(rc == 3 and "no usable CUDA device" in err and not out,
+           "reduce without a GPU: exit 3, one reason", err)
+    rc, out, err = run("device")
+    tap.ok(rc == 3 and "no usable CUDA device" in err, "device without a GPU: exit 3", err)
+    rc, out, err = run("metrics")
+    tap.ok(rc == 0 and "gld_efficiency" in out and "--chip" in err,
+           "metrics without a GPU: the catalogue, and a hint to use --chip", err)
+
+
+def test_install():
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run(["make", "-s", "install", "BUILD=" + BUILD, "DESTDIR=" + tmp,
+                            "PREFIX=/usr"], cwd=ROOT, capture_output=True, text=True)
+        binary = os.path.join(tmp, "usr", "bin", "gpuprof")
+        man = os.path.join(tmp, "usr", "share", "man", "man1", "gpuprof.1")
+        tap.ok(p.returncode == 0 and os.path.exists(binary) and os.path.exists(man),
+               "make install DESTDIR=... PREFIX=/usr installs the binary and the man page",
+               p.stderr)
+        if os.path.exists(binary):
+            # Moved away from the build folder, it must still find cJSON.
+            q = subprocess.run([binary, "--version"], capture_output=True, text=True)
+            tap.ok(q.returncode == 0 and q.stdout.startswith("gpuprof "),
+                   "the installed binary runs on its own", q.stderr)
+
+
+def main():
+    if not tap.ok(os.path.exists(BIN), "the binary exists at %s (make builds it)" % BIN):
+        tap.done()
+    test_help_and_version()
+    test_usage_errors()
+    test_list()
+    test_man_page_and_help_cover_everything()
+    test_fixtures_and_report()
+    test_report_errors()
+    test_metrics_for_a_chip()
+    test_without_gpu()
+    test_install()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

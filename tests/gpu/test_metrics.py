@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""On a GPU: the hardware metrics show the physics the seeds describe, profiling leaves
+results intact, JSON with metrics matches the schema, and metrics degrade to null (exit 0,
+or 1 with --require-metrics) when another profiler holds the counters. Skips without a GPU."""
+import shutil
+import subprocess
+
+import tap
+from gpuprof import BIN, has_gpu, run, run_json
+from schema import validate
+
+
+def metric(result, key, launch=None):
+    m = (result["launches"][launch]["metrics"] if launch is not None else result["metrics"]) or {}
+    entry = m.get(key)
+    return entry["value"] if entry else None
+
+
+def by_variant(doc):
+    return {(r["variant"], r["params"].get("pad")): r for r in doc["results"]}
+
+
+def near(value, want, tol):
+    return value is not None and abs(value - want) <= tol
+
+
+def test_transpose_physics():
+    rc, doc, err = run_json("transpose", "--size=4096x4096", "--repeat=1", "--warmup=0",
+                            "--json", "--metrics=default")
+    if not tap.ok(rc == 0 and doc, "transpose with metrics", err):
+        return
+    valid, why = validate(doc, "gpuprof-report-v1.schema.json")
+    tap.ok(valid, "transpose JSON with metrics is valid against the schema", why)
+    res = {r["variant"]: r for r in doc["results"]}
+    naive = res.get("naive")
+    tap.ok(naive and near(metric(naive, "gst_transactions_per_request"), 32.0, 0.01),
+           "naive transpose stores 32 sectors per request", naive and naive["metrics"])
+    tap.ok(naive and near(metric(naive, "gst_efficiency"), 12.5, 0.05),
+           "naive transpose store efficiency 12.5 %")
+    tap.ok(naive and near(metric(naive, "gld_transactions_per_request"), 4.0, 0.01),
+           "naive transpose loads 4 sectors per request (coalesced)")
+    for name in ("copy", "smem", "smemunroll", "tile"):
+        r = res.get(name)
+        st = metric(r, "gst_transactions_per_request") if r else None
+        if name == "tile" and st is not None and st > 4.01:
+            # Wider stores move more sectors per request at full efficiency.
+            tap.ok(near(metric(r, "gst_efficiency"), 100.0, 0.5),
+                   "tile stores at 100 %% efficiency (%.1f sectors/request)" % st)
+            continue
+        tap.ok(near(st, 4.0, 0.01) and near(metric(r, "gst_efficiency"), 100.0, 0.5),
+               "%s stores 4 sectors per request at 100 %% efficiency" % name,
+               r and {k: metric(r, k) for k in ("gst_transactions_per_request", "gst_efficiency")})
+    rc, pads, err = run_json("transpose", "--variant=smem", "--pad=0", "--size=4096x4096",
+                             "--repeat=1", "--warmup=0", "--json")
+    rc1, pads1, err1 = run_json("transpose", "--variant=smem", "--pad=1", "--size=4096x4096",
+                                "--repeat=1", "--warmup=0", "--json")
+    c0 = metric(pads["results"][0], "shared_load_bank_conflicts") if rc == 0 else None
+    c1 = metric(pads1["results"][0], "shared_load_bank_conflicts") if rc1 == 0 else None
+    tap.ok(c0 is not None and c1 is not None and c0 >= 10 * max(c1, 1),
+           "padding the tile cuts load bank conflicts tenfold or more (%s -> %s)" % (c0, c1),
+           err + err1)
+
+
+def test_reduce_physics():
+    rc, doc, err = run_json("reduce", "--variant=neighbored,interleaved,threadfence,shfl",
+                            "--repeat=1", "--warmup=0", "--json", "--metrics=all")
+    if not tap.ok(rc == 0 and doc, "reduce with --metrics=all", err):
+        return
+    res = {r["variant"]: r for r in doc["results"]}
+    tf = res["threadfence"]
+    tap.ok(near(metric(tf, "gld_transactions_per_request"), 4.0, 0.01) and
+           near(metric(tf, "gld_efficiency"), 100.0, 0.1),
+           "coalesced int32 loads: 4 sectors per request at 100 %")
+    tap.ok(near(metric(res["shfl"], "gld_transactions_per_request"), 16.0, 0.05),
+           "16-byte loads: 16 sectors per request")
+    for key in ("branch_efficiency", "warp_execution_efficiency"):
+        a, b = metric(res["neighbored"], key), metric(res["interleaved"], key)
+        tap.ok(a is not None and b is not None and a < b,
+               "neighbored has lower %s than interleaved (%s < %s)" % (key, a, b))
+    shfl_bytes = metric(res["shfl"], "dram_read_bytes")
+    tap.ok(shfl_bytes is not None and abs(shfl_bytes - res["shfl"]["bytes_moved"]) <=
+           0.02 * res["shfl"]["bytes_moved"],
+           "L2 flushed before profiling: shfl reads its whole input from DRAM (%s bytes)" % shfl_bytes)
+    for r in doc["results"]:
+        tap.ok(r["check"]["after_profile"] == "passed",
+               "%s is still right after profiling replayed it" % r["variant"])
+        tap.ok(r["profile"] and r["profile"]["passes"] >= 1 and
+               r["profile"]["sm_clock_ghz"] and r["profile"]["sm_clock_ghz"] > 0.1,
+               "%s: passes and SM clock reported" % r["variant"])
+
+
+def test_multi_launch_aggregate():
+    rc, doc, err = run_json("reduce", "--variant=cub", "--repeat=1", "--warmup=0", "--json")
+    if not tap.ok(rc == 0 and doc, "cub with metrics", err):
+        return
+    r = doc["results"][0]
+    tap.ok(len(r["launches"]) >= 2, "cub: each of its kernels is reported (%d)" % len(r["launches"]))
+    total = sum(metric(r, "dram_read_bytes", i) or 0 for i in range(len(r["launches"])))
+    tap.ok(near(metric(r, "dram_read_bytes"), total, 1.0),
+           "cub: the aggregate is computed from the summed counters")
+
+
+def test_under_another_profiler():
+    ncu = shutil.which("ncu")
+    if not ncu:
+        tap.skip("metrics unavailable under ncu", "ncu not installed")
+        return
+    cmd = [ncu, "--metrics", "gpu__time_duration.sum", BIN, "reduce", "--variant=shfl",
+           "--repeat=1", "--warmup=0"]
+    p = subprocess.run(cmd + ["--json"], capture_output=True, text=True, timeout=600)
+    tap.ok(p.returncode == 0 and "metrics unavailable" in p.stderr,
+           "under ncu: one warning, metrics unavailable, exit 0", p.stderr[-2000:])
+    q = subprocess.run(cmd + ["--require-metrics"], capture_output=True, text=True, timeout=600)
+    tap.ok(q.returncode == 1 and "--require-metrics" in q.stderr,
+           "under ncu with --require-metrics: exit 1", q.stderr[-2000:])
+
+
+def main():
+    gpu, reason = has_gpu()
+    if not gpu:
+        tap.skip_all("no GPU: " + reason)
+    test_reduce_physics()
+    test_multi_launch_aggregate()
+    rc, doc, _ = run_json("list", "--json")
+    if any(f["name"] == "transpose" for f in doc["families"]):
+        test_transpose_physics()
+    test_under_another_profiler()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

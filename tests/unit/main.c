@@ -1,0 +1,62 @@
+/* Unit tests (no GPU, no driver): TAP on stdout, exit 1 when any test failed. */
+#include "tap.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *tap_fixtures = "tests/fixtures";
+static int counter, failures;
+
+bool tap_ok(bool cond, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%sok %d - ", cond ? "" : "not ", ++counter);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    if (!cond)
+        failures++;
+    return cond;
+}
+
+bool tap_near(double got, double want, double tol, const char *what)
+{
+    bool ok = fabs(got - want) <= tol;
+    if (!ok)
+        tap_diag("%s: got %.17g, want %.17g (tolerance %g)", what, got, want, tol);
+    return tap_ok(ok, "%s", what);
+}
+
+bool tap_str_eq(const char *got, const char *want, const char *what)
+{
+    bool ok = got && want && strcmp(got, want) == 0;
+    if (!ok)
+        tap_diag("%s: got '%s', want '%s'", what, got ? got : "(null)", want ? want : "(null)");
+    return tap_ok(ok, "%s", what);
+}
+
+void tap_diag(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("# ");
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        tap_fixtures = argv[1];
+    test_numparse();
+    test_cli();
+    test_registry();
+    test_metrics();
+    test_render();
+    printf("1..%d\n", counter);
+    return failures ? 1 : 0;
+}

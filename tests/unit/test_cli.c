@@ -1,0 +1,152 @@
+/* Command-line parsing: defaults, every option form, and the usage errors (exit 2). */
+#include "tap.h"
+
+#include "gpuprof/cli.h"
+#include "gpuprof/status.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static gp_request req;
+
+/* parse("reduce", "--block=512", NULL) */
+static int parse(const char *first, ...)
+{
+    static char *argv[64];
+    int argc = 0;
+    argv[argc++] = "gpuprof";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    gp_clear_error();
+    return gp_parse_command_line(argc, argv, &req);
+}
+
+static void refused(const char *why_substring, const char *first, ...)
+{
+    static char *argv[64];
+    int argc = 0;
+    argv[argc++] = "gpuprof";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    gp_clear_error();
+    int rc = gp_parse_command_line(argc, argv, &req);
+    bool mentions = strstr(gp_error(), why_substring) != NULL;
+    if (!mentions)
+        tap_diag("message was: %s", gp_error());
+    tap_ok(rc == GP_ERR_USAGE && mentions, "refused with '%s': %s %s", why_substring, first,
+           argc > 2 ? argv[2] : "");
+}
+
+static void defaults(void)
+{
+    tap_ok(parse("reduce", NULL) == GP_OK, "plain 'reduce' parses");
+    tap_ok(req.command == GP_CMD_KERNEL && req.family == GP_FAM_REDUCE, "reduce is a kernel command");
+    const gp_variant *all[64];
+    size_t n = gp_family_variants(GP_FAM_REDUCE, all, 64);
+    tap_ok(req.n_variants == n && n >= 12, "default: every reduce variant (%zu)", req.n_variants);
+    tap_ok(req.n_sizes == 1 && req.sizes[0].n == (1u << 24), "default size 2^24");
+    tap_ok(req.n_types == 1 && req.types[0] == GP_INT32, "default type int32");
+    tap_ok(req.n_blocks == 0, "default block: each variant's own");
+    tap_ok(req.repeat == GP_DEFAULT_REPEAT && req.warmup == GP_DEFAULT_WARMUP, "default repeat/warmup");
+    tap_ok(req.metrics.kind == GP_METRICS_DEFAULT, "metrics on by default");
+    tap_ok(req.output == GP_OUT_TEXT && req.device == 0, "text output on device 0");
+}
+
+static void every_option(void)
+{
+    int rc = parse("reduce", "--variant=shfl,cub", "--block", "256", "--size=2^20,1000",
+                   "--type=int32,float32", "--repeat=5", "--warmup=0", "--seed=9", "--csv",
+                   "--no-header", "--device", "1", NULL);
+    tap_ok(rc == GP_OK, "all reduce options together parse");
+    tap_ok(req.n_variants == 2 && strcmp(req.variants[0]->name, "shfl") == 0 &&
+               strcmp(req.variants[1]->name, "cub") == 0, "--variant list in order");
+    tap_ok(req.n_blocks == 1 && req.blocks[0].x == 256, "--block 256 (separate argument)");
+    tap_ok(req.n_sizes == 2 && req.sizes[0].n == (1u << 20) && req.sizes[1].n == 1000,
+           "--size list with 2^20");
+    tap_ok(req.n_types == 2 && req.types[1] == GP_FLOAT32, "--type list");
+    tap_ok(req.repeat == 5 && req.warmup == 0 && req.seed == 9 && req.device == 1,
+           "repeat, warmup, seed, device");
+    tap_ok(req.output == GP_OUT_CSV && req.no_header, "--csv --no-header");
+    tap_ok(parse("reduce", "--var=shfl", NULL) == GP_OK && req.n_variants == 1,
+           "unambiguous prefix --var");
+    tap_ok(parse("reduce", "--variant=shfl,shfl", NULL) == GP_OK && req.n_variants == 1,
+           "a variant listed twice runs once");
+    tap_ok(parse("reduce", "--variant=all", NULL) == GP_OK && req.n_variants >= 12,
+           "--variant=all");
+    tap_ok(parse("reduce", "--block=32", "--variant=neighbored", NULL) == GP_OK,
+           "block 32 for neighbored");
+    tap_ok(parse("reduce", "--metrics=none", NULL) == GP_OK &&
+               req.metrics.kind == GP_METRICS_NONE, "--metrics=none");
+    tap_ok(parse("reduce", "--metrics=all", NULL) == GP_OK && req.metrics.kind == GP_METRICS_ALL,
+           "--metrics=all");
+    tap_ok(parse("reduce", "--metrics=gld_efficiency,dram__bytes_read.sum", NULL) == GP_OK &&
+               req.metrics.kind == GP_METRICS_LIST && req.metrics.n_names == 2 &&
+               strcmp(req.metrics.names[1], "dram__bytes_read.sum") == 0,
+           "--metrics list of a key and a PerfWorks name");
+    tap_ok(parse("reduce", "--json", NULL) == GP_OK && req.output == GP_OUT_JSON, "--json");
+    tap_ok(parse("reduce", "--metrics-detail", "--require-metrics", NULL) == GP_OK &&
+               req.metrics_detail && req.require_metrics, "--metrics-detail --require-metrics");
+    tap_ok(parse("reduce", "--help", NULL) == GP_OK && req.command == GP_CMD_HELP &&
+               strcmp(req.help_topic, "reduce") == 0, "reduce --help");
+    tap_ok(parse("reduce", "--bogus", "--help", NULL) != GP_OK, "an unknown option is reported even with --help");
+    tap_ok(parse("--version", NULL) == GP_OK && req.command == GP_CMD_VERSION, "--version");
+    tap_ok(parse("--help", NULL) == GP_OK && req.command == GP_CMD_HELP && !req.help_topic,
+           "--help");
+    tap_ok(parse("report", "a.json", NULL) == GP_OK && req.n_files == 1 &&
+               strcmp(req.files[0], "a.json") == 0, "report FILE");
+    tap_ok(parse("report", "--", "--odd-name.json", NULL) == GP_OK &&
+               strcmp(req.files[0], "--odd-name.json") == 0, "-- ends the options");
+    tap_ok(parse("list", "--csv", "--no-header", NULL) == GP_OK, "list --csv --no-header");
+    tap_ok(parse("metrics", "--chip=GH100", NULL) == GP_OK && strcmp(req.chip, "GH100") == 0,
+           "metrics --chip");
+    tap_ok(parse("device", NULL) == GP_OK && req.device == -1, "device: all GPUs by default");
+}
+
+static void usage_errors(void)
+{
+    refused("no command", NULL, NULL);
+    refused("unknown command 'bogus'", "bogus", NULL);
+    refused("unknown option '--bogus'", "reduce", "--bogus", NULL);
+    refused("ambiguous", "reduce", "--re=5", NULL);
+    refused("unknown variant 'nope'", "reduce", "--variant=nope", NULL);
+    refused("valid: neighbored", "reduce", "--variant=nope", NULL);
+    refused("not allowed for reduce unrollwarps8", "reduce", "--block=32", "--variant=unrollwarps8", NULL);
+    refused("not allowed", "reduce", "--block=100", NULL);
+    refused("invalid block", "reduce", "--block=2048", NULL);
+    refused("must be at least 1", "reduce", "--size=0", NULL);
+    refused("invalid size", "reduce", "--size=lots", NULL);
+    refused("invalid type", "reduce", "--type=int64", NULL);
+    refused("cannot be combined", "reduce", "--json", "--csv", NULL);
+    refused("--no-header applies to --csv", "reduce", "--no-header", NULL);
+    refused("--metrics-detail applies to text", "reduce", "--json", "--metrics-detail", NULL);
+    refused("unexpected argument 'extra'", "reduce", "extra", NULL);
+    refused("must be from 1", "reduce", "--repeat=0", NULL);
+    refused("needs a value", "reduce", "--repeat", NULL);
+    refused("needs a value", "reduce", "--size=", NULL);
+    refused("takes no value", "reduce", "--json=1", NULL);
+    refused("unknown option '-x'", "reduce", "-x", NULL);
+    refused("whole number", "reduce", "--seed=-1", NULL);
+    refused("unknown metric 'bogus'", "reduce", "--metrics=bogus", NULL);
+    refused("cannot be combined", "reduce", "--metrics=all,gld_efficiency", NULL);
+    refused("contradicts", "reduce", "--metrics=none", "--require-metrics", NULL);
+    refused("empty item", "reduce", "--variant=shfl,", NULL);
+    refused("needs FILE", "report", NULL);
+    refused("unexpected argument", "report", "a.json", "b.json", NULL);
+    refused("unknown option '--block'", "list", "--block=5", NULL);
+    refused("--chip and --device", "metrics", "--chip=GH100", "--device=0", NULL);
+    refused("unknown option '--type'", "list", "--type=int32", NULL);
+}
+
+void test_cli(void)
+{
+    defaults();
+    every_option();
+    usage_errors();
+}

@@ -1,0 +1,211 @@
+/* Renderers on reports recorded on a real GPU (the JSON files in tests/fixtures) and on a synthetic
+ * report with an undefined metric: text, CSV and the JSON round trip. */
+#include "tap.h"
+
+#include "gpuprof/report.h"
+#include "gpuprof/status.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*render_fn)(FILE *, const gp_report *, const gp_render_options *);
+
+static int render_json_adapter(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    (void)o;
+    return gp_render_json(out, r);
+}
+
+/* Render into a heap string (caller frees). */
+static char *render(render_fn fn, const gp_report *r, const gp_render_options *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int rc = fn(f, r, o);
+    fclose(f);
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Fields in one CSV line, honouring quotes. */
+static size_t csv_fields(const char *line)
+{
+    size_t n = 1;
+    bool quoted = false;
+    for (; *line && *line != '\n'; line++) {
+        if (*line == '"')
+            quoted = !quoted;
+        else if (*line == ',' && !quoted)
+            n++;
+    }
+    return n;
+}
+
+static void check_csv(const gp_report *r, const char *name)
+{
+    gp_render_options o = {false, false};
+    char *csv = render(gp_render_csv, r, &o);
+    tap_ok(csv != NULL, "%s: CSV renders", name);
+    if (!csv)
+        return;
+    tap_ok(count_lines(csv) == r->n_results + 1, "%s: CSV has a header and %zu rows", name,
+           r->n_results);
+    size_t header = csv_fields(csv);
+    bool same = true;
+    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
+        same &= csv_fields(line + 1) == header;
+    tap_ok(same, "%s: every CSV row has the header's %zu fields", name, header);
+    tap_ok(strncmp(csv, "family,variant,", 15) == 0, "%s: CSV header starts with the identity", name);
+    free(csv);
+    o.no_header = true;
+    csv = render(gp_render_csv, r, &o);
+    tap_ok(csv && count_lines(csv) == r->n_results && strncmp(csv, "family,", 7) != 0,
+           "%s: --no-header drops only the header", name);
+    free(csv);
+}
+
+static void check_text(const gp_report *r, const char *name)
+{
+    gp_render_options o = {false, false};
+    char *text = render(gp_render_text, r, &o);
+    tap_ok(text != NULL, "%s: text renders", name);
+    if (!text)
+        return;
+    bool all = strstr(text, r->device.name) != NULL;
+    for (size_t i = 0; i < r->n_results; i++)
+        all &= strstr(text, r->results[i].variant) != NULL;
+    tap_ok(all, "%s: text names the GPU and every variant", name);
+    free(text);
+    o.metrics_detail = true;
+    text = render(gp_render_text, r, &o);
+    bool detail = text && (r->profiler.state != GP_PROF_OK || strstr(text, "Kernel: "));
+    tap_ok(detail, "%s: --metrics-detail lists kernels when metrics exist", name);
+    free(text);
+}
+
+/* JSON → report → JSON: the second rendering is identical to the first. */
+static void check_round_trip(const gp_report *r, const char *name)
+{
+    char *first = render(render_json_adapter, r, NULL);
+    char path[] = "/tmp/gpuprof-unit-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f && first)
+        fputs(first, f);
+    if (f)
+        fclose(f);
+    gp_report back;
+    int rc = gp_report_read_json(path, &back);
+    char *second = rc == GP_OK ? render(render_json_adapter, &back, NULL) : NULL;
+    tap_ok(first && second && strcmp(first, second) == 0, "%s: JSON round trip is stable", name);
+    if (rc == GP_OK)
+        gp_report_free(&back);
+    remove(path);
+    free(first);
+    free(second);
+}
+
+static void fixtures(void)
+{
+    DIR *d = opendir(tap_fixtures);
+    tap_ok(d != NULL, "fixture folder %s exists", tap_fixtures);
+    if (!d)
+        return;
+    size_t seen = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", tap_fixtures, e->d_name);
+        gp_report r;
+        int rc = gp_report_read_json(path, &r);
+        if (!tap_ok(rc == GP_OK && r.n_results > 0, "%s: reads back (%s)", e->d_name,
+                    rc ? gp_error() : "ok"))
+            continue;
+        seen++;
+        check_text(&r, e->d_name);
+        check_csv(&r, e->d_name);
+        check_round_trip(&r, e->d_name);
+        gp_report_free(&r);
+    }
+    closedir(d);
+    tap_ok(seen >= 1, "at least one recorded fixture was rendered (%zu)", seen);
+}
+
+/* A report built here: one metric defined, one undefined. */
+static void synthetic(void)
+{
+    gp_report r;
+    gp_report_init(&r);
+    r.has_device = true;
+    snprintf(r.device.name, sizeof r.device.name, "Synthetic GPU");
+    r.device.peak_gbps = 1000;
+    r.repeat = 3;
+    r.profiler.state = GP_PROF_OK;
+    snprintf(r.profiler.metric_set, sizeof r.profiler.metric_set, "default");
+    snprintf(r.command, sizeof r.command, "reduce");
+    char *argv[] = {"gpuprof", "reduce"};
+    gp_report_set_command_line(&r, 2, argv);
+    gp_result *res;
+    gp_report_add_result(&r, &res);
+    snprintf(res->family, sizeof res->family, "reduce");
+    snprintf(res->variant, sizeof res->variant, "shfl");
+    snprintf(res->type, sizeof res->type, "int32");
+    res->n = 1000;
+    res->timing = (gp_timing){0.001, 0.002, 0.003, 3, 1};
+    res->gbps = 2.0;
+    res->metrics.n_metrics = 2;
+    res->metrics.metrics = calloc(2, sizeof *res->metrics.metrics);
+    gp_metric_value *m = res->metrics.metrics;
+    snprintf(m[0].key, sizeof m[0].key, "gld_transactions_per_request");
+    snprintf(m[0].unit, sizeof m[0].unit, "sectors/request");
+    m[0].valid = true;
+    m[0].value = 4.0;
+    snprintf(m[1].key, sizeof m[1].key, "gst_transactions_per_request");
+    snprintf(m[1].unit, sizeof m[1].unit, "sectors/request");
+    snprintf(m[1].why, sizeof m[1].why, "no requests");
+    m[1].value = NAN;
+    gp_launch_record *l;
+    gp_result_add_launch(res, &l);
+    snprintf(l->kernel, sizeof l->kernel, "reduceShfl");
+
+    gp_render_options o = {false, false};
+    char *text = render(gp_render_text, &r, &o);
+    tap_ok(text && strstr(text, "4.00") && strstr(text, "n/a"),
+           "text: a defined metric has a value, an undefined one n/a");
+    char *csv = render(gp_render_csv, &r, &o);
+    tap_ok(csv && strstr(csv, ",4,") != NULL && csv[strlen(csv) - 2] == ',',
+           "CSV: the undefined metric is an empty field");
+    char *json = render(render_json_adapter, &r, NULL);
+    tap_ok(json && strstr(json, "\"value\":\tnull") && strstr(json, "\"reason\":\t\"no requests\""),
+           "JSON: an undefined metric is null with its reason");
+    free(text);
+    free(csv);
+    free(json);
+    gp_report_free(&r);
+}
+
+void test_render(void)
+{
+    synthetic();
+    fixtures();
+}
