@@ -15,27 +15,24 @@ def transpose(copy):
         rows.append([name, "%dx%d" % tuple(r["launch"]["block"][:2]),
                      "%.4f" % r["timing"]["median_ms"], "%.1f" % r["bandwidth_gbps"],
                      "%.3f" % (r["bandwidth_gbps"] / copy), r["check"]["status"]])
-    pads = gpuprof_json("transpose", "--variant=smem,smemunroll", "--pad=0",
-                        "--size=8192x8192", "--metrics=none", "--repeat=30")
-    for p in ("1", "2"):
-        more = gpuprof_json("transpose", "--variant=smem,smemunroll", "--pad=" + p,
+    for variant, pad in (("smem", 1), ("smem", 2), ("smemunroll", 0)):
+        more = gpuprof_json("transpose", "--variant=" + variant, "--pad=%d" % pad,
                             "--size=8192x8192", "--metrics=none", "--repeat=30")
-        pads["results"] += more["results"]
-    for r in pads["results"]:
-        name = "%s pad=%d" % (r["variant"], r["params"]["pad"])
-        res[name] = r
-        rows.append([name, "%dx%d" % tuple(r["launch"]["block"][:2]),
-                     "%.4f" % r["timing"]["median_ms"], "%.1f" % r["bandwidth_gbps"],
-                     "%.3f" % (r["bandwidth_gbps"] / copy), r["check"]["status"]])
+        for r in more["results"]:
+            name = "%s pad=%d" % (r["variant"], r["params"]["pad"])
+            res[name] = r
+            rows.append([name, "%dx%d" % tuple(r["launch"]["block"][:2]),
+                         "%.4f" % r["timing"]["median_ms"], "%.1f" % r["bandwidth_gbps"],
+                         "%.3f" % (r["bandwidth_gbps"] / copy), r["check"]["status"]])
     print("transpose float32 8192x8192 (read once + written once; median of 30):")
     table(["variant", "block", "time_ms", "GB/s", "/ copy", "check"], rows)
-    best = max((r for k, r in res.items() if not k.startswith("copy")),
+    best = max((r for k, r in res.items() if r["variant"] != "copy"),
                key=lambda r: r["bandwidth_gbps"])
     print("best transpose: %s, best / device copy = %s" % (
         best["variant"], verdict(best["bandwidth_gbps"] / copy, 0.95)))
     order = [res["naive"]["bandwidth_gbps"], res["smem pad=0"]["bandwidth_gbps"],
-             res["smem pad=1"]["bandwidth_gbps"]]
-    print("book's ordering naive < smem < padded smem: %.1f < %.1f < %.1f GB/s: %s" % (
+             max(res["smem pad=1"]["bandwidth_gbps"], res["smem pad=2"]["bandwidth_gbps"])]
+    print("book's ordering naive < smem < padded smem (best pad): %.1f < %.1f < %.1f GB/s: %s" % (
         order[0], order[1], order[2], "reproduced" if order[0] < order[1] < order[2] else "NOT reproduced"))
 
 

@@ -45,6 +45,15 @@ static const gp_command_def commands[] = {
     {"reduce", GP_CMD_KERNEL, GP_FAM_REDUCE, NULL, 0,
      "time, check and profile the parallel reductions", {KERNEL_OPTIONS, OPT_TYPE, OPT_HELP},
      N_KERNEL_OPTIONS + 2},
+    {"transpose", GP_CMD_KERNEL, GP_FAM_TRANSPOSE, NULL, 0,
+     "time, check and profile the matrix transposes", {KERNEL_OPTIONS, OPT_PAD, OPT_HELP},
+     N_KERNEL_OPTIONS + 2},
+    {"reduce2d", GP_CMD_KERNEL, GP_FAM_REDUCE2D, NULL, 0,
+     "time, check and profile the 2-D multi-pass reductions", {KERNEL_OPTIONS, OPT_GROUP, OPT_HELP},
+     N_KERNEL_OPTIONS + 2},
+    {"saxpy", GP_CMD_KERNEL, GP_FAM_SAXPY, NULL, 0,
+     "time, check and profile saxpy: one thread per element or grid-stride loops",
+     {KERNEL_OPTIONS, OPT_GRID, OPT_HELP}, N_KERNEL_OPTIONS + 2},
     {"list", GP_CMD_LIST, -1, NULL, 0, "list every kernel family and variant",
      {OPT_JSON, OPT_CSV, OPT_NO_HEADER, OPT_HELP}, 4},
     {"device", GP_CMD_DEVICE, -1, NULL, 0,
@@ -387,11 +396,20 @@ static void default_sizes(gp_request *req)
     }
 }
 
-static int check_blocks(const gp_request *req)
+static int check_blocks(const gp_request *req, const given_options *given)
 {
     for (size_t v = 0; v < req->n_variants; v++)
         for (size_t b = 0; b < req->n_blocks; b++) {
             const gp_variant *var = req->variants[v];
+            if (var->flags & GP_VF_GROUP_BLOCK) {
+                /* Its block is --group x --group: a --block meant for the others is fine,
+                 * one given for this variant alone is a mistake. */
+                if (given->seen[OPT_VARIANT] && req->n_variants == 1)
+                    return gp_fail(GP_ERR_USAGE, "--block does not apply to %s %s (its block "
+                                                 "is --group x --group)",
+                                   gp_family_name(var->family), var->name);
+                continue;
+            }
             if (gp_block_allowed(var, req->blocks[b]))
                 continue;
             char blk[32], allowed[96];
@@ -444,7 +462,7 @@ static int finish_kernel_request(gp_request *req, const given_options *given)
     if (req->n_variants == 0)
         return gp_fail(GP_ERR_USAGE, "no %s variant takes these options",
                        gp_family_name(req->family));
-    return check_blocks(req);
+    return check_blocks(req, given);
 }
 
 static int finish_request(gp_request *req, const gp_command_def *cmd, const given_options *given)

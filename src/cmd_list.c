@@ -12,13 +12,13 @@ static void list_text(FILE *out)
         if (n == 0)
             continue;
         fprintf(out, "%s: %s\n", gp_family_name((gp_family)f), gp_family_summary((gp_family)f));
-        fprintf(out, "  %-22s %-9s %-44s %s\n", "variant", "default", "blocks", "summary");
+        fprintf(out, "  %-22s %-9s %-36s %s\n", "variant", "default", "blocks", "summary");
         for (size_t i = 0; i < n && i < 64; i++) {
             char blocks[96], def[32];
             gp_describe_blocks(vs[i], blocks, sizeof blocks);
             gp_format_block(vs[i]->default_block, gp_family_is_2d((gp_family)f), def,
                             sizeof def);
-            fprintf(out, "  %-22s %-9s %-44s %s\n", vs[i]->name, def, blocks, vs[i]->summary);
+            fprintf(out, "  %-22s %-9s %-36s %s\n", vs[i]->name, def, blocks, vs[i]->summary);
         }
         fputc('\n', out);
     }

@@ -46,6 +46,40 @@ static const gp_variant variants[] = {
      "modern", {.reduce = gp_reduce_shfl}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, 0, 0},
     {GP_FAM_REDUCE, "cub", "reference: cub::DeviceReduce from the CUDA Toolkit", "CUB",
      {.reduce = gp_reduce_cub}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, GP_VF_LIBRARY, 0},
+
+    /* ---- transpose: ch. 5.4 of the book, then the modern tiled transpose ---- */
+    {GP_FAM_TRANSPOSE, "copy", "row-wise copy, same launch shape: the book's upper bound",
+     "book 5.4.1 copyGmem", {.transpose = gp_transpose_copy}, POW2_RANGE(3, 10),
+     POW2_RANGE(0, 10), {32, 16, 1}, 0, 0},
+    {GP_FAM_TRANSPOSE, "naive", "coalesced reads, strided writes", "book 5.4.1 naiveGmem",
+     {.transpose = gp_transpose_naive}, POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, 0, 0},
+    {GP_FAM_TRANSPOSE, "smem", "tile in shared memory, coalesced both ways (pad 0: the book's)",
+     "book 5.4.2-5.4.3 transposeSmem / transposeSmemPad", {.transpose = gp_transpose_smem},
+     POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, GP_VF_PADDED, 0},
+    {GP_FAM_TRANSPOSE, "smemunroll", "two padded tiles per block, two elements per thread",
+     "book 5.4.4 transposeSmemUnrollPad", {.transpose = gp_transpose_smemunroll},
+     POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, GP_VF_PADDED, 2},
+    {GP_FAM_TRANSPOSE, "tile", "modern: 64x64 padded tile, float2 loads and stores", "modern",
+     {.transpose = gp_transpose_tile}, POW2_RANGE(5, 5), POW2_RANGE(3, 5), {32, 8, 1},
+     GP_VF_PADDED, 1},
+
+    /* ---- reduce2d: the OpenCL 2-D multi-pass reduction, ported to CUDA ---- */
+    {GP_FAM_REDUCE2D, "inner", "group x group tile in shared memory, reduced along x then y",
+     "seed reductionInner (OpenCL)", {.reduce2d = gp_reduce2d_inner}, POW2_RANGE(1, 5),
+     POW2_RANGE(1, 5), {16, 16, 1}, GP_VF_GROUP_BLOCK, 0},
+    {GP_FAM_REDUCE2D, "outer", "each thread sums a group x group tile from global memory",
+     "seed reductionOuter (OpenCL)", {.reduce2d = gp_reduce2d_outer}, POW2_RANGE(0, 10),
+     POW2_RANGE(0, 10), {16, 16, 1}, 0, 0},
+
+    /* ---- saxpy: grid-stride loops ---- */
+    {GP_FAM_SAXPY, "monolithic", "one thread per element", "grid-stride article, monolithic",
+     {.saxpy = gp_saxpy_monolithic}, POW2_RANGE(0, 10), ONLY_1, {256, 1, 1}, GP_VF_IN_PLACE, 0},
+    {GP_FAM_SAXPY, "gridstride", "a grid-stride loop over a fixed grid (--grid)",
+     "grid-stride article", {.saxpy = gp_saxpy_gridstride}, POW2_RANGE(0, 10), ONLY_1,
+     {256, 1, 1}, GP_VF_IN_PLACE | GP_VF_GRID, 0},
+    {GP_FAM_SAXPY, "vec4", "modern: the grid-stride loop over 16-byte float4 accesses", "modern",
+     {.saxpy = gp_saxpy_vec4}, POW2_RANGE(0, 10), ONLY_1, {256, 1, 1},
+     GP_VF_IN_PLACE | GP_VF_GRID, 0},
 };
 
 static const struct {
@@ -144,12 +178,15 @@ static void describe_mask(unsigned mask, char *buf, size_t len)
 
 void gp_describe_blocks(const gp_variant *v, char *buf, size_t len)
 {
+    if (v->flags & GP_VF_GROUP_BLOCK) {
+        snprintf(buf, len, "group x group (--group)");
+        return;
+    }
     char xs[32], ys[32];
     describe_mask(v->block_x_mask, xs, sizeof xs);
     describe_mask(v->block_y_mask, ys, sizeof ys);
     if (gp_family_is_2d(v->family) || v->block_y_mask != ONLY_1)
-        snprintf(buf, len, "X %s, Y %s, X*Y <= %u, powers of two", xs, ys,
-                 GP_MAX_THREADS_PER_BLOCK);
+        snprintf(buf, len, "XxY, X %s, Y %s, X*Y <= %u", xs, ys, GP_MAX_THREADS_PER_BLOCK);
     else
         snprintf(buf, len, "%s, powers of two", xs);
 }

@@ -239,7 +239,16 @@ static gp_config make_config(const gp_request *req, const gp_variant *v, size_t 
 {
     gp_config c = {v, req->n_blocks ? req->blocks[block_index] : v->default_block,
                    req->pad >= 0 ? req->pad : v->default_pad, req->grid};
+    if (v->flags & GP_VF_GROUP_BLOCK)
+        c.block = (gp_dim3){req->group, req->group, 1};
     return c;
+}
+
+/* Block shapes a variant runs with: the requested ones, or its own (group-sized blocks
+ * ignore --block). */
+static size_t blocks_for(const gp_request *req, const gp_variant *v)
+{
+    return req->n_blocks && !(v->flags & GP_VF_GROUP_BLOCK) ? req->n_blocks : 1;
 }
 
 static int check_memory(const gp_workload_ops *ops, const gp_problem *p,
@@ -267,7 +276,7 @@ static int run_problem(runner *r, const gp_problem *p, size_t *failed)
     void *state = NULL;
     int status = ops->create(p, &r->report->device, &state);
     for (size_t v = 0; status == GP_OK && v < req->n_variants; v++) {
-        size_t n_blocks = req->n_blocks ? req->n_blocks : 1;
+        size_t n_blocks = blocks_for(req, req->variants[v]);
         for (size_t b = 0; status == GP_OK && b < n_blocks; b++) {
             gp_config c = make_config(req, req->variants[v], b);
             gp_result *res;

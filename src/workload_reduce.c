@@ -222,11 +222,3 @@ const gp_workload_ops gp_reduce_workload = {
     .bytes_moved = reduce_bytes_moved,
     .destroy = reduce_destroy,
 };
-
-const gp_workload_ops *gp_workload_for(gp_family family)
-{
-    switch (family) {
-    case GP_FAM_REDUCE: return &gp_reduce_workload;
-    default: return NULL;
-    }
-}

@@ -36,6 +36,7 @@ int gp_reduce2d_outer(const gp_reduce2d_args *a, const gp_hooks *h);
 /* kernels/saxpy.cu — grid-stride loops */
 int gp_saxpy_monolithic(const gp_saxpy_args *a, const gp_hooks *h);
 int gp_saxpy_gridstride(const gp_saxpy_args *a, const gp_hooks *h);
+int gp_saxpy_vec4(const gp_saxpy_args *a, const gp_hooks *h);
 
 #ifdef __cplusplus
 }
