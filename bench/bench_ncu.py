@@ -65,7 +65,8 @@ def run_ncu(family, metrics, extra=()):
     body = "\n".join(l for l in text.splitlines() if l.startswith('"'))
     rows = list(csv.DictReader(io.StringIO(body)))
     rows = [r for r in rows if r.get("ID", "").strip().isdigit()]  # drop the units row
-    return rows, wall, passes, json.loads(p.stdout)
+    doc = p.stdout[p.stdout.find("{"):p.stdout.rfind("}") + 1]  # in case ncu wrote lines too
+    return rows, wall, passes, json.loads(doc)
 
 
 def run_gpuprof(family, metric_set, extra=()):

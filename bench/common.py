@@ -6,7 +6,7 @@ import sys
 
 BUILD = os.environ.get("GPUPROF_BUILD", "build")
 BIN = os.path.join(BUILD, "gpuprof")
-OUT = os.environ.get("OUT") or os.environ.get("BENCH_OUT") or "bench-out"
+OUT = os.environ.get("BENCH_OUT") or "bench-out"
 
 
 def gpuprof_json(*args, save=None):

@@ -56,8 +56,8 @@ def run(name, argv, env, totals):
 
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=os.path.join(HERE, "lib"),
-               PYTHONUNBUFFERED="1")
+    path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
+    env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     for name, argv in programs(build):
         run(name, argv, env, totals)

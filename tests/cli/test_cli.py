@@ -154,6 +154,9 @@ def test_fixtures_and_report():
             fixture = json.load(f)
         valid, why = validate(fixture, "gpuprof-report-v1.schema.json")
         tap.ok(valid, "%s is valid against the report schema" % name, why)
+        broken = dict(fixture, results=[dict(fixture["results"][0], check="passed")])
+        valid, _ = validate(broken, "gpuprof-report-v1.schema.json")
+        tap.ok(not valid, "%s with a malformed check is rejected by the validator" % name)
         rc, out, err = run("report", path)
         tap.ok(rc == 0 and fixture["device"]["name"] in out, "report %s: text" % name, err)
         for res in fixture["results"]:
