@@ -82,6 +82,19 @@ def run_gpuprof(family, metric_set, extra=()):
     return json.loads(p.stdout), wall
 
 
+def ncu_spread(first, second):
+    """Per kernel and counter, how much two ncu runs of the same kernel differ (relative)."""
+    spread = []
+    for a, b in zip(first, second):
+        d = {}
+        for name, va in a.items():
+            x, y = number(va or ""), number(b.get(name) or "")
+            if x is not None and y is not None:
+                d[name] = abs(x - y) / max(abs(x), abs(y), 1e-12)
+        spread.append(d)
+    return spread
+
+
 def compare_kernel(ours, theirs, cat):
     """[(metric, ours, ncu, diff text, judged, ok)] for one kernel."""
     out = []
@@ -125,12 +138,14 @@ def agreement(family, cat):
                                                           if m["ncu_metric"]]
     ncu_metrics = list(dict.fromkeys(ncu_metrics))
     rows, _, _, _ = run_ncu(family, ncu_metrics)
+    rows2, _, _, _ = run_ncu(family, ncu_metrics)
+    spread = ncu_spread(rows, rows2)
     ours, _ = run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"])
     launches = [(r["variant"], l) for r in ours["results"] for l in r["launches"]]
     if len(launches) != len(rows):
         print("kernel count differs: gpuprof %d, ncu %d" % (len(launches), len(rows)))
     summary, details, bad = [], [], []
-    for (variant, launch), theirs in zip(launches, rows):
+    for k, ((variant, launch), theirs) in enumerate(zip(launches, rows)):
         comp = compare_kernel(launch, theirs, cat)
         judged = [c for c in comp if c[4]]
         fails = [c for c in judged if not c[5]]
@@ -142,22 +157,36 @@ def agreement(family, cat):
         for c in comp:
             details.append([variant, c[0], "%.6g" % c[1], "%.6g" % c[2], c[3],
                             "-" if not c[4] else ("ok" if c[5] else "DIFF")])
-        bad += [(variant, c) for c in fails]
+        bad += [(variant, c, ncu_self(cat, c[0], spread[k])) for c in fails]
     print("\n%s: gpuprof --metrics=all vs ncu --clock-control none, per kernel" % family)
     table(["variant", "ncu kernel", "compared", "max count diff %", "max pct diff pt", "agree"],
           summary)
     with open(os.path.join(OUT, "agreement-%s.txt" % family), "w") as f:
         for d in details:
             f.write("  ".join(str(x) for x in d) + "\n")
-    for variant, c in bad:
-        print("  DIFF %s %s: gpuprof %.6g, ncu %.6g (%s)" % (variant, c[0], c[1], c[2], c[3]))
+    for variant, c, self_diff in bad:
+        print("  DIFF %s %s: gpuprof %.6g, ncu %.6g (%s); ncu run twice differs by %s" % (
+            variant, c[0], c[1], c[2], c[3], self_diff))
     return not bad
+
+
+def ncu_self(cat, key, spread):
+    """ncu's own run-to-run difference for a metric key or counter, as text."""
+    names = [key]
+    for m in cat:
+        if m["key"] == key:
+            names = [m["ncu_metric"]] + m["inputs"] if m["ncu_metric"] else m["inputs"]
+    values = [spread[n] for n in names if n in spread]
+    return "%.3f %%" % (100 * max(values)) if values else "?"
 
 
 def cost(cat):
     counters = counters_of(cat, ("default",))
     ours, ours_wall = run_gpuprof("reduce", "default")
     _, ours_once = run_gpuprof("reduce", "default", ["--warmup=0", "--repeat=1"])
+    _, bare = run_gpuprof("reduce", "none", ["--warmup=0", "--repeat=1"])
+    _, one = run_gpuprof("reduce", "default", ["--warmup=0", "--repeat=1", "--variant=shfl"])
+    _, one_bare = run_gpuprof("reduce", "none", ["--warmup=0", "--repeat=1", "--variant=shfl"])
     _, ncu_wall, ncu_passes, _ = run_ncu("reduce", counters)
     print("\ncost: gpuprof reduce --variant=all, default metrics (%d counters)" % len(counters))
     table(["run", "wall s", "passes"],
@@ -165,6 +194,9 @@ def cost(cat):
             ours["profiler"].get("passes", "-")],
            ["gpuprof reduce --repeat=1 --warmup=0", "%.2f" % ours_once,
             ours["profiler"].get("passes", "-")],
+           ["  same, --metrics=none (start-up, data, checks)", "%.2f" % bare, "-"],
+           ["  --variant=shfl only, default metrics", "%.2f" % one, "-"],
+           ["  --variant=shfl only, --metrics=none", "%.2f" % one_bare, "-"],
            ["ncu --metrics <same counters> on the same kernels", "%.2f" % ncu_wall,
             ",".join(map(str, ncu_passes)) or "?"]])
     print("gpuprof / ncu wall time = " + verdict(ours_wall / ncu_wall, 0.2, higher_is_better=False))

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RANGES 64      /* kernel launches + flushes in one run of a workload */
+#define MAX_RANGES 96      /* kernel launches + flush kernels in one run of a workload */
 #define MAX_COUNTERS 96
 #define MAX_PASSES 64      /* a configuration that needs more is a bug, not a workload */
 
@@ -569,8 +569,9 @@ static int expand_opaque_launch(gp_result *res, size_t kernels)
     return GP_OK;
 }
 
-/* Ranges in launch order: kernel, flush, kernel, flush, … (a flush before every kernel but
- * the first). A library call is the only launch of its workload, so all ranges are its. */
+/* Ranges in launch order: kernel, flush, kernel, flush, … (a flush, GP_FLUSH_KERNELS
+ * kernels, before every kernel but the first). A library call is the only launch of its
+ * workload, so all ranges are its. */
 static int map_ranges(size_t total, size_t launches, bool opaque, size_t *kernels,
                       size_t *stride)
 {
@@ -582,11 +583,11 @@ static int map_ranges(size_t total, size_t launches, bool opaque, size_t *kernel
         *stride = 1;
         return GP_OK;
     }
-    if (total != 2 * launches - 1)
+    if (total != launches + (launches - 1) * GP_FLUSH_KERNELS)
         return gp_fail(GP_ERR_RUNTIME, "CUPTI recorded %zu ranges for %zu launches", total,
                        launches);
     *kernels = launches;
-    *stride = 2;
+    *stride = 1 + GP_FLUSH_KERNELS;
     return GP_OK;
 }
 

@@ -58,7 +58,7 @@ typedef struct {
     const gp_workload_ops *ops;
     void *state;
     const gp_config *config;
-    const void *flush_buf;
+    void *flush_buf;
     size_t flush_bytes;
 } run_context;
 
@@ -326,7 +326,7 @@ int gp_run_kernels(const gp_request *req, gp_report *report, size_t *failed_chec
     report->has_device = true;
     GP_TRY(open_profiler(&r));
 
-    /* Reading three times the L2 evicts what the previous launch left there. */
+    /* Three times the L2: enough to push out everything earlier work left there. */
     r.flush_bytes = 3 * (size_t)report->device.l2_bytes;
     if (r.flush_bytes < ((size_t)1 << 20))
         r.flush_bytes = (size_t)1 << 20;

@@ -93,8 +93,10 @@ typedef struct {
 typedef int (*gp_saxpy_fn)(const gp_saxpy_args *args, const gp_hooks *hooks);
 
 /* ---- utilities ---------------------------------------------------------------- */
-/* Evict the L2 cache by reading `bytes` of `buf` (reads leave no dirty lines behind). */
-int gp_flush_l2(const void *buf, size_t bytes);
+/* Leave the L2 cache holding nothing of earlier work: write `bytes` of `buf` (several times
+ * the L2 size), then discard those lines. Launches GP_FLUSH_KERNELS kernels. */
+int gp_flush_l2(void *buf, size_t bytes);
+#define GP_FLUSH_KERNELS 2
 
 #ifdef __cplusplus
 }
