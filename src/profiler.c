@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RANGES 96      /* kernel launches + flush kernels in one run of a workload */
+#define MAX_RANGES 256     /* kernel launches + flush kernels in one run of a workload */
+#define LIBRARY_RANGES 16  /* kernels a library call (cub) may launch */
 #define MAX_COUNTERS 96
 #define MAX_PASSES 64      /* a configuration that needs more is a bug, not a workload */
 
@@ -41,7 +42,9 @@ struct gp_profiler {
     uint8_t *config;
     size_t config_size;
     uint8_t *counter_data;
-    size_t counter_data_size;
+    size_t counter_data_size;      /* of the image for the current collection */
+    size_t counter_data_capacity;  /* bytes allocated */
+    size_t max_ranges;             /* ranges the current image holds */
     const char *counters[MAX_COUNTERS];
     size_t n_counters;
     selected_metric metrics[GP_MAX_METRIC_NAMES + 32];
@@ -304,19 +307,33 @@ static int enable_range_profiler(gp_profiler *p)
     e.ctx = p->ctx;
     CUPTI(cuptiRangeProfilerEnable(&e));
     p->range_profiler = e.pRangeProfilerObject;
+    return GP_OK;
+}
 
+/* A counter data image for `ranges` ranges. Sized per workload: initialising and decoding
+ * an image costs in proportion to the ranges it can hold. */
+static int size_counter_data(gp_profiler *p, size_t ranges)
+{
+    if (ranges > MAX_RANGES)
+        return gp_fail(GP_ERR_RUNTIME, "%zu kernel launches in one run: more than the "
+                                       "profiler's %d ranges", ranges, MAX_RANGES);
     CUpti_RangeProfiler_GetCounterDataSize_Params s = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     s.pRangeProfilerObject = p->range_profiler;
     s.pMetricNames = p->counters;
     s.numMetrics = p->n_counters;
-    s.maxNumOfRanges = MAX_RANGES;
-    s.maxNumRangeTreeNodes = MAX_RANGES;
+    s.maxNumOfRanges = ranges;
+    s.maxNumRangeTreeNodes = (uint32_t)ranges;
     CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
+    if (s.counterDataSize > p->counter_data_capacity) {
+        uint8_t *bigger = realloc(p->counter_data, s.counterDataSize);
+        if (!bigger)
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
+        p->counter_data = bigger;
+        p->counter_data_capacity = s.counterDataSize;
+    }
     p->counter_data_size = s.counterDataSize;
-    p->counter_data = malloc(p->counter_data_size);
-    if (!p->counter_data)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
+    p->max_ranges = ranges;
     return GP_OK;
 }
 
@@ -405,8 +422,9 @@ static int pass_before(void *ctx, const gp_kernel_info *info)
     return GP_OK;
 }
 
-static int set_config(gp_profiler *p)
+static int set_config(gp_profiler *p, size_t ranges)
 {
+    GP_TRY(size_counter_data(p, ranges));
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ci.pRangeProfilerObject = p->range_profiler;
@@ -422,7 +440,7 @@ static int set_config(gp_profiler *p)
     sc.pCounterDataImage = p->counter_data;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_UserReplay;
-    sc.maxRangesPerPass = MAX_RANGES;
+    sc.maxRangesPerPass = ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -597,8 +615,8 @@ static int decode(gp_profiler *p, size_t *total)
     d.pRangeProfilerObject = p->range_profiler;
     CUPTI(cuptiRangeProfilerDecodeData(&d));
     if (d.numOfRangeDropped > 0)
-        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %d launches)",
-                       d.numOfRangeDropped, MAX_RANGES);
+        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %zu)",
+                       d.numOfRangeDropped, p->max_ranges);
     CUpti_RangeProfiler_GetCounterDataInfo_Params i = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     i.pCounterDataImage = p->counter_data;
@@ -612,7 +630,10 @@ int gp_profiler_collect(gp_profiler *p, const gp_profile_target *t, gp_result *r
 {
     size_t launches = 0, total = 0, kernels = 0, stride = 1;
     bool opaque = false;
-    GP_TRY(set_config(p));
+    /* The timed run told how many launches there are; a library call may hide several. */
+    const bool library = res->n_launches == 1 && res->launches[0].opaque;
+    GP_TRY(set_config(p, library ? LIBRARY_RANGES
+                                 : res->n_launches + (res->n_launches - 1) * GP_FLUSH_KERNELS));
     GP_TRY(run_passes(p, t, &launches, &opaque, &res->passes));
     GP_TRY(decode(p, &total));
     GP_TRY(map_ranges(total, launches, opaque, &kernels, &stride));
