@@ -14,6 +14,11 @@ int gp_device_count(int *count)
         return GP_OK;
     if (e == cudaSuccess)
         return gp_fail(GP_ERR_NODEVICE, "no CUDA device found");
+    /* The runtime says "insufficient driver" also when there is no driver at all. */
+    if (e == cudaErrorInsufficientDriver)
+        return gp_fail(GP_ERR_NODEVICE, "no usable CUDA device or driver: no NVIDIA driver "
+                                        "found, or one older than CUDA %d.%d (%s)",
+                       CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, cudaGetErrorName(e));
     return gp_fail(GP_ERR_NODEVICE, "no usable CUDA device or driver: %s (%s)",
                    cudaGetErrorName(e), cudaGetErrorString(e));
 }
