@@ -31,7 +31,6 @@ static const gp_option_def options[OPT_COUNT] = {
     {OPT_REQUIRE_METRICS, "require-metrics", NULL,
      "exit 1 when the metrics cannot be collected (default: warn, exit 0)"},
     {OPT_CHIP, "chip", "NAME", "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
-    {OPT_TOLERANCE, "tolerance", "PCT", "compare: relative change worth flagging (default: 5)"},
     {OPT_HELP, "help", NULL, "show this help and exit"},
 };
 
@@ -311,15 +310,6 @@ static int apply_option(gp_request *req, const gp_option_def *o, const char *val
         GP_TRY(parse_count(o->name, value, 0, UINT64_MAX, &v));
         req->seed = v;
         return GP_OK;
-    case OPT_TOLERANCE: {
-        char *end;
-        double t = strtod(value, &end);
-        if (end == value || *end != '\0' || !(t >= 0.0 && t <= 1000.0))
-            return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --tolerance: a percentage "
-                                         "from 0 to 1000", value);
-        req->tolerance = t;
-        return GP_OK;
-    }
     case OPT_METRICS:
         return parse_metrics(req, value);
     case OPT_CHIP:
@@ -375,7 +365,6 @@ static void set_defaults(gp_request *req, const gp_command_def *cmd, int argc, c
     req->warmup = GP_DEFAULT_WARMUP;
     req->device = cmd->command == GP_CMD_KERNEL || cmd->command == GP_CMD_METRICS ? 0 : -1;
     req->seed = GP_DEFAULT_SEED;
-    req->tolerance = 5.0;
     req->argc = argc;
     req->argv = argv;
 }

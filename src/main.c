@@ -31,7 +31,6 @@ static int dispatch(const gp_request *req, gp_report *report)
     case GP_CMD_DEVICE: return gp_cmd_device(req, stdout);
     case GP_CMD_METRICS: return gp_cmd_metrics(req, stdout, report);
     case GP_CMD_REPORT: return gp_cmd_report(req, stdout, report);
-    case GP_CMD_COMPARE:
     case GP_CMD_NONE: break;
     }
     return gp_fail(GP_ERR_USAGE, "no command given (see 'gpuprof --help')");

@@ -21,26 +21,6 @@ void gp_metric_set_free(gp_metric_set *s)
     memset(s, 0, sizeof *s);
 }
 
-int gp_metric_set_copy(gp_metric_set *dst, const gp_metric_set *src)
-{
-    memset(dst, 0, sizeof *dst);
-    if (src->n_counters) {
-        dst->counters = malloc(src->n_counters * sizeof *dst->counters);
-        if (!dst->counters)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        memcpy(dst->counters, src->counters, src->n_counters * sizeof *dst->counters);
-        dst->n_counters = src->n_counters;
-    }
-    if (src->n_metrics) {
-        dst->metrics = malloc(src->n_metrics * sizeof *dst->metrics);
-        if (!dst->metrics)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        memcpy(dst->metrics, src->metrics, src->n_metrics * sizeof *dst->metrics);
-        dst->n_metrics = src->n_metrics;
-    }
-    return GP_OK;
-}
-
 static void result_free(gp_result *res)
 {
     gp_metric_set_free(&res->metrics);

@@ -136,7 +136,6 @@ int gp_report_add_result(gp_report *r, gp_result **out);
 int gp_report_add_warning(gp_report *r, const char *text);
 int gp_report_set_command_line(gp_report *r, int argc, char **argv);
 void gp_metric_set_free(gp_metric_set *s);
-int gp_metric_set_copy(gp_metric_set *dst, const gp_metric_set *src);
 int gp_result_add_launch(gp_result *res, gp_launch_record **out);
 
 const char *gp_check_status_name(gp_check_status s);

@@ -17,7 +17,6 @@ typedef enum {
     GP_CMD_DEVICE,
     GP_CMD_METRICS,
     GP_CMD_REPORT,
-    GP_CMD_COMPARE,
     GP_CMD_HELP,
     GP_CMD_VERSION
 } gp_command;
@@ -72,9 +71,8 @@ typedef struct {
     bool require_metrics;
     const char *chip;                  /* metrics command without a GPU */
 
-    const char *files[2];              /* report / compare */
+    const char *files[1];              /* report FILE */
     size_t n_files;
-    double tolerance;                  /* compare: relative change to flag, percent */
 
     int argc;                          /* the original command line, for reports */
     char **argv;
