@@ -55,6 +55,10 @@ extern const gp_workload_ops gp_saxpy_workload;
 void gp_fill_int32(int32_t *dst, uint64_t n, uint64_t seed);
 void gp_fill_float(float *dst, uint64_t n, uint64_t seed);
 
+/* float32 sums: the double reference (and sum of magnitudes), and the toleranced check. */
+void gp_float_sum_reference(const float *x, uint64_t n, double *sum, double *abs_sum);
+void gp_check_float_sum(double got, double ref, double ref_abs, gp_check *check);
+
 /* Device allocation helpers that record the failing call. */
 int gp_device_alloc(void **ptr, uint64_t bytes, const char *what);
 int gp_upload(void *dst, const void *src, uint64_t bytes);

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* float32 check: |got - ref| <= REL_TOL * sum |x_i|, as for reduce. */
-#define REL_TOL 1e-5
 
 typedef struct {
     gp_problem p;
@@ -52,18 +50,6 @@ static void reduce2d_destroy(void *state)
     free(s);
 }
 
-/* The sum in double, and the sum of magnitudes that scales the tolerance. */
-static void compute_reference(reduce2d_state *s, const float *x, uint64_t n)
-{
-    double sum = 0.0, abs_sum = 0.0;
-    for (uint64_t i = 0; i < n; i++) {
-        sum += x[i];
-        abs_sum += fabs((double)x[i]);
-    }
-    s->ref = sum;
-    s->ref_abs = abs_sum;
-}
-
 /* Generate the matrix, take its reference sum and upload it; the host copy is not needed
  * afterwards (nothing overwrites the device input). */
 static int upload_input(reduce2d_state *s)
@@ -74,7 +60,7 @@ static int upload_input(reduce2d_state *s)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for %llu matrix elements",
                        (unsigned long long)n);
     gp_fill_float(host, n, s->p.seed);
-    compute_reference(s, host, n);
+    gp_float_sum_reference(host, n, &s->ref, &s->ref_abs);
     int rc = gp_device_alloc((void **)&s->d_in, n * 4, "the matrix");
     if (rc == GP_OK)
         rc = gp_upload(s->d_in, host, n * 4);
@@ -135,17 +121,7 @@ static int reduce2d_verify(void *state, const gp_config *c, const gp_result *res
         return gp_fail(GP_ERR_RUNTIME, "internal error: reduce2d verified before any launch");
     float f;
     GP_TRY(gp_download(&f, s->result_ptr, sizeof f));
-    const double got = f;
-    memset(check, 0, sizeof *check);
-    check->exact = false;
-    check->expected = s->ref;
-    check->got = got;
-    check->tolerance = REL_TOL * s->ref_abs;
-    const bool ok = fabs(got - s->ref) <= check->tolerance; /* NaN fails */
-    check->status = ok ? GP_CHECK_PASSED : GP_CHECK_FAILED;
-    snprintf(check->detail, sizeof check->detail,
-             "sum %.9g, expected %.9g, |error| %.3g <= %.3g (1e-5 * sum|x|)", got, s->ref,
-             fabs(got - s->ref), check->tolerance);
+    gp_check_float_sum(f, s->ref, s->ref_abs, check);
     return GP_OK;
 }
 

@@ -9,39 +9,44 @@
 
 static gp_request req;
 
-/* parse("reduce", "--block=512", NULL) */
-static int parse(const char *first, ...)
+/* Run the parser on "gpuprof" followed by the NULL-terminated arguments. */
+static int parse_list(const char *first, va_list ap, int *argc_out)
 {
     static char *argv[64];
     int argc = 0;
     argv[argc++] = "gpuprof";
-    va_list ap;
-    va_start(ap, first);
     for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
         argv[argc++] = (char *)a;
-    va_end(ap);
     argv[argc] = NULL;
+    *argc_out = argc;
     gp_clear_error();
     return gp_parse_command_line(argc, argv, &req);
 }
 
-static void refused(const char *why_substring, const char *first, ...)
+/* parse("reduce", "--block=512", NULL) */
+static int parse(const char *first, ...)
 {
-    static char *argv[64];
-    int argc = 0;
-    argv[argc++] = "gpuprof";
     va_list ap;
     va_start(ap, first);
-    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
+    int argc;
+    int rc = parse_list(first, ap, &argc);
     va_end(ap);
-    gp_clear_error();
-    int rc = gp_parse_command_line(argc, argv, &req);
+    return rc;
+}
+
+/* The arguments are refused as a usage error whose message mentions why_substring. */
+static void refused(const char *why_substring, const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    int argc;
+    int rc = parse_list(first, ap, &argc);
+    va_end(ap);
     bool mentions = strstr(gp_error(), why_substring) != NULL;
     if (!mentions)
         tap_diag("message was: %s", gp_error());
-    tap_ok(rc == GP_ERR_USAGE && mentions, "refused with '%s': %s %s", why_substring, first,
-           argc > 2 ? argv[2] : "");
+    tap_ok(rc == GP_ERR_USAGE && mentions, "refused with '%s': %s%s", why_substring,
+           first ? first : "(nothing)", argc > 2 ? " ..." : "");
 }
 
 static void defaults(void)
