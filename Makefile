@@ -46,7 +46,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP
 NVFLAGS  ?= -O3 -lineinfo
 NVFLAGS  += -std=c++17 $(GENCODE) -Xcompiler=-Wall,-Wextra -MMD -MP
-LDLIBS   := -lcupti $(CJSON_LIBS) -lm
+LDLIBS   := -lcupti $(CJSON_LIBS) -lm -lpthread
 RPATH    := -Xlinker -rpath,'$$ORIGIN/third_party/cjson/lib' \
             -Xlinker -rpath,'$$ORIGIN/../lib/gpuprof' \
             -Xlinker -rpath,$(CUPTI_LIBDIR)

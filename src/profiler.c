@@ -1,12 +1,15 @@
 /* Per-kernel hardware counters through CUPTI's Range Profiler + Profiler Host API (CUDA 13).
  * The only file that includes CUPTI.
  *
- * Mode: auto range (every kernel launch is one range, in launch order) with user replay:
- * gpuprof runs the whole workload once per pass itself, restoring its inputs and flushing
- * L2 before each pass and between its kernels. That gives every kernel the cold-cache start
- * ncu gives it by default (--cache-control all), which CUPTI's own kernel replay in 13.0
- * does not, and only the buffers the workload owns are restored (cheaper than kernel
- * replay's save/restore of all device memory). */
+ * Mode: user replay. gpuprof runs each workload once per pass itself, restoring its inputs
+ * and flushing L2 before each run and between its kernels. That gives every kernel the
+ * cold-cache start ncu gives it by default (--cache-control all), which CUPTI's own kernel
+ * replay in 13.0 does not, and only the buffers the workload owns are restored.
+ *
+ * Ranges: auto range, every kernel a range, in launch order; the L2 flushes between them are
+ * ranges too and are skipped. Every configuration of a problem runs in one session per pass
+ * (starting a session is the expensive part). A library call launches kernels gpuprof does
+ * not see: it runs last in its session, and the ranges after the others are its kernels. */
 #include "gpuprof/profiler.h"
 
 #include "gpuprof/metrics.h"
@@ -22,7 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RANGES 256     /* kernel launches + flush kernels in one run of a workload */
+/* Ranges per session, the same for every session of a range profiler: CUPTI 13.0 was seen to
+ * keep the capacity of the first configuration it was given (a later, larger one recorded
+ * only that many ranges), and starting, stopping and decoding cost more the more a session
+ * can hold (256 instead of 38 made a run 0.2 s slower on an H100). */
+#define SESSION_RANGES 64
 #define LIBRARY_RANGES 16  /* kernels a library call (cub) may launch */
 #define MAX_COUNTERS 96
 #define MAX_PASSES 64      /* a configuration that needs more is a bug, not a workload */
@@ -38,13 +45,10 @@ struct gp_profiler {
     CUcontext ctx;
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *range_profiler;
-    uint8_t *availability;
     uint8_t *config;
     size_t config_size;
     uint8_t *counter_data;
-    size_t counter_data_size;      /* of the image for the current collection */
-    size_t counter_data_capacity;  /* bytes allocated */
-    size_t max_ranges;             /* ranges the current image holds */
+    size_t counter_data_size;
     const char *counters[MAX_COUNTERS];
     size_t n_counters;
     selected_metric metrics[GP_MAX_METRIC_NAMES + 32];
@@ -287,20 +291,6 @@ static int chip_name(int device, char *chip, size_t len)
     return GP_OK;
 }
 
-static int counter_availability(gp_profiler *p)
-{
-    CUpti_Profiler_GetCounterAvailability_Params a = {
-        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    a.ctx = p->ctx;
-    CUPTI(cuptiProfilerGetCounterAvailability(&a));
-    p->availability = malloc(a.counterAvailabilityImageSize);
-    if (!p->availability)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    a.pCounterAvailabilityImage = p->availability;
-    CUPTI(cuptiProfilerGetCounterAvailability(&a));
-    return GP_OK;
-}
-
 static int enable_range_profiler(gp_profiler *p)
 {
     CUpti_RangeProfiler_Enable_Params e = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
@@ -310,59 +300,89 @@ static int enable_range_profiler(gp_profiler *p)
     return GP_OK;
 }
 
-/* A counter data image for `ranges` ranges. Sized per workload: initialising and decoding
- * an image costs in proportion to the ranges it can hold. */
-static int size_counter_data(gp_profiler *p, size_t ranges)
+static int disable_range_profiler(gp_profiler *p)
 {
-    if (ranges > MAX_RANGES)
-        return gp_fail(GP_ERR_RUNTIME, "%zu kernel launches in one run: more than the "
-                                       "profiler's %d ranges", ranges, MAX_RANGES);
+    CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    d.pRangeProfilerObject = p->range_profiler;
+    p->range_profiler = NULL;
+    CUPTI(cuptiRangeProfilerDisable(&d));
+    return GP_OK;
+}
+
+/* The counter data image every session uses, sized once. */
+static int size_counter_data(gp_profiler *p)
+{
     CUpti_RangeProfiler_GetCounterDataSize_Params s = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     s.pRangeProfilerObject = p->range_profiler;
     s.pMetricNames = p->counters;
     s.numMetrics = p->n_counters;
-    s.maxNumOfRanges = ranges;
-    s.maxNumRangeTreeNodes = (uint32_t)ranges;
+    s.maxNumOfRanges = SESSION_RANGES;
+    s.maxNumRangeTreeNodes = SESSION_RANGES;
     CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
-    if (s.counterDataSize > p->counter_data_capacity) {
-        uint8_t *bigger = realloc(p->counter_data, s.counterDataSize);
-        if (!bigger)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
-        p->counter_data = bigger;
-        p->counter_data_capacity = s.counterDataSize;
-    }
+    p->counter_data = malloc(s.counterDataSize);
+    if (!p->counter_data)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
     p->counter_data_size = s.counterDataSize;
-    p->max_ranges = ranges;
     return GP_OK;
 }
 
-static int open_steps(gp_profiler *p, const gp_device_info *dev, const gp_metrics_request *req)
+static int set_config(gp_profiler *p)
 {
-    GP_TRY(current_context(&p->ctx));
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    ci.pRangeProfilerObject = p->range_profiler;
+    ci.counterDataSize = p->counter_data_size;
+    ci.pCounterData = p->counter_data;
+    CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&ci));
+
+    CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    sc.pRangeProfilerObject = p->range_profiler;
+    sc.configSize = p->config_size;
+    sc.pConfig = p->config;
+    sc.counterDataImageSize = p->counter_data_size;
+    sc.pCounterDataImage = p->counter_data;
+    sc.range = CUPTI_AutoRange;
+    sc.replayMode = CUPTI_UserReplay;
+    sc.maxRangesPerPass = SESSION_RANGES;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    CUPTI(cuptiRangeProfilerSetConfig(&sc));
+    return GP_OK;
+}
+
+static int open_steps(gp_profiler *p, int device, const gp_metrics_request *req)
+{
+    /* CUPTI first: it needs no context, so it can overlap the caller's creating one. */
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     CUPTI(cuptiProfilerInitialize(&init));
     p->initialized = true;
-    GP_TRY(check_device_supported(dev->index));
-    GP_TRY(chip_name(dev->index, p->chip, sizeof p->chip));
-    GP_TRY(counter_availability(p));
-    GP_TRY(host_open(p->chip, p->availability, &p->host));
+    GP_CUDA(cudaSetDevice(device)); /* this thread may not have used the device yet */
+    GP_TRY(current_context(&p->ctx));
+    GP_TRY(check_device_supported(device));
+    GP_TRY(chip_name(device, p->chip, sizeof p->chip));
+    /* No counter-availability image: taking one costs more than a whole replay pass, and
+     * what it would catch (counters held by another session) fails at enable or start. */
+    GP_TRY(host_open(p->chip, NULL, &p->host));
     GP_TRY(select_metrics(p, req));
     if (p->n_counters == 0)
         return gp_fail(GP_ERR_RUNTIME, "none of the requested metrics exists on %s", p->chip);
     GP_TRY(host_config(p->host, p->counters, p->n_counters, &p->config, &p->config_size,
                        &p->passes));
-    return enable_range_profiler(p);
+    GP_TRY(enable_range_profiler(p));
+    return size_counter_data(p);
 }
 
-int gp_profiler_open(const gp_device_info *dev, const gp_metrics_request *req, gp_profiler **out,
+int gp_profiler_open(int device, const gp_metrics_request *req, gp_profiler **out,
                      gp_profiler_info *info)
 {
     *out = NULL;
     gp_profiler *p = calloc(1, sizeof *p);
     if (!p)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = open_steps(p, dev, req);
+    int rc = open_steps(p, device, req);
     snprintf(info->chip, sizeof info->chip, "%s", p->chip);
     snprintf(info->metric_set, sizeof info->metric_set, "%s",
              req->kind == GP_METRICS_ALL ? "all" : req->kind == GP_METRICS_LIST ? "list"
@@ -386,92 +406,85 @@ void gp_profiler_close(gp_profiler *p)
 {
     if (!p)
         return;
-    if (p->range_profiler) {
-        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        d.pRangeProfilerObject = p->range_profiler;
-        cuptiRangeProfilerDisable(&d);
-    }
+    if (p->range_profiler)
+        disable_range_profiler(p);
     host_close(p->host);
     if (p->initialized) {
         CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
         cuptiProfilerDeInitialize(&d);
     }
-    free(p->availability);
     free(p->config);
     free(p->counter_data);
     free(p);
 }
 
-/* ---- one collection ---------------------------------------------------------------- */
+/* ---- one session ------------------------------------------------------------------ */
 
-/* Hooks while profiling: flush L2 before every kernel but the first (the first one's flush
- * happens in prepare, outside the session), and count the launches of a pass. */
+/* Hooks while profiling: flush L2 between the kernels of one run, count the launches. */
 typedef struct {
     const gp_profile_target *target;
     size_t launches;
-    bool opaque;
 } pass_hooks;
 
 static int pass_before(void *ctx, const gp_kernel_info *info)
 {
+    (void)info;
     pass_hooks *h = ctx;
     if (h->launches > 0)
         GP_TRY(h->target->flush(h->target->ctx));
     h->launches++;
-    h->opaque |= info->opaque != 0;
     return GP_OK;
 }
 
-static int set_config(gp_profiler *p, size_t ranges)
+static int prepare(const gp_profile_target *t)
 {
-    GP_TRY(size_counter_data(p, ranges));
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
-        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    ci.pRangeProfilerObject = p->range_profiler;
-    ci.counterDataSize = p->counter_data_size;
-    ci.pCounterData = p->counter_data;
-    CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&ci));
+    GP_TRY(t->restore(t->ctx));
+    return t->flush(t->ctx);
+}
 
-    CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    sc.pRangeProfilerObject = p->range_profiler;
-    sc.configSize = p->config_size;
-    sc.pConfig = p->config;
-    sc.counterDataImageSize = p->counter_data_size;
-    sc.pCounterDataImage = p->counter_data;
-    sc.range = CUPTI_AutoRange;
-    sc.replayMode = CUPTI_UserReplay;
-    sc.maxRangesPerPass = ranges;
-    sc.numNestingLevels = 1;
-    sc.minNestingLevel = 1;
-    sc.passIndex = 0;
-    sc.targetNestingLevel = 1;
-    CUPTI(cuptiRangeProfilerSetConfig(&sc));
+/* One pass: every target prepared and run once; in the last pass each one's result is
+ * checked right after its run, before the next target reuses the buffers. */
+static int run_targets(pass_hooks *ph, const gp_profile_target *t, size_t n, bool last,
+                       size_t *launches)
+{
+    gp_hooks hooks = {ph, pass_before, NULL};
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            GP_TRY(prepare(&t[i]));
+        ph->target = &t[i];
+        ph->launches = 0;
+        GP_TRY(t[i].launch(t[i].ctx, &hooks));
+        launches[i] = ph->launches;
+        if (last)
+            GP_TRY(t[i].check(t[i].ctx));
+    }
     return GP_OK;
 }
 
-/* Run the workload once per pass until CUPTI has every pass it needs. */
-static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t *launches, bool *opaque,
+/* Run the targets once per pass until CUPTI has every pass it needs. */
+static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t n, size_t *launches,
                       int *passes)
 {
-    pass_hooks ph = {t, 0, false};
-    gp_hooks hooks = {&ph, pass_before, NULL};
+    pass_hooks ph = {NULL, 0};
     for (int pass = 0; pass < MAX_PASSES; pass++) {
-        GP_TRY(t->prepare(t->ctx));
+        const bool last = pass + 1 >= p->passes;
+        /* The first target's flush before the session starts, so it is not a range. */
+        GP_TRY(prepare(&t[0]));
         GP_CUDA(cudaDeviceSynchronize());
-        ph.launches = 0;
         CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = p->range_profiler;
         CUPTI(cuptiRangeProfilerStart(&start));
-        int rc = t->launch(t->ctx, &hooks);
+        int rc = run_targets(&ph, t, n, last, launches);
         CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
         stop.pRangeProfilerObject = p->range_profiler;
         CUptiResult r = cuptiRangeProfilerStop(&stop);
         GP_TRY(rc);
         CUPTI(r);
         GP_CUDA(cudaDeviceSynchronize());
-        if (stop.isAllPassSubmitted) {
-            *launches = ph.launches;
-            *opaque = ph.opaque;
+        if (stop.isAllPassSubmitted != last)
+            return gp_fail(GP_ERR_RUNTIME, "internal error: CUPTI ended after pass %d, the "
+                                           "configuration has %d", pass + 1, p->passes);
+        if (last) {
             *passes = pass + 1;
             return GP_OK;
         }
@@ -587,36 +600,14 @@ static int expand_opaque_launch(gp_result *res, size_t kernels)
     return GP_OK;
 }
 
-/* Ranges in launch order: kernel, flush, kernel, flush, … (a flush, GP_FLUSH_KERNELS
- * kernels, before every kernel but the first). A library call is the only launch of its
- * workload, so all ranges are its. */
-static int map_ranges(size_t total, size_t launches, bool opaque, size_t *kernels,
-                      size_t *stride)
-{
-    if (opaque) {
-        if (launches != 1)
-            return gp_fail(GP_ERR_RUNTIME, "internal error: a library call must be the only "
-                                           "launch of its workload");
-        *kernels = total;
-        *stride = 1;
-        return GP_OK;
-    }
-    if (total != launches + (launches - 1) * GP_FLUSH_KERNELS)
-        return gp_fail(GP_ERR_RUNTIME, "CUPTI recorded %zu ranges for %zu launches", total,
-                       launches);
-    *kernels = launches;
-    *stride = 1 + GP_FLUSH_KERNELS;
-    return GP_OK;
-}
-
 static int decode(gp_profiler *p, size_t *total)
 {
     CUpti_RangeProfiler_DecodeData_Params d = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     d.pRangeProfilerObject = p->range_profiler;
     CUPTI(cuptiRangeProfilerDecodeData(&d));
     if (d.numOfRangeDropped > 0)
-        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %zu)",
-                       d.numOfRangeDropped, p->max_ranges);
+        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %d)",
+                       d.numOfRangeDropped, SESSION_RANGES);
     CUpti_RangeProfiler_GetCounterDataInfo_Params i = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     i.pCounterDataImage = p->counter_data;
@@ -626,34 +617,142 @@ static int decode(gp_profiler *p, size_t *total)
     return GP_OK;
 }
 
-int gp_profiler_collect(gp_profiler *p, const gp_profile_target *t, gp_result *res)
+/* Counters of one target's kernels, the k-th at range first + k * stride: one set per
+ * launch and the aggregate of their sums. */
+static int fill_result(gp_profiler *p, size_t first, size_t stride, size_t kernels, int passes,
+                       gp_result *res)
 {
-    size_t launches = 0, total = 0, kernels = 0, stride = 1;
-    bool opaque = false;
-    /* The timed run told how many launches there are; a library call may hide several. */
-    const bool library = res->n_launches == 1 && res->launches[0].opaque;
-    GP_TRY(set_config(p, library ? LIBRARY_RANGES
-                                 : res->n_launches + (res->n_launches - 1) * GP_FLUSH_KERNELS));
-    GP_TRY(run_passes(p, t, &launches, &opaque, &res->passes));
-    GP_TRY(decode(p, &total));
-    GP_TRY(map_ranges(total, launches, opaque, &kernels, &stride));
-    if (!opaque && res->n_launches != launches)
-        return gp_fail(GP_ERR_RUNTIME, "internal error: %zu launches profiled, %zu timed",
-                       launches, res->n_launches);
-    GP_TRY(expand_opaque_launch(res, kernels));
-
     double values[MAX_COUNTERS], sums[MAX_COUNTERS] = {0};
     for (size_t k = 0; k < kernels; k++) {
-        GP_TRY(evaluate_range(p, k * stride, values));
+        GP_TRY(evaluate_range(p, first + k * stride, values));
         for (size_t c = 0; c < p->n_counters; c++)
             sums[c] = (k > 0 && gp_counter_is_constant(p->counters[c])) ? sums[c]
                                                                          : sums[c] + values[c];
         GP_TRY(build_metric_set(p, values, 1, &res->launches[k].metrics));
     }
     GP_TRY(build_metric_set(p, sums, kernels, &res->metrics));
+    res->passes = passes;
     res->profiled = true;
     record_clocks(res);
     return GP_OK;
+}
+
+static bool is_library_call(const gp_result *res)
+{
+    return res->n_launches == 1 && res->launches[0].opaque;
+}
+
+/* Ranges a target of ours takes in a session: its kernels, a flush between each two, and
+ * the flush before it when another target ran first. */
+static size_t ranges_of(const gp_profile_target *t, bool after_another)
+{
+    return 2 * t->res->n_launches - 1 + (after_another ? 1 : 0);
+}
+
+/* Where each target's kernels are among the session's ranges, which follow launch order.
+ * A library call launches kernels gpuprof cannot count; it comes last and the ranges left
+ * are its kernels. */
+typedef struct {
+    size_t launches;  /* counted by the hooks */
+    size_t first, stride, kernels;
+} target_ranges;
+
+static int map_ranges(const gp_profile_target *t, size_t n, size_t total, target_ranges *m)
+{
+    size_t range = 0;
+    for (size_t i = 0; i < n; i++) {
+        range += i > 0; /* the flush before it */
+        m[i].first = range;
+        if (is_library_call(t[i].res)) {
+            if (i + 1 != n || m[i].launches != 1 || total <= range)
+                return gp_fail(GP_ERR_RUNTIME, "internal error: a library call must be the "
+                                               "last launch of a session");
+            m[i].stride = 1;
+            m[i].kernels = total - range;
+            range = total;
+            continue;
+        }
+        if (m[i].launches != t[i].res->n_launches)
+            return gp_fail(GP_ERR_RUNTIME, "internal error: %zu launches profiled, %zu timed",
+                           m[i].launches, t[i].res->n_launches);
+        m[i].stride = 2;
+        m[i].kernels = m[i].launches;
+        range += 2 * m[i].launches - 1;
+    }
+    if (range != total)
+        return gp_fail(GP_ERR_RUNTIME, "CUPTI recorded %zu ranges where gpuprof launched %zu "
+                                       "kernels", total, range);
+    return GP_OK;
+}
+
+/* Targets in one session: all of ours, then at most one library call. */
+static int collect_session(gp_profiler *p, const gp_profile_target *t, size_t n)
+{
+    target_ranges *m = calloc(n, sizeof *m);
+    size_t *launches = calloc(n, sizeof *launches);
+    if (!m || !launches) {
+        free(m);
+        free(launches);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    size_t total = 0;
+    int passes = 0;
+    int status = set_config(p);
+    if (status == GP_OK)
+        status = run_passes(p, t, n, launches, &passes);
+    if (status == GP_OK)
+        status = decode(p, &total);
+    for (size_t i = 0; i < n; i++)
+        m[i].launches = launches[i];
+    if (status == GP_OK)
+        status = map_ranges(t, n, total, m);
+    for (size_t i = 0; status == GP_OK && i < n; i++) {
+        if (is_library_call(t[i].res))
+            status = expand_opaque_launch(t[i].res, m[i].kernels);
+        if (status == GP_OK)
+            status = fill_result(p, m[i].first, m[i].stride, m[i].kernels, passes, t[i].res);
+    }
+    free(m);
+    free(launches);
+    return status;
+}
+
+/* Our targets first, library calls last; as many in one session as its image holds. */
+static int collect_in_order(gp_profiler *p, const gp_profile_target *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i, ranges = 0;
+        while (j < n && !is_library_call(t[j].res) &&
+               ranges + ranges_of(&t[j], j > i) <= SESSION_RANGES - LIBRARY_RANGES - 1)
+            ranges += ranges_of(&t[j], j > i), j++;
+        if (j < n && is_library_call(t[j].res))
+            j++;
+        if (j == i)
+            return gp_fail(GP_ERR_RUNTIME, "%zu kernel launches in one run: more than the "
+                                           "profiler's %d ranges", t[i].res->n_launches,
+                           SESSION_RANGES - LIBRARY_RANGES - 1);
+        GP_TRY(collect_session(p, &t[i], j - i));
+        i = j;
+    }
+    return GP_OK;
+}
+
+int gp_profiler_collect(gp_profiler *p, const gp_profile_target *targets, size_t n)
+{
+    gp_profile_target *ordered = malloc(n * sizeof *ordered);
+    if (!ordered)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_library_call(targets[i].res))
+            ordered[k++] = targets[i];
+    for (size_t i = 0; i < n; i++)
+        if (is_library_call(targets[i].res))
+            ordered[k++] = targets[i];
+    int status = collect_in_order(p, ordered, n);
+    free(ordered);
+    return status;
 }
 
 /* ---- without a GPU ------------------------------------------------------------------- */

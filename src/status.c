@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static char last_error[512];
-static char last_hint[512];
+static _Thread_local char last_error[512]; /* per thread: the profiler opens on its own */
+static _Thread_local char last_hint[512];
 
 int gp_fail(int code, const char *fmt, ...)
 {

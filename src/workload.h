@@ -34,7 +34,8 @@ typedef struct {
     uint64_t (*device_bytes)(const gp_problem *p, const gp_device_info *dev);
     /* Allocate, fill with seeded random data, compute the CPU reference. */
     int (*create)(const gp_problem *p, const gp_device_info *dev, void **state);
-    /* Before every launch, outside any timed region: restore inputs, poison outputs. */
+    /* Before every launch, outside any timed region: restore inputs, poison outputs, with
+     * copies and memsets only (in a profiling session a kernel here would be a range). */
     int (*prepare)(void *state, const gp_config *c);
     int (*launch)(void *state, const gp_config *c, const gp_hooks *hooks);
     /* Compare the result of the latest launch (described by res->launches) with the CPU. */

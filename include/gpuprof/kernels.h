@@ -94,9 +94,8 @@ typedef int (*gp_saxpy_fn)(const gp_saxpy_args *args, const gp_hooks *hooks);
 
 /* ---- utilities ---------------------------------------------------------------- */
 /* Leave the L2 cache holding nothing of earlier work by reading `bytes` of `buf` (several
- * times the L2 size). Launches GP_FLUSH_KERNELS kernels. */
+ * times the L2 size) with one kernel. */
 int gp_flush_l2(void *buf, size_t bytes);
-#define GP_FLUSH_KERNELS 1
 
 #ifdef __cplusplus
 }

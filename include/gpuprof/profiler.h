@@ -11,25 +11,39 @@
 
 typedef struct gp_profiler gp_profiler;
 
-/* How the profiler runs one workload once: restore its inputs and launch it. */
+/* One configuration to profile: how to run its workload once, and the result its counters
+ * go to. */
 typedef struct {
     void *ctx;
-    int (*prepare)(void *ctx);                          /* restore inputs, flush L2 */
+    int (*restore)(void *ctx);                          /* inputs: copies and memsets only */
     int (*launch)(void *ctx, const gp_hooks *hooks);    /* every kernel of the workload */
-    int (*flush)(void *ctx);                            /* flush L2 only */
+    int (*flush)(void *ctx);                            /* flush L2: exactly one kernel */
+    int (*check)(void *ctx);                            /* check the result of the latest run */
+    gp_result *res;  /* its launches describe the ones the target makes (from a timed run) */
 } gp_profile_target;
 
 /* Start CUPTI on the current device and build the configuration for the requested metrics.
  * On failure nothing is held, info->state is GP_PROF_UNAVAILABLE with the reason (and the
  * fix) in info->reason, and the return value is the error code. */
-int gp_profiler_open(const gp_device_info *dev, const gp_metrics_request *request,
-                     gp_profiler **out, gp_profiler_info *info);
+int gp_profiler_open(int device, const gp_metrics_request *request, gp_profiler **out,
+                     gp_profiler_info *info);
 
-/* Profile one run of the target: one range per kernel launch, as many replay passes as the
- * configuration needs. Fills res->launches[i].metrics, res->metrics (the aggregate of all
- * launches), res->passes and the clocks. res->launches must describe the launches the
- * target makes (from a timed run). */
-int gp_profiler_collect(gp_profiler *p, const gp_profile_target *target, gp_result *res);
+/* The same on a thread of its own, so CUPTI's set-up overlaps the caller's work; wait gives
+ * what gp_profiler_open would have (the error and hint in the waiting thread's channel),
+ * cancel waits and lets go of whatever was opened. It may start before the caller opens
+ * the device: CUPTI's own initialisation needs none. */
+typedef struct gp_profiler_opener gp_profiler_opener;
+int gp_profiler_open_async(int device, const gp_metrics_request *request,
+                           gp_profiler_opener **out);
+int gp_profiler_open_wait(gp_profiler_opener *o, gp_profiler **out, gp_profiler_info *info);
+void gp_profiler_open_cancel(gp_profiler_opener *o);
+
+/* Profile the targets: one range per kernel launch, as many replay passes as the
+ * configuration needs, every target run once per pass inside one CUPTI session (a library
+ * call, whose kernels gpuprof cannot count, runs last in its session). Calls each target's
+ * check right after its run in the last pass. Fills each res->launches[i].metrics,
+ * res->metrics (the aggregate of all launches), res->passes and the clocks. */
+int gp_profiler_collect(gp_profiler *p, const gp_profile_target *targets, size_t n);
 
 void gp_profiler_close(gp_profiler *p);
 

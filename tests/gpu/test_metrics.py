@@ -100,6 +100,50 @@ def test_multi_launch_aggregate():
            "cub: the aggregate is computed from the summed counters")
 
 
+# Counters decided by the kernel's instructions, not by what the caches hold.
+EXACT_KEYS = ("gld_transactions_per_request", "gst_transactions_per_request", "gld_efficiency",
+              "gst_efficiency", "shared_load_transactions_per_request")
+
+
+def test_one_session_matches_alone():
+    """Every configuration of a problem is profiled in one session: each must get its own
+    counters, the same as when it runs alone (a library call, last in the session, too)."""
+    variants = ["interleaved", "unrolling8", "threadfence", "shfl", "cub"]
+    common = ["--size=2^22", "--repeat=1", "--warmup=0", "--json", "--metrics=default"]
+    rc, doc, err = run_json("reduce", "--variant=" + ",".join(variants), *common)
+    if not tap.ok(rc == 0 and doc, "reduce, five variants profiled together", err):
+        return
+    together = {r["variant"]: r for r in doc["results"]}
+    for v in variants:
+        rc, alone, err = run_json("reduce", "--variant=" + v, *common)
+        if not tap.ok(rc == 0 and alone, "reduce --variant=%s alone" % v, err):
+            continue
+        a, t = alone["results"][0], together[v]
+        same = [k for k in EXACT_KEYS if metric(a, k) is not None and
+                near(metric(t, k), metric(a, k), 0.005 * max(abs(metric(a, k)), 1e-9))]
+        differ = ["%s %s vs %s" % (k, metric(t, k), metric(a, k)) for k in EXACT_KEYS
+                  if metric(a, k) is not None and k not in same]
+        tap.ok(same and not differ and len(t["launches"]) == len(a["launches"]),
+               "%s: profiled with others = profiled alone (%s)" % (v, ", ".join(same)),
+               "; ".join(differ))
+
+
+def test_more_than_one_session():
+    """More launches than one session holds, and several library calls: split into sessions."""
+    rc, doc, err = run_json("reduce", "--variant=all", "--block=64,128,256,512,1024",
+                            "--size=2^20", "--type=int32,float32", "--repeat=1", "--warmup=0",
+                            "--json", "--metrics=gld_transactions_per_request")
+    if not tap.ok(rc == 0 and doc, "reduce: 12 variants x 5 blocks x 2 types profiled", err):
+        return
+    missing = ["%s/%s/%s" % (r["variant"], r["type"], r["launch"]["block"])
+               for r in doc["results"]
+               if metric(r, "gld_transactions_per_request") is None or
+               r["check"]["after_profile"] != "passed"]
+    tap.ok(len(doc["results"]) >= 100 and not missing,
+           "every one of %d results has its metrics and passed its check after profiling"
+           % len(doc["results"]), ", ".join(missing[:10]))
+
+
 def test_under_another_profiler():
     ncu = shutil.which("ncu")
     if not ncu:
@@ -121,6 +165,8 @@ def main():
         tap.skip_all("no GPU: " + reason)
     test_reduce_physics()
     test_multi_launch_aggregate()
+    test_one_session_matches_alone()
+    test_more_than_one_session()
     rc, doc, _ = run_json("list", "--json")
     if any(f["name"] == "transpose" for f in doc["families"]):
         test_transpose_physics()
