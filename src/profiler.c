@@ -32,7 +32,6 @@
 #define SESSION_RANGES 64
 #define LIBRARY_RANGES 16  /* kernels a library call (cub) may launch */
 #define MAX_COUNTERS 96
-#define MAX_PASSES 64      /* a configuration that needs more is a bug, not a workload */
 
 typedef struct {
     const gp_metric_def *def;  /* NULL: a raw PerfWorks name given on the command line */
@@ -300,15 +299,6 @@ static int enable_range_profiler(gp_profiler *p)
     return GP_OK;
 }
 
-static int disable_range_profiler(gp_profiler *p)
-{
-    CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    d.pRangeProfilerObject = p->range_profiler;
-    p->range_profiler = NULL;
-    CUPTI(cuptiRangeProfilerDisable(&d));
-    return GP_OK;
-}
-
 /* The counter data image every session uses, sized once. */
 static int size_counter_data(gp_profiler *p)
 {
@@ -406,8 +396,11 @@ void gp_profiler_close(gp_profiler *p)
 {
     if (!p)
         return;
-    if (p->range_profiler)
-        disable_range_profiler(p);
+    if (p->range_profiler) {
+        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        d.pRangeProfilerObject = p->range_profiler;
+        cuptiRangeProfilerDisable(&d);
+    }
     host_close(p->host);
     if (p->initialized) {
         CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
@@ -461,13 +454,12 @@ static int run_targets(pass_hooks *ph, const gp_profile_target *t, size_t n, boo
     return GP_OK;
 }
 
-/* Run the targets once per pass until CUPTI has every pass it needs. */
-static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t n, size_t *launches,
-                      int *passes)
+/* Run the targets once per pass of the configuration. */
+static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t n, size_t *launches)
 {
     pass_hooks ph = {NULL, 0};
-    for (int pass = 0; pass < MAX_PASSES; pass++) {
-        const bool last = pass + 1 >= p->passes;
+    for (int pass = 0; pass < p->passes; pass++) {
+        const bool last = pass + 1 == p->passes;
         /* The first target's flush before the session starts, so it is not a range. */
         GP_TRY(prepare(&t[0]));
         GP_CUDA(cudaDeviceSynchronize());
@@ -484,12 +476,8 @@ static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t n, size
         if (stop.isAllPassSubmitted != last)
             return gp_fail(GP_ERR_RUNTIME, "internal error: CUPTI ended after pass %d, the "
                                            "configuration has %d", pass + 1, p->passes);
-        if (last) {
-            *passes = pass + 1;
-            return GP_OK;
-        }
     }
-    return gp_fail(GP_ERR_RUNTIME, "CUPTI wanted more than %d replay passes", MAX_PASSES);
+    return GP_OK;
 }
 
 static int evaluate_range(gp_profiler *p, size_t range, double *values)
@@ -619,7 +607,7 @@ static int decode(gp_profiler *p, size_t *total)
 
 /* Counters of one target's kernels, the k-th at range first + k * stride: one set per
  * launch and the aggregate of their sums. */
-static int fill_result(gp_profiler *p, size_t first, size_t stride, size_t kernels, int passes,
+static int fill_result(gp_profiler *p, size_t first, size_t stride, size_t kernels,
                        gp_result *res)
 {
     double values[MAX_COUNTERS], sums[MAX_COUNTERS] = {0};
@@ -631,7 +619,7 @@ static int fill_result(gp_profiler *p, size_t first, size_t stride, size_t kerne
         GP_TRY(build_metric_set(p, values, 1, &res->launches[k].metrics));
     }
     GP_TRY(build_metric_set(p, sums, kernels, &res->metrics));
-    res->passes = passes;
+    res->passes = p->passes;
     res->profiled = true;
     record_clocks(res);
     return GP_OK;
@@ -653,18 +641,19 @@ static size_t ranges_of(const gp_profile_target *t, bool after_another)
  * A library call launches kernels gpuprof cannot count; it comes last and the ranges left
  * are its kernels. */
 typedef struct {
-    size_t launches;  /* counted by the hooks */
     size_t first, stride, kernels;
 } target_ranges;
 
-static int map_ranges(const gp_profile_target *t, size_t n, size_t total, target_ranges *m)
+/* launches[i]: what the hooks counted for target i. */
+static int map_ranges(const gp_profile_target *t, size_t n, const size_t *launches,
+                      size_t total, target_ranges *m)
 {
     size_t range = 0;
     for (size_t i = 0; i < n; i++) {
         range += i > 0; /* the flush before it */
         m[i].first = range;
         if (is_library_call(t[i].res)) {
-            if (i + 1 != n || m[i].launches != 1 || total <= range)
+            if (i + 1 != n || launches[i] != 1 || total <= range)
                 return gp_fail(GP_ERR_RUNTIME, "internal error: a library call must be the "
                                                "last launch of a session");
             m[i].stride = 1;
@@ -672,12 +661,12 @@ static int map_ranges(const gp_profile_target *t, size_t n, size_t total, target
             range = total;
             continue;
         }
-        if (m[i].launches != t[i].res->n_launches)
+        if (launches[i] != t[i].res->n_launches)
             return gp_fail(GP_ERR_RUNTIME, "internal error: %zu launches profiled, %zu timed",
-                           m[i].launches, t[i].res->n_launches);
+                           launches[i], t[i].res->n_launches);
         m[i].stride = 2;
-        m[i].kernels = m[i].launches;
-        range += 2 * m[i].launches - 1;
+        m[i].kernels = launches[i];
+        range += 2 * launches[i] - 1;
     }
     if (range != total)
         return gp_fail(GP_ERR_RUNTIME, "CUPTI recorded %zu ranges where gpuprof launched %zu "
@@ -696,21 +685,18 @@ static int collect_session(gp_profiler *p, const gp_profile_target *t, size_t n)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
     size_t total = 0;
-    int passes = 0;
     int status = set_config(p);
     if (status == GP_OK)
-        status = run_passes(p, t, n, launches, &passes);
+        status = run_passes(p, t, n, launches);
     if (status == GP_OK)
         status = decode(p, &total);
-    for (size_t i = 0; i < n; i++)
-        m[i].launches = launches[i];
     if (status == GP_OK)
-        status = map_ranges(t, n, total, m);
+        status = map_ranges(t, n, launches, total, m);
     for (size_t i = 0; status == GP_OK && i < n; i++) {
         if (is_library_call(t[i].res))
             status = expand_opaque_launch(t[i].res, m[i].kernels);
         if (status == GP_OK)
-            status = fill_result(p, m[i].first, m[i].stride, m[i].kernels, passes, t[i].res);
+            status = fill_result(p, m[i].first, m[i].stride, m[i].kernels, t[i].res);
     }
     free(m);
     free(launches);
