@@ -7,9 +7,15 @@
 #include <string.h>
 
 #define LD_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-#define LD_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define ST_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
-#define ST_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+/* Requests: nvprof counted one per warp-level load or store instruction, and so does
+ * l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum. The SASS instruction counters give
+ * the same numbers (equal on every kernel of every family on an H100, partial warps and
+ * predicated-off tails included) but share passes with the other counters: the default set
+ * takes 3 replay passes instead of 5. (smsp__inst_executed_op_global_* does not: it also
+ * counts instructions all of whose threads are predicated off.) */
+#define LD_REQUESTS "smsp__sass_inst_executed_op_global_ld.sum"
+#define ST_REQUESTS "smsp__sass_inst_executed_op_global_st.sum"
 #define LD_DATA_BYTES "smsp__sass_data_bytes_mem_global_op_ld.sum"
 #define ST_DATA_BYTES "smsp__sass_data_bytes_mem_global_op_st.sum"
 #define LD_BYTES "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"

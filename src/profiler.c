@@ -6,10 +6,13 @@
  * cold-cache start ncu gives it by default (--cache-control all), which CUPTI's own kernel
  * replay in 13.0 does not, and only the buffers the workload owns are restored.
  *
- * Ranges: auto range, every kernel a range, in launch order; the L2 flushes between them are
- * ranges too and are skipped. Every configuration of a problem runs in one session per pass
- * (starting a session is the expensive part). A library call launches kernels gpuprof does
- * not see: it runs last in its session, and the ranges after the others are its kernels. */
+ * Ranges: auto range, every kernel a range, in launch order. The L2 flush before each kernel
+ * is a range too, and is skipped: flushing inside the session matters, because starting a
+ * session leaves dirty lines in L2 that a flush before it did not see (the first kernel of a
+ * session then counted 22 MB more DRAM writes than ncu). Every configuration of a problem
+ * runs in one session per pass (starting a session is the expensive part). A library call
+ * launches kernels gpuprof does not see: it runs last in its session, and the ranges after
+ * the others are its kernels. */
 #include "gpuprof/profiler.h"
 
 #include "gpuprof/metrics.h"
@@ -25,12 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Ranges per session, the same for every session of a range profiler: CUPTI 13.0 was seen to
- * keep the capacity of the first configuration it was given (a later, larger one recorded
- * only that many ranges), and starting, stopping and decoding cost more the more a session
- * can hold (256 instead of 38 made a run 0.2 s slower on an H100). */
-#define SESSION_RANGES 64
-#define LIBRARY_RANGES 16  /* kernels a library call (cub) may launch */
+/* Ranges a session may hold. A range profiler keeps the capacity of the first configuration
+ * it is given (CUPTI 13.0 was seen to record only that many ranges in a later, larger one),
+ * and starting a session costs more the more it can hold (on an H100, 64 instead of 40 cost
+ * 60 ms, 256 instead of 38 0.2 s). So the capacity is what the first session needs, at most
+ * MAX_SESSION_RANGES, and grows (to the maximum, once) only if a later one needs more. */
+#define MAX_SESSION_RANGES 64
+#define LIBRARY_RANGES 8  /* kernels a library call may launch: cub's reduction launches 2 */
 #define MAX_COUNTERS 96
 
 typedef struct {
@@ -48,6 +52,7 @@ struct gp_profiler {
     size_t config_size;
     uint8_t *counter_data;
     size_t counter_data_size;
+    size_t capacity;           /* ranges per session; 0 until the first session */
     const char *counters[MAX_COUNTERS];
     size_t n_counters;
     selected_metric metrics[GP_MAX_METRIC_NAMES + 32];
@@ -307,9 +312,10 @@ static int size_counter_data(gp_profiler *p)
     s.pRangeProfilerObject = p->range_profiler;
     s.pMetricNames = p->counters;
     s.numMetrics = p->n_counters;
-    s.maxNumOfRanges = SESSION_RANGES;
-    s.maxNumRangeTreeNodes = SESSION_RANGES;
+    s.maxNumOfRanges = p->capacity;
+    s.maxNumRangeTreeNodes = p->capacity;
     CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
+    free(p->counter_data);
     p->counter_data = malloc(s.counterDataSize);
     if (!p->counter_data)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
@@ -334,13 +340,38 @@ static int set_config(gp_profiler *p)
     sc.pCounterDataImage = p->counter_data;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_UserReplay;
-    sc.maxRangesPerPass = SESSION_RANGES;
+    sc.maxRangesPerPass = p->capacity;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     CUPTI(cuptiRangeProfilerSetConfig(&sc));
     return GP_OK;
+}
+
+static void disable_range_profiler(gp_profiler *p)
+{
+    if (!p->range_profiler)
+        return;
+    CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    d.pRangeProfilerObject = p->range_profiler;
+    cuptiRangeProfilerDisable(&d);
+    p->range_profiler = NULL;
+}
+
+/* Room for a session of `ranges` ranges: the first call sets the capacity; a later, larger
+ * one needs a fresh range profiler (its next start costs as much as the first). */
+static int reserve_ranges(gp_profiler *p, size_t ranges)
+{
+    if (ranges <= p->capacity)
+        return GP_OK;
+    if (p->capacity > 0) {
+        disable_range_profiler(p);
+        GP_TRY(enable_range_profiler(p));
+        ranges = MAX_SESSION_RANGES;
+    }
+    p->capacity = ranges;
+    return size_counter_data(p);
 }
 
 static int open_steps(gp_profiler *p, int device, const gp_metrics_request *req)
@@ -361,8 +392,7 @@ static int open_steps(gp_profiler *p, int device, const gp_metrics_request *req)
         return gp_fail(GP_ERR_RUNTIME, "none of the requested metrics exists on %s", p->chip);
     GP_TRY(host_config(p->host, p->counters, p->n_counters, &p->config, &p->config_size,
                        &p->passes));
-    GP_TRY(enable_range_profiler(p));
-    return size_counter_data(p);
+    return enable_range_profiler(p);
 }
 
 int gp_profiler_open(int device, const gp_metrics_request *req, gp_profiler **out,
@@ -396,11 +426,7 @@ void gp_profiler_close(gp_profiler *p)
 {
     if (!p)
         return;
-    if (p->range_profiler) {
-        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        d.pRangeProfilerObject = p->range_profiler;
-        cuptiRangeProfilerDisable(&d);
-    }
+    disable_range_profiler(p);
     host_close(p->host);
     if (p->initialized) {
         CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
@@ -413,7 +439,7 @@ void gp_profiler_close(gp_profiler *p)
 
 /* ---- one session ------------------------------------------------------------------ */
 
-/* Hooks while profiling: flush L2 between the kernels of one run, count the launches. */
+/* Hooks while profiling: flush L2 before every kernel of a run, count the launches. */
 typedef struct {
     const gp_profile_target *target;
     size_t launches;
@@ -423,27 +449,19 @@ static int pass_before(void *ctx, const gp_kernel_info *info)
 {
     (void)info;
     pass_hooks *h = ctx;
-    if (h->launches > 0)
-        GP_TRY(h->target->flush(h->target->ctx));
+    GP_TRY(h->target->flush(h->target->ctx));
     h->launches++;
     return GP_OK;
 }
 
-static int prepare(const gp_profile_target *t)
-{
-    GP_TRY(t->restore(t->ctx));
-    return t->flush(t->ctx);
-}
-
-/* One pass: every target prepared and run once; in the last pass each one's result is
- * checked right after its run, before the next target reuses the buffers. */
+/* One pass: every target's inputs restored and the target run once; in the last pass each
+ * one's result is checked right after its run, before the next target reuses the buffers. */
 static int run_targets(pass_hooks *ph, const gp_profile_target *t, size_t n, bool last,
                        size_t *launches)
 {
     gp_hooks hooks = {ph, pass_before, NULL};
     for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            GP_TRY(prepare(&t[i]));
+        GP_TRY(t[i].restore(t[i].ctx));
         ph->target = &t[i];
         ph->launches = 0;
         GP_TRY(t[i].launch(t[i].ctx, &hooks));
@@ -460,8 +478,6 @@ static int run_passes(gp_profiler *p, const gp_profile_target *t, size_t n, size
     pass_hooks ph = {NULL, 0};
     for (int pass = 0; pass < p->passes; pass++) {
         const bool last = pass + 1 == p->passes;
-        /* The first target's flush before the session starts, so it is not a range. */
-        GP_TRY(prepare(&t[0]));
         GP_CUDA(cudaDeviceSynchronize());
         CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = p->range_profiler;
@@ -594,8 +610,8 @@ static int decode(gp_profiler *p, size_t *total)
     d.pRangeProfilerObject = p->range_profiler;
     CUPTI(cuptiRangeProfilerDecodeData(&d));
     if (d.numOfRangeDropped > 0)
-        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %d)",
-                       d.numOfRangeDropped, SESSION_RANGES);
+        return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %zu)",
+                       d.numOfRangeDropped, p->capacity);
     CUpti_RangeProfiler_GetCounterDataInfo_Params i = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     i.pCounterDataImage = p->counter_data;
@@ -630,11 +646,11 @@ static bool is_library_call(const gp_result *res)
     return res->n_launches == 1 && res->launches[0].opaque;
 }
 
-/* Ranges a target of ours takes in a session: its kernels, a flush between each two, and
- * the flush before it when another target ran first. */
-static size_t ranges_of(const gp_profile_target *t, bool after_another)
+/* Ranges a target takes in a session: a flush and a kernel per launch; a library call's
+ * kernels are not known before it runs. */
+static size_t ranges_of(const gp_profile_target *t)
 {
-    return 2 * t->res->n_launches - 1 + (after_another ? 1 : 0);
+    return is_library_call(t->res) ? 1 + LIBRARY_RANGES : 2 * t->res->n_launches;
 }
 
 /* Where each target's kernels are among the session's ranges, which follow launch order.
@@ -650,7 +666,7 @@ static int map_ranges(const gp_profile_target *t, size_t n, const size_t *launch
 {
     size_t range = 0;
     for (size_t i = 0; i < n; i++) {
-        range += i > 0; /* the flush before it */
+        range++; /* the flush before it */
         m[i].first = range;
         if (is_library_call(t[i].res)) {
             if (i + 1 != n || launches[i] != 1 || total <= range)
@@ -703,21 +719,22 @@ static int collect_session(gp_profiler *p, const gp_profile_target *t, size_t n)
     return status;
 }
 
-/* Our targets first, library calls last; as many in one session as its image holds. */
+/* Our targets first, library calls last; as many in one session as it can hold, always with
+ * room for one library call after ours. */
 static int collect_in_order(gp_profiler *p, const gp_profile_target *t, size_t n)
 {
+    const size_t ours_max = MAX_SESSION_RANGES - (1 + LIBRARY_RANGES);
     size_t i = 0;
     while (i < n) {
         size_t j = i, ranges = 0;
-        while (j < n && !is_library_call(t[j].res) &&
-               ranges + ranges_of(&t[j], j > i) <= SESSION_RANGES - LIBRARY_RANGES - 1)
-            ranges += ranges_of(&t[j], j > i), j++;
+        while (j < n && !is_library_call(t[j].res) && ranges + ranges_of(&t[j]) <= ours_max)
+            ranges += ranges_of(&t[j++]);
         if (j < n && is_library_call(t[j].res))
-            j++;
+            ranges += ranges_of(&t[j++]);
         if (j == i)
             return gp_fail(GP_ERR_RUNTIME, "%zu kernel launches in one run: more than the "
-                                           "profiler's %d ranges", t[i].res->n_launches,
-                           SESSION_RANGES - LIBRARY_RANGES - 1);
+                                           "profiler's %zu", t[i].res->n_launches, ours_max / 2);
+        GP_TRY(reserve_ranges(p, ranges));
         GP_TRY(collect_session(p, &t[i], j - i));
         i = j;
     }

@@ -144,6 +144,35 @@ def test_more_than_one_session():
            % len(doc["results"]), ", ".join(missing[:10]))
 
 
+def test_later_problem_needs_more_ranges():
+    """The first problem sets how many ranges a session holds; a later problem with more
+    launches (reduce2d: one pass at 16x16, three at 4096x4096) must still get every one."""
+    common = ["--variant=all", "--repeat=1", "--warmup=0", "--json", "--metrics=default"]
+    rc, doc, err = run_json("reduce2d", "--size=16x16,4096x4096", *common)
+    if not tap.ok(rc == 0 and doc, "reduce2d, a small then a large problem, profiled", err):
+        return
+    small = [r for r in doc["results"] if r["size"]["nx"] == 16]
+    large = [r for r in doc["results"] if r["size"]["nx"] == 4096]
+    tap.ok(small and large and len(large[0]["launches"]) > len(small[0]["launches"]),
+           "the large problem launches more kernels (%s vs %s)" % (
+               len(large[0]["launches"]) if large else "?", len(small[0]["launches"]) if small else "?"))
+    missing = ["%s %sx%s launch %d" % (r["variant"], r["size"]["nx"], r["size"]["ny"], i)
+               for r in doc["results"] for i in range(len(r["launches"]))
+               if metric(r, "gld_transactions_per_request", i) is None]
+    tap.ok(not missing and all(r["check"]["after_profile"] == "passed" for r in doc["results"]),
+           "every launch of both problems has its metrics and passed its check", ", ".join(missing))
+    rc, alone, err = run_json("reduce2d", "--size=4096x4096", *common)
+    if not tap.ok(rc == 0 and alone, "reduce2d 4096x4096 alone", err):
+        return
+    for a, t in zip(alone["results"], large):
+        differ = ["%s launch %d: %s vs %s" % (k, i, metric(t, k, i), metric(a, k, i))
+                  for k in EXACT_KEYS for i in range(len(a["launches"]))
+                  if metric(a, k, i) is not None and
+                  not near(metric(t, k, i), metric(a, k, i), 0.005 * max(abs(metric(a, k, i)), 1e-9))]
+        tap.ok(not differ, "%s 4096x4096: after the small problem = alone" % a["variant"],
+               "; ".join(differ))
+
+
 def test_under_another_profiler():
     ncu = shutil.which("ncu")
     if not ncu:
@@ -167,6 +196,7 @@ def main():
     test_multi_launch_aggregate()
     test_one_session_matches_alone()
     test_more_than_one_session()
+    test_later_problem_needs_more_ranges()
     rc, doc, _ = run_json("list", "--json")
     if any(f["name"] == "transpose" for f in doc["families"]):
         test_transpose_physics()

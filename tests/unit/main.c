@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     test_registry();
     test_metrics();
     test_render();
+    test_random();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

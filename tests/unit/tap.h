@@ -23,5 +23,6 @@ void test_cli(void);
 void test_registry(void);
 void test_metrics(void);
 void test_render(void);
+void test_random(void);
 
 #endif

@@ -74,8 +74,8 @@ static void derivations(void)
 {
     /* The naive transpose of an 8192² float matrix on an H100 (docs/cupti.md). */
     const char *names[] = {
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_inst_executed_op_global_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "smsp__sass_inst_executed_op_global_st.sum",
         "smsp__sass_data_bytes_mem_global_op_ld.sum",     "smsp__sass_data_bytes_mem_global_op_st.sum",
         "gpu__time_duration.sum",                         "dram__bytes_read.sum",
         "dram__bytes_write.sum",                          "dram__bytes.sum.peak_sustained",
@@ -121,7 +121,7 @@ static void derivations(void)
     /* Aggregating two launches: the derivation over summed counters (4 and 32 sectors per
      * request, equal request counts) gives 18, not the mean of anything else. */
     const char *agg_names[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-                               "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"};
+                               "smsp__sass_inst_executed_op_global_st.sum"};
     const double agg[] = {4.0 * 1000 + 32.0 * 1000, 2000};
     check_value("gst_transactions_per_request", agg_names, agg, 2, 18.0);
     const char *shared_names[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
