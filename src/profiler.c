@@ -34,7 +34,7 @@
  * 60 ms, 256 instead of 38 0.2 s). So the capacity is what the first session needs, at most
  * MAX_SESSION_RANGES, and grows (to the maximum, once) only if a later one needs more. */
 #define MAX_SESSION_RANGES 64
-#define LIBRARY_RANGES 8  /* kernels a library call may launch: cub's reduction launches 2 */
+#define LIBRARY_RANGES 8  /* kernels a library call may launch: cub's reduction launches 1 or 2 */
 #define MAX_COUNTERS 96
 
 typedef struct {
@@ -349,14 +349,15 @@ static int set_config(gp_profiler *p)
     return GP_OK;
 }
 
-static void disable_range_profiler(gp_profiler *p)
+/* Returns CUPTI's result rather than recording it: closing reports no errors. */
+static CUptiResult disable_range_profiler(gp_profiler *p)
 {
     if (!p->range_profiler)
-        return;
+        return CUPTI_SUCCESS;
     CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     d.pRangeProfilerObject = p->range_profiler;
-    cuptiRangeProfilerDisable(&d);
     p->range_profiler = NULL;
+    return cuptiRangeProfilerDisable(&d);
 }
 
 /* Room for a session of `ranges` ranges: the first call sets the capacity; a later, larger
@@ -366,7 +367,7 @@ static int reserve_ranges(gp_profiler *p, size_t ranges)
     if (ranges <= p->capacity)
         return GP_OK;
     if (p->capacity > 0) {
-        disable_range_profiler(p);
+        CUPTI(disable_range_profiler(p));
         GP_TRY(enable_range_profiler(p));
         ranges = MAX_SESSION_RANGES;
     }
@@ -426,7 +427,7 @@ void gp_profiler_close(gp_profiler *p)
 {
     if (!p)
         return;
-    disable_range_profiler(p);
+    (void)disable_range_profiler(p);
     host_close(p->host);
     if (p->initialized) {
         CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
