@@ -35,8 +35,8 @@ STATE_DEPENDENT = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sect
 
 
 # The cache-state counters ncu can collect in a single pass. ncu's own value for them moves
-# with the other counters it collects alongside (its memory restore before later passes
-# leaves dirty lines: reduce shfl writes 0.06 MB to DRAM in a one-pass run, 2.35 MB with
+# with the other counters it collects alongside, that is with the replay pass that collects
+# them (on an H100, reduce shfl wrote 0.18 MB to DRAM in a one-pass run, 2.39 MB with
 # --metrics=all), so gpuprof's are also set against ncu collecting only these.
 ONE_PASS_STATE = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_lookup_hit.sum")
 

@@ -2,7 +2,7 @@
  * The only file that includes CUPTI.
  *
  * Mode: user replay. gpuprof runs each workload once per pass itself, restoring its inputs
- * and flushing L2 before each run and between its kernels. That gives every kernel the
+ * before each run and flushing L2 before each of its kernels. That gives every kernel the
  * cold-cache start ncu gives it by default (--cache-control all), which CUPTI's own kernel
  * replay in 13.0 does not, and only the buffers the workload owns are restored.
  *
