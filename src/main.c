@@ -1,6 +1,7 @@
 /* gpuprof: the command table's dispatcher, and the only place that prints errors or exits. */
 #include "gpuprof/cli.h"
 #include "gpuprof/commands.h"
+#include "gpuprof/device.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
     gp_request req;
     gp_report report;
     gp_report_init(&report);
+    gp_device_use_one_queue();
     int rc = gp_parse_command_line(argc, argv, &req);
     if (rc == GP_OK)
         rc = dispatch(&req, &report);

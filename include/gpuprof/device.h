@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 
+/* Ask the driver for one work queue per context. Call before any CUDA call and before any
+ * thread starts: it sets an environment variable the driver reads when it initialises. */
+void gp_device_use_one_queue(void);
 /* Number of CUDA devices; GP_ERR_NODEVICE with the reason when there is no driver/device. */
 int gp_device_count(int *count);
 /* Make `index` current, create its context and describe it (copy_gbps left unknown). */

@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     test_metrics();
     test_render();
     test_random();
+    test_device();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -24,5 +24,6 @@ void test_registry(void);
 void test_metrics(void);
 void test_render(void);
 void test_random(void);
+void test_device(void);
 
 #endif
