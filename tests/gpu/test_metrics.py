@@ -105,6 +105,13 @@ EXACT_KEYS = ("gld_transactions_per_request", "gst_transactions_per_request", "g
               "gst_efficiency", "shared_load_transactions_per_request")
 
 
+def exact_keys(result):
+    """EXACT_KEYS, less the shared-memory one for a library call: a shared wavefront count
+    includes the bank conflicts, and cub's vary from run to run (ncu against ncu: 5-7 %)."""
+    library = any(l.get("library_call") for l in result["launches"])
+    return [k for k in EXACT_KEYS if not (library and k.startswith("shared_"))]
+
+
 def matches(together, alone, key, launch=None):
     """Metric `key` of a result profiled with others within 0.5 % of the one profiled alone
     (true when alone it is undefined)."""
@@ -126,8 +133,8 @@ def test_one_session_matches_alone():
         if not tap.ok(rc == 0 and alone, "reduce --variant=%s alone" % v, err):
             continue
         a, t = alone["results"][0], together[v]
-        same = [k for k in EXACT_KEYS if metric(a, k) is not None and matches(t, a, k)]
-        differ = ["%s %s vs %s" % (k, metric(t, k), metric(a, k)) for k in EXACT_KEYS
+        same = [k for k in exact_keys(a) if metric(a, k) is not None and matches(t, a, k)]
+        differ = ["%s %s vs %s" % (k, metric(t, k), metric(a, k)) for k in exact_keys(a)
                   if not matches(t, a, k)]
         tap.ok(same and not differ and len(t["launches"]) == len(a["launches"]),
                "%s: profiled with others = profiled alone (%s)" % (v, ", ".join(same)),
