@@ -6,30 +6,38 @@
 #include <math.h>
 #include <string.h>
 
-#define LD_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-#define ST_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
-/* Requests: nvprof counted one per warp-level load or store instruction, and so does
- * l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum. The SASS instruction counters give
- * the same numbers (equal on every kernel of every family on an H100, partial warps and
- * predicated-off tails included) but share passes with the other counters: the default set
- * takes 3 replay passes instead of 5. (smsp__inst_executed_op_global_* does not: it also
- * counts instructions all of whose threads are predicated off.) */
+/* Which counters: on an H100 the default set takes 2 replay passes, one of SASS counters
+ * and one of the rest. Each kernel of a pass took about 1 ms to profile when the pass held
+ * sm__warps_active, sm__cycles_active, a bank-conflict or an smsp__inst_executed_* counter,
+ * a tenth of that with only SASS or memory-system counters; so the default set has one such
+ * pass (occupancy and bank conflicts), and everything else is a SASS counter or shares it.
+ *
+ * Sectors: the SASS count equals l1tex__t_sectors_pipe_lsu_mem_global_op_* on every kernel
+ * of every family on an H100, and does not force a third pass with the bank conflicts.
+ * Requests: nvprof counted one per warp-level load or store instruction, as
+ * l1tex__t_requests_pipe_lsu_mem_global_op_* does; the SASS instruction count gives the same
+ * numbers (partial warps and predicated-off tails included) in the SASS pass.
+ * (smsp__inst_executed_op_global_* and _shared_* do not: they also count instructions all of
+ * whose threads are predicated off, twice as many shared loads as executed in shfl.)
+ * Shared wavefronts: the SASS count is the wavefronts of the executed LDS/STS, conflicts
+ * included; l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* came out up to 5 % higher
+ * (transpose tiles, cub) and needs an SM-context pass of its own. */
+#define LD_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define ST_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum"
 #define LD_REQUESTS "smsp__sass_inst_executed_op_global_ld.sum"
 #define ST_REQUESTS "smsp__sass_inst_executed_op_global_st.sum"
 #define LD_DATA_BYTES "smsp__sass_data_bytes_mem_global_op_ld.sum"
 #define ST_DATA_BYTES "smsp__sass_data_bytes_mem_global_op_st.sum"
-#define LD_BYTES "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"
-#define ST_BYTES "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"
 #define DURATION "gpu__time_duration.sum"
 #define DRAM_READ "dram__bytes_read.sum"
 #define DRAM_WRITE "dram__bytes_write.sum"
 #define DRAM_PEAK "dram__bytes.sum.peak_sustained"
 #define DRAM_CYCLES "dram__cycles_elapsed.avg"
 #define SM_CYCLES "sm__cycles_elapsed.avg"
-#define SH_LD_WAVES "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-#define SH_ST_WAVES "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
-#define SH_LD_INST "smsp__inst_executed_op_shared_ld.sum"
-#define SH_ST_INST "smsp__inst_executed_op_shared_st.sum"
+#define SH_LD_WAVES "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+#define SH_ST_WAVES "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+#define SH_LD_INST "smsp__sass_inst_executed_op_shared_ld.sum"
+#define SH_ST_INST "smsp__sass_inst_executed_op_shared_st.sum"
 #define SH_DATA_BYTES "smsp__sass_data_bytes_mem_shared.sum"
 #define SH_WAVES_SASS "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"
 #define SH_LD_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
@@ -77,6 +85,10 @@ static double wavefront_efficiency(const double *in, const char **why)
 static double bytes_per_ns(const double *in, const char **why)
 {
     return ratio(in[0], in[1], "no kernel duration", why); /* bytes/ns = GB/s */
+}
+static double sector_bytes_per_ns(const double *in, const char **why)
+{
+    return ratio(SECTOR_BYTES * in[0], in[1], "no kernel duration", why);
 }
 static double both_bytes_per_ns(const double *in, const char **why)
 {
@@ -126,12 +138,14 @@ static const gp_metric_def catalogue[] = {
     {"gst_efficiency", "st_eff%", "%", "bytes the stores wrote / bytes of the sectors moved",
      {ST_DATA_BYTES, ST_SECTORS}, 2, sector_efficiency, "100 * data bytes / (32 * sectors)",
      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", 1.0, D, true},
-    {"gld_throughput", "gld_GB/s", "GB/s", "global load bytes requested from L1 per second",
-     {LD_BYTES, DURATION}, 2, bytes_per_ns, "bytes / duration",
-     "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1e-9, D, false},
-    {"gst_throughput", "gst_GB/s", "GB/s", "global store bytes requested from L1 per second",
-     {ST_BYTES, DURATION}, 2, bytes_per_ns, "bytes / duration",
-     "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second", 1e-9, D, false},
+    {"gld_throughput", "gld_GB/s", "GB/s",
+     "bytes of the global load sectors requested from L1 per second",
+     {LD_SECTORS, DURATION}, 2, sector_bytes_per_ns, "32 * sectors / duration",
+     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.per_second", 32e-9, D, false},
+    {"gst_throughput", "gst_GB/s", "GB/s",
+     "bytes of the global store sectors requested from L1 per second",
+     {ST_SECTORS, DURATION}, 2, sector_bytes_per_ns, "32 * sectors / duration",
+     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum.per_second", 32e-9, D, false},
     {"dram_read_throughput", "dram_rd_GB/s", "GB/s", "bytes read from DRAM per second",
      {DRAM_READ, DURATION}, 2, bytes_per_ns, "bytes / duration", "dram__bytes_read.sum.per_second",
      1e-9, D, false},

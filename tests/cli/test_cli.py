@@ -196,6 +196,8 @@ def test_metrics_for_a_chip():
     tap.ok(rc == 0 and m is not None, "metrics --chip=GH100 counts passes", err)
     if m:
         tap.ok(1 <= int(m.group(1)) <= int(m.group(2)) <= 8, "pass counts are plausible: %s" % m.group(0))
+        # Each pass replays every kernel: the default set is chosen to fit in two on an H100.
+        tap.ok(int(m.group(1)) == 2, "the default set takes 2 passes on GH100 (%s)" % m.group(1))
     tap.ok("NOT AVAILABLE" not in out, "every catalogue metric exists on GH100")
     rc, doc, _ = run_json("metrics", "--chip=GA102", "--json")
     valid, why = validate(doc, "gpuprof-catalog-v1.schema.json") if doc else (False, "no JSON")

@@ -73,6 +73,10 @@ def test_reduce_physics():
            "coalesced int32 loads: 4 sectors per request at 100 %")
     tap.ok(near(metric(res["shfl"], "gld_transactions_per_request"), 16.0, 0.05),
            "16-byte loads: 16 sectors per request")
+    for v in ("threadfence", "shfl"):
+        got = metric(res[v], "shared_load_transactions_per_request")
+        tap.ok(near(got, 1.0, 0.01),
+               "%s: conflict-free shared loads take 1 wavefront per executed load (%s)" % (v, got))
     for key in ("branch_efficiency", "warp_execution_efficiency"):
         a, b = metric(res["neighbored"], key), metric(res["interleaved"], key)
         tap.ok(a is not None and b is not None and a < b,

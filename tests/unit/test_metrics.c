@@ -74,8 +74,10 @@ static void derivations(void)
 {
     /* The naive transpose of an 8192² float matrix on an H100 (docs/cupti.md). */
     const char *names[] = {
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_inst_executed_op_global_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "smsp__sass_inst_executed_op_global_st.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "smsp__sass_inst_executed_op_global_st.sum",
         "smsp__sass_data_bytes_mem_global_op_ld.sum",     "smsp__sass_data_bytes_mem_global_op_st.sum",
         "gpu__time_duration.sum",                         "dram__bytes_read.sum",
         "dram__bytes_write.sum",                          "dram__bytes.sum.peak_sustained",
@@ -83,11 +85,10 @@ static void derivations(void)
         "sm__cycles_active.sum",                          "sm__warps_active.avg.peak_sustained",
         "smsp__thread_inst_executed.sum",                 "smsp__inst_executed.sum",
         "lts__t_sectors_lookup_hit.sum",                  "lts__t_sectors_lookup_miss.sum",
-        "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum",
     };
     const double values[] = {
         8388608, 2097152, 67108864, 2097152, 268435456, 268435456, 1291456, 332719872, 335153408,
-        1280, 3382250, 60e6, 1e6, 64, 858806400, 32e6, 88, 12, 268435456,
+        1280, 3382250, 60e6, 1e6, 64, 858806400, 32e6, 88, 12,
     };
     const size_t n = sizeof values / sizeof values[0];
     check_value("gld_transactions_per_request", names, values, n, 4.0);
@@ -97,7 +98,8 @@ static void derivations(void)
     check_value("dram_read_bytes", names, values, n, 332719872.0);
     check_value("dram_read_throughput", names, values, n, 332719872.0 / 1291456.0);
     check_value("dram_throughput", names, values, n, (332719872.0 + 335153408.0) / 1291456.0);
-    check_value("gld_throughput", names, values, n, 268435456.0 / 1291456.0);
+    check_value("gld_throughput", names, values, n, 32.0 * 8388608 / 1291456.0);
+    check_value("gst_throughput", names, values, n, 32.0 * 67108864 / 1291456.0);
     check_value("dram_utilization", names, values, n,
                 100.0 * (332719872.0 + 335153408.0) / (1280.0 * 3382250.0));
     check_value("achieved_occupancy", names, values, n, 60e6 / (1e6 * 64));
@@ -105,7 +107,7 @@ static void derivations(void)
     check_value("l2_hit_rate", names, values, n, 88.0);
 
     /* Zero denominators: undefined with the reason, never a made-up zero. */
-    const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1280, 0, 0, 0, 64, 0, 0, 0, 0, 0};
+    const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1280, 0, 0, 0, 64, 0, 0, 0, 0};
     check_undefined("gld_transactions_per_request", names, zeros, n, "no requests");
     check_undefined("gst_efficiency", names, zeros, n, "no sectors");
     check_undefined("dram_read_throughput", names, zeros, n, "no kernel duration");
@@ -120,12 +122,12 @@ static void derivations(void)
 
     /* Aggregating two launches: the derivation over summed counters (4 and 32 sectors per
      * request, equal request counts) gives 18, not the mean of anything else. */
-    const char *agg_names[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    const char *agg_names[] = {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
                                "smsp__sass_inst_executed_op_global_st.sum"};
     const double agg[] = {4.0 * 1000 + 32.0 * 1000, 2000};
     check_value("gst_transactions_per_request", agg_names, agg, 2, 18.0);
-    const char *shared_names[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                                  "smsp__inst_executed_op_shared_ld.sum",
+    const char *shared_names[] = {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                  "smsp__sass_inst_executed_op_shared_ld.sum",
                                   "smsp__sass_data_bytes_mem_shared.sum",
                                   "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum",
                                   "smsp__sass_branch_targets_threads_uniform.sum",
