@@ -178,7 +178,7 @@ def state_alone(family, launches, rows_all):
                            if v is not None)
             if ours is None or t_all is None or not alone:
                 continue
-            mid, lo, hi = alone[len(alone) // 2], alone[0], alone[-1]
+            mid, lo, hi = statistics.median(alone), alone[0], alone[-1]
             rel = abs(ours - mid) / max(abs(ours), abs(mid), 1.0)
             own = (hi - lo) / max(abs(hi), 1.0)
             inside = lo - 0.01 * abs(lo) <= ours <= hi + 0.01 * abs(hi)

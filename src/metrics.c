@@ -21,7 +21,7 @@
  * whose threads are predicated off, twice as many shared loads as executed in shfl.)
  * Shared wavefronts: the SASS count is the wavefronts of the executed LDS/STS, conflicts
  * included; l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* came out up to 5 % higher
- * (transpose tiles, cub) and needs an SM-context pass of its own. */
+ * (transpose tiles, cub) and would take a third pass, an expensive one. */
 #define LD_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define ST_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum"
 #define LD_REQUESTS "smsp__sass_inst_executed_op_global_ld.sum"
