@@ -191,7 +191,7 @@ def alone_runs(family, launches):
 def state_alone(family, launches, rows_all):
     """State-dependent counters: gpuprof vs ncu collecting all counters vs ncu collecting only
     these (one pass, ALONE_RUNS times, each kernel from the runs it did not open). Shown, not
-    judged; returns the largest difference from the median of the one-pass runs."""
+    judged."""
     samples = alone_runs(family, launches)
     table_rows, worst, worst_self, outside = [], 0.0, 0.0, []
     seen = collections.Counter()
@@ -224,7 +224,6 @@ def state_alone(family, launches, rows_all):
           "itself: up to %.2f %%)" % (100 * worst, 100 * worst_self))
     print("counts of 1 M or more outside ncu alone's own range +-1 %%: %s"
           % (", ".join(outside) or "none"))
-    return worst
 
 
 def agreement(family, cat):

@@ -35,6 +35,7 @@
  * MAX_SESSION_RANGES, and grows (to the maximum, once) only if a later one needs more. */
 #define MAX_SESSION_RANGES 64
 #define LIBRARY_RANGES 8  /* kernels a library call may launch: cub's reduction launches 1 or 2 */
+#define LIBRARY_CALL_RANGES (1 + LIBRARY_RANGES) /* with the flush before it */
 #define MAX_COUNTERS 96
 
 typedef struct {
@@ -651,7 +652,7 @@ static bool is_library_call(const gp_result *res)
  * kernels are not known before it runs. */
 static size_t ranges_of(const gp_profile_target *t)
 {
-    return is_library_call(t->res) ? 1 + LIBRARY_RANGES : 2 * t->res->n_launches;
+    return is_library_call(t->res) ? LIBRARY_CALL_RANGES : 2 * t->res->n_launches;
 }
 
 /* Where each target's kernels are among the session's ranges, which follow launch order.
@@ -724,7 +725,7 @@ static int collect_session(gp_profiler *p, const gp_profile_target *t, size_t n)
  * room for one library call after ours. */
 static int collect_in_order(gp_profiler *p, const gp_profile_target *t, size_t n)
 {
-    const size_t ours_max = MAX_SESSION_RANGES - (1 + LIBRARY_RANGES);
+    const size_t ours_max = MAX_SESSION_RANGES - LIBRARY_CALL_RANGES;
     size_t i = 0;
     while (i < n) {
         size_t j = i, ranges = 0;

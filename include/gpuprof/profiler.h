@@ -40,9 +40,10 @@ void gp_profiler_open_cancel(gp_profiler_opener *o);
 
 /* Profile the targets: one range per kernel launch, as many replay passes as the
  * configuration needs, every target run once per pass, as many targets in one CUPTI session
- * as it holds (a library call, whose kernels gpuprof cannot count, runs last in its session). Calls each target's
- * check right after its run in the last pass. Fills each res->launches[i].metrics,
- * res->metrics (the aggregate of all launches), res->passes and the clocks. */
+ * as it holds (a library call, whose kernels gpuprof cannot count, runs last in its
+ * session). Calls each target's check right after its run in the last pass. Fills each
+ * res->launches[i].metrics, res->metrics (the aggregate of all launches), res->passes and
+ * the clocks. */
 int gp_profiler_collect(gp_profiler *p, const gp_profile_target *targets, size_t n);
 
 void gp_profiler_close(gp_profiler *p);
