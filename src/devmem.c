@@ -16,12 +16,6 @@ int gp_device_alloc(void **ptr, uint64_t bytes, const char *what)
     return GP_OK;
 }
 
-int gp_upload(void *dst, const void *src, uint64_t bytes)
-{
-    GP_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-    return GP_OK;
-}
-
 int gp_download(void *dst, const void *src, uint64_t bytes)
 {
     GP_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));

@@ -1,68 +1,101 @@
-/* Seeded, reproducible inputs: the same --seed gives the same data on every machine.
+/* Seeded, reproducible inputs on the host: the same --seed gives the same data on every
+ * machine, and the same numbers the device generates (include/gpuprof/seeded.h).
  *
- * splitmix64's k-th draw depends only on the seed and k, so a large array is filled by
- * several threads, each starting at its own chunk, and holds the same values one thread
- * would write. (Filling 2^24 values took 41 ms of gpuprof's start-up on one thread.) */
+ * The device holds the inputs; the host fills an array only where a check compares element
+ * by element, and otherwise regenerates the stream to sum it, storing nothing. A draw depends
+ * only on the seed and its index, so a long stream is split into chunks that threads process
+ * side by side. (Filling 2^24 values took 41 ms of gpuprof's start-up on one thread.) */
 #include "workload.h"
 
+#include "gpuprof/seeded.h"
+
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <unistd.h>
 
-#define GOLDEN_GAMMA 0x9e3779b97f4a7c15ull
-#define PARALLEL_MIN ((uint64_t)1 << 20) /* elements; below this a thread costs more */
+#define PARALLEL_MIN ((uint64_t)1 << 20) /* values; below this a thread costs more */
 #define MAX_THREADS 8
 
-/* Draw k (from 0) of the splitmix64 stream that starts at `seed`. */
-static uint64_t draw(uint64_t seed, uint64_t k)
-{
-    uint64_t z = seed + (k + 1) * GOLDEN_GAMMA;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Eight values per draw: the book's rand() & 0xFF, without rand()'s cost. */
-#define INT32_PER_DRAW 8
-static void fill_int32_range(void *dst, uint64_t begin, uint64_t end, uint64_t seed)
-{
-    int32_t *x = dst;
-    for (uint64_t i = begin; i < end; i += INT32_PER_DRAW) {
-        const uint64_t r = draw(seed, i / INT32_PER_DRAW);
-        for (uint64_t k = 0; k < INT32_PER_DRAW && i + k < end; k++)
-            x[i + k] = (int32_t)((r >> (8 * k)) & 0xff);
-    }
-}
-
-/* Two values per draw, 24 random bits each: exactly representable floats in [0, 1). */
-#define FLOAT_PER_DRAW 2
-static void fill_float_range(void *dst, uint64_t begin, uint64_t end, uint64_t seed)
-{
-    float *x = dst;
-    for (uint64_t i = begin; i < end; i += FLOAT_PER_DRAW) {
-        const uint64_t r = draw(seed, i / FLOAT_PER_DRAW);
-        x[i] = (float)(r >> 40) * (1.0f / 16777216.0f);
-        if (i + 1 < end)
-            x[i + 1] = (float)((r >> 8) & 0xffffff) * (1.0f / 16777216.0f);
-    }
-}
-
-typedef void (*fill_fn)(void *dst, uint64_t begin, uint64_t end, uint64_t seed);
-
-typedef struct {
-    fill_fn fill;
-    void *dst;
+/* Values [begin, end) of the stream, and what was made of them. */
+typedef struct chunk {
+    void (*work)(struct chunk *c);
+    float *dst;               /* filling: the whole array */
     uint64_t begin, end, seed;
+    int64_t int_sum;          /* summing: this chunk's sums */
+    double sum, abs_sum;
 } chunk;
 
-static void *fill_chunk(void *arg)
+static void fill_float_chunk(chunk *c)
 {
-    const chunk *c = arg;
-    c->fill(c->dst, c->begin, c->end, c->seed);
+    for (uint64_t i = c->begin; i < c->end; i += GP_FLOAT_PER_DRAW) {
+        const uint64_t draw = gp_seeded_draw(c->seed, i / GP_FLOAT_PER_DRAW);
+        for (unsigned j = 0; j < GP_FLOAT_PER_DRAW && i + j < c->end; j++)
+            c->dst[i + j] = gp_seeded_float_of(draw, j);
+    }
+}
+
+static void sum_int32_chunk(chunk *c)
+{
+    int64_t s = 0;
+    for (uint64_t i = c->begin; i < c->end; i += GP_INT32_PER_DRAW) {
+        const uint64_t draw = gp_seeded_draw(c->seed, i / GP_INT32_PER_DRAW);
+        for (unsigned j = 0; j < GP_INT32_PER_DRAW && i + j < c->end; j++)
+            s += gp_seeded_int32_of(draw, j);
+    }
+    c->int_sum = s;
+}
+
+static void sum_float_chunk(chunk *c)
+{
+    double s = 0.0, a = 0.0;
+    for (uint64_t i = c->begin; i < c->end; i += GP_FLOAT_PER_DRAW) {
+        const uint64_t draw = gp_seeded_draw(c->seed, i / GP_FLOAT_PER_DRAW);
+        for (unsigned j = 0; j < GP_FLOAT_PER_DRAW && i + j < c->end; j++) {
+            const double x = gp_seeded_float_of(draw, j);
+            s += x;
+            a += fabs(x);
+        }
+    }
+    c->sum = s;
+    c->abs_sum = a;
+}
+
+static void *run_chunk(void *arg)
+{
+    chunk *c = arg;
+    c->work(c);
     return NULL;
 }
 
-static unsigned thread_count(uint64_t n)
+/* Split n values into `count` chunks that start where a draw begins, and process them, one
+ * thread each; a thread that cannot be started leaves its chunk to this one. */
+static void process(chunk *chunks, unsigned count, const chunk *proto, uint64_t n,
+                    uint64_t per_draw)
+{
+    const uint64_t share = (n + count - 1) / count;
+    const uint64_t per = (share + per_draw - 1) / per_draw * per_draw;
+    pthread_t tid[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (unsigned k = 0; k < count; k++) {
+        chunks[k] = *proto;
+        chunks[k].begin = k * per < n ? k * per : n;
+        chunks[k].end = chunks[k].begin + per < n ? chunks[k].begin + per : n;
+        if (k > 0)
+            started[k] = pthread_create(&tid[k], NULL, run_chunk, &chunks[k]) == 0;
+    }
+    run_chunk(&chunks[0]);
+    for (unsigned k = 1; k < count; k++) {
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            run_chunk(&chunks[k]);
+    }
+}
+
+/* Filling: as many chunks as there are processors (up to MAX_THREADS); the values do not
+ * depend on how the stream is split. */
+static unsigned fill_chunks(uint64_t n)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < PARALLEL_MIN || cpus < 2)
@@ -70,37 +103,38 @@ static unsigned thread_count(uint64_t n)
     return cpus < MAX_THREADS ? (unsigned)cpus : MAX_THREADS;
 }
 
-/* Chunks start at multiples of `per_draw`, where a draw begins. A thread that cannot be
- * started leaves its chunk to this one. */
-static void fill(fill_fn fn, void *dst, uint64_t n, uint64_t seed, uint64_t per_draw)
+/* Summing: a split that depends on n alone, so a double sum rounds the same everywhere. */
+static unsigned sum_chunks(uint64_t n)
 {
-    const unsigned threads = thread_count(n);
-    const uint64_t share = (n + threads - 1) / threads;
-    const uint64_t per = (share + per_draw - 1) / per_draw * per_draw;
-    chunk chunks[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    bool started[MAX_THREADS] = {false};
-    for (unsigned k = 0; k < threads; k++) {
-        const uint64_t begin = k * per < n ? k * per : n;
-        chunks[k] = (chunk){fn, dst, begin, begin + per < n ? begin + per : n, seed};
-        if (k > 0)
-            started[k] = pthread_create(&tid[k], NULL, fill_chunk, &chunks[k]) == 0;
-    }
-    fill_chunk(&chunks[0]);
-    for (unsigned k = 1; k < threads; k++) {
-        if (started[k])
-            pthread_join(tid[k], NULL);
-        else
-            fill_chunk(&chunks[k]);
-    }
-}
-
-void gp_fill_int32(int32_t *dst, uint64_t n, uint64_t seed)
-{
-    fill(fill_int32_range, dst, n, seed, INT32_PER_DRAW);
+    return n < PARALLEL_MIN ? 1 : MAX_THREADS;
 }
 
 void gp_fill_float(float *dst, uint64_t n, uint64_t seed)
 {
-    fill(fill_float_range, dst, n, seed, FLOAT_PER_DRAW);
+    chunk chunks[MAX_THREADS], proto = {.work = fill_float_chunk, .dst = dst, .seed = seed};
+    process(chunks, fill_chunks(n), &proto, n, GP_FLOAT_PER_DRAW);
+}
+
+int64_t gp_seeded_int32_sum(uint64_t n, uint64_t seed)
+{
+    chunk chunks[MAX_THREADS], proto = {.work = sum_int32_chunk, .seed = seed};
+    const unsigned count = sum_chunks(n);
+    process(chunks, count, &proto, n, GP_INT32_PER_DRAW);
+    int64_t s = 0;
+    for (unsigned k = 0; k < count; k++)
+        s += chunks[k].int_sum;
+    return s;
+}
+
+void gp_seeded_float_sum(uint64_t n, uint64_t seed, double *sum, double *abs_sum)
+{
+    chunk chunks[MAX_THREADS], proto = {.work = sum_float_chunk, .seed = seed};
+    const unsigned count = sum_chunks(n);
+    process(chunks, count, &proto, n, GP_FLOAT_PER_DRAW);
+    *sum = 0.0;
+    *abs_sum = 0.0;
+    for (unsigned k = 0; k < count; k++) {
+        *sum += chunks[k].sum;
+        *abs_sum += chunks[k].abs_sum;
+    }
 }

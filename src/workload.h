@@ -52,17 +52,19 @@ extern const gp_workload_ops gp_transpose_workload;
 extern const gp_workload_ops gp_reduce2d_workload;
 extern const gp_workload_ops gp_saxpy_workload;
 
-/* Seeded inputs (splitmix64): int32 in [0, 255] as in the book, float32 in [0, 1). */
-void gp_fill_int32(int32_t *dst, uint64_t n, uint64_t seed);
+/* Seeded inputs (splitmix64, include/gpuprof/seeded.h): int32 in [0, 255] as in the book,
+ * float32 in [0, 1). The device holds them (gp_fill_*_device); the host fills a copy where a
+ * check compares element by element, and sums the first n values of a stream without storing
+ * them: exactly for int32, in double for float32 (with the sum of magnitudes). */
 void gp_fill_float(float *dst, uint64_t n, uint64_t seed);
+int64_t gp_seeded_int32_sum(uint64_t n, uint64_t seed);
+void gp_seeded_float_sum(uint64_t n, uint64_t seed, double *sum, double *abs_sum);
 
-/* float32 sums: the double reference (and sum of magnitudes), and the toleranced check. */
-void gp_float_sum_reference(const float *x, uint64_t n, double *sum, double *abs_sum);
+/* The float32 sum check: within a tolerance of the double reference. */
 void gp_check_float_sum(double got, double ref, double ref_abs, gp_check *check);
 
 /* Device allocation helpers that record the failing call. */
 int gp_device_alloc(void **ptr, uint64_t bytes, const char *what);
-int gp_upload(void *dst, const void *src, uint64_t bytes);
 int gp_download(void *dst, const void *src, uint64_t bytes);
 
 #endif

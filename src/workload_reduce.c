@@ -1,6 +1,7 @@
-/* The reduce family's host side: n seeded values, their exact (int64) or double sum, and
- * the check of what a variant left behind: block partials (the book's kernels, summed here
- * as the book's host code does) or one total (single-pass variants and cub). */
+/* The reduce family's host side: n seeded values, generated on the device, their exact
+ * (int64) or double sum, regenerated on the host without storing them, and the check of what
+ * a variant left behind: block partials (the book's kernels, summed here as the book's host
+ * code does) or one total (single-pass variants and cub). */
 #include "workload.h"
 
 #include "gpuprof/status.h"
@@ -12,7 +13,6 @@
 
 typedef struct {
     gp_problem p;
-    void *host;               /* the input as generated */
     void *d_in, *d_pristine;  /* the input the kernels see, and a copy to restore it from */
     void *d_partials;         /* 8 bytes per slot */
     uint64_t partial_slots;
@@ -45,7 +45,6 @@ static void reduce_destroy(void *state)
     reduce_state *s = state;
     if (!s)
         return;
-    free(s->host);
     cudaFree(s->d_in);
     cudaFree(s->d_pristine);
     cudaFree(s->d_partials);
@@ -59,36 +58,39 @@ static void compute_reference(reduce_state *s)
 {
     const uint64_t n = s->p.size.n;
     if (s->p.dtype == GP_INT32) {
-        const int32_t *x = s->host;
-        int64_t sum = 0;
-        for (uint64_t i = 0; i < n; i++)
-            sum += x[i];
-        s->ref_int = sum;
-        s->ref_float = (double)sum;
-        s->ref_abs = (double)sum; /* inputs are non-negative */
+        s->ref_int = gp_seeded_int32_sum(n, s->p.seed);
+        s->ref_float = (double)s->ref_int;
+        s->ref_abs = s->ref_float; /* inputs are non-negative */
     } else {
-        gp_float_sum_reference(s->host, n, &s->ref_float, &s->ref_abs);
+        gp_seeded_float_sum(n, s->p.seed, &s->ref_float, &s->ref_abs);
     }
+}
+
+static int fill_input(reduce_state *s)
+{
+    const uint64_t n = s->p.size.n;
+    return s->p.dtype == GP_INT32 ? gp_fill_int32_device(s->d_in, n, s->p.seed)
+                                  : gp_fill_float_device(s->d_in, n, s->p.seed);
 }
 
 static int allocate(reduce_state *s)
 {
     const uint64_t bytes = s->p.size.n * 4;
     GP_TRY(gp_device_alloc(&s->d_in, bytes, "the input"));
-    GP_TRY(gp_upload(s->d_in, s->host, bytes));
-    if (s->p.restores_input) {
-        GP_TRY(gp_device_alloc(&s->d_pristine, bytes, "the copy of the input"));
-        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, bytes, cudaMemcpyDeviceToDevice));
-    }
     s->partial_slots = partial_slots(&s->p, s->multiprocessors);
     GP_TRY(gp_device_alloc(&s->d_partials, 8 * s->partial_slots, "the block partials"));
     GP_TRY(gp_device_alloc(&s->d_total, 8, "the total"));
     GP_TRY(gp_device_alloc((void **)&s->d_counter, sizeof(unsigned), "the block counter"));
     GP_CUDA(cudaMemset(s->d_counter, 0, sizeof(unsigned)));
     GP_TRY(gp_reduce_cub_scratch(s->p.dtype, s->p.size.n, &s->scratch_bytes));
-    return gp_device_alloc(&s->d_scratch, s->scratch_bytes, "cub's temporary storage");
+    GP_TRY(gp_device_alloc(&s->d_scratch, s->scratch_bytes, "cub's temporary storage"));
+    if (s->p.restores_input)
+        GP_TRY(gp_device_alloc(&s->d_pristine, bytes, "the copy of the input"));
+    return GP_OK;
 }
 
+/* The device generates the input while the host sums the same stream; the copy that
+ * in-place variants are restored from is taken after both. */
 static int reduce_create(const gp_problem *p, const gp_device_info *dev, void **state)
 {
     reduce_state *s = calloc(1, sizeof *s);
@@ -97,16 +99,13 @@ static int reduce_create(const gp_problem *p, const gp_device_info *dev, void **
     *state = s;
     s->p = *p;
     s->multiprocessors = dev->multiprocessors;
-    s->host = malloc(p->size.n * 4);
-    if (!s->host)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory for %llu input elements",
-                       (unsigned long long)p->size.n);
-    if (p->dtype == GP_INT32)
-        gp_fill_int32(s->host, p->size.n, p->seed);
-    else
-        gp_fill_float(s->host, p->size.n, p->seed);
+    GP_TRY(allocate(s));
+    GP_TRY(fill_input(s));
     compute_reference(s);
-    return allocate(s);
+    if (s->d_pristine)
+        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, p->size.n * 4, cudaMemcpyDeviceToDevice));
+    GP_CUDA(cudaDeviceSynchronize());
+    return GP_OK;
 }
 
 static int reduce_prepare(void *state, const gp_config *c)

@@ -50,22 +50,15 @@ static void reduce2d_destroy(void *state)
     free(s);
 }
 
-/* Generate the matrix, take its reference sum and upload it; the host copy is not needed
- * afterwards (nothing overwrites the device input). */
-static int upload_input(reduce2d_state *s)
+/* The matrix is generated on the device; the host sums the same stream for the reference. */
+static int create_input(reduce2d_state *s)
 {
     const uint64_t n = matrix_elems(&s->p);
-    float *host = malloc(n * sizeof *host);
-    if (!host)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory for %llu matrix elements",
-                       (unsigned long long)n);
-    gp_fill_float(host, n, s->p.seed);
-    gp_float_sum_reference(host, n, &s->ref, &s->ref_abs);
-    int rc = gp_device_alloc((void **)&s->d_in, n * 4, "the matrix");
-    if (rc == GP_OK)
-        rc = gp_upload(s->d_in, host, n * 4);
-    free(host);
-    return rc;
+    GP_TRY(gp_device_alloc((void **)&s->d_in, n * 4, "the matrix"));
+    GP_TRY(gp_fill_float_device(s->d_in, n, s->p.seed));
+    gp_seeded_float_sum(n, s->p.seed, &s->ref, &s->ref_abs);
+    GP_CUDA(cudaDeviceSynchronize());
+    return GP_OK;
 }
 
 static int reduce2d_create(const gp_problem *p, const gp_device_info *dev, void **state)
@@ -76,7 +69,7 @@ static int reduce2d_create(const gp_problem *p, const gp_device_info *dev, void 
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     *state = s;
     s->p = *p;
-    GP_TRY(upload_input(s));
+    GP_TRY(create_input(s));
     /* Allocated once: no pass allocates, and pass k + 1 never outgrows pass k's output. */
     s->buf_elems = first_output_elems(p);
     GP_TRY(gp_device_alloc((void **)&s->d_buf[0], s->buf_elems * 4, "the first pass buffer"));

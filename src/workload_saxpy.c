@@ -73,9 +73,10 @@ static int allocate_device(saxpy_state *s)
     GP_TRY(gp_device_alloc((void **)&s->d_x, bytes, "x"));
     GP_TRY(gp_device_alloc((void **)&s->d_y, bytes, "y"));
     GP_TRY(gp_device_alloc((void **)&s->d_y0, bytes, "the copy of y"));
-    GP_TRY(gp_upload(s->d_x, s->x, bytes));
-    GP_TRY(gp_upload(s->d_y, s->y0, bytes));
-    return gp_upload(s->d_y0, s->y0, bytes);
+    /* Generated on the device, with the same seeds as the host copies the check uses. */
+    GP_TRY(gp_fill_float_device(s->d_x, s->p.size.n, s->p.seed));
+    GP_TRY(gp_fill_float_device(s->d_y0, s->p.size.n, s->p.seed + 1));
+    return GP_OK;
 }
 
 static int saxpy_create(const gp_problem *p, const gp_device_info *dev, void **state)
@@ -88,9 +89,11 @@ static int saxpy_create(const gp_problem *p, const gp_device_info *dev, void **s
     s->p = *p;
     GP_TRY(allocate_host(s));
     /* Different seeds: x and y must not be the same sequence. */
+    GP_TRY(allocate_device(s));
     gp_fill_float(s->x, p->size.n, p->seed);
     gp_fill_float(s->y0, p->size.n, p->seed + 1);
-    return allocate_device(s);
+    GP_CUDA(cudaDeviceSynchronize());
+    return GP_OK;
 }
 
 static int saxpy_prepare(void *state, const gp_config *c)

@@ -97,6 +97,11 @@ typedef int (*gp_saxpy_fn)(const gp_saxpy_args *args, const gp_hooks *hooks);
  * times the L2 size) with one kernel. */
 int gp_flush_l2(void *buf, size_t bytes);
 
+/* Fill n device values with the seeded stream of include/gpuprof/seeded.h (the values the
+ * host's gp_fill_float and gp_seeded_*_sum see), asynchronously on the default stream. */
+int gp_fill_int32_device(int32_t *x, uint64_t n, uint64_t seed);
+int gp_fill_float_device(float *x, uint64_t n, uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif
