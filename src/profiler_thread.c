@@ -12,6 +12,7 @@ struct gp_profiler_opener {
     pthread_t thread;
     int device;
     const gp_metrics_request *request;
+    gp_profile_plan plan;
     gp_profiler *profiler;
     gp_profiler_info info;
     int rc;
@@ -22,7 +23,7 @@ struct gp_profiler_opener {
 static void *open_on_thread(void *arg)
 {
     gp_profiler_opener *o = arg;
-    o->rc = gp_profiler_open(o->device, o->request, &o->profiler, &o->info);
+    o->rc = gp_profiler_open(o->device, o->request, &o->plan, &o->profiler, &o->info);
     /* The error channel is per thread: carry the message over to the waiting one. */
     snprintf(o->error, sizeof o->error, "%s", gp_error());
     snprintf(o->hint, sizeof o->hint, "%s", gp_hint());
@@ -30,13 +31,14 @@ static void *open_on_thread(void *arg)
 }
 
 int gp_profiler_open_async(int device, const gp_metrics_request *request,
-                           gp_profiler_opener **out)
+                           const gp_profile_plan *plan, gp_profiler_opener **out)
 {
     gp_profiler_opener *o = calloc(1, sizeof *o);
     if (!o)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     o->device = device;
     o->request = request;
+    o->plan = *plan;
     int e = pthread_create(&o->thread, NULL, open_on_thread, o);
     if (e != 0) {
         free(o);

@@ -45,7 +45,7 @@ static const gp_variant variants[] = {
     {GP_FAM_REDUCE, "shfl", "modern: 16-byte loads, grid-stride, warp shuffles, single pass",
      "modern", {.reduce = gp_reduce_shfl}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, 0, 0},
     {GP_FAM_REDUCE, "cub", "reference: cub::DeviceReduce from the CUDA Toolkit", "CUB",
-     {.reduce = gp_reduce_cub}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, 0, 0},
+     {.reduce = gp_reduce_cub}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, GP_VF_LIBRARY, 0},
 
     /* ---- transpose: ch. 5.4 of the book, then the modern tiled transpose ---- */
     {GP_FAM_TRANSPOSE, "copy", "row-wise copy, same launch shape: the book's upper bound",

@@ -150,6 +150,20 @@ static int check_memory(const gp_workload_ops *ops, const gp_problem *p,
     return GP_OK;
 }
 
+/* What each problem's collection will hold: every configuration, own kernels or a library
+ * call. */
+static gp_profile_plan plan_of(const gp_request *req)
+{
+    gp_profile_plan plan = {0, 0};
+    for (size_t v = 0; v < req->n_variants; v++) {
+        if (req->variants[v]->flags & GP_VF_LIBRARY)
+            plan.library += blocks_for(req, req->variants[v]);
+        else
+            plan.own += blocks_for(req, req->variants[v]);
+    }
+    return plan;
+}
+
 /* CUPTI's set-up runs on its own thread while the device is opened and the first problem's
  * data is built. */
 static int start_profiler(runner *r)
@@ -158,7 +172,8 @@ static int start_profiler(runner *r)
         r->report->profiler.state = GP_PROF_DISABLED;
         return GP_OK;
     }
-    return gp_profiler_open_async(r->req->device, &r->req->metrics, &r->opener);
+    const gp_profile_plan plan = plan_of(r->req);
+    return gp_profiler_open_async(r->req->device, &r->req->metrics, &plan, &r->opener);
 }
 
 static int await_profiler(runner *r)

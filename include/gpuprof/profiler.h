@@ -22,11 +22,18 @@ typedef struct {
     gp_result *res;  /* its launches describe the ones the target makes (from a timed run) */
 } gp_profile_target;
 
-/* Start CUPTI on the current device and build the configuration for the requested metrics.
- * On failure nothing is held, info->state is GP_PROF_UNAVAILABLE with the reason (and the
- * fix) in info->reason, and the return value is the error code. */
-int gp_profiler_open(int device, const gp_metrics_request *request, gp_profiler **out,
-                     gp_profiler_info *info);
+/* What the first collection will hold, known before any kernel runs: configurations that
+ * launch gpuprof's own kernels (one or more each) and library calls. */
+typedef struct {
+    size_t own, library;
+} gp_profile_plan;
+
+/* Start CUPTI on the current device, build the configuration for the requested metrics and
+ * size the counter data for the plan's first session (a larger one is sized again when it
+ * comes). On failure nothing is held, info->state is GP_PROF_UNAVAILABLE with the reason
+ * (and the fix) in info->reason, and the return value is the error code. */
+int gp_profiler_open(int device, const gp_metrics_request *request, const gp_profile_plan *plan,
+                     gp_profiler **out, gp_profiler_info *info);
 
 /* The same on a thread of its own, so CUPTI's set-up overlaps the caller's work; wait gives
  * what gp_profiler_open would have (the error and hint in the waiting thread's channel),
@@ -34,7 +41,7 @@ int gp_profiler_open(int device, const gp_metrics_request *request, gp_profiler 
  * the device: CUPTI's own initialisation needs none. */
 typedef struct gp_profiler_opener gp_profiler_opener;
 int gp_profiler_open_async(int device, const gp_metrics_request *request,
-                           gp_profiler_opener **out);
+                           const gp_profile_plan *plan, gp_profiler_opener **out);
 int gp_profiler_open_wait(gp_profiler_opener *o, gp_profiler **out, gp_profiler_info *info);
 void gp_profiler_open_cancel(gp_profiler_opener *o);
 

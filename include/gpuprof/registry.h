@@ -21,7 +21,8 @@ enum {
     GP_VF_PARTIALS = 1 << 1,   /* leaves one partial per block, summed on the host */
     GP_VF_PADDED = 1 << 2,     /* shared-memory tile: --pad applies */
     GP_VF_GRID = 1 << 3,       /* grid size is free: --grid applies */
-    GP_VF_GROUP_BLOCK = 1 << 4 /* block shape is group × group (reduce2d inner) */
+    GP_VF_GROUP_BLOCK = 1 << 4, /* block shape is group × group (reduce2d inner) */
+    GP_VF_LIBRARY = 1 << 5      /* a library call: launches kernels gpuprof does not see */
 };
 
 typedef union {

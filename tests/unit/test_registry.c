@@ -28,6 +28,11 @@ static void rows_are_complete(void)
         tap_ok(strcmp(r->name, "all") != 0 && !strchr(r->name, ','),
                "%s: the name cannot clash with list syntax", r->name);
         tap_ok(gp_find_variant(r->family, r->name) == r, "%s: found by name", r->name);
+        /* The profiler sizes its first session from this flag before anything runs. */
+        const bool library = (r->flags & GP_VF_LIBRARY) != 0;
+        tap_ok(library == (strcmp(r->origin, "CUB") == 0),
+               "%s %s: marked a library call exactly when a library launches its kernels",
+               gp_family_name(r->family), r->name);
     }
 }
 
