@@ -150,8 +150,8 @@ static int check_memory(const gp_workload_ops *ops, const gp_problem *p,
     return GP_OK;
 }
 
-/* What each problem's collection will hold: every configuration, own kernels or a library
- * call. */
+/* Every configuration of a problem (variant × block), counted as the profiler plans for
+ * them: own kernels or a library call. */
 static gp_profile_plan plan_of(const gp_request *req)
 {
     gp_profile_plan plan = {0, 0};
@@ -197,14 +197,6 @@ static int await_profiler(runner *r)
     return GP_OK;
 }
 
-static size_t count_configs(const gp_request *req)
-{
-    size_t n = 0;
-    for (size_t v = 0; v < req->n_variants; v++)
-        n += blocks_for(req, req->variants[v]);
-    return n;
-}
-
 /* Time and check every configuration (variant × block), then profile them all at once. */
 static int run_configs(runner *r, const gp_workload_ops *ops, void *state, const gp_problem *p,
                        gp_config *configs, run_context *runs)
@@ -233,7 +225,8 @@ static int run_problem(runner *r, const gp_problem *p, size_t *failed)
         return gp_fail(GP_ERR_RUNTIME, "internal error: no workload for %s",
                        gp_family_name(p->family));
     GP_TRY(check_memory(ops, p, &r->report->device, r->flush_bytes));
-    const size_t n = count_configs(r->req), first = r->report->n_results;
+    const gp_profile_plan plan = plan_of(r->req);
+    const size_t n = plan.own + plan.library, first = r->report->n_results;
     gp_config *configs = calloc(n, sizeof *configs);
     run_context *runs = calloc(n, sizeof *runs);
     void *state = NULL;
