@@ -130,25 +130,25 @@ static int parse_count(const char *opt, const char *text, uint64_t min, uint64_t
     return GP_OK;
 }
 
-/* Calls item(ctx, piece) for each comma-separated piece of text (empty pieces rejected). */
+/* Calls item(ctx, piece) for each comma-separated piece of text (empty pieces rejected). The
+ * list as a whole may be long (up to max_items raw metric names); each piece is short. */
 static int for_each_item(const char *opt, const char *text, size_t max_items,
                          int (*item)(void *ctx, const char *piece), void *ctx)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf)
-        return gp_fail(GP_ERR_USAGE, "value of --%s is too long", opt);
-    strcpy(buf, text);
+    char piece[256];
     size_t count = 0;
-    char *p = buf;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        if (*p == '\0')
+    for (const char *p = text;;) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0)
             return gp_fail(GP_ERR_USAGE, "empty item in --%s=%s", opt, text);
+        if (len >= sizeof piece)
+            return gp_fail(GP_ERR_USAGE, "item %zu of --%s is too long", count + 1, opt);
         if (++count > max_items)
             return gp_fail(GP_ERR_USAGE, "too many items in --%s (at most %zu)", opt, max_items);
-        GP_TRY(item(ctx, p));
+        memcpy(piece, p, len);
+        piece[len] = '\0';
+        GP_TRY(item(ctx, piece));
         if (!comma)
             return GP_OK;
         p = comma + 1;

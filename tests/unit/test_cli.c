@@ -114,6 +114,33 @@ static void every_option(void)
     tap_ok(parse("device", NULL) == GP_OK && req.device == -1, "device: all GPUs by default");
 }
 
+/* "--metrics=" followed by `count` distinct raw counter names (about 40 characters each). */
+static const char *long_metric_list(size_t count)
+{
+    static char buf[8192];
+    size_t used = (size_t)snprintf(buf, sizeof buf, "--metrics=");
+    for (size_t i = 0; i < count && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used,
+                                 "%slts__t_sectors_srcunit_tex_op_%zu.sum", i ? "," : "", i);
+    return buf;
+}
+
+static void long_lists(void)
+{
+    tap_ok(parse("reduce", long_metric_list(GP_MAX_METRIC_NAMES), NULL) == GP_OK &&
+               req.metrics.n_names == GP_MAX_METRIC_NAMES &&
+               strcmp(req.metrics.names[GP_MAX_METRIC_NAMES - 1],
+                      "lts__t_sectors_srcunit_tex_op_63.sum") == 0,
+           "--metrics takes %d raw names (%zu characters)", GP_MAX_METRIC_NAMES,
+           strlen(long_metric_list(GP_MAX_METRIC_NAMES)));
+    refused("too many items in --metrics", "reduce", long_metric_list(GP_MAX_METRIC_NAMES + 1),
+            NULL);
+    static char huge[400];
+    memset(huge, 'x', sizeof huge - 1);
+    memcpy(huge, "--variant=shfl,", 15);
+    refused("item 2 of --variant is too long", "reduce", huge, NULL);
+}
+
 static void usage_errors(void)
 {
     refused("no command", NULL, NULL);
@@ -154,4 +181,5 @@ void test_cli(void)
     defaults();
     every_option();
     usage_errors();
+    long_lists();
 }
