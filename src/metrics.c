@@ -51,6 +51,8 @@
 #define WARP_INST "smsp__inst_executed.sum"
 #define L2_HIT "lts__t_sectors_lookup_hit.sum"
 #define L2_MISS "lts__t_sectors_lookup_miss.sum"
+#define L2_TEX_HIT "lts__t_sectors_srcunit_tex_lookup_hit.sum"
+#define L2_TEX_MISS "lts__t_sectors_srcunit_tex_lookup_miss.sum"
 
 /* Bytes in a global-memory sector and in a full shared-memory wavefront. */
 #define SECTOR_BYTES 32.0
@@ -194,8 +196,18 @@ static const gp_metric_def catalogue[] = {
      {THREAD_INST, WARP_INST}, 2, thread_efficiency,
      "100 * thread instructions / (32 * warp instructions)",
      "smsp__thread_inst_executed_per_inst_executed.ratio", 100.0 / 32.0, A, false},
+    /* Every L2 lookup, as ncu's "L2 Hit Rate": besides the SMs' requests it counts lookups
+     * from the other L2 partition (on an H100 half of the SMs' sectors are looked up twice)
+     * and some that come from neither, whose number moves with what the profiler collects. */
     {"l2_hit_rate", "l2_hit%", "%", "L2 sector lookups that hit", {L2_HIT, L2_MISS}, 2, hit_rate,
      "100 * hits / (hits + misses)", "lts__t_sector_hit_rate.pct", 1.0, A, false},
+    /* nvprof's definition: only the sectors the SMs' loads, stores and atomics look up (from
+     * L1TEX), each once. On an H100 ncu and gpuprof counted the same sectors on every
+     * transpose, while their all-lookup counts differed by 1-3 %. */
+    {"l2_tex_hit_rate", "l2_tex_hit%", "%",
+     "L2 sector lookups of the SMs' own requests (from L1TEX) that hit",
+     {L2_TEX_HIT, L2_TEX_MISS}, 2, hit_rate, "100 * hits / (hits + misses)", NULL, 1.0, A,
+     false},
 };
 
 #undef D

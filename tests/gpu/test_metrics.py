@@ -61,6 +61,25 @@ def test_transpose_physics():
            err + err1)
 
 
+def test_l2_tex_hit_rate():
+    """A row-wise copy reads each input sector once (an L2 miss: the L2 was flushed) and writes
+    each output sector once (a hit: the L2 allocates written sectors), so half of the SMs'
+    own L2 lookups hit; l2_hit_rate also counts lookups that do not come from the SMs."""
+    rc, doc, err = run_json("transpose", "--variant=copy", "--size=4096x4096", "--repeat=1",
+                            "--warmup=0", "--json", "--metrics=l2_tex_hit_rate,l2_hit_rate")
+    if not tap.ok(rc == 0 and doc, "transpose copy with the L2 hit rates", err):
+        return
+    r = doc["results"][0]
+    tex = (r["metrics"] or {}).get("l2_tex_hit_rate") or {}
+    hits = (tex.get("inputs") or {}).get("lts__t_sectors_srcunit_tex_lookup_hit.sum")
+    sectors = 4096 * 4096 * 4 // 32
+    tap.ok(near(tex.get("value"), 50.0, 0.5), "copy: half of the SMs' L2 lookups hit (%s %%)"
+           % tex.get("value"), r["metrics"])
+    tap.ok(hits is not None and abs(hits - sectors) <= 0.005 * sectors,
+           "copy: the SMs' L2 hits are its %d store sectors (%s)" % (sectors, hits))
+    tap.ok(metric(r, "l2_hit_rate") is not None, "copy: l2_hit_rate collected alongside")
+
+
 def test_reduce_physics():
     rc, doc, err = run_json("reduce", "--variant=neighbored,interleaved,threadfence,shfl",
                             "--repeat=1", "--warmup=0", "--json", "--metrics=all")
@@ -215,6 +234,7 @@ def main():
     rc, doc, _ = run_json("list", "--json")
     if any(f["name"] == "transpose" for f in doc["families"]):
         test_transpose_physics()
+        test_l2_tex_hit_rate()
     test_under_another_profiler()
     tap.done()
 

@@ -85,10 +85,11 @@ static void derivations(void)
         "sm__cycles_active.sum",                          "sm__warps_active.avg.peak_sustained",
         "smsp__thread_inst_executed.sum",                 "smsp__inst_executed.sum",
         "lts__t_sectors_lookup_hit.sum",                  "lts__t_sectors_lookup_miss.sum",
+        "lts__t_sectors_srcunit_tex_lookup_hit.sum",      "lts__t_sectors_srcunit_tex_lookup_miss.sum",
     };
     const double values[] = {
         8388608, 2097152, 67108864, 2097152, 268435456, 268435456, 1291456, 332719872, 335153408,
-        1280, 3382250, 60e6, 1e6, 64, 858806400, 32e6, 88, 12,
+        1280, 3382250, 60e6, 1e6, 64, 858806400, 32e6, 88, 12, 67108864, 8388608,
     };
     const size_t n = sizeof values / sizeof values[0];
     check_value("gld_transactions_per_request", names, values, n, 4.0);
@@ -105,15 +106,18 @@ static void derivations(void)
     check_value("achieved_occupancy", names, values, n, 60e6 / (1e6 * 64));
     check_value("warp_execution_efficiency", names, values, n, 100.0 * 858806400 / (32 * 32e6));
     check_value("l2_hit_rate", names, values, n, 88.0);
+    /* Every store sector hits (L2 allocates it), every load sector misses. */
+    check_value("l2_tex_hit_rate", names, values, n, 100.0 * 67108864 / (67108864 + 8388608));
 
     /* Zero denominators: undefined with the reason, never a made-up zero. */
-    const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1280, 0, 0, 0, 64, 0, 0, 0, 0};
+    const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1280, 0, 0, 0, 64, 0, 0, 0, 0, 0, 0};
     check_undefined("gld_transactions_per_request", names, zeros, n, "no requests");
     check_undefined("gst_efficiency", names, zeros, n, "no sectors");
     check_undefined("dram_read_throughput", names, zeros, n, "no kernel duration");
     check_undefined("dram_utilization", names, zeros, n, "no DRAM cycles");
     check_undefined("achieved_occupancy", names, zeros, n, "no active cycles");
     check_undefined("l2_hit_rate", names, zeros, n, "no L2 lookups");
+    check_undefined("l2_tex_hit_rate", names, zeros, n, "no L2 lookups");
     check_undefined("warp_execution_efficiency", names, zeros, n, "no instructions");
     /* A counter that was not collected (or not available on the chip). */
     check_undefined("branch_efficiency", names, values, n, "counter not collected");
