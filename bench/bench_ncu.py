@@ -31,16 +31,25 @@ FAMILIES = {"reduce": "reduce|Reduce", "transpose": "Gmem|transpose"}
 # conflict counts too). Their differences are shown next to ncu's own run-to-run spread;
 # the others are properties of the kernel's instructions and must agree within 1 %.
 STATE_DEPENDENT = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_lookup_hit.sum",
-                   "lts__t_sectors_lookup_miss.sum", "sm__cycles_active.sum", "sm__warps_active.sum",
+                   "lts__t_sectors_lookup_miss.sum", "lts__t_sectors_srcunit_tex_lookup_hit.sum",
+                   "lts__t_sectors_srcunit_tex_lookup_miss.sum", "sm__cycles_active.sum",
+                   "sm__warps_active.sum",
                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
 
 
-# The cache-state counters ncu can collect in a single pass. ncu's own value for them moves
-# with the other counters it collects alongside, that is with the replay pass that collects
-# them (on an H100, reduce shfl wrote 0.18 MB to DRAM in a one-pass run, 2.39 MB with
-# --metrics=all), so gpuprof's are also set against ncu collecting only these.
-ONE_PASS_STATE = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_lookup_hit.sum")
+# The cache-state counters ncu can collect in a single pass, in groups, each collected alone.
+# ncu's own value for them moves with the other counters it collects alongside, that is with
+# the replay pass that collects them (on an H100, reduce shfl wrote 0.18 MB to DRAM in a
+# one-pass run, 2.39 MB with --metrics=all; the L2 hits of transpose copy ranged from 3.24 M
+# to 3.33 M over ncu runs with different counter sets, gpuprof's from 3.22 M to 3.25 M), so
+# gpuprof's are also set against ncu collecting only each group. The L2 hits of the SMs' own
+# requests (lts__t_sectors_srcunit_tex_lookup_hit, l2_tex_hit_rate's input) were the same for
+# ncu and gpuprof, to the sector, on every transpose: the difference in all-lookup hits is in
+# lookups that do not come from the SMs.
+ONE_PASS_GROUPS = (("dram__bytes_read.sum", "dram__bytes_write.sum"),
+                   ("lts__t_sectors_lookup_hit.sum", "lts__t_sectors_srcunit_tex_lookup_hit.sum"))
+ONE_PASS_STATE = tuple(n for g in ONE_PASS_GROUPS for n in g)
 
 
 def catalogue(chip="GH100"):
@@ -171,27 +180,32 @@ ALONE_RUNS = 3  # ncu's one-pass value itself moves from run to run: show its ra
 # one-pass run starts with another variant (the list rotated), and a kernel's values come
 # from the runs in which it was not the first.
 def alone_runs(family, launches):
-    """{(variant, k-th kernel of it): [ncu rows]} from ALONE_RUNS one-pass runs."""
+    """{(variant, k-th kernel of it): [{counter: value}]}: ALONE_RUNS one-pass runs of each
+    group of ONE_PASS_GROUPS, the r-th runs of the groups merged."""
     variants = list(dict.fromkeys(v for v, _ in launches))
     kernels = collections.Counter(v for v, _ in launches)
     samples = {}
     for r in range(ALONE_RUNS):
         order = variants[r % len(variants):] + variants[:r % len(variants)]
-        rows = run_ncu(family, list(ONE_PASS_STATE), ["--variant=" + ",".join(order)])[0]
         keys = [(v, j) for v in order for j in range(kernels[v])]
-        if len(rows) != len(keys):
-            print("%s, one-pass run %d: ncu profiled %d kernels, gpuprof %d"
-                  % (family, r + 1, len(rows), len(keys)))
-            continue
-        for key, row in list(zip(keys, rows))[1:]:
+        merged = [{} for _ in keys]
+        for group in ONE_PASS_GROUPS:
+            rows = run_ncu(family, list(group), ["--variant=" + ",".join(order)])[0]
+            if len(rows) != len(keys):
+                print("%s, one-pass run %d (%s): ncu profiled %d kernels, gpuprof %d"
+                      % (family, r + 1, ", ".join(group), len(rows), len(keys)))
+                continue
+            for m, row in zip(merged, rows):
+                m.update({n: row.get(n) for n in group})
+        for key, row in list(zip(keys, merged))[1:]:
             samples.setdefault(key, []).append(row)
     return samples
 
 
 def state_alone(family, launches, rows_all):
     """State-dependent counters: gpuprof vs ncu collecting all counters vs ncu collecting only
-    these (one pass, ALONE_RUNS times, each kernel from the runs it did not open). Shown, not
-    judged."""
+    these (one pass per group, ALONE_RUNS times, each kernel from the runs it did not open).
+    Shown, not judged."""
     samples = alone_runs(family, launches)
     table_rows, worst, worst_self, outside = [], 0.0, 0.0, []
     seen = collections.Counter()
@@ -201,7 +215,7 @@ def state_alone(family, launches, rows_all):
         inputs = {n: v for m in (launch["metrics"] or {}).values() for n, v in m["inputs"].items()}
         for name in ONE_PASS_STATE:
             ours, t_all = inputs.get(name), number(all_row.get(name, ""))
-            alone = sorted(v for v in (number(r.get(name, "")) for r in runs) if v is not None)
+            alone = sorted(v for v in (number(r.get(name) or "") for r in runs) if v is not None)
             if ours is None or t_all is None or not alone:
                 continue
             mid, lo, hi = statistics.median(alone), alone[0], alone[-1]
@@ -216,8 +230,8 @@ def state_alone(family, launches, rows_all):
                                "%.4g (%.4g-%.4g)" % (mid, lo, hi), "%.2f %%" % (100 * own),
                                "%.2f %%" % (100 * rel), "yes" if inside else "no"])
     print("\n%s: cache-state counters, gpuprof vs ncu with every counter vs ncu with only these "
-          "(one pass, %d runs, each kernel from those it was not the first of)"
-          % (family, ALONE_RUNS))
+          "(one pass per group: %s; %d runs, each kernel from those it was not the first of)"
+          % (family, " | ".join(", ".join(g) for g in ONE_PASS_GROUPS), ALONE_RUNS))
     table(["variant", "counter", "gpuprof", "ncu (all)", "ncu alone: median (range)",
            "ncu alone spread", "gpuprof vs median", "in ncu's range +-1 %"], table_rows)
     print("largest difference from ncu alone, counts of 1 M or more: %.2f %% (ncu alone against "
