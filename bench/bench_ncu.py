@@ -45,9 +45,8 @@ STATE_DEPENDENT = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sect
 # one-pass run, 2.39 MB with --metrics=all; the L2 hits of transpose copy ranged from 3.24 M
 # to 3.33 M over ncu runs with different counter sets, gpuprof's from 3.22 M to 3.25 M), so
 # gpuprof's are also set against ncu collecting only each group. The L2 hits of the SMs' own
-# requests (lts__t_sectors_srcunit_tex_lookup_hit, l2_tex_hit_rate's input) were the same for
-# ncu and gpuprof, to the sector, on every transpose: the difference in all-lookup hits is in
-# lookups that do not come from the SMs.
+# requests (lts__t_sectors_srcunit_tex_lookup_hit, l2_tex_hit_rate's input) are shown next to
+# all-lookup hits: see FLUSHES for where the two part.
 ONE_PASS_GROUPS = (("dram__bytes_read.sum", "dram__bytes_write.sum"),
                    ("lts__t_sectors_lookup_hit.sum", "lts__t_sectors_srcunit_tex_lookup_hit.sum"))
 ONE_PASS_STATE = tuple(n for g in ONE_PASS_GROUPS for n in g)
@@ -224,15 +223,15 @@ def against(ours, runs, name):
 # kernel, so ncu then measures the kernel in the state gpuprof measures it in. On an H100 the
 # two flushes left the SMs' own L2 lookups the same, but after ncu's the kernels made 2-3 %
 # more L2 lookup hits of other origin (transpose copy 3.33 M against 3.24 M; with gpuprof's
-# flush under ncu 3.24 M).
-NCU_FLUSH, OWN_FLUSH = (), ("--cache-control", "none")
+# flush under ncu 3.24 M). Each reference: (ncu options, what it is called).
+FLUSHES = (((), "ncu's flush"), (("--cache-control", "none"), "gpuprof's flush"))
 
 
 def state_alone(family, launches, rows_all):
     """State-dependent counters: gpuprof vs ncu collecting all counters vs ncu collecting only
     these (one pass per group, ALONE_RUNS times, each kernel from the runs it did not open),
     after ncu's own cache flush and after gpuprof's. Shown, not judged."""
-    samples = {flush: alone_runs(family, launches, flush) for flush in (NCU_FLUSH, OWN_FLUSH)}
+    samples = {flush: alone_runs(family, launches, flush) for flush, _ in FLUSHES}
     table_rows, worst, worst_self, outside = [], {}, {}, {}
     seen = collections.Counter()
     for (variant, launch), all_row in zip(launches, rows_all):
@@ -244,7 +243,7 @@ def state_alone(family, launches, rows_all):
             if ours is None or t_all is None:
                 continue
             cells = [variant, name, "%.4g" % ours, "%.4g" % t_all]
-            for flush in (NCU_FLUSH, OWN_FLUSH):
+            for flush, _ in FLUSHES:
                 ref = against(ours, samples[flush].get(key, []), name)
                 if ref is None:
                     cells += ["-", "-", "-"]
@@ -263,7 +262,7 @@ def state_alone(family, launches, rows_all):
           % (family, " | ".join(", ".join(g) for g in ONE_PASS_GROUPS), ALONE_RUNS))
     table(["variant", "counter", "gpuprof", "ncu (all)", "ncu alone, ncu's flush", "diff",
            "in range +-1 %", "ncu alone, gpuprof's flush", "diff", "in range +-1 %"], table_rows)
-    for flush, what in ((NCU_FLUSH, "ncu's flush"), (OWN_FLUSH, "gpuprof's flush")):
+    for flush, what in FLUSHES:
         print("after %s: largest difference from ncu alone, counts of 1 M or more: %.2f %% (ncu "
               "alone against itself: up to %.2f %%); outside ncu's own range +-1 %%: %s"
               % (what, 100 * worst.get(flush, 0.0), 100 * worst_self.get(flush, 0.0),
