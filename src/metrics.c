@@ -122,6 +122,12 @@ static double hit_rate(const double *in, const char **why)
     return 100.0 * ratio(in[0], in[0] + in[1], "no L2 lookups", why);
 }
 
+/* The default set is the memory metrics, from SASS counters and memory-system counters: two
+ * passes of about 0.1 ms a kernel each on an H100. A counter of the SMs' own activity (warps
+ * active, active cycles, bank conflicts) makes every range of its pass cost about 1 ms, the
+ * flushes' included, so occupancy and the bank-conflict counts are in `all` only (the shared
+ * transactions per request and shared efficiency of the default set show the conflicts).
+ * `all` also adds branch and warp efficiency and the L2 hit rates, which take a third pass. */
 #define D GP_SET_DEFAULT | GP_SET_ALL
 #define A GP_SET_ALL
 
@@ -179,15 +185,15 @@ static const gp_metric_def catalogue[] = {
      "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", 1.0, D, false},
     {"shared_load_bank_conflicts", "ld_conflicts", "conflicts",
      "extra shared-memory load wavefronts caused by bank conflicts", {SH_LD_CONFLICTS}, 1, as_is,
-     "counter", SH_LD_CONFLICTS, 1.0, D, false},
+     "counter", SH_LD_CONFLICTS, 1.0, A, false},
     {"shared_store_bank_conflicts", "st_conflicts", "conflicts",
      "extra shared-memory store wavefronts caused by bank conflicts", {SH_ST_CONFLICTS}, 1,
-     as_is, "counter", SH_ST_CONFLICTS, 1.0, D, false},
+     as_is, "counter", SH_ST_CONFLICTS, 1.0, A, false},
     {"achieved_occupancy", "occupancy", "fraction",
      "average active warps / maximum warps per SM, over active cycles (0..1, as nvprof)",
      {WARPS_ACTIVE, CYCLES_ACTIVE, WARPS_PEAK}, 3, occupancy,
      "warps active / (active cycles * max warps per SM)",
-     "sm__warps_active.avg.pct_of_peak_sustained_active", 0.01, D, false},
+     "sm__warps_active.avg.pct_of_peak_sustained_active", 0.01, A, false},
     {"branch_efficiency", "branch%", "%", "branches whose active threads all went one way",
      {BRANCH_UNIFORM, BRANCH_TARGETS}, 2, percent, "100 * uniform / all branch targets",
      "smsp__sass_average_branch_targets_threads_uniform.pct", 1.0, A, false},

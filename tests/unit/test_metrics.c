@@ -32,6 +32,9 @@ static void catalogue_invariants(void)
                    m->formula && m->sets, "%s: derive, unit, label, description, formula, set",
                m->key);
         tap_ok(m->sets & GP_SET_ALL, "%s: in the 'all' set", m->key);
+        /* A column of the table must be collected by default, or the table shows n/a. */
+        if (m->in_table)
+            tap_ok(m->sets & GP_SET_DEFAULT, "%s: a table column, in the default set", m->key);
         bool unique = true;
         for (size_t j = 0; j < n; j++)
             unique &= j == i || strcmp(cat[j].key, m->key) != 0;
