@@ -17,7 +17,6 @@ import csv
 import io
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -92,10 +91,12 @@ def run_ncu(family, metrics, extra=(), ncu_args=()):
         sys.stderr.write(p.stderr[-3000:])
         raise SystemExit("ncu failed on %s" % family)
     text = open(log).read()
-    passes = sorted({int(x) for x in re.findall(r"(\d+) pass(?:es)?", text + p.stderr)})
     body = "\n".join(l for l in text.splitlines() if l.startswith('"'))
     rows = list(csv.DictReader(io.StringIO(body)))
     rows = [r for r in rows if r.get("ID", "").strip().isdigit()]  # drop the units row
+    # The raw page has each kernel's replay passes (ncu prints no "N passes" line there).
+    passes = sorted({int(float(v)) for v in (number(r.get("profiler__replayer_passes") or "")
+                                              for r in rows) if v is not None})
     doc = p.stdout[p.stdout.find("{"):p.stdout.rfind("}") + 1]  # in case ncu wrote lines too
     return rows, wall, passes, json.loads(doc)
 
