@@ -57,10 +57,12 @@ def catalogue(chip="GH100"):
     return json.loads(p.stdout)["metrics"]
 
 
-def counters_of(cat, sets):
+def counters_of(cat, sets, also=()):
+    """The counters of the metrics in `sets` and of the metrics named in `also`, then the
+    clock counters gpuprof always collects."""
     names = []
     for m in cat:
-        if m["set"] in sets:
+        if m["set"] in sets or m["key"] in also:
             names += [i for i in m["inputs"] if i not in names]
     return names + [c for c in ("gpu__time_duration.sum", "sm__cycles_elapsed.avg",
                                 "dram__cycles_elapsed.avg") if c not in names]
@@ -330,48 +332,47 @@ SM_ACTIVITY = ("achieved_occupancy", "shared_load_bank_conflicts", "shared_store
 
 
 def cost(cat):
+    """gpuprof against ncu on the same counters: the default set (the target's) and the
+    default set with the SM-activity metrics."""
     keys = [m["key"] for m in cat if m["set"] == "default"]
     counters = counters_of(cat, ("default",))
-    with_sm = ",".join(keys + list(SM_ACTIVITY))
-    counters_sm = counters + [i for m in cat if m["key"] in SM_ACTIVITY
-                              for i in m["inputs"] if i not in counters]
+    # (gpuprof's --metrics, name of its saved JSON, ncu's counters)
+    sets = (("default", "default", counters),
+            (",".join(keys + list(SM_ACTIVITY)), "default+sm",
+             counters_of(cat, ("default",), SM_ACTIVITY)))
     # gpuprof and ncu alternate, so a drift of the machine's speed falls on both.
-    walls, ncu_runs, walls_sm, ncu_sm = [], [], [], []
+    ours, theirs = [[] for _ in sets], [[] for _ in sets]
     for _ in range(COST_RUNS):
-        walls.append(run_gpuprof("reduce", "default"))
-        ncu_runs.append(run_ncu("reduce", counters))
-        walls_sm.append(run_gpuprof("reduce", with_sm, label="default+sm"))
-        ncu_sm.append(run_ncu("reduce", counters_sm))
-    ours, ours_wall = walls[0][0], statistics.median(w for _, w in walls)
-    ours_sm = statistics.median(w for _, w in walls_sm)
+        for k, (metrics, label, names) in enumerate(sets):
+            ours[k].append(run_gpuprof("reduce", metrics, label=label))
+            theirs[k].append(run_ncu("reduce", names))
     _, ours_once = run_gpuprof("reduce", "default", ["--warmup=0", "--repeat=1"])
     _, bare = run_gpuprof("reduce", "none", ["--warmup=0", "--repeat=1"])
     _, one = run_gpuprof("reduce", "default", ["--warmup=0", "--repeat=1", "--variant=shfl"])
     _, one_bare = run_gpuprof("reduce", "none", ["--warmup=0", "--repeat=1", "--variant=shfl"])
-    ncu_wall, ncu_passes = statistics.median(r[1] for r in ncu_runs), ncu_runs[0][2]
-    ncu_wall_sm = statistics.median(r[1] for r in ncu_sm)
     each = lambda xs: " ".join("%.2f" % x for x in xs)
+    wall = lambda runs: statistics.median(r[1] for r in runs)
+    wall_cell = lambda runs: "%.2f (%s)" % (wall(runs), each(r[1] for r in runs))
+    gpuprof_passes = lambda runs: runs[0][0]["profiler"].get("passes", "-")
+    ncu_passes = lambda runs: ",".join(map(str, runs[0][2])) or "?"
     print("\ncost: gpuprof reduce --variant=all, default metrics (%d counters)" % len(counters))
     table(["run", "wall s", "passes"],
-          [["gpuprof reduce (20 timed + 3 warm-up launches, then profiled)",
-            "%.2f (%s)" % (ours_wall, each(w for _, w in walls)), ours["profiler"].get("passes", "-")],
-           ["gpuprof reduce --repeat=1 --warmup=0", "%.2f" % ours_once,
-            ours["profiler"].get("passes", "-")],
+          [["gpuprof reduce (20 timed + 3 warm-up launches, then profiled)", wall_cell(ours[0]),
+            gpuprof_passes(ours[0])],
+           ["gpuprof reduce --repeat=1 --warmup=0", "%.2f" % ours_once, gpuprof_passes(ours[0])],
            ["  same, --metrics=none (start-up, data, checks)", "%.2f" % bare, "-"],
            ["  --variant=shfl only, default metrics", "%.2f" % one, "-"],
            ["  --variant=shfl only, --metrics=none", "%.2f" % one_bare, "-"],
-           ["ncu --metrics <same counters> on the same kernels",
-            "%.2f (%s)" % (ncu_wall, each(r[1] for r in ncu_runs)),
-            ",".join(map(str, ncu_passes)) or "?"],
-           ["gpuprof reduce, default + %s" % ", ".join(SM_ACTIVITY),
-            "%.2f (%s)" % (ours_sm, each(w for _, w in walls_sm)), walls_sm[0][0]["profiler"].get("passes", "-")],
-           ["ncu on the same kernels and those counters",
-            "%.2f (%s)" % (ncu_wall_sm, each(r[1] for r in ncu_sm)),
-            ",".join(map(str, ncu_sm[0][2])) or "?"]])
+           ["ncu --metrics <same counters> on the same kernels", wall_cell(theirs[0]),
+            ncu_passes(theirs[0])],
+           ["gpuprof reduce, default + %s" % ", ".join(SM_ACTIVITY), wall_cell(ours[1]),
+            gpuprof_passes(ours[1])],
+           ["ncu on the same kernels and those counters", wall_cell(theirs[1]),
+            ncu_passes(theirs[1])]])
     print("with the SM-activity metrics as well (not the target's set): gpuprof / ncu = %.3f"
-          % (ours_sm / ncu_wall_sm))
+          % (wall(ours[1]) / wall(theirs[1])))
     print("gpuprof / ncu wall time, medians of %d runs = " % COST_RUNS
-          + verdict(ours_wall / ncu_wall, 0.2, higher_is_better=False))
+          + verdict(wall(ours[0]) / wall(theirs[0]), 0.2, higher_is_better=False))
 
 
 def main():
