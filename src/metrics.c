@@ -210,7 +210,7 @@ static const gp_metric_def catalogue[] = {
     /* nvprof's definition: only the sectors the SMs' loads, stores and atomics look up (from
      * L1TEX), each once. On an H100 ncu and gpuprof counted the same sectors on every
      * transpose, while ncu's all-lookup hits rose by 1.5-4 % once it had profiled other
-     * kernels in the process (its flush leaves lookups that are not the SMs'). */
+     * kernels in the process, in lookups that are not the SMs'. */
     {"l2_tex_hit_rate", "l2_tex_hit%", "%",
      "L2 sector lookups of the SMs' own requests (from L1TEX) that hit",
      {L2_TEX_HIT, L2_TEX_MISS}, 2, hit_rate, "100 * hits / (hits + misses)", NULL, 1.0, A,
