@@ -148,6 +148,11 @@ def kind_of(cat, name):
     return "state" if name in STATE_DEPENDENT else "kernel"
 
 
+def launch_inputs(launch):
+    """{PerfWorks counter: value} of one launch in gpuprof's JSON."""
+    return {n: v for m in (launch["metrics"] or {}).values() for n, v in m["inputs"].items()}
+
+
 def compare_kernel(ours, theirs, cat):
     """[(metric, ours, ncu, diff text, judged, ok)] for one kernel."""
     out = []
@@ -171,8 +176,7 @@ def compare_kernel(ours, theirs, cat):
             rel = abs(a - t) / max(abs(a), abs(t), 1e-12)
             out.append((m["key"], a, t, "%.3f %%" % (100 * rel), True, rel <= 0.01))
     # The raw counters themselves.
-    for name, value in sorted(((k, v) for m in (ours["metrics"] or {}).values()
-                               for k, v in m["inputs"].items()), key=lambda kv: kv[0]):
+    for name, value in sorted(launch_inputs(ours).items()):
         t = number(theirs.get(name, ""))
         if t is None or value is None or name.endswith("peak_sustained"):
             continue
@@ -261,11 +265,6 @@ def against(ours, runs, name):
 # 3.24 M; with gpuprof's flush under ncu 3.24 M; as the first kernel ncu profiles, 3.24 M after
 # ncu's flush too: see reference_runs). Each reference: (ncu options, what it is called).
 FLUSHES = (((), "ncu's flush"), (("--cache-control", "none"), "gpuprof's flush"))
-
-
-def launch_inputs(launch):
-    """{PerfWorks counter: value} of one launch in gpuprof's JSON."""
-    return {n: v for m in (launch["metrics"] or {}).values() for n, v in m["inputs"].items()}
 
 
 def state_alone(family, launches, rows_all, state_runs):
