@@ -7,9 +7,11 @@ gpuprof collects its metrics on the same kernels. Compared kernel by kernel: cou
 1 %, percentages within 1 point. Rates (GB/s) depend on each run's duration with unlocked
 clocks and are shown, not judged. Counters that depend on the caches' state are shown against
 ncu collecting every counter and against ncu collecting only them in one pass (see
-reference_runs for how), once after ncu's own cache flush and once after gpuprof's (ncu
---cache-control none); DRAM bytes and L2 hits of 1 M or more are judged, the median of three
-gpuprof runs against the median of three ncu runs after ncu's flush.
+reference_runs for how), after ncu's own cache flush (and, with --gpuprof-flush, after
+gpuprof's: ncu --cache-control none); DRAM bytes and L2 hits of 1 M or more are judged, the
+median of five gpuprof runs against the median of five ncu runs after ncu's flush, the runs
+of each side spread over five placements of gpuprof's buffers in device memory
+(PLACEMENTS_MB).
 
 Cost: wall time of `gpuprof reduce` with the default metrics / wall time of ncu collecting
 the same counters on the same kernels, medians of five alternating runs of each (target
@@ -81,11 +83,47 @@ def number(text):
 
 FLUSH_KERNEL = "gp_flush_l2"
 
+# Where in the GPU's physical memory gpuprof's buffers lie moves the cache-state counts of
+# some kernels, in gpuprof and in ncu alike, and ncu's injection takes device memory of its
+# own, so one run of each does not compare the same placement. On an H100 (2026-11-23), with
+# 0-168 MB of device memory taken ahead of gpuprof's buffers in 24 MB steps, the naive
+# transpose wrote 52.09-53.18 MB to DRAM in gpuprof and 52.03-53.26 MB in ncu, the two up to
+# 2.1 % apart at the same padding, while their medians over the eight placements were
+# 52.40 and 52.41 MB (reads 70.98 and 70.84 MB). So the runs of each side behind the judged
+# medians are spread over these placements: the k-th run of gpuprof and of ncu takes
+# PLACEMENTS_MB[k] MB first (bench/device_pad.c, preloaded).
+PLACEMENTS_MB = (0, 24, 48, 72, 96)
+CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
-def run_ncu(family, metrics, extra=(), ncu_args=(), with_flush=False):
+
+def device_pad_library():
+    """Build bench/device_pad.c into OUT once; its path."""
+    lib = os.path.join(os.path.abspath(OUT), "device_pad.so")
+    if not os.path.exists(lib):
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "device_pad.c")
+        subprocess.run(["cc", "-Wall", "-Wextra", "-std=c11", "-O2", "-shared", "-fPIC",
+                        "-I" + os.path.join(CUDA_HOME, "include"), "-o", lib, src,
+                        "-L" + os.path.join(CUDA_HOME, "lib64", "stubs"), "-lcuda"], check=True)
+    return lib
+
+
+def placement_env(pad_mb):
+    """The environment of a run whose device buffers lie after pad_mb MB taken first."""
+    env = dict(os.environ)
+    if pad_mb:
+        env["LD_PRELOAD"] = " ".join(filter(None, [device_pad_library(),
+                                                   env.get("LD_PRELOAD")]))
+        env["GPUPROF_BENCH_PAD_MB"] = str(pad_mb)
+        # gpuprof sets this in main(), after the preloaded library created the context.
+        env.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "1")
+    return env
+
+
+def run_ncu(family, metrics, extra=(), ncu_args=(), with_flush=False, pad_mb=0):
     """Profile `gpuprof family --metrics=none` under ncu (ncu_args: more ncu options, extra:
     more gpuprof options; with_flush: profile gpuprof's L2-flush kernel too, as gpuprof's own
-    session does, and leave its rows out); (kernel rows, wall s, passes, json)."""
+    session does, and leave its rows out; pad_mb: see placement_env); (kernel rows, wall s,
+    passes, json)."""
     os.makedirs(OUT, exist_ok=True)
     log = os.path.join(OUT, "ncu-%s.csv" % family)
     kernels = FAMILIES[family] + ("|" + FLUSH_KERNEL if with_flush else "")
@@ -95,11 +133,11 @@ def run_ncu(family, metrics, extra=(), ncu_args=(), with_flush=False):
            "--log-file", log, BIN, family, "--metrics=none", "--warmup=0", "--repeat=1",
            "--json"] + list(extra)
     start = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=placement_env(pad_mb))
     wall = time.time() - start
     if p.returncode != 0:
         sys.stderr.write(p.stderr[-3000:])
-        raise SystemExit("ncu failed on %s" % family)
+        raise SystemExit("ncu failed on %s (exit %d)" % (family, p.returncode))
     text = open(log).read()
     body = "\n".join(l for l in text.splitlines() if l.startswith('"'))
     rows = list(csv.DictReader(io.StringIO(body)))
@@ -112,14 +150,14 @@ def run_ncu(family, metrics, extra=(), ncu_args=(), with_flush=False):
     return rows, wall, passes, json.loads(doc)
 
 
-def run_gpuprof(family, metric_set, extra=(), label=None):
+def run_gpuprof(family, metric_set, extra=(), label=None, pad_mb=0):
     start = time.time()
     p = subprocess.run([BIN, family, "--metrics=" + metric_set, "--json"] + list(extra),
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=placement_env(pad_mb))
     wall = time.time() - start
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
-        raise SystemExit("gpuprof %s failed" % family)
+        raise SystemExit("gpuprof %s failed (exit %d)" % (family, p.returncode))
     with open(os.path.join(OUT, "gpuprof-%s-%s.json" % (family, label or metric_set)), "w") as f:
         f.write(p.stdout)
     return json.loads(p.stdout), wall
@@ -203,13 +241,14 @@ def compare_kernel(ours, theirs, cat):
 #   kernel ncu profiles in a process counts what gpuprof counts (3.24 M; gpuprof 3.24-3.25 M;
 #   the SMs' own hits are the same to the sector in every case). So each variant gets its own
 #   ncu process.
-REFERENCE_RUNS = 3
+# Each run of either group takes its own placement (PLACEMENTS_MB), as do gpuprof's runs.
+REFERENCE_RUNS = len(PLACEMENTS_MB)
 DRAM_GROUP, L2_GROUP = ONE_PASS_GROUPS
 
 
 def reference_runs(family, launches, ncu_args=()):
     """{(variant, k-th kernel of it): [{counter: value}]}: REFERENCE_RUNS one-pass ncu runs of
-    each group of ONE_PASS_GROUPS, by the protocols above."""
+    each group of ONE_PASS_GROUPS, by the protocols above, the r-th at PLACEMENTS_MB[r]."""
     variants = list(dict.fromkeys(v for v, _ in launches))
     kernels = collections.Counter(v for v, _ in launches)
     samples = {}
@@ -225,13 +264,14 @@ def reference_runs(family, launches, ncu_args=()):
                 {n: row.get(n) for n in group})
 
     passes = set()
-    for r in range(REFERENCE_RUNS):
+    for r, pad in enumerate(PLACEMENTS_MB):
         rows, _, p, _ = run_ncu(family, list(DRAM_GROUP), ["--variant=" + ",".join(variants)],
-                                ncu_args, with_flush=True)
+                                ncu_args, with_flush=True, pad_mb=pad)
         add(variants, DRAM_GROUP, rows, "run %d, flush kernels profiled" % (r + 1))
         passes.update(p)
         for v in variants:
-            rows, _, p, _ = run_ncu(family, list(L2_GROUP), ["--variant=" + v], ncu_args)
+            rows, _, p, _ = run_ncu(family, list(L2_GROUP), ["--variant=" + v], ncu_args,
+                                    pad_mb=pad)
             add([v], L2_GROUP, rows, "%s alone, run %d" % (v, r + 1))
             passes.update(p)
     if passes != {1}:
@@ -263,17 +303,20 @@ def against(ours, runs, name):
 # two flushes left the SMs' own L2 lookups the same, but after ncu's, a kernel ncu profiled
 # after others made 2-3 % more L2 lookup hits of other origin (transpose copy 3.33 M against
 # 3.24 M; with gpuprof's flush under ncu 3.24 M; as the first kernel ncu profiles, 3.24 M after
-# ncu's flush too: see reference_runs). Each reference: (ncu options, what it is called).
+# ncu's flush too: see reference_runs). Each reference: (ncu options, what it is called). The
+# first is the judged one; the second, a diagnostic that doubles the ncu runs, only with
+# --gpuprof-flush.
 FLUSHES = (((), "ncu's flush"), (("--cache-control", "none"), "gpuprof's flush"))
 
 
-def state_alone(family, launches, rows_all, state_runs):
+def state_alone(family, launches, rows_all, state_runs, flushes):
     """State-dependent counters: gpuprof (the median of its REFERENCE_RUNS runs, state_runs:
     per run, per kernel, its counters) vs ncu collecting all counters vs ncu collecting only
     these (one pass per group, REFERENCE_RUNS times, by the protocols of reference_runs), after
-    ncu's own cache flush and after gpuprof's. Counts of 1 M or more are judged, median against
-    median, against ncu's runs after ncu's flush; the rest are shown."""
-    samples = {flush: reference_runs(family, launches, flush) for flush, _ in FLUSHES}
+    each flush of `flushes` (FLUSHES). The runs of each side are spread over PLACEMENTS_MB.
+    Counts of 1 M or more are judged, median against median, against ncu's runs after ncu's
+    flush; the rest are shown."""
+    samples = {flush: reference_runs(family, launches, flush) for flush, _ in flushes}
     table_rows, worst, worst_self, outside, over = [], {}, {}, {}, []
     seen = collections.Counter()
     for k, ((variant, _), all_row) in enumerate(zip(launches, rows_all)):
@@ -288,7 +331,7 @@ def state_alone(family, launches, rows_all, state_runs):
             ours = statistics.median(values)
             cells = [variant, name, "%.4g (%.4g-%.4g)" % (ours, values[0], values[-1]),
                      "%.4g" % t_all]
-            for flush, _ in FLUSHES:
+            for flush, _ in flushes:
                 ref = against(ours, samples[flush].get(key, []), name)
                 if ref is None:
                     cells += ["-", "-", "-"]
@@ -304,14 +347,18 @@ def state_alone(family, launches, rows_all, state_runs):
                 cells += [text, "%.2f %%" % (100 * rel), "yes" if inside else "no"]
             table_rows.append(cells)
     print("\n%s: cache-state counters, gpuprof vs ncu with every counter vs ncu with only these "
-          "(one pass per group: %s; %d runs; DRAM with gpuprof's flush kernel profiled too, L2 "
-          "with each variant in its own ncu process), after ncu's cache flush and after "
-          "gpuprof's (ncu --cache-control none)"
-          % (family, " | ".join(", ".join(g) for g in ONE_PASS_GROUPS), REFERENCE_RUNS))
-    table(["variant", "counter", "gpuprof, %d runs" % len(state_runs), "ncu (all)",
-           "ncu alone, ncu's flush", "diff",
-           "in range +-1 %", "ncu alone, gpuprof's flush", "diff", "in range +-1 %"], table_rows)
-    for flush, what in FLUSHES:
+          "(one pass per group: %s; %d runs of each side, at %s MB of device memory taken "
+          "first; DRAM with gpuprof's flush kernel profiled too, L2 with each variant in its own "
+          "ncu process), after %s"
+          % (family, " | ".join(", ".join(g) for g in ONE_PASS_GROUPS), REFERENCE_RUNS,
+             "/".join(map(str, PLACEMENTS_MB)),
+             " and after ".join(what + (" (ncu %s)" % " ".join(o) if o else "")
+                                for o, what in flushes)))
+    headers = ["variant", "counter", "gpuprof, %d runs" % len(state_runs), "ncu (all)"]
+    for _, what in flushes:
+        headers += ["ncu alone, " + what, "diff", "in range +-1 %"]
+    table(headers, table_rows)
+    for flush, what in flushes:
         print("after %s: largest difference from ncu alone, counts of 1 M or more: %.2f %% (ncu "
               "alone against itself: up to %.2f %%); outside ncu's own range +-1 %%: %s"
               % (what, 100 * worst.get(flush, 0.0), 100 * worst_self.get(flush, 0.0),
@@ -322,18 +369,19 @@ def state_alone(family, launches, rows_all, state_runs):
     return not over
 
 
-def agreement(family, cat):
+def agreement(family, cat, flushes):
     ncu_metrics = counters_of(cat, ("default", "all")) + [m["ncu_metric"] for m in cat
                                                           if m["ncu_metric"]]
     ncu_metrics = list(dict.fromkeys(ncu_metrics))
     rows, _, _, _ = run_ncu(family, ncu_metrics)
     rows2, _, _, _ = run_ncu(family, ncu_metrics)
     spread = ncu_spread(rows, rows2)
-    ours, _ = run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"])
+    ours, _ = run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"], pad_mb=PLACEMENTS_MB[0])
     launches = [(r["variant"], l) for r in ours["results"] for l in r["launches"]]
-    # The cache-state counts move from run to run in gpuprof as in ncu: more gpuprof runs.
-    reruns = [run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"], label="all-%d" % i)[0]
-              for i in range(2, REFERENCE_RUNS + 1)]
+    # The cache-state counts move with placement: the k-th run at PLACEMENTS_MB[k], as ncu's.
+    reruns = [run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"], label="all-%d" % (k + 1),
+                          pad_mb=pad)[0]
+              for k, pad in enumerate(PLACEMENTS_MB) if k > 0]
     state_runs = [[launch_inputs(l) for r in doc["results"] for l in r["launches"]]
                   for doc in [ours] + reruns]
     if len(launches) != len(rows):
@@ -363,7 +411,7 @@ def agreement(family, cat):
     for variant, c, self_diff in bad:
         print("  %s %s %s: gpuprof %.6g, ncu %.6g (%s); ncu vs ncu %s" % (
             "DIFF" if c[6] == "kernel" else c[6], variant, c[0], c[1], c[2], c[3], self_diff))
-    state_ok = state_alone(family, launches, rows, state_runs)
+    state_ok = state_alone(family, launches, rows, state_runs, flushes)
     return not any(c[6] == "kernel" for _, c, _ in bad), state_ok
 
 
@@ -438,7 +486,8 @@ def main():
     cat = catalogue(chip)
     args = sys.argv[1:]
     if "--cost-only" not in args:
-        results = [agreement("reduce", cat), agreement("transpose", cat)]
+        flushes = FLUSHES if "--gpuprof-flush" in args else FLUSHES[:1]
+        results = [agreement(family, cat, flushes) for family in ("reduce", "transpose")]
         print("\nagreement of the kernel metrics (instruction-determined counters and what "
               "derives from them): %s" % ("every one within 1 % / 1 point"
                                           if all(k for k, _ in results) else "DIFF lines above"))
