@@ -376,14 +376,14 @@ def agreement(family, cat, flushes):
     rows, _, _, _ = run_ncu(family, ncu_metrics)
     rows2, _, _, _ = run_ncu(family, ncu_metrics)
     spread = ncu_spread(rows, rows2)
-    ours, _ = run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"], pad_mb=PLACEMENTS_MB[0])
-    launches = [(r["variant"], l) for r in ours["results"] for l in r["launches"]]
     # The cache-state counts move with placement: the k-th run at PLACEMENTS_MB[k], as ncu's.
-    reruns = [run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"], label="all-%d" % (k + 1),
-                          pad_mb=pad)[0]
-              for k, pad in enumerate(PLACEMENTS_MB) if k > 0]
+    # The first run's kernel metrics are the ones compared.
+    docs = [run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"],
+                        label="all" if k == 0 else "all-%d" % (k + 1), pad_mb=pad)[0]
+            for k, pad in enumerate(PLACEMENTS_MB)]
+    launches = [(r["variant"], l) for r in docs[0]["results"] for l in r["launches"]]
     state_runs = [[launch_inputs(l) for r in doc["results"] for l in r["launches"]]
-                  for doc in [ours] + reruns]
+                  for doc in docs]
     if len(launches) != len(rows):
         print("kernel count differs: gpuprof %d, ncu %d" % (len(launches), len(rows)))
     summary, details, bad = [], [], []
