@@ -32,7 +32,7 @@ from common import BIN, OUT, table, verdict
 FAMILIES = {"reduce": "reduce|Reduce", "transpose": "Gmem|transpose"}
 
 # Counters that depend on the state the kernel finds (what L2 holds, what is still dirty in
-# it when the range ends) or on timing (active cycles and warps vary run to run, small bank
+# it when the range ends, how long the GPU was idle before it) or on timing (active cycles and warps vary run to run, small bank
 # conflict counts too). Their differences are shown next to ncu's own run-to-run spread;
 # the others are properties of the kernel's instructions and must agree within 1 %.
 STATE_DEPENDENT = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_lookup_hit.sum",
@@ -100,6 +100,7 @@ def device_pad_library():
     """Build bench/device_pad.c into OUT once; its path."""
     lib = os.path.join(os.path.abspath(OUT), "device_pad.so")
     if not os.path.exists(lib):
+        os.makedirs(OUT, exist_ok=True)
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "device_pad.c")
         subprocess.run(["cc", "-Wall", "-Wextra", "-std=c11", "-O2", "-shared", "-fPIC",
                         "-I" + os.path.join(CUDA_HOME, "include"), "-o", lib, src,
