@@ -32,8 +32,9 @@ from common import BIN, OUT, table, verdict
 FAMILIES = {"reduce": "reduce|Reduce", "transpose": "Gmem|transpose"}
 
 # Counters that depend on the state the kernel finds (what L2 holds, what is still dirty in
-# it when the range ends, how long after the L2 flush the kernel starts) or on timing (active cycles and warps vary run to run, small bank
-# conflict counts too). Their differences are shown next to ncu's own run-to-run spread;
+# it when the range ends, how long after the L2 flush the kernel starts) or on timing
+# (active cycles and warps vary run to run, small bank conflict counts too). Their
+# differences are shown next to ncu's own run-to-run spread;
 # the others are properties of the kernel's instructions and must agree within 1 %.
 STATE_DEPENDENT = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_lookup_hit.sum",
                    "lts__t_sectors_lookup_miss.sum", "lts__t_sectors_srcunit_tex_lookup_hit.sum",
