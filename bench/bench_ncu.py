@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from common import BIN, OUT, table, verdict
+from common import BIN, out_path, table, verdict
 
 FAMILIES = {"reduce": "reduce|Reduce", "transpose": "Gmem|transpose"}
 
@@ -98,10 +98,9 @@ CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
 
 def device_pad_library():
-    """Build bench/device_pad.c into OUT once; its path."""
-    lib = os.path.join(os.path.abspath(OUT), "device_pad.so")
+    """Build bench/device_pad.c into the output folder once; its path."""
+    lib = os.path.abspath(out_path("device_pad.so"))
     if not os.path.exists(lib):
-        os.makedirs(OUT, exist_ok=True)
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "device_pad.c")
         subprocess.run(["cc", "-Wall", "-Wextra", "-std=c11", "-O2", "-shared", "-fPIC",
                         "-I" + os.path.join(CUDA_HOME, "include"), "-o", lib, src,
@@ -126,8 +125,7 @@ def run_ncu(family, metrics, extra=(), ncu_args=(), with_flush=False, pad_mb=0):
     more gpuprof options; with_flush: profile gpuprof's L2-flush kernel too, as gpuprof's own
     session does, and leave its rows out; pad_mb: see placement_env); (kernel rows, wall s,
     passes, json)."""
-    os.makedirs(OUT, exist_ok=True)
-    log = os.path.join(OUT, "ncu-%s.csv" % family)
+    log = out_path("ncu-%s.csv" % family)
     kernels = FAMILIES[family] + ("|" + FLUSH_KERNEL if with_flush else "")
     cmd = ["ncu", "--clock-control", "none"] + list(ncu_args) + [
            "--csv", "--page", "raw", "--print-units", "base",
@@ -160,7 +158,7 @@ def run_gpuprof(family, metric_set, extra=(), label=None, pad_mb=0):
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
         raise SystemExit("gpuprof %s failed (exit %d)" % (family, p.returncode))
-    with open(os.path.join(OUT, "gpuprof-%s-%s.json" % (family, label or metric_set)), "w") as f:
+    with open(out_path("gpuprof-%s-%s.json" % (family, label or metric_set)), "w") as f:
         f.write(p.stdout)
     return json.loads(p.stdout), wall
 
@@ -407,7 +405,7 @@ def agreement(family, cat, flushes):
     print("\n%s: gpuprof --metrics=all vs ncu --clock-control none, per kernel" % family)
     table(["variant", "ncu kernel", "kernel metrics", "max count diff %", "max pct diff pt",
            "agree", "state-dependent > 1"], summary)
-    with open(os.path.join(OUT, "agreement-%s.txt" % family), "w") as f:
+    with open(out_path("agreement-%s.txt" % family), "w") as f:
         for d in details:
             f.write("  ".join(str(x) for x in d) + "\n")
     for variant, c, self_diff in bad:
@@ -482,7 +480,6 @@ def cost(cat):
 def main():
     if not shutil.which("ncu"):
         raise SystemExit("ncu not found")
-    os.makedirs(OUT, exist_ok=True)
     p = subprocess.run([BIN, "metrics", "--json"], capture_output=True, text=True)
     chip = json.loads(p.stdout).get("chip") or "GH100"
     cat = catalogue(chip)

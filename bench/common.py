@@ -9,14 +9,19 @@ BIN = os.path.join(BUILD, "gpuprof")
 OUT = os.environ.get("BENCH_OUT") or "bench-out"
 
 
+def out_path(name):
+    """Where a benchmark keeps its raw output `name`, in OUT (created when missing)."""
+    os.makedirs(OUT, exist_ok=True)
+    return os.path.join(OUT, name)
+
+
 def gpuprof_json(*args, save=None):
     p = subprocess.run([BIN] + list(args) + ["--json"], capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
         raise SystemExit("gpuprof %s failed (exit %d)" % (" ".join(args), p.returncode))
     if save:
-        os.makedirs(OUT, exist_ok=True)
-        with open(os.path.join(OUT, save), "w") as f:
+        with open(out_path(save), "w") as f:
             f.write(p.stdout)
     return json.loads(p.stdout)
 
