@@ -235,7 +235,8 @@ static int run_problem(runner *r, const gp_problem *p, size_t *failed)
         status = ops->create(p, &r->report->device, &state);
     if (status == GP_OK)
         /* Before timing: no timed launch overlaps CUPTI's set-up. The kernels that generate
-         * the inputs in create() may (CUPTI documents nothing against it). */
+         * the inputs in create() may: CUPTI documents nothing against it, and they wait for
+         * the set-up (on an H100 create() ends within 7 ms of the set-up's end). */
         status = await_profiler(r);
     if (status == GP_OK)
         status = run_configs(r, ops, state, p, configs, runs);
