@@ -16,6 +16,7 @@ of each side spread over five placements of gpuprof's buffers in device memory
 Cost: wall time of `gpuprof reduce` with the default metrics / wall time of ncu collecting
 the same counters on the same kernels, medians of five alternating runs of each (target
 <= 0.2). `--cost-only` skips the agreement part, `--agreement-only` the cost."""
+import argparse
 import collections
 import csv
 import io
@@ -477,15 +478,26 @@ def cost(cat):
           + verdict(wall(ours[0]) / wall(theirs[0]), 0.2, higher_is_better=False))
 
 
+def parse_args():
+    parser = argparse.ArgumentParser(description="gpuprof's metrics and cost against ncu's.")
+    part = parser.add_mutually_exclusive_group()
+    part.add_argument("--agreement-only", action="store_true", help="skip the cost part")
+    part.add_argument("--cost-only", action="store_true", help="skip the agreement part")
+    parser.add_argument("--gpuprof-flush", action="store_true",
+                        help="also set the cache-state counts against ncu after gpuprof's L2 "
+                             "flush (ncu --cache-control none; twice the ncu runs)")
+    return parser.parse_args()
+
+
 def main():
+    args = parse_args()
     if not shutil.which("ncu"):
         raise SystemExit("ncu not found")
     p = subprocess.run([BIN, "metrics", "--json"], capture_output=True, text=True)
     chip = json.loads(p.stdout).get("chip") or "GH100"
     cat = catalogue(chip)
-    args = sys.argv[1:]
-    if "--cost-only" not in args:
-        flushes = FLUSHES if "--gpuprof-flush" in args else FLUSHES[:1]
+    if not args.cost_only:
+        flushes = FLUSHES if args.gpuprof_flush else FLUSHES[:1]
         results = [agreement(family, cat, flushes) for family in ("reduce", "transpose")]
         print("\nagreement of the kernel metrics (instruction-determined counters and what "
               "derives from them): %s" % ("every one within 1 % / 1 point"
@@ -493,7 +505,7 @@ def main():
         print("agreement of the cache-state counts of 1 M or more (DRAM bytes, L2 hits), "
               "against ncu's flush: %s" % ("every one within 1 %" if all(st for _, st in results)
                                            else "over 1 % lines above"))
-    if "--agreement-only" not in args:
+    if not args.agreement_only:
         cost(cat)
 
 
