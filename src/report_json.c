@@ -543,18 +543,25 @@ static int read_file(const char *path, char **text)
     return GP_OK;
 }
 
+int gp_report_parse_json(const char *text, size_t len, const char *name, gp_report *r)
+{
+    gp_report_init(r);
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (!root)
+        return gp_fail(GP_ERR_RUNTIME, "%s: not valid JSON", name);
+    reader rd = {name};
+    int rc = read_report(&rd, root, r);
+    cJSON_Delete(root);
+    return rc;
+}
+
 int gp_report_read_json(const char *path, gp_report *r)
 {
     char *text = NULL;
-    GP_TRY(read_file(path, &text));
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    if (!root)
-        return gp_fail(GP_ERR_RUNTIME, "%s: not valid JSON", path);
-    reader rd = {path};
     gp_report_init(r);
-    int rc = read_report(&rd, root, r);
-    cJSON_Delete(root);
+    GP_TRY(read_file(path, &text));
+    int rc = gp_report_parse_json(text, strlen(text), path, r);
+    free(text);
     return rc;
 }
 

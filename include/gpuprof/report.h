@@ -154,7 +154,9 @@ typedef struct {
 int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o);
 int gp_render_json(FILE *out, const gp_report *r);
 int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o);
-/* Read a report written by gp_render_json. */
+/* Read a report written by gp_render_json, from a file ("-": standard input) or from text
+ * (`name` labels the messages). On failure *r holds what was read so far: free it. */
 int gp_report_read_json(const char *path, gp_report *r);
+int gp_report_parse_json(const char *text, size_t len, const char *name, gp_report *r);
 
 #endif
