@@ -10,7 +10,8 @@ def transpose(copy):
                        save="transpose-8192.json")
     rows, res = [], {}
     for r in doc["results"]:
-        name = r["variant"] + ("" if "pad" not in r["params"] else " pad=%d" % r["params"]["pad"])
+        pad = r["params"].get("pad")
+        name = r["variant"] + ("" if pad is None else " pad=%d" % pad)
         res[name] = r
         rows.append([name, "%dx%d" % tuple(r["launch"]["block"][:2]),
                      "%.4f" % r["timing"]["median_ms"], "%.1f" % r["bandwidth_gbps"],

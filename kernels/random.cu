@@ -1,6 +1,6 @@
 // The seeded inputs, generated where the kernels read them: the same splitmix64 values the
-// host generates (include/gpuprof/seeded.h), without filling a host array and uploading it
-// (for reduce's 2^24 int32 that took about 20 ms of every run; the kernel takes microseconds).
+// host generates (include/gpuprof/seeded.h), without filling a host array and uploading it,
+// which cost more of every run's start-up than the kernel does.
 #include "common.cuh"
 #include "gpuprof/seeded.h"
 

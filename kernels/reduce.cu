@@ -13,7 +13,7 @@
 //    partials of the book's kernels stay in the input type, as in the book, and are summed
 //    on the host in 64 bits.
 #include "common.cuh"
-#include "gpuprof/launchers.h"
+#include "gpuprof/reduce.h"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>

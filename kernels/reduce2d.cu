@@ -16,16 +16,10 @@
 //  * reductionOuter adds each tile row into its own partial before adding the rows up: the
 //    same loads, but the rounding error grows with 2g instead of g².
 #include "common.cuh"
-#include "gpuprof/launchers.h"
+#include "gpuprof/reduce2d.h"
 
 namespace {
 
-// The largest grid dimension y the hardware accepts.
-constexpr unsigned kMaxGridY = 65535u;
-// Sizes are unsigned in the ABI; bounding them keeps every coordinate (up to size + g) and
-// every grid dimension x (up to size / 2) far from 32-bit overflow.
-constexpr unsigned kMaxSide = 1u << 30;
-constexpr unsigned kMaxThreads = 1024u;
 
 struct Shape {
     unsigned nx, ny;
@@ -116,7 +110,7 @@ int inner_pass(const gp_reduce2d_args *a, const gp_hooks *h, const float *src, f
 {
     const unsigned g = a->group;
     const dim3 block(g, g);
-    const dim3 grid(out.nx, min(out.ny, kMaxGridY));
+    const dim3 grid(out.nx, min(out.ny, GP_MAX_GRID_Y));
     const size_t smem = (size_t)g * g * sizeof(float);
     return gp_launch(h, pass_info("reductionInner", grid, block, smem, in, out), [&] {
         reductionInner<<<grid, block, smem>>>(src, in.nx, in.ny, dst, out.nx, out.ny);
@@ -128,7 +122,7 @@ int outer_pass(const gp_reduce2d_args *a, const gp_hooks *h, const float *src, f
 {
     const dim3 block(a->block.x, a->block.y);
     const unsigned rows = gp_ceil_div(out.ny, block.y);
-    const dim3 grid(gp_ceil_div(out.nx, block.x), min(rows, kMaxGridY));
+    const dim3 grid(gp_ceil_div(out.nx, block.x), min(rows, GP_MAX_GRID_Y));
     return gp_launch(h, pass_info("reductionOuter", grid, block, 0, in, out), [&] {
         reductionOuter<<<grid, block>>>(src, in.nx, in.ny, a->group, dst, out.nx, out.ny);
     });
@@ -145,15 +139,15 @@ int check_args(const gp_reduce2d_args *a, bool uses_block)
     if (!is_pow2(a->group) || a->group < 2 || a->group > 32)
         return gp_fail(GP_ERR_USAGE, "reduce2d: group %u is not a power of two from 2 to 32",
                        a->group);
-    if (a->nx < 1 || a->ny < 1 || a->nx > kMaxSide || a->ny > kMaxSide)
+    if (a->nx < 1 || a->ny < 1 || a->nx > GP_MAX_MATRIX_SIDE || a->ny > GP_MAX_MATRIX_SIDE)
         return gp_fail(GP_ERR_USAGE, "reduce2d: matrix %ux%u: each side must be 1 to 2^30",
                        a->nx, a->ny);
     if (!a->in || !a->buf[0] || !a->buf[1] || !a->result)
         return gp_fail(GP_ERR_RUNTIME, "internal error: reduce2d called without its buffers");
     if (uses_block && (a->block.x < 1 || a->block.y < 1 || a->block.z > 1 ||
-                       (unsigned long long)a->block.x * a->block.y > kMaxThreads))
+                       (unsigned long long)a->block.x * a->block.y > GP_MAX_THREADS_PER_BLOCK))
         return gp_fail(GP_ERR_USAGE, "reduce2d: block %ux%ux%u: needs 1 to %u threads in x*y",
-                       a->block.x, a->block.y, a->block.z, kMaxThreads);
+                       a->block.x, a->block.y, a->block.z, GP_MAX_THREADS_PER_BLOCK);
     return GP_OK;
 }
 

@@ -15,15 +15,12 @@
 //    n % 4 elements left over, or all of them when the pointers are not aligned, go through
 //    the scalar loop, so --grid=1 --block=1 still runs serially.
 #include "common.cuh"
-#include "gpuprof/launchers.h"
+#include "gpuprof/saxpy.h"
 
-#include <climits>
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kMaxThreads = 1024u;
-constexpr unsigned long long kMaxGridX = INT_MAX;  // 2^31 - 1
 
 // ---- monolithic: one thread per element ------------------------------------------------------
 __global__ void saxpyMonolithic(size_t n, float a, const float *__restrict__ x,
@@ -63,9 +60,9 @@ int check_args(const gp_saxpy_args *s)
 {
     if (s->n < 1)
         return gp_fail(GP_ERR_USAGE, "saxpy: the size must be at least 1");
-    if (s->block < 1 || s->block > kMaxThreads)
+    if (s->block < 1 || s->block > GP_MAX_THREADS_PER_BLOCK)
         return gp_fail(GP_ERR_USAGE, "saxpy: block %u: must be 1 to %u threads", s->block,
-                       kMaxThreads);
+                       GP_MAX_THREADS_PER_BLOCK);
     if (!s->x || !s->y)
         return gp_fail(GP_ERR_RUNTIME, "internal error: saxpy called without its arrays");
     return GP_OK;
@@ -94,7 +91,7 @@ int gp_saxpy_monolithic(const gp_saxpy_args *s, const gp_hooks *h)
 {
     GP_TRY(check_args(s));
     const unsigned long long blocks = (s->n + s->block - 1) / s->block;
-    if (blocks > kMaxGridX)
+    if (blocks > GP_MAX_GRID_X)
         return gp_fail(GP_ERR_USAGE, "saxpy monolithic: %llu elements in blocks of %u need %llu "
                                      "blocks, more than a grid holds (2^31 - 1); use a larger "
                                      "block or the gridstride variant",
@@ -117,7 +114,7 @@ int launch_gridstride(const gp_saxpy_args *s, const gp_hooks *h, bool vectorised
     unsigned blocks = s->grid;
     if (blocks == 0)
         GP_TRY(default_grid(&blocks));
-    if (blocks > kMaxGridX)
+    if (blocks > GP_MAX_GRID_X)
         return gp_fail(GP_ERR_USAGE, "saxpy: grid %u: at most 2^31 - 1 blocks", blocks);
     const size_t nvec =
         vectorised && aligned16(s->x) && aligned16(s->y) ? (size_t)(s->n / 4) : 0;

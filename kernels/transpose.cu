@@ -20,12 +20,10 @@
 //    tiles. For every size the book uses this loop runs once, so the kernels (and their
 //    counters) are the book's. The modern tile kernel uses a 1-D grid instead.
 #include "common.cuh"
-#include "gpuprof/launchers.h"
+#include "gpuprof/transpose.h"
 
 namespace {
 
-constexpr unsigned kMaxGridY = 65535;
-constexpr unsigned long long kMaxThreads = 1024;
 constexpr size_t kDefaultSmemLimit = 48 * 1024;  // more needs an explicit opt-in
 
 __device__ __forceinline__ size_t at(size_t row, size_t col, size_t inner)
@@ -35,7 +33,7 @@ __device__ __forceinline__ size_t at(size_t row, size_t col, size_t inner)
 
 // ---- book 5.4.1: copyGmem, the upper bound: coalesced reads and coalesced writes ---------
 // The book's ceiling for the transposes, not the device's: with one 4-byte access per thread
-// too few bytes are in flight, and on H100 it reaches only ~2/3 of cudaMemcpy's bandwidth.
+// too few bytes are in flight to reach cudaMemcpy's bandwidth.
 __global__ void copyGmem(float *__restrict__ out, const float *__restrict__ in, unsigned nx,
                          unsigned ny)
 {
@@ -122,11 +120,11 @@ __global__ void transposeSmemUnrollPad(float *__restrict__ out, const float *__r
 // all its TW / BY loads of V consecutive floats (float2) before touching shared memory, and
 // after the barrier stores TW / BY output rows the same way. A warp thus moves 256 contiguous
 // bytes per access (8 full sectors per request) and each thread keeps 8 · TW / BY bytes in
-// flight — what it takes to keep up with cudaMemcpy on H100/H200, where the book's one float
-// per thread (32 × 32 tile, V = 1) stays ~10% short. The tile is TW + pad floats wide: with
-// pad 0 a tile column sits in one bank (32-way conflicts); pad 1, the default, leaves the
-// 2-way conflict inherent in each lane reading two tile rows, which costs nothing measurable.
-// Plain loads and stores: __ldcs/__stcs streaming hints measured ~2% slower.
+// flight — what it takes to keep up with cudaMemcpy, where the book's one float per thread
+// (32 × 32 tile, V = 1) falls short. The tile is TW + pad floats wide: with pad 0 a tile
+// column sits in one bank (32-way conflicts); pad 1, the default, leaves the 2-way conflict
+// inherent in each lane reading two tile rows, which costs nothing measurable. Plain loads
+// and stores: the streaming hints (__ldcs/__stcs) were slower (bench/README.md).
 template <unsigned V> struct Vec;
 template <> struct Vec<1> { using type = float; };
 template <> struct Vec<2> { using type = float2; };
@@ -208,8 +206,8 @@ __global__ void __launch_bounds__(32 * BY) transposeTile(float *__restrict__ out
 {
     extern __shared__ float tile[];  // [TW][TW + pad]
     constexpr unsigned TW = 32 * V;
-    // A 1-D grid, row of tiles after row of tiles: never near the 65535 limit of grid y.
-    // (Grouping the block order into squarish patches of tiles measured no faster on H100.)
+    // A 1-D grid, row of tiles after row of tiles: never near the 65535 limit of grid y (and
+    // squarish patches of tiles were no faster: bench/README.md).
     const unsigned tiles_x = (nx + TW - 1) / TW;
     const unsigned x0 = blockIdx.x % tiles_x * TW, y0 = blockIdx.x / tiles_x * TW;
     const unsigned stride = TW + pad;
@@ -230,7 +228,7 @@ __global__ void __launch_bounds__(32 * BY) transposeTile(float *__restrict__ out
 dim3 grid_for(unsigned nx, unsigned ny, unsigned cols_per_block, unsigned rows_per_block)
 {
     const unsigned gy = gp_ceil_div(ny, rows_per_block);
-    return dim3(gp_ceil_div(nx, cols_per_block), gy < kMaxGridY ? gy : kMaxGridY);
+    return dim3(gp_ceil_div(nx, cols_per_block), gy < GP_MAX_GRID_Y ? gy : GP_MAX_GRID_Y);
 }
 
 int check_args(const gp_transpose_args *a)
@@ -238,7 +236,7 @@ int check_args(const gp_transpose_args *a)
     const unsigned long long threads = (unsigned long long)a->block.x * a->block.y;
     if (a->nx == 0 || a->ny == 0)
         return gp_fail(GP_ERR_USAGE, "transpose: the matrix must have at least one element");
-    if (a->block.x == 0 || a->block.y == 0 || threads > kMaxThreads)
+    if (a->block.x == 0 || a->block.y == 0 || threads > GP_MAX_THREADS_PER_BLOCK)
         return gp_fail(GP_ERR_USAGE, "transpose: block %ux%u is not a valid block shape",
                        a->block.x, a->block.y);
     if (a->pad < 0 || a->pad > 32)

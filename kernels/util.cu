@@ -7,12 +7,11 @@ namespace {
 // finds none of its data in L2 (as after Nsight Compute's cache flush). Reading leaves no
 // dirty lines of its own. Then, from sm_80 on, it discards buf's lines from L2, so the next
 // kernel finds the L2 invalid rather than full of clean lines, as ncu's flush-and-invalidate
-// leaves it: on an H100 that moved the next kernel's L2 hits 1-2 % towards ncu's, with the
-// same DRAM traffic. Discarding writes nothing back (the lines are clean) and leaves buf's
-// contents undefined, which nothing reads for their value. The discards start at the lines
-// read first, long evicted, so a thread that finishes its reads early reaches the lines read
-// last after the others have read them. (Writing the buffer and discarding it was tried on
-// an H100 too: the next kernel's DRAM counters came out the same, for twice the kernels.)
+// leaves it, which brings its L2 hits closer to ncu's (bench/README.md). Discarding writes
+// nothing back (the lines are clean) and leaves buf's contents undefined, which nothing
+// reads for their value. The discards start at the lines read first, long evicted, so a
+// thread that finishes its reads early reaches the lines read last after the others have
+// read them.
 // The sum is stored only if it hits an impossible value, so the loads cannot be optimised
 // away.
 __global__ void gp_flush_l2_kernel(const int4 *__restrict__ buf, size_t words, int *sink)

@@ -1,7 +1,9 @@
 /* Command-line parsing: GNU-style long options (--opt=value and --opt value, unambiguous
- * prefixes), validated against the registry before any GPU is touched. */
+ * prefixes), validated against the command, family and variant tables before any GPU is
+ * touched. */
 #include "gpuprof/cli.h"
 
+#include "gpuprof/commands.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"
 
@@ -9,109 +11,95 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gp_option_def options[OPT_COUNT] = {
-    {OPT_VARIANT, "variant", "LIST", "variants to run, comma-separated, or 'all' (default: all)"},
-    {OPT_BLOCK, "block", "N", "block size(s), comma-separated (default: each variant's own)"},
-    {OPT_SIZE, "size", "N", "problem size(s), comma-separated; N, 2^K or 2^K+C"},
-    {OPT_TYPE, "type", "T", "element type: int32, float32 or both comma-separated (default: int32)"},
-    {OPT_PAD, "pad", "N", "shared-tile padding in 4-byte words, 0 to 32"},
-    {OPT_GROUP, "group", "N", "tile side of the 2-D reduction: 2, 4, 8, 16 or 32 (default: 16)"},
-    {OPT_GRID, "grid", "N", "blocks of the grid-stride variant (default: 32 x multiprocessors)"},
-    {OPT_REPEAT, "repeat", "N", "timed launches per result (default: 20)"},
-    {OPT_WARMUP, "warmup", "N", "untimed launches before timing (default: 3)"},
-    {OPT_DEVICE, "device", "N", "CUDA device index (default: 0)"},
-    {OPT_SEED, "seed", "N", "seed of the random input (default: 1)"},
-    {OPT_JSON, "json", NULL, "JSON output (schema in schemas/)"},
-    {OPT_CSV, "csv", NULL, "CSV output: one header line, one row per result"},
-    {OPT_NO_HEADER, "no-header", NULL, "CSV without its header line (for appending in loops)"},
-    {OPT_METRICS, "metrics", "SET",
-     "hardware metrics: default, all, none, or a comma-separated list of keys or PerfWorks names"},
-    {OPT_METRICS_DETAIL, "metrics-detail", NULL,
-     "text: every metric of every kernel (nvprof's long form)"},
-    {OPT_REQUIRE_METRICS, "require-metrics", NULL,
-     "exit 1 when the metrics cannot be collected (default: warn, exit 0)"},
-    {OPT_CHIP, "chip", "NAME", "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
-    {OPT_HELP, "help", NULL, "show this help and exit"},
+static const gp_option_def options[] = {
+    [OPT_VARIANT] = {OPT_VARIANT, "variant", "LIST",
+                     "variants to run, comma-separated, or 'all' (default: all)"},
+    [OPT_BLOCK] = {OPT_BLOCK, "block", "N",
+                   "block size(s), comma-separated (default: each variant's own)"},
+    [OPT_SIZE] = {OPT_SIZE, "size", "N", "problem size(s), comma-separated; N, 2^K or 2^K+C"},
+    [OPT_TYPE] = {OPT_TYPE, "type", "T",
+                  "element type: int32, float32 or both comma-separated (default: int32)"},
+    [OPT_PAD] = {OPT_PAD, "pad", "N",
+                 "shared-tile padding(s) in 4-byte words, 0 to 32, comma-separated"},
+    [OPT_GROUP] = {OPT_GROUP, "group", "N",
+                   "tile side(s) of the 2-D reduction: 2, 4, 8, 16 or 32 (default: 16)"},
+    [OPT_GRID] = {OPT_GRID, "grid", "N",
+                  "blocks of the grid-stride variants (default: 32 x multiprocessors)"},
+    [OPT_REPEAT] = {OPT_REPEAT, "repeat", "N", "timed launches per result (default: 20)"},
+    [OPT_WARMUP] = {OPT_WARMUP, "warmup", "N", "untimed launches before timing (default: 3)"},
+    [OPT_DEVICE] = {OPT_DEVICE, "device", "N", "CUDA device index (default: 0)"},
+    [OPT_SEED] = {OPT_SEED, "seed", "N", "seed of the random input (default: 1)"},
+    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON output (schema in schemas/)"},
+    [OPT_CSV] = {OPT_CSV, "csv", NULL, "CSV output: one header line, one row per result"},
+    [OPT_NO_HEADER] = {OPT_NO_HEADER, "no-header", NULL,
+                       "CSV without its header line (for appending in loops)"},
+    [OPT_METRICS] = {OPT_METRICS, "metrics", "SET",
+                     "hardware metrics: default, all, none, or a comma-separated list of keys "
+                     "or PerfWorks names"},
+    [OPT_METRICS_DETAIL] = {OPT_METRICS_DETAIL, "metrics-detail", NULL,
+                            "text: every metric of every kernel (nvprof's long form)"},
+    [OPT_REQUIRE_METRICS] = {OPT_REQUIRE_METRICS, "require-metrics", NULL,
+                             "exit 1 when the metrics cannot be collected (default: warn, "
+                             "exit 0)"},
+    [OPT_CHIP] = {OPT_CHIP, "chip", "NAME",
+                  "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
+    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help and exit"},
 };
 
-/* Options of every kernel command; each adds its own family options, then --help. */
-#define KERNEL_OPTIONS                                                                        \
-    OPT_VARIANT, OPT_BLOCK, OPT_SIZE, OPT_REPEAT, OPT_WARMUP, OPT_DEVICE, OPT_SEED, OPT_JSON, \
-        OPT_CSV, OPT_NO_HEADER, OPT_METRICS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS
-#define N_KERNEL_OPTIONS 13
-
-static const gp_command_def commands[] = {
-    {"reduce", GP_CMD_KERNEL, GP_FAM_REDUCE, NULL, 0,
-     "time, check and profile the parallel reductions", {KERNEL_OPTIONS, OPT_TYPE, OPT_HELP},
-     N_KERNEL_OPTIONS + 2},
-    {"transpose", GP_CMD_KERNEL, GP_FAM_TRANSPOSE, NULL, 0,
-     "time, check and profile the matrix transposes", {KERNEL_OPTIONS, OPT_PAD, OPT_HELP},
-     N_KERNEL_OPTIONS + 2},
-    {"reduce2d", GP_CMD_KERNEL, GP_FAM_REDUCE2D, NULL, 0,
-     "time, check and profile the 2-D multi-pass reductions", {KERNEL_OPTIONS, OPT_GROUP, OPT_HELP},
-     N_KERNEL_OPTIONS + 2},
-    {"saxpy", GP_CMD_KERNEL, GP_FAM_SAXPY, NULL, 0,
-     "time, check and profile saxpy: one thread per element or grid-stride loops",
-     {KERNEL_OPTIONS, OPT_GRID, OPT_HELP}, N_KERNEL_OPTIONS + 2},
-    {"list", GP_CMD_LIST, -1, NULL, 0, "list every kernel family and variant",
-     {OPT_JSON, OPT_CSV, OPT_NO_HEADER, OPT_HELP}, 4},
-    {"device", GP_CMD_DEVICE, -1, NULL, 0,
-     "describe the GPUs: clocks, memory, peak and measured copy bandwidth",
-     {OPT_DEVICE, OPT_JSON, OPT_HELP}, 3},
-    {"metrics", GP_CMD_METRICS, -1, NULL, 0,
-     "the metric catalogue, and which metrics a GPU or chip provides",
-     {OPT_CHIP, OPT_DEVICE, OPT_JSON, OPT_HELP}, 4},
-    {"report", GP_CMD_REPORT, -1, "FILE", 1, "render a saved JSON report as text, JSON or CSV",
-     {OPT_JSON, OPT_CSV, OPT_NO_HEADER, OPT_METRICS_DETAIL, OPT_HELP}, 5},
-};
-
-const gp_command_def *gp_command_table(size_t *count)
-{
-    *count = sizeof commands / sizeof commands[0];
-    return commands;
-}
-
-const gp_command_def *gp_find_command(const char *name)
-{
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
-    return NULL;
-}
+_Static_assert(sizeof options / sizeof options[0] == OPT_COUNT,
+               "every option id has a row in the option table");
 
 const gp_option_def *gp_option(gp_option_id id)
 {
     return id < OPT_COUNT ? &options[id] : NULL;
 }
 
+/* Options that apply to some variants only, and the flag of those variants. */
+static const struct {
+    gp_option_id id;
+    unsigned flag;
+} variant_options[] = {{OPT_PAD, GP_VF_PADDED}, {OPT_GRID, GP_VF_GRID}};
+
 /* ---- option lookup ------------------------------------------------------------------ */
 
+typedef struct {
+    const gp_command_def *cmd;
+    const gp_family *family;
+    const char *name;          /* the command's name, for messages */
+} command_context;
+
+/* Called for each option the command takes. */
+static void consider(const gp_option_def *o, const char *name, size_t len,
+                     const gp_option_def **exact, const gp_option_def **prefix, int *prefixes)
+{
+    if (strncmp(o->name, name, len) != 0)
+        return;
+    if (o->name[len] == '\0') {
+        *exact = o;
+        return;
+    }
+    *prefix = o;
+    (*prefixes)++;
+}
+
 /* Exact name, else the one option of this command that the name abbreviates. */
-static int find_option(const gp_command_def *cmd, const char *name, size_t len,
+static int find_option(const command_context *cc, const char *name, size_t len,
                        const gp_option_def **found)
 {
-    const gp_option_def *prefix_match = NULL;
-    int prefix_matches = 0;
-    for (size_t i = 0; i < cmd->n_options; i++) {
-        const gp_option_def *o = &options[cmd->options[i]];
-        if (strncmp(o->name, name, len) != 0)
-            continue;
-        if (o->name[len] == '\0') {
-            *found = o;
-            return GP_OK;
-        }
-        prefix_match = o;
-        prefix_matches++;
-    }
-    if (prefix_matches == 1) {
-        *found = prefix_match;
+    const gp_option_def *exact = NULL, *prefix = NULL;
+    int prefixes = 0;
+    for (size_t i = 0; i < cc->cmd->n_options; i++)
+        consider(&options[cc->cmd->options[i]], name, len, &exact, &prefix, &prefixes);
+    for (size_t i = 0; cc->family && i < cc->family->n_options; i++)
+        consider(&options[cc->family->options[i]], name, len, &exact, &prefix, &prefixes);
+    *found = exact ? exact : prefix;
+    if (exact || prefixes == 1)
         return GP_OK;
-    }
-    if (prefix_matches > 1)
+    if (prefixes > 1)
         return gp_fail(GP_ERR_USAGE, "option '--%.*s' is ambiguous for '%s'", (int)len, name,
-                       cmd->name);
+                       cc->name);
     return gp_fail(GP_ERR_USAGE, "unknown option '--%.*s' for '%s' (see 'gpuprof %s --help')",
-                   (int)len, name, cmd->name, cmd->name);
+                   (int)len, name, cc->name, cc->name);
 }
 
 /* ---- values --------------------------------------------------------------------------- */
@@ -155,36 +143,26 @@ static int for_each_item(const char *opt, const char *text, size_t max_items,
     }
 }
 
-static void list_variant_names(gp_family family, char *buf, size_t len)
-{
-    const gp_variant *vs[GP_MAX_LIST];
-    size_t n = gp_family_variants(family, vs, GP_MAX_LIST);
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && i < GP_MAX_LIST; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", vs[i]->name);
-    }
-}
-
 static int add_variant(void *ctx, const char *name)
 {
     gp_request *req = ctx;
+    const gp_family *f = req->family;
     if (strcmp(name, "all") == 0) {
-        req->n_variants = gp_family_variants(req->family, req->variants, GP_MAX_LIST);
+        for (size_t i = 0; i < f->n_variants; i++)
+            req->variants[i] = &f->variants[i];
+        req->n_variants = f->n_variants;
         return GP_OK;
     }
-    const gp_variant *v = gp_find_variant(req->family, name);
+    const gp_variant *v = gp_find_variant(f, name);
     if (!v) {
         char names[1024];
-        list_variant_names(req->family, names, sizeof names);
+        gp_list_variant_names(f, names, sizeof names);
         return gp_fail(GP_ERR_USAGE, "unknown variant '%s' for %s (valid: %s, all)", name,
-                       gp_family_name(req->family), names);
+                       f->name, names);
     }
     for (size_t i = 0; i < req->n_variants; i++)
         if (req->variants[i] == v)
             return GP_OK;  /* listed twice: run once */
-    if (req->n_variants >= GP_MAX_LIST)
-        return gp_fail(GP_ERR_USAGE, "too many variants");
     req->variants[req->n_variants++] = v;
     return GP_OK;
 }
@@ -192,14 +170,14 @@ static int add_variant(void *ctx, const char *name)
 static int add_block(void *ctx, const char *text)
 {
     gp_request *req = ctx;
-    return gp_parse_block(text, gp_family_is_2d(req->family), &req->blocks[req->n_blocks++]);
+    return gp_parse_block(text, req->family->two_d, &req->blocks[req->n_blocks++]);
 }
 
 static int add_size(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     gp_size *s = &req->sizes[req->n_sizes++];
-    if (gp_family_is_2d(req->family)) {
+    if (req->family->two_d) {
         GP_TRY(gp_parse_size_2d(text, &s->nx, &s->ny));
         s->n = (uint64_t)s->nx * s->ny;
         return GP_OK;
@@ -212,17 +190,69 @@ static int add_type(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     gp_dtype t;
-    if (strcmp(text, "int32") == 0)
-        t = GP_INT32;
-    else if (strcmp(text, "float32") == 0)
-        t = GP_FLOAT32;
-    else
+    if (!gp_dtype_from_name(text, &t))
         return gp_fail(GP_ERR_USAGE, "invalid type '%s' (valid: int32, float32)", text);
     for (size_t i = 0; i < req->n_types; i++)
         if (req->types[i] == t)
             return GP_OK;
     req->types[req->n_types++] = t;
     return GP_OK;
+}
+
+/* The numeric list options, their ranges and where their values go. */
+typedef struct {
+    gp_option_id id;
+    uint64_t min, max;
+    bool power_of_two;
+} number_list;
+
+static const number_list number_lists[] = {
+    {OPT_PAD, 0, 32, false},
+    {OPT_GROUP, 2, 32, true},
+    {OPT_GRID, 1, GP_MAX_GRID_X, false},
+};
+
+static unsigned *number_list_values(gp_request *req, gp_option_id id, size_t **count)
+{
+    switch (id) {
+    case OPT_PAD: *count = &req->n_pads; return req->pads;
+    case OPT_GROUP: *count = &req->n_groups; return req->groups;
+    default: *count = &req->n_grids; return req->grids;
+    }
+}
+
+typedef struct {
+    gp_request *req;
+    const number_list *list;
+} number_item;
+
+static int add_number(void *ctx, const char *text)
+{
+    const number_item *item = ctx;
+    const char *name = options[item->list->id].name;
+    uint64_t v = 0;
+    GP_TRY(parse_count(name, text, item->list->min, item->list->max, &v));
+    if (item->list->power_of_two && (v & (v - 1)))
+        return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s: must be a power of two",
+                       text, name);
+    size_t *count;
+    unsigned *values = number_list_values(item->req, item->list->id, &count);
+    values[(*count)++] = (unsigned)v;
+    return GP_OK;
+}
+
+static int parse_number_list(gp_request *req, gp_option_id id, const char *text)
+{
+    for (size_t i = 0; i < sizeof number_lists / sizeof number_lists[0]; i++)
+        if (number_lists[i].id == id) {
+            number_item item = {req, &number_lists[i]};
+            size_t *count;
+            number_list_values(req, id, &count);
+            *count = 0;
+            return for_each_item(options[id].name, text, GP_MAX_LIST, add_number, &item);
+        }
+    return gp_fail(GP_ERR_USAGE, "internal error: --%s is not a list of numbers",
+                   options[id].name);
 }
 
 static int add_metric(void *ctx, const char *text)
@@ -263,9 +293,9 @@ typedef struct {
     bool seen[OPT_COUNT];
 } given_options;
 
-static int apply_option(gp_request *req, const gp_option_def *o, const char *value)
+/* A list option: the list starts again each time the option is given. */
+static int apply_list(gp_request *req, const gp_option_def *o, const char *value)
 {
-    uint64_t v;
     switch (o->id) {
     case OPT_VARIANT:
         req->n_variants = 0;
@@ -280,20 +310,26 @@ static int apply_option(gp_request *req, const gp_option_def *o, const char *val
         req->n_types = 0;
         return for_each_item(o->name, value, 2, add_type, req);
     case OPT_PAD:
-        GP_TRY(parse_count(o->name, value, 0, 32, &v));
-        req->pad = (int)v;
-        return GP_OK;
     case OPT_GROUP:
-        GP_TRY(parse_count(o->name, value, 2, 32, &v));
-        if (v & (v - 1))
-            return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --group: must be a power of "
-                                         "two (2, 4, 8, 16 or 32)", value);
-        req->group = (unsigned)v;
-        return GP_OK;
     case OPT_GRID:
-        GP_TRY(parse_count(o->name, value, 1, 2147483647u, &v));
-        req->grid = (unsigned)v;
-        return GP_OK;
+        return parse_number_list(req, o->id, value);
+    default:
+        return gp_fail(GP_ERR_USAGE, "internal error: --%s is not a list", o->name);
+    }
+}
+
+static int apply_option(gp_request *req, const gp_option_def *o, const char *value)
+{
+    uint64_t v = 0;
+    switch (o->id) {
+    case OPT_VARIANT:
+    case OPT_BLOCK:
+    case OPT_SIZE:
+    case OPT_TYPE:
+    case OPT_PAD:
+    case OPT_GROUP:
+    case OPT_GRID:
+        return apply_list(req, o, value);
     case OPT_REPEAT:
         GP_TRY(parse_count(o->name, value, 1, 100000, &v));
         req->repeat = (unsigned)v;
@@ -320,21 +356,21 @@ static int apply_option(gp_request *req, const gp_option_def *o, const char *val
     case OPT_NO_HEADER: req->no_header = true; return GP_OK;
     case OPT_METRICS_DETAIL: req->metrics_detail = true; return GP_OK;
     case OPT_REQUIRE_METRICS: req->require_metrics = true; return GP_OK;
-    case OPT_HELP: req->command = GP_CMD_HELP; return GP_OK;
+    case OPT_HELP: return GP_OK; /* handled after parsing: --help wins */
     case OPT_COUNT: break;
     }
     return gp_fail(GP_ERR_USAGE, "internal error: unhandled option --%s", o->name);
 }
 
 /* One "--name[=value]" argument (value may come from the next argv entry). */
-static int parse_long_option(const gp_command_def *cmd, gp_request *req, given_options *given,
+static int parse_long_option(const command_context *cc, gp_request *req, given_options *given,
                              int argc, char **argv, int *i)
 {
     const char *arg = argv[*i] + 2;
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     const gp_option_def *o = NULL;
-    GP_TRY(find_option(cmd, arg, len, &o));
+    GP_TRY(find_option(cc, arg, len, &o));
     const char *value = NULL;
     if (o->arg) {
         if (eq)
@@ -352,41 +388,22 @@ static int parse_long_option(const gp_command_def *cmd, gp_request *req, given_o
     return apply_option(req, o, value);
 }
 
-static void set_defaults(gp_request *req, const gp_command_def *cmd, int argc, char **argv)
+static void set_defaults(gp_request *req, const command_context *cc)
 {
-    memset(req, 0, sizeof *req);
-    req->command = cmd->command;
-    req->family = cmd->family >= 0 ? (gp_family)cmd->family : GP_FAM_REDUCE;
-    req->help_topic = cmd->name;
-    req->pad = -1;
-    req->group = GP_DEFAULT_GROUP;
+    req->command = cc->cmd;
+    req->family = cc->family;
     req->alpha = GP_DEFAULT_ALPHA;
     req->repeat = GP_DEFAULT_REPEAT;
     req->warmup = GP_DEFAULT_WARMUP;
-    req->device = cmd->command == GP_CMD_KERNEL || cmd->command == GP_CMD_METRICS ? 0 : -1;
+    req->device = cc->cmd->every_device ? -1 : 0;
     req->seed = GP_DEFAULT_SEED;
-    req->argc = argc;
-    req->argv = argv;
 }
 
-static void default_sizes(gp_request *req)
-{
-    gp_size *s = &req->sizes[0];
-    req->n_sizes = 1;
-    switch (req->family) {
-    case GP_FAM_REDUCE: s->n = (uint64_t)1 << 24; break;
-    case GP_FAM_SAXPY: s->n = (uint64_t)1 << 26; break;
-    case GP_FAM_TRANSPOSE:
-    case GP_FAM_REDUCE2D:
-    case GP_FAM_COUNT:
-        s->nx = s->ny = 4096;
-        s->n = (uint64_t)s->nx * s->ny;
-        break;
-    }
-}
+/* ---- checks after parsing ---------------------------------------------------------------- */
 
 static int check_blocks(const gp_request *req, const given_options *given)
 {
+    const gp_family *f = req->family;
     for (size_t v = 0; v < req->n_variants; v++)
         for (size_t b = 0; b < req->n_blocks; b++) {
             const gp_variant *var = req->variants[v];
@@ -395,17 +412,16 @@ static int check_blocks(const gp_request *req, const given_options *given)
                  * one given for this variant alone is a mistake. */
                 if (given->seen[OPT_VARIANT] && req->n_variants == 1)
                     return gp_fail(GP_ERR_USAGE, "--block does not apply to %s %s (its block "
-                                                 "is --group x --group)",
-                                   gp_family_name(var->family), var->name);
+                                                 "is --group x --group)", f->name, var->name);
                 continue;
             }
             if (gp_block_allowed(var, req->blocks[b]))
                 continue;
             char blk[32], allowed[96];
-            gp_format_block(req->blocks[b], gp_family_is_2d(req->family), blk, sizeof blk);
-            gp_describe_blocks(var, allowed, sizeof allowed);
+            gp_format_block(req->blocks[b], f->two_d, blk, sizeof blk);
+            gp_describe_blocks(f, var, allowed, sizeof allowed);
             return gp_fail(GP_ERR_USAGE, "block %s is not allowed for %s %s (allowed: %s)", blk,
-                           gp_family_name(var->family), var->name, allowed);
+                           f->name, var->name, allowed);
         }
     return GP_OK;
 }
@@ -413,49 +429,60 @@ static int check_blocks(const gp_request *req, const given_options *given)
 /* Options that apply to some variants only: refuse a combination that would be ignored. */
 static int check_variant_options(gp_request *req, const given_options *given)
 {
-    struct { gp_option_id id; unsigned flag; } scoped[] = {
-        {OPT_PAD, GP_VF_PADDED}, {OPT_GRID, GP_VF_GRID},
-    };
-    for (size_t s = 0; s < sizeof scoped / sizeof scoped[0]; s++) {
-        if (!given->seen[scoped[s].id])
+    for (size_t s = 0; s < sizeof variant_options / sizeof variant_options[0]; s++) {
+        const unsigned flag = variant_options[s].flag;
+        if (!given->seen[variant_options[s].id])
             continue;
         if (!given->seen[OPT_VARIANT]) {
             /* --pad alone selects the variants it applies to (`transpose --pad=1`). */
             size_t kept = 0;
             for (size_t v = 0; v < req->n_variants; v++)
-                if (req->variants[v]->flags & scoped[s].flag)
+                if (req->variants[v]->flags & flag)
                     req->variants[kept++] = req->variants[v];
             req->n_variants = kept;
             continue;
         }
         for (size_t v = 0; v < req->n_variants; v++)
-            if (!(req->variants[v]->flags & scoped[s].flag))
+            if (!(req->variants[v]->flags & flag))
                 return gp_fail(GP_ERR_USAGE, "--%s does not apply to %s %s",
-                               options[scoped[s].id].name, gp_family_name(req->family),
+                               options[variant_options[s].id].name, req->family->name,
                                req->variants[v]->name);
     }
     return GP_OK;
 }
 
-static int finish_kernel_request(gp_request *req, const given_options *given)
+/* What a kernel command runs when an option is not given: the family's defaults. */
+static void fill_kernel_defaults(gp_request *req, const given_options *given)
 {
+    const gp_family *f = req->family;
     if (!given->seen[OPT_VARIANT])
-        req->n_variants = gp_family_variants(req->family, req->variants, GP_MAX_LIST);
-    if (req->n_sizes == 0)
-        default_sizes(req);
+        add_variant(req, "all");
+    if (req->n_sizes == 0) {
+        req->sizes[0] = f->default_size;
+        req->n_sizes = 1;
+    }
     if (req->n_types == 0) {
-        req->types[0] = req->family == GP_FAM_REDUCE ? GP_INT32 : GP_FLOAT32;
+        req->types[0] = f->default_type;
         req->n_types = 1;
     }
+    if (req->n_groups == 0 && gp_family_has_option(f, OPT_GROUP)) {
+        req->groups[0] = GP_DEFAULT_GROUP;
+        req->n_groups = 1;
+    }
+}
+
+static int finish_kernel_request(gp_request *req, const given_options *given)
+{
+    fill_kernel_defaults(req, given);
     GP_TRY(check_variant_options(req, given));
     if (req->n_variants == 0)
-        return gp_fail(GP_ERR_USAGE, "no %s variant takes these options",
-                       gp_family_name(req->family));
+        return gp_fail(GP_ERR_USAGE, "no %s variant takes these options", req->family->name);
     return check_blocks(req, given);
 }
 
-static int finish_request(gp_request *req, const gp_command_def *cmd, const given_options *given)
+static int finish_request(gp_request *req, const command_context *cc, const given_options *given)
 {
+    const gp_command_def *cmd = cc->cmd;
     if (given->seen[OPT_CSV] && given->seen[OPT_JSON])
         return gp_fail(GP_ERR_USAGE, "--json and --csv cannot be combined");
     if (req->no_header && req->output != GP_OUT_CSV)
@@ -464,74 +491,84 @@ static int finish_request(gp_request *req, const gp_command_def *cmd, const give
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
-    if (req->n_files != cmd->n_operands)
-        return gp_fail(GP_ERR_USAGE, "'%s' needs %s (see 'gpuprof %s --help')", cmd->name,
-                       cmd->operands ? cmd->operands : "no operands", cmd->name);
+    if (req->n_operands < cmd->min_operands)
+        return gp_fail(GP_ERR_USAGE, "'%s' needs %s (see 'gpuprof %s --help')", cc->name,
+                       cmd->operands, cc->name);
     if (req->chip && given->seen[OPT_DEVICE])
         return gp_fail(GP_ERR_USAGE, "--chip and --device cannot be combined");
-    if (req->command == GP_CMD_KERNEL)
+    if (req->family)
         return finish_kernel_request(req, given);
     return GP_OK;
 }
 
-static void list_command_names(char *buf, size_t len)
+/* ---- the command line ---------------------------------------------------------------------- */
+
+/* The command named by argv[1], with the aliases --help, -h and --version. */
+static int find_command(const char *first, command_context *cc)
 {
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", commands[i].name);
-    }
+    const char *name = strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 ? "help"
+                       : strcmp(first, "--version") == 0                        ? "version"
+                                                                                : first;
+    cc->cmd = gp_find_command(name, &cc->family);
+    cc->name = name;
+    if (cc->cmd)
+        return GP_OK;
+    char names[512];
+    gp_list_command_names(names, sizeof names);
+    if (first[0] == '-')
+        return gp_fail(GP_ERR_USAGE, "unknown option '%s' before the command (commands: %s)",
+                       first, names);
+    return gp_fail(GP_ERR_USAGE, "unknown command '%s' (commands: %s)", first, names);
+}
+
+/* An operand (a word that is not an option). */
+static int add_operand(gp_request *req, const command_context *cc, const char *arg)
+{
+    if (req->n_operands >= cc->cmd->max_operands)
+        return gp_fail(GP_ERR_USAGE, "unexpected argument '%s' for '%s'", arg, cc->name);
+    req->operands[req->n_operands++] = arg;
+    return GP_OK;
+}
+
+/* `gpuprof CMD ... --help` asks for CMD's help, whatever else the line holds. */
+static void turn_into_help(gp_request *req, const command_context *cc)
+{
+    const gp_family *unused;
+    memset(req, 0, sizeof *req);
+    req->command = gp_find_command("help", &unused);
+    req->help_topic = cc->name;
 }
 
 int gp_parse_command_line(int argc, char **argv, gp_request *req)
 {
     memset(req, 0, sizeof *req);
-    req->argc = argc;
-    req->argv = argv;
     if (argc < 2)
         return gp_fail(GP_ERR_USAGE, "no command given (see 'gpuprof --help')");
-    const char *first = argv[1];
-    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 || strcmp(first, "help") == 0) {
-        req->command = GP_CMD_HELP;
-        if (argc > 2 && strcmp(first, "help") == 0)
-            req->help_topic = argv[2];
-        return GP_OK;
-    }
-    if (strcmp(first, "--version") == 0) {
-        req->command = GP_CMD_VERSION;
-        return GP_OK;
-    }
-    const gp_command_def *cmd = gp_find_command(first);
-    if (!cmd) {
-        char names[256];
-        list_command_names(names, sizeof names);
-        if (first[0] == '-')
-            return gp_fail(GP_ERR_USAGE, "unknown option '%s' before the command (commands: %s)",
-                           first, names);
-        return gp_fail(GP_ERR_USAGE, "unknown command '%s' (commands: %s)", first, names);
-    }
-    set_defaults(req, cmd, argc, argv);
+    command_context cc;
+    GP_TRY(find_command(argv[1], &cc));
+    set_defaults(req, &cc);
     given_options given = {{false}};
-    bool operands_only = false;
+    bool operands_only = false, help = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
-        if (!operands_only && strcmp(arg, "--") == 0) {
+        if (!operands_only && strcmp(arg, "--") == 0)
             operands_only = true;
-        } else if (!operands_only && strncmp(arg, "--", 2) == 0) {
-            GP_TRY(parse_long_option(cmd, req, &given, argc, argv, &i));
-        } else if (!operands_only && strcmp(arg, "-h") == 0) {
-            req->command = GP_CMD_HELP;
-        } else if (!operands_only && arg[0] == '-' && arg[1] != '\0') {
+        else if (!operands_only && strncmp(arg, "--", 2) == 0)
+            GP_TRY(parse_long_option(&cc, req, &given, argc, argv, &i));
+        else if (!operands_only && strcmp(arg, "-h") == 0)
+            help = true;
+        else if (!operands_only && arg[0] == '-' && arg[1] != '\0')
             return gp_fail(GP_ERR_USAGE, "unknown option '%s' for '%s' (options are long: "
                                          "--name=value; see 'gpuprof %s --help')", arg,
-                           cmd->name, cmd->name);
-        } else if (req->n_files < cmd->n_operands) {
-            req->files[req->n_files++] = arg;
-        } else {
-            return gp_fail(GP_ERR_USAGE, "unexpected argument '%s' for '%s'", arg, cmd->name);
-        }
+                           cc.name, cc.name);
+        else
+            GP_TRY(add_operand(req, &cc, arg));
     }
-    if (req->command == GP_CMD_HELP)
-        return GP_OK;  /* --help wins over everything else on the line */
-    return finish_request(req, cmd, &given);
+    req->argc = argc;
+    req->argv = argv;
+    if (help || given.seen[OPT_HELP]) {
+        turn_into_help(req, &cc);
+        return GP_OK;
+    }
+    return finish_request(req, &cc, &given);
 }

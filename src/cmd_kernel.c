@@ -1,6 +1,9 @@
-/* reduce, transpose, reduce2d, saxpy: run, render, and turn failed checks into exit 1. */
+/* The kernel commands (one per family): expand, run, render, and turn failed checks into
+ * exit 1. */
 #include "gpuprof/commands.h"
 
+#include "gpuprof/plan.h"
+#include "gpuprof/render.h"
 #include "gpuprof/runner.h"
 #include "gpuprof/status.h"
 
@@ -15,18 +18,27 @@ int gp_render(const gp_request *req, FILE *out, const gp_report *report)
     return gp_render_text(out, report, &o);
 }
 
-int gp_cmd_kernel(const gp_request *req, FILE *out, gp_report *report)
+static int run_and_render(const gp_request *req, const gp_plan *plan, FILE *out,
+                          gp_report *report)
 {
-    GP_TRY(gp_report_set_command_line(report, req->argc, req->argv));
     size_t failed = 0;
-    GP_TRY(gp_run_kernels(req, report, &failed));
+    GP_TRY(gp_run_plan(req, plan, report, &failed));
     GP_TRY(gp_render(req, out, report));
-    if (fflush(out) != 0)
-        return gp_fail(GP_ERR_RUNTIME, "writing the results failed");
     if (failed)
         return gp_fail(GP_ERR_RUNTIME, "%zu result%s FAILED the check against the CPU", failed,
                        failed == 1 ? "" : "s");
     if (req->require_metrics && report->profiler.state != GP_PROF_OK)
         return gp_fail(GP_ERR_RUNTIME, "--require-metrics: %s", report->profiler.reason);
     return GP_OK;
+}
+
+int gp_cmd_kernel(const gp_request *req, FILE *out, gp_report *report)
+{
+    gp_plan plan;
+    GP_TRY(gp_plan_expand(req, &plan)); /* every usage error before any device */
+    int rc = gp_report_set_command_line(report, req->argc, req->argv);
+    if (rc == GP_OK)
+        rc = run_and_render(req, &plan, out, report);
+    gp_plan_free(&plan);
+    return rc;
 }

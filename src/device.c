@@ -3,13 +3,14 @@
 
 #include "gpuprof/status.h"
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* gpuprof issues all its work in order on the default stream, so one hardware work queue
  * serves it as well as the driver's default of eight, and a context with one is cheaper to
- * create and to tear down (on an H100, about 0.1 s less to create, 45 ms less at exit). */
+ * create and to tear down (bench/README.md, "Why the code is the way it is"). */
 void gp_device_use_one_queue(void)
 {
     setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0); /* 0: a value the user set stays */
@@ -75,6 +76,25 @@ int gp_device_open(int index, gp_device_info *info)
     return GP_OK;
 }
 
+/* cuCtxGetCurrent through the runtime's entry-point query: gpuprof links no libcuda, so that
+ * it starts (and says why there is no GPU) on machines without a driver. */
+int gp_device_use(int device, void **context)
+{
+    typedef CUresult (*get_current_fn)(CUcontext *);
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    GP_CUDA(cudaSetDevice(device)); /* creates the primary context (CUDA 12 and later) */
+    GP_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault,
+                                             &found));
+    if (found != cudaDriverEntryPointSuccess || !fn)
+        return gp_fail(GP_ERR_RUNTIME, "cuCtxGetCurrent not found in the CUDA driver");
+    CUcontext ctx = NULL;
+    if (((get_current_fn)fn)(&ctx) != CUDA_SUCCESS || !ctx)
+        return gp_fail(GP_ERR_RUNTIME, "no current CUDA context to profile");
+    *context = ctx;
+    return GP_OK;
+}
+
 int gp_device_memory(uint64_t *free_bytes, uint64_t *total_bytes)
 {
     size_t f, t;
@@ -90,26 +110,49 @@ static int compare_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Time `repeats` copies of `bytes`; median milliseconds. */
-static int time_copies(void *dst, const void *src, size_t bytes, int repeats, float *median_ms)
+#define COPY_WARMUPS 3
+#define COPY_REPEATS 15
+
+/* Time the copies between two events; the median milliseconds. */
+static int time_with(cudaEvent_t start, cudaEvent_t stop, void *dst, const void *src,
+                     size_t bytes, float *median_ms)
 {
-    cudaEvent_t start, stop;
-    float times[32];
-    GP_CUDA(cudaEventCreate(&start));
-    GP_CUDA(cudaEventCreate(&stop));
-    for (int i = 0; i < 3; i++)
+    float times[COPY_REPEATS];
+    for (int i = 0; i < COPY_WARMUPS; i++)
         GP_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
-    for (int i = 0; i < repeats; i++) {
+    for (int i = 0; i < COPY_REPEATS; i++) {
         GP_CUDA(cudaEventRecord(start, 0));
         GP_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
         GP_CUDA(cudaEventRecord(stop, 0));
         GP_CUDA(cudaEventSynchronize(stop));
         GP_CUDA(cudaEventElapsedTime(&times[i], start, stop));
     }
-    GP_CUDA(cudaEventDestroy(start));
-    GP_CUDA(cudaEventDestroy(stop));
-    qsort(times, (size_t)repeats, sizeof times[0], compare_float);
-    *median_ms = times[repeats / 2];
+    qsort(times, COPY_REPEATS, sizeof times[0], compare_float);
+    *median_ms = times[COPY_REPEATS / 2];
+    return GP_OK;
+}
+
+static int time_copies(void *dst, const void *src, size_t bytes, float *median_ms)
+{
+    cudaEvent_t start = NULL, stop = NULL;
+    GP_CUDA(cudaEventCreate(&start));
+    int rc = GP_OK;
+    cudaError_t e = cudaEventCreate(&stop);
+    if (e != cudaSuccess)
+        rc = gp_fail_cuda((int)e, "cudaEventCreate", __FILE__, __LINE__);
+    else
+        rc = time_with(start, stop, dst, src, bytes, median_ms);
+    cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    return rc;
+}
+
+static int copy_buffers(size_t bytes, void **src, void **dst)
+{
+    GP_CUDA(cudaMalloc(src, bytes));
+    GP_CUDA(cudaMalloc(dst, bytes));
+    GP_CUDA(cudaMemset(*src, 0x5a, bytes));
     return GP_OK;
 }
 
@@ -123,16 +166,9 @@ int gp_device_measure_copy(gp_device_info *info)
         bytes /= 2;
     void *src = NULL, *dst = NULL;
     float ms = 0.0f;
-    int rc = GP_OK;
-    cudaError_t e = cudaMalloc(&src, bytes);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&dst, bytes);
-    if (e == cudaSuccess)
-        e = cudaMemset(src, 0x5a, bytes);
-    if (e != cudaSuccess)
-        rc = gp_fail_cuda((int)e, "cudaMalloc", __FILE__, __LINE__);
-    else
-        rc = time_copies(dst, src, bytes, 15, &ms);
+    int rc = copy_buffers(bytes, &src, &dst);
+    if (rc == GP_OK)
+        rc = time_copies(dst, src, bytes, &ms);
     cudaFree(src);
     cudaFree(dst);
     if (rc == GP_OK)

@@ -1,19 +1,24 @@
-/* `--help` text, generated from the command, option and variant tables. */
-#include "gpuprof/cli.h"
+/* help and version, and the `--help` text, generated from the command, option, family and
+ * variant tables. */
+#include "gpuprof/commands.h"
 
 #include "gpuprof/registry.h"
+#include "gpuprof/status.h"
 
 #include <string.h>
 
 void gp_print_usage(FILE *out)
 {
-    size_t n;
-    const gp_command_def *cmds = gp_command_table(&n);
+    size_t n_families, n_commands;
+    const gp_family *families = gp_family_table(&n_families);
+    const gp_command_def *cmds = gp_command_table(&n_commands);
     fprintf(out, "gpuprof %s - how well does a CUDA kernel use memory?\n\n", GPUPROF_VERSION);
     fprintf(out, "Usage: gpuprof <command> [options]\n"
                  "       gpuprof <command> --help\n"
                  "       gpuprof --help | --version\n\nCommands:\n");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n_families; i++)
+        fprintf(out, "  %-10s %s\n", families[i].name, families[i].command_summary);
+    for (size_t i = 0; i < n_commands; i++)
         fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(out, "\nOptions are GNU-style long options: --block=512 or --block 512; an\n"
                  "unambiguous prefix such as --var works too.\n"
@@ -22,8 +27,9 @@ void gp_print_usage(FILE *out)
                  "\nSee gpuprof(1) for the metrics, the output formats and examples.\n");
 }
 
-static void print_option(FILE *out, const gp_option_def *o)
+static void print_option(FILE *out, gp_option_id id)
 {
+    const gp_option_def *o = gp_option(id);
     char left[40];
     if (o->arg)
         snprintf(left, sizeof left, "--%s=%s", o->name, o->arg);
@@ -32,26 +38,58 @@ static void print_option(FILE *out, const gp_option_def *o)
     fprintf(out, "  %-22s %s\n", left, o->help);
 }
 
-static void print_variants(FILE *out, gp_family family)
+static void print_variants(FILE *out, const gp_family *f)
 {
-    const gp_variant *vs[64];
-    size_t n = gp_family_variants(family, vs, 64);
-    fprintf(out, "\nVariants (%s):\n", gp_family_summary(family));
-    for (size_t i = 0; i < n && i < 64; i++) {
+    fprintf(out, "\nVariants (%s):\n", f->summary);
+    for (size_t i = 0; i < f->n_variants; i++) {
+        const gp_variant *v = &f->variants[i];
         char blocks[96], def[32];
-        gp_describe_blocks(vs[i], blocks, sizeof blocks);
-        gp_format_block(vs[i]->default_block, gp_family_is_2d(family), def, sizeof def);
-        fprintf(out, "  %-22s %s\n  %-22s blocks %s; default %s\n", vs[i]->name,
-                vs[i]->summary, "", blocks, def);
+        gp_describe_blocks(f, v, blocks, sizeof blocks);
+        gp_format_block(v->default_block, f->two_d, def, sizeof def);
+        fprintf(out, "  %-22s %s\n  %-22s blocks %s; default %s\n", v->name, v->summary, "",
+                blocks, def);
     }
 }
 
-void gp_print_command_help(FILE *out, const gp_command_def *cmd)
+/* The command's options, the family's own among them just before --help. */
+void gp_print_command_help(FILE *out, const gp_command_def *cmd, const gp_family *family)
 {
-    fprintf(out, "Usage: gpuprof %s [options]%s%s\n%s\n\nOptions:\n", cmd->name,
-            cmd->operands ? " " : "", cmd->operands ? cmd->operands : "", cmd->summary);
-    for (size_t i = 0; i < cmd->n_options; i++)
-        print_option(out, gp_option(cmd->options[i]));
-    if (cmd->command == GP_CMD_KERNEL)
-        print_variants(out, (gp_family)cmd->family);
+    const char *name = family ? family->name : cmd->name;
+    const char *summary = family ? family->command_summary : cmd->summary;
+    fprintf(out, "Usage: gpuprof %s [options]%s%s\n%s\n\nOptions:\n", name,
+            cmd->operands ? " " : "", cmd->operands ? cmd->operands : "", summary);
+    for (size_t i = 0; i < cmd->n_options; i++) {
+        if (cmd->options[i] == OPT_HELP)
+            for (size_t k = 0; family && k < family->n_options; k++)
+                print_option(out, family->options[k]);
+        print_option(out, cmd->options[i]);
+    }
+    if (family)
+        print_variants(out, family);
+}
+
+int gp_cmd_help(const gp_request *req, FILE *out, gp_report *report)
+{
+    (void)report;
+    const char *topic = req->help_topic ? req->help_topic
+                        : req->n_operands ? req->operands[0]
+                                          : NULL;
+    if (!topic || strcmp(topic, "help") == 0) {
+        gp_print_usage(out);
+        return GP_OK;
+    }
+    const gp_family *family;
+    const gp_command_def *cmd = gp_find_command(topic, &family);
+    if (!cmd)
+        return gp_fail(GP_ERR_USAGE, "no help for unknown command '%s'", topic);
+    gp_print_command_help(out, cmd, family);
+    return GP_OK;
+}
+
+int gp_cmd_version(const gp_request *req, FILE *out, gp_report *report)
+{
+    (void)req;
+    (void)report;
+    fprintf(out, "gpuprof %s\n", GPUPROF_VERSION);
+    return GP_OK;
 }

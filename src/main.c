@@ -1,40 +1,25 @@
-/* gpuprof: the command table's dispatcher, and the only place that prints errors or exits. */
+/* gpuprof: parse, run the command's handler, make sure its output was written; the only
+ * place that prints errors or exits. */
 #include "gpuprof/cli.h"
 #include "gpuprof/commands.h"
 #include "gpuprof/device.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 
+#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static int help(const gp_request *req)
+/* Everything a command wrote reached standard output: a write error (a full disk, a closed
+ * pipe) is the run's failure, whatever the command returned. */
+static int check_output(FILE *out, int rc)
 {
-    if (req->help_topic) {
-        const gp_command_def *cmd = gp_find_command(req->help_topic);
-        if (!cmd)
-            return gp_fail(GP_ERR_USAGE, "no help for unknown command '%s'", req->help_topic);
-        gp_print_command_help(stdout, cmd);
-    } else {
-        gp_print_usage(stdout);
-    }
-    return GP_OK;
-}
-
-static int dispatch(const gp_request *req, gp_report *report)
-{
-    switch (req->command) {
-    case GP_CMD_HELP: return help(req);
-    case GP_CMD_VERSION: printf("gpuprof %s\n", GPUPROF_VERSION); return GP_OK;
-    case GP_CMD_KERNEL: return gp_cmd_kernel(req, stdout, report);
-    case GP_CMD_LIST: return gp_cmd_list(req, stdout);
-    case GP_CMD_DEVICE: return gp_cmd_device(req, stdout);
-    case GP_CMD_METRICS: return gp_cmd_metrics(req, stdout, report);
-    case GP_CMD_REPORT: return gp_cmd_report(req, stdout, report);
-    case GP_CMD_NONE: break;
-    }
-    return gp_fail(GP_ERR_USAGE, "no command given (see 'gpuprof --help')");
+    errno = 0;
+    if (fflush(out) == 0 && !ferror(out))
+        return rc;
+    const int e = errno;
+    return gp_fail(GP_ERR_RUNTIME, "cannot write the output: %s",
+                   e ? strerror(e) : "write error");
 }
 
 int main(int argc, char **argv)
@@ -45,8 +30,7 @@ int main(int argc, char **argv)
     gp_device_use_one_queue();
     int rc = gp_parse_command_line(argc, argv, &req);
     if (rc == GP_OK)
-        rc = dispatch(&req, &report);
-    fflush(stdout);
+        rc = check_output(stdout, req.command->run(&req, stdout, &report));
     for (size_t i = 0; i < report.n_warnings; i++)
         fprintf(stderr, "gpuprof: warning: %s\n", report.warnings[i]);
     if (rc != GP_OK) {

@@ -6,22 +6,20 @@
 #include <math.h>
 #include <string.h>
 
-/* Which counters: on an H100 the default set takes 2 replay passes, one of SASS counters
- * and one of the rest. Each kernel of a pass took about 1 ms to profile when the pass held
- * sm__warps_active, sm__cycles_active, a bank-conflict or an smsp__inst_executed_* counter,
- * a tenth of that with only SASS or memory-system counters; so the default set has one such
- * pass (occupancy and bank conflicts), and everything else is a SASS counter or shares it.
+/* Which counters. A pass that holds a counter of the SMs' own activity (warps or cycles
+ * active, bank conflicts, smsp__inst_executed_*) costs about ten times as much per kernel as
+ * one of SASS and memory-system counters only, so the default set takes none of them: its
+ * counters fill one SASS pass and one of the rest (bench/README.md, "Why the code is the way
+ * it is").
  *
- * Sectors: the SASS count equals l1tex__t_sectors_pipe_lsu_mem_global_op_* on every kernel
- * of every family on an H100, and does not force a third pass with the bank conflicts.
- * Requests: nvprof counted one per warp-level load or store instruction, as
- * l1tex__t_requests_pipe_lsu_mem_global_op_* does; the SASS instruction count gives the same
- * numbers (partial warps and predicated-off tails included) in the SASS pass.
- * (smsp__inst_executed_op_global_* and _shared_* do not: they also count instructions all of
- * whose threads are predicated off, twice as many shared loads as executed in shfl.)
- * Shared wavefronts: the SASS count is the wavefronts of the executed LDS/STS, conflicts
- * included; l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* came out up to 5 % higher
- * (transpose tiles, cub) and would take a third pass, an expensive one. */
+ * Sectors: the SASS count equals l1tex__t_sectors_pipe_lsu_mem_global_op_* and shares the
+ * SASS pass. Requests: nvprof counted one per warp-level load or store instruction, as
+ * l1tex__t_requests_pipe_lsu_mem_global_op_* does, and so does the SASS instruction count
+ * (partial warps and predicated-off tails included); smsp__inst_executed_op_global_* and
+ * _shared_* do not, as they also count instructions all of whose threads are predicated
+ * off. Shared wavefronts: the SASS count is the wavefronts of the executed LDS/STS, bank
+ * conflicts included; the l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* counters would
+ * take a third, expensive pass and count more than the executed instructions move. */
 #define LD_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define ST_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum"
 #define LD_REQUESTS "smsp__sass_inst_executed_op_global_ld.sum"
@@ -122,106 +120,170 @@ static double hit_rate(const double *in, const char **why)
     return 100.0 * ratio(in[0], in[0] + in[1], "no L2 lookups", why);
 }
 
-/* The default set is the memory metrics, from SASS counters and memory-system counters: two
- * passes of about 0.1 ms a kernel each on an H100. A counter of the SMs' own activity (warps
- * active, active cycles, bank conflicts) makes every range of its pass cost about 1 ms, the
- * flushes' included, so occupancy and the bank-conflict counts are in `all` only (the shared
+/* The default set is the memory metrics, from SASS and memory-system counters: two cheap
+ * passes. Occupancy and the bank-conflict counts need counters of the SMs' own activity,
+ * which make every range of their pass expensive, so they are in `all` only (the shared
  * transactions per request and shared efficiency of the default set show the conflicts).
  * `all` also adds branch and warp efficiency and the L2 hit rates, which take a third pass. */
 #define D GP_SET_DEFAULT | GP_SET_ALL
 #define A GP_SET_ALL
+/* The PerfWorks counters a metric is derived from, counted by the compiler. */
+#define INPUTS(...)                                                                        \
+    .inputs = {__VA_ARGS__},                                                               \
+    .n_inputs = sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)
 
 static const gp_metric_def catalogue[] = {
-    {"gld_transactions_per_request", "gld/req", "sectors/request",
-     "global load sectors per load request (4 = coalesced 4-byte loads)",
-     {LD_SECTORS, LD_REQUESTS}, 2, per_request, "sectors / requests",
-     "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 1.0, D, true},
-    {"gst_transactions_per_request", "gst/req", "sectors/request",
-     "global store sectors per store request (32 = fully strided 4-byte stores)",
-     {ST_SECTORS, ST_REQUESTS}, 2, per_request, "sectors / requests",
-     "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", 1.0, D, true},
-    {"gld_efficiency", "ld_eff%", "%", "bytes the loads asked for / bytes of the sectors moved",
-     {LD_DATA_BYTES, LD_SECTORS}, 2, sector_efficiency, "100 * data bytes / (32 * sectors)",
-     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 1.0, D, true},
-    {"gst_efficiency", "st_eff%", "%", "bytes the stores wrote / bytes of the sectors moved",
-     {ST_DATA_BYTES, ST_SECTORS}, 2, sector_efficiency, "100 * data bytes / (32 * sectors)",
-     "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", 1.0, D, true},
-    {"gld_throughput", "gld_GB/s", "GB/s",
-     "bytes of the global load sectors requested from L1 per second",
-     {LD_SECTORS, DURATION}, 2, sector_bytes_per_ns, "32 * sectors / duration",
-     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.per_second", 32e-9, D, false},
-    {"gst_throughput", "gst_GB/s", "GB/s",
-     "bytes of the global store sectors requested from L1 per second",
-     {ST_SECTORS, DURATION}, 2, sector_bytes_per_ns, "32 * sectors / duration",
-     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum.per_second", 32e-9, D, false},
-    {"dram_read_throughput", "dram_rd_GB/s", "GB/s", "bytes read from DRAM per second",
-     {DRAM_READ, DURATION}, 2, bytes_per_ns, "bytes / duration", "dram__bytes_read.sum.per_second",
-     1e-9, D, false},
-    {"dram_write_throughput", "dram_wr_GB/s", "GB/s", "bytes written to DRAM per second",
-     {DRAM_WRITE, DURATION}, 2, bytes_per_ns, "bytes / duration",
-     "dram__bytes_write.sum.per_second", 1e-9, D, false},
-    {"dram_throughput", "dram_GB/s", "GB/s", "bytes read from and written to DRAM per second",
-     {DRAM_READ, DRAM_WRITE, DURATION}, 3, both_bytes_per_ns, "(read + written bytes) / duration",
-     "dram__bytes.sum.per_second", 1e-9, D, true},
-    {"dram_read_bytes", "dram_rd_B", "bytes", "bytes read from DRAM", {DRAM_READ}, 1, as_is,
-     "counter", "dram__bytes_read.sum", 1.0, D, false},
-    {"dram_write_bytes", "dram_wr_B", "bytes", "bytes written to DRAM", {DRAM_WRITE}, 1, as_is,
-     "counter", "dram__bytes_write.sum", 1.0, D, false},
-    {"dram_utilization", "dram%", "%", "DRAM bandwidth used, % of peak while the kernel ran",
-     {DRAM_READ, DRAM_WRITE, DRAM_PEAK, DRAM_CYCLES}, 4, dram_utilization,
-     "100 * bytes / (peak bytes per cycle * elapsed DRAM cycles)",
-     "dram__throughput.avg.pct_of_peak_sustained_elapsed", 1.0, D, false},
-    {"shared_load_transactions_per_request", "shld/req", "wavefronts/instruction",
-     "shared-memory load wavefronts per executed load instruction (1 = no bank conflicts)",
-     {SH_LD_WAVES, SH_LD_INST}, 2, per_instruction, "wavefronts / instructions", NULL, 1.0, D,
-     true},
-    {"shared_store_transactions_per_request", "shst/req", "wavefronts/instruction",
-     "shared-memory store wavefronts per executed store instruction",
-     {SH_ST_WAVES, SH_ST_INST}, 2, per_instruction, "wavefronts / instructions", NULL, 1.0, D,
-     false},
-    {"shared_efficiency", "sh_eff%", "%", "shared-memory bytes used / bytes of the wavefronts",
-     {SH_DATA_BYTES, SH_WAVES_SASS}, 2, wavefront_efficiency,
-     "100 * data bytes / (128 * wavefronts)",
-     "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", 1.0, D, false},
-    {"shared_load_bank_conflicts", "ld_conflicts", "conflicts",
-     "extra shared-memory load wavefronts caused by bank conflicts", {SH_LD_CONFLICTS}, 1, as_is,
-     "counter", SH_LD_CONFLICTS, 1.0, A, false},
-    {"shared_store_bank_conflicts", "st_conflicts", "conflicts",
-     "extra shared-memory store wavefronts caused by bank conflicts", {SH_ST_CONFLICTS}, 1,
-     as_is, "counter", SH_ST_CONFLICTS, 1.0, A, false},
-    {"achieved_occupancy", "occupancy", "fraction",
-     "average active warps / maximum warps per SM, over active cycles (0..1, as nvprof)",
-     {WARPS_ACTIVE, CYCLES_ACTIVE, WARPS_PEAK}, 3, occupancy,
-     "warps active / (active cycles * max warps per SM)",
-     "sm__warps_active.avg.pct_of_peak_sustained_active", 0.01, A, false},
-    {"branch_efficiency", "branch%", "%", "branches whose active threads all went one way",
-     {BRANCH_UNIFORM, BRANCH_TARGETS}, 2, percent, "100 * uniform / all branch targets",
-     "smsp__sass_average_branch_targets_threads_uniform.pct", 1.0, A, false},
-    {"warp_execution_efficiency", "warp_eff%", "%",
-     "active threads per executed warp instruction, % of 32",
-     {THREAD_INST, WARP_INST}, 2, thread_efficiency,
-     "100 * thread instructions / (32 * warp instructions)",
-     "smsp__thread_inst_executed_per_inst_executed.ratio", 100.0 / 32.0, A, false},
+    {.key = "gld_transactions_per_request", .label = "gld/req", .unit = "sectors/request",
+     .description = "global load sectors per load request (4 = coalesced 4-byte loads)",
+     INPUTS(LD_SECTORS, LD_REQUESTS), .derive = per_request,
+     .formula = "sectors / requests",
+     .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+     .ncu_scale = 1.0, .sets = D, .in_table = true},
+    {.key = "gst_transactions_per_request", .label = "gst/req", .unit = "sectors/request",
+     .description = "global store sectors per store request (32 = fully strided 4-byte stores)",
+     INPUTS(ST_SECTORS, ST_REQUESTS), .derive = per_request,
+     .formula = "sectors / requests",
+     .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
+     .ncu_scale = 1.0, .sets = D, .in_table = true},
+    {.key = "gld_efficiency", .label = "ld_eff%", .unit = "%",
+     .description = "bytes the loads asked for / bytes of the sectors moved",
+     INPUTS(LD_DATA_BYTES, LD_SECTORS), .derive = sector_efficiency,
+     .formula = "100 * data bytes / (32 * sectors)",
+     .ncu_metric = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+     .ncu_scale = 1.0, .sets = D, .in_table = true},
+    {.key = "gst_efficiency", .label = "st_eff%", .unit = "%",
+     .description = "bytes the stores wrote / bytes of the sectors moved",
+     INPUTS(ST_DATA_BYTES, ST_SECTORS), .derive = sector_efficiency,
+     .formula = "100 * data bytes / (32 * sectors)",
+     .ncu_metric = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+     .ncu_scale = 1.0, .sets = D, .in_table = true},
+    {.key = "gld_throughput", .label = "gld_GB/s", .unit = "GB/s",
+     .description = "bytes of the global load sectors requested from L1 per second",
+     INPUTS(LD_SECTORS, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.per_second",
+     .ncu_scale = 32e-9, .sets = D},
+    {.key = "gst_throughput", .label = "gst_GB/s", .unit = "GB/s",
+     .description = "bytes of the global store sectors requested from L1 per second",
+     INPUTS(ST_SECTORS, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum.per_second",
+     .ncu_scale = 32e-9, .sets = D},
+    {.key = "dram_read_throughput", .label = "dram_rd_GB/s", .unit = "GB/s",
+     .description = "bytes read from DRAM per second",
+     INPUTS(DRAM_READ, DURATION), .derive = bytes_per_ns,
+     .formula = "bytes / duration",
+     .ncu_metric = "dram__bytes_read.sum.per_second", .ncu_scale = 1e-9, .sets = D},
+    {.key = "dram_write_throughput", .label = "dram_wr_GB/s", .unit = "GB/s",
+     .description = "bytes written to DRAM per second",
+     INPUTS(DRAM_WRITE, DURATION), .derive = bytes_per_ns,
+     .formula = "bytes / duration",
+     .ncu_metric = "dram__bytes_write.sum.per_second", .ncu_scale = 1e-9, .sets = D},
+    {.key = "dram_throughput", .label = "dram_GB/s", .unit = "GB/s",
+     .description = "bytes read from and written to DRAM per second",
+     INPUTS(DRAM_READ, DRAM_WRITE, DURATION), .derive = both_bytes_per_ns,
+     .formula = "(read + written bytes) / duration",
+     .ncu_metric = "dram__bytes.sum.per_second",
+     .ncu_scale = 1e-9, .sets = D, .in_table = true},
+    {.key = "dram_read_bytes", .label = "dram_rd_B", .unit = "bytes",
+     .description = "bytes read from DRAM",
+     INPUTS(DRAM_READ), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = "dram__bytes_read.sum", .ncu_scale = 1.0, .sets = D},
+    {.key = "dram_write_bytes", .label = "dram_wr_B", .unit = "bytes",
+     .description = "bytes written to DRAM",
+     INPUTS(DRAM_WRITE), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = "dram__bytes_write.sum", .ncu_scale = 1.0, .sets = D},
+    {.key = "dram_utilization", .label = "dram%", .unit = "%",
+     .description = "DRAM bandwidth used, % of peak while the kernel ran",
+     INPUTS(DRAM_READ, DRAM_WRITE, DRAM_PEAK, DRAM_CYCLES), .derive = dram_utilization,
+     .formula = "100 * bytes / (peak bytes per cycle * elapsed DRAM cycles)",
+     .ncu_metric = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+     .ncu_scale = 1.0, .sets = D},
+    {.key = "shared_load_transactions_per_request", .label = "shld/req",
+     .unit = "wavefronts/instruction",
+     .description = "shared-memory load wavefronts per executed load instruction (1 = no bank "
+                     "conflicts)",
+     INPUTS(SH_LD_WAVES, SH_LD_INST), .derive = per_instruction,
+     .formula = "wavefronts / instructions",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = D, .in_table = true},
+    {.key = "shared_store_transactions_per_request", .label = "shst/req",
+     .unit = "wavefronts/instruction",
+     .description = "shared-memory store wavefronts per executed store instruction",
+     INPUTS(SH_ST_WAVES, SH_ST_INST), .derive = per_instruction,
+     .formula = "wavefronts / instructions",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = D},
+    {.key = "shared_efficiency", .label = "sh_eff%", .unit = "%",
+     .description = "shared-memory bytes used / bytes of the wavefronts",
+     INPUTS(SH_DATA_BYTES, SH_WAVES_SASS), .derive = wavefront_efficiency,
+     .formula = "100 * data bytes / (128 * wavefronts)",
+     .ncu_metric = "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
+     .ncu_scale = 1.0, .sets = D},
+    {.key = "shared_load_bank_conflicts", .label = "ld_conflicts", .unit = "conflicts",
+     .description = "extra shared-memory load wavefronts caused by bank conflicts",
+     INPUTS(SH_LD_CONFLICTS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = SH_LD_CONFLICTS, .ncu_scale = 1.0, .sets = A},
+    {.key = "shared_store_bank_conflicts", .label = "st_conflicts", .unit = "conflicts",
+     .description = "extra shared-memory store wavefronts caused by bank conflicts",
+     INPUTS(SH_ST_CONFLICTS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = SH_ST_CONFLICTS, .ncu_scale = 1.0, .sets = A},
+    {.key = "achieved_occupancy", .label = "occupancy", .unit = "fraction",
+     .description = "average active warps / maximum warps per SM, over active cycles (0..1, as "
+                     "nvprof)",
+     INPUTS(WARPS_ACTIVE, CYCLES_ACTIVE, WARPS_PEAK), .derive = occupancy,
+     .formula = "warps active / (active cycles * max warps per SM)",
+     .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
+     .ncu_scale = 0.01, .sets = A},
+    {.key = "branch_efficiency", .label = "branch%", .unit = "%",
+     .description = "branches whose active threads all went one way",
+     INPUTS(BRANCH_UNIFORM, BRANCH_TARGETS), .derive = percent,
+     .formula = "100 * uniform / all branch targets",
+     .ncu_metric = "smsp__sass_average_branch_targets_threads_uniform.pct",
+     .ncu_scale = 1.0, .sets = A},
+    {.key = "warp_execution_efficiency", .label = "warp_eff%", .unit = "%",
+     .description = "active threads per executed warp instruction, % of 32",
+     INPUTS(THREAD_INST, WARP_INST), .derive = thread_efficiency,
+     .formula = "100 * thread instructions / (32 * warp instructions)",
+     .ncu_metric = "smsp__thread_inst_executed_per_inst_executed.ratio",
+     .ncu_scale = 100.0 / 32.0, .sets = A},
     /* Every L2 lookup, as ncu's "L2 Hit Rate": besides the SMs' requests it counts lookups
-     * from the other L2 partition (on an H100 half of the SMs' sectors are looked up twice)
-     * and some that come from neither, whose number moves with what the profiler collects. */
-    {"l2_hit_rate", "l2_hit%", "%", "L2 sector lookups that hit", {L2_HIT, L2_MISS}, 2, hit_rate,
-     "100 * hits / (hits + misses)", "lts__t_sector_hit_rate.pct", 1.0, A, false},
+     * from the other L2 partition (a sector can be looked up twice) and some that come from
+     * neither, whose number moves with what the profiler collects. */
+    {.key = "l2_hit_rate", .label = "l2_hit%", .unit = "%",
+     .description = "L2 sector lookups that hit",
+     INPUTS(L2_HIT, L2_MISS), .derive = hit_rate,
+     .formula = "100 * hits / (hits + misses)",
+     .ncu_metric = "lts__t_sector_hit_rate.pct", .ncu_scale = 1.0, .sets = A},
     /* nvprof's definition: only the sectors the SMs' loads, stores and atomics look up (from
-     * L1TEX), each once. On an H100 ncu and gpuprof counted the same sectors on every
-     * transpose, while ncu's all-lookup hits rose by 1.5-4 % once it had profiled other
-     * kernels in the process, in lookups that are not the SMs'. */
-    {"l2_tex_hit_rate", "l2_tex_hit%", "%",
-     "L2 sector lookups of the SMs' own requests (from L1TEX) that hit",
-     {L2_TEX_HIT, L2_TEX_MISS}, 2, hit_rate, "100 * hits / (hits + misses)", NULL, 1.0, A,
-     false},
+     * L1TEX), each once: the hits that belong to the kernel, which ncu and gpuprof count
+     * alike where the all-lookup hits depend on what ran before in the process. */
+    {.key = "l2_tex_hit_rate", .label = "l2_tex_hit%", .unit = "%",
+     .description = "L2 sector lookups of the SMs' own requests (from L1TEX) that hit",
+     INPUTS(L2_TEX_HIT, L2_TEX_MISS), .derive = hit_rate,
+     .formula = "100 * hits / (hits + misses)",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = A},
 };
 
 #undef D
 #undef A
+#undef INPUTS
 
 const char *const gp_clock_counters[] = {DURATION, SM_CYCLES, DRAM_CYCLES};
 const size_t gp_n_clock_counters = sizeof gp_clock_counters / sizeof gp_clock_counters[0];
+
+const char *gp_metrics_kind_name(gp_metrics_kind kind)
+{
+    switch (kind) {
+    case GP_METRICS_DEFAULT: return "default";
+    case GP_METRICS_ALL: return "all";
+    case GP_METRICS_LIST: return "list";
+    case GP_METRICS_NONE: break;
+    }
+    return "none";
+}
 
 const gp_metric_def *gp_metric_catalogue(size_t *count)
 {

@@ -1,6 +1,6 @@
 /* Numbers on the command line: plain decimal, 2^K, and 2^K+C / 2^K-C (sizes such as
  * 2^24+7 are how awkward sizes are written), and the NXxNY / XxY shapes. */
-#include "gpuprof/request.h"
+#include "gpuprof/cli.h"
 #include "gpuprof/status.h"
 
 #include <ctype.h>
@@ -58,12 +58,6 @@ int gp_parse_u64(const char *text, uint64_t *out)
     return GP_OK;
 }
 
-/* Largest 1-D problem accepted: 2^36 elements (256 GiB of int32) is beyond any GPU today;
- * the memory check rejects what does not fit with the byte counts. */
-#define GP_MAX_ELEMENTS ((uint64_t)1 << 36)
-/* Matrix sides: the kernels index a side with 32-bit grid coordinates. */
-#define GP_MAX_SIDE (1u << 30)
-
 int gp_parse_size_1d(const char *text, uint64_t *out)
 {
     uint64_t v;
@@ -101,7 +95,7 @@ int gp_parse_size_2d(const char *text, unsigned *nx, unsigned *ny)
                        text);
     if (a == 0 || b == 0)
         return gp_fail(GP_ERR_USAGE, "invalid size '%s': both sides must be at least 1", text);
-    if (a > GP_MAX_SIDE || b > GP_MAX_SIDE || a * b > GP_MAX_ELEMENTS)
+    if (a > GP_MAX_MATRIX_SIDE || b > GP_MAX_MATRIX_SIDE || a * b > GP_MAX_ELEMENTS)
         return gp_fail(GP_ERR_USAGE, "invalid size '%s': too large (sides up to 2^30, at "
                                      "most 2^36 elements)", text);
     *nx = (unsigned)a;

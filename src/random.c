@@ -4,7 +4,7 @@
  * The device holds the inputs; the host fills an array only where a check compares element
  * by element, and otherwise regenerates the stream to sum it, storing nothing. A draw depends
  * only on the seed and its index, so a long stream is split into chunks that threads process
- * side by side. (Filling 2^24 values took 41 ms of gpuprof's start-up on one thread.) */
+ * side by side: a long stream takes a noticeable share of start-up on one thread. */
 #include "workload.h"
 
 #include "gpuprof/seeded.h"

@@ -1,147 +1,169 @@
-/* The kernel catalogue: one row per variant, read by list, help, validation and runner. */
+/* The kernel catalogue: the family rows and their variant rows, read by list, help,
+ * validation, the plan and the runner. */
 #include "gpuprof/registry.h"
 
-#include "gpuprof/launchers.h"
+#include "gpuprof/reduce.h"
+#include "gpuprof/reduce2d.h"
+#include "gpuprof/saxpy.h"
+#include "gpuprof/transpose.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* Each family's host side (src/workload_<family>.c). */
+extern const struct gp_workload_ops gp_reduce_workload, gp_transpose_workload,
+    gp_reduce2d_workload, gp_saxpy_workload;
+
 /* Block masks: bit k allows 2^k. */
 #define POW2_RANGE(lo, hi) ((unsigned)(((1u << ((hi) + 1)) - 1u) & ~((1u << (lo)) - 1u)))
 #define ONLY_1 POW2_RANGE(0, 0)
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define ROWS(field, count_field, array) .field = (array), .count_field = COUNT(array)
+#define NAMES(field, count_field, ...)                                                     \
+    .field = (const char *const[]){__VA_ARGS__},                                           \
+    .count_field = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
 
-static const gp_variant variants[] = {
-    /* ---- reduce: ch. 3.4–3.5 of the book, then the modern references ---- */
-    {GP_FAM_REDUCE, "neighbored", "neighbored pairs in place; divergent (tid % (2*stride))",
-     "book 3.4.2 reduceNeighbored", {.reduce = gp_reduce_neighbored}, POW2_RANGE(5, 10), ONLY_1,
-     {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "neighboredless", "neighbored pairs, contiguous active threads",
-     "book 3.4.3 reduceNeighboredLess", {.reduce = gp_reduce_neighboredless}, POW2_RANGE(5, 10),
-     ONLY_1, {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "interleaved", "interleaved pairs: stride halves from blockDim/2",
-     "book 3.4.4 reduceInterleaved", {.reduce = gp_reduce_interleaved}, POW2_RANGE(5, 10), ONLY_1,
-     {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "unrolling2", "each block first adds 2 data blocks, then interleaved",
-     "book 3.5.1 reduceUnrolling2", {.reduce = gp_reduce_unrolling2}, POW2_RANGE(5, 10), ONLY_1,
-     {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "unrolling4", "each block first adds 4 data blocks, then interleaved",
-     "book 3.5.1 reduceUnrolling4", {.reduce = gp_reduce_unrolling4}, POW2_RANGE(5, 10), ONLY_1,
-     {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "unrolling8", "each block first adds 8 data blocks, then interleaved",
-     "book 3.5.1 reduceUnrolling8", {.reduce = gp_reduce_unrolling8}, POW2_RANGE(5, 10), ONLY_1,
-     {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "unrollwarps8", "unrolling8 + the last warp unrolled (__syncwarp)",
-     "book 3.5.2 reduceUnrollWarps8", {.reduce = gp_reduce_unrollwarps8}, POW2_RANGE(6, 10),
-     ONLY_1, {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "completeunrollwarps8", "unrollwarps8 with the stride loop fully unrolled",
-     "book 3.5.3 reduceCompleteUnrollWarps8", {.reduce = gp_reduce_completeunrollwarps8},
-     POW2_RANGE(6, 10), ONLY_1, {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "completeunroll", "completeunrollwarps8 with the block size as a template",
-     "book 3.5.4 reduceCompleteUnroll<iBlockSize>", {.reduce = gp_reduce_completeunroll},
-     POW2_RANGE(6, 10), ONLY_1, {512, 1, 1}, GP_VF_IN_PLACE | GP_VF_PARTIALS, 0},
-    {GP_FAM_REDUCE, "threadfence", "single pass: partials, __threadfence, last block adds up",
-     "CUDA C Programming Guide, memory fence example", {.reduce = gp_reduce_threadfence},
-     POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, 0, 0},
-    {GP_FAM_REDUCE, "shfl", "modern: 16-byte loads, grid-stride, warp shuffles, single pass",
-     "modern", {.reduce = gp_reduce_shfl}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, 0, 0},
-    {GP_FAM_REDUCE, "cub", "reference: cub::DeviceReduce from the CUDA Toolkit", "CUB",
-     {.reduce = gp_reduce_cub}, POW2_RANGE(5, 10), ONLY_1, {512, 1, 1}, GP_VF_LIBRARY, 0},
+/* ---- reduce: ch. 3.4–3.5 of the book, then the modern references ---- */
+#define BOOK_REDUCE(variant_name, what, book, fn, lowest_block, unroll)                        \
+    {.name = (variant_name), .summary = (what), .origin = (book), .launch = GP_LAUNCHER(fn),  \
+     .block_x_mask = POW2_RANGE(lowest_block, 10), .block_y_mask = ONLY_1,                     \
+     .default_block = {512, 1, 1}, .flags = GP_VF_IN_PLACE | GP_VF_PARTIALS,                   \
+     .elements_per_thread = (unroll)}
 
-    /* ---- transpose: ch. 5.4 of the book, then the modern tiled transpose ---- */
-    {GP_FAM_TRANSPOSE, "copy", "row-wise copy, same launch shape: the book's upper bound",
-     "book 5.4.1 copyGmem", {.transpose = gp_transpose_copy}, POW2_RANGE(3, 10),
-     POW2_RANGE(0, 10), {32, 16, 1}, 0, 0},
-    {GP_FAM_TRANSPOSE, "naive", "coalesced reads, strided writes", "book 5.4.1 naiveGmem",
-     {.transpose = gp_transpose_naive}, POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, 0, 0},
-    {GP_FAM_TRANSPOSE, "smem", "tile in shared memory, coalesced both ways (pad 0: the book's)",
-     "book 5.4.2-5.4.3 transposeSmem / transposeSmemPad", {.transpose = gp_transpose_smem},
-     POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, GP_VF_PADDED, 0},
-    {GP_FAM_TRANSPOSE, "smemunroll", "two padded tiles per block, two elements per thread",
-     "book 5.4.4 transposeSmemUnrollPad", {.transpose = gp_transpose_smemunroll},
-     POW2_RANGE(3, 10), POW2_RANGE(0, 10), {32, 16, 1}, GP_VF_PADDED, 2},
-    {GP_FAM_TRANSPOSE, "tile", "modern: 64x64 padded tile, float2 loads and stores", "modern",
-     {.transpose = gp_transpose_tile}, POW2_RANGE(5, 5), POW2_RANGE(3, 5), {32, 8, 1},
-     GP_VF_PADDED, 1},
+/* The single-pass references leave one total: no partials for the host to add. */
+#define SINGLE_PASS(variant_name, what, source, fn, flag_bits)                                 \
+    {.name = (variant_name), .summary = (what), .origin = (source), .launch = GP_LAUNCHER(fn),\
+     .block_x_mask = POW2_RANGE(5, 10), .block_y_mask = ONLY_1, .default_block = {512, 1, 1},  \
+     .flags = (flag_bits)}
 
-    /* ---- reduce2d: the OpenCL 2-D multi-pass reduction, ported to CUDA ---- */
-    {GP_FAM_REDUCE2D, "inner", "group x group tile in shared memory, reduced along x then y",
-     "seed reductionInner (OpenCL)", {.reduce2d = gp_reduce2d_inner}, POW2_RANGE(1, 5),
-     POW2_RANGE(1, 5), {16, 16, 1}, GP_VF_GROUP_BLOCK, 0},
-    {GP_FAM_REDUCE2D, "outer", "each thread sums a group x group tile from global memory",
-     "seed reductionOuter (OpenCL)", {.reduce2d = gp_reduce2d_outer}, POW2_RANGE(0, 10),
-     POW2_RANGE(0, 10), {16, 16, 1}, 0, 0},
-
-    /* ---- saxpy: grid-stride loops ---- */
-    {GP_FAM_SAXPY, "monolithic", "one thread per element", "grid-stride article, monolithic",
-     {.saxpy = gp_saxpy_monolithic}, POW2_RANGE(0, 10), ONLY_1, {256, 1, 1}, GP_VF_IN_PLACE, 0},
-    {GP_FAM_SAXPY, "gridstride", "a grid-stride loop over a fixed grid (--grid)",
-     "grid-stride article", {.saxpy = gp_saxpy_gridstride}, POW2_RANGE(0, 10), ONLY_1,
-     {256, 1, 1}, GP_VF_IN_PLACE | GP_VF_GRID, 0},
-    {GP_FAM_SAXPY, "vec4", "modern: the grid-stride loop over 16-byte float4 accesses", "modern",
-     {.saxpy = gp_saxpy_vec4}, POW2_RANGE(0, 10), ONLY_1, {256, 1, 1},
-     GP_VF_IN_PLACE | GP_VF_GRID, 0},
+static const gp_variant reduce_variants[] = {
+    BOOK_REDUCE("neighbored", "neighbored pairs in place; divergent (tid % (2*stride))",
+                "book 3.4.2 reduceNeighbored", gp_reduce_neighbored, 5, 1),
+    BOOK_REDUCE("neighboredless", "neighbored pairs, contiguous active threads",
+                "book 3.4.3 reduceNeighboredLess", gp_reduce_neighboredless, 5, 1),
+    BOOK_REDUCE("interleaved", "interleaved pairs: stride halves from blockDim/2",
+                "book 3.4.4 reduceInterleaved", gp_reduce_interleaved, 5, 1),
+    BOOK_REDUCE("unrolling2", "each block first adds 2 data blocks, then interleaved",
+                "book 3.5.1 reduceUnrolling2", gp_reduce_unrolling2, 5, 2),
+    BOOK_REDUCE("unrolling4", "each block first adds 4 data blocks, then interleaved",
+                "book 3.5.1 reduceUnrolling4", gp_reduce_unrolling4, 5, 4),
+    BOOK_REDUCE("unrolling8", "each block first adds 8 data blocks, then interleaved",
+                "book 3.5.1 reduceUnrolling8", gp_reduce_unrolling8, 5, 8),
+    BOOK_REDUCE("unrollwarps8", "unrolling8 + the last warp unrolled (__syncwarp)",
+                "book 3.5.2 reduceUnrollWarps8", gp_reduce_unrollwarps8, 6, 8),
+    BOOK_REDUCE("completeunrollwarps8", "unrollwarps8 with the stride loop fully unrolled",
+                "book 3.5.3 reduceCompleteUnrollWarps8", gp_reduce_completeunrollwarps8, 6, 8),
+    BOOK_REDUCE("completeunroll", "completeunrollwarps8 with the block size as a template",
+                "book 3.5.4 reduceCompleteUnroll<iBlockSize>", gp_reduce_completeunroll, 6, 8),
+    SINGLE_PASS("threadfence", "single pass: partials, __threadfence, last block adds up",
+                "CUDA C Programming Guide, memory fence example", gp_reduce_threadfence, 0),
+    SINGLE_PASS("shfl", "modern: 16-byte loads, grid-stride, warp shuffles, single pass",
+                "modern", gp_reduce_shfl, 0),
+    SINGLE_PASS("cub", "reference: cub::DeviceReduce from the CUDA Toolkit", "CUB",
+                gp_reduce_cub, GP_VF_LIBRARY),
 };
 
-static const struct {
-    const char *name;
-    const char *summary;
-    bool two_d;
-} families[GP_FAM_COUNT] = {
-    [GP_FAM_REDUCE] = {"reduce", "parallel reduction (sum) of a 1-D array", false},
-    [GP_FAM_TRANSPOSE] = {"transpose", "matrix transpose through global and shared memory", true},
-    [GP_FAM_REDUCE2D] = {"reduce2d", "multi-pass sum of a 2-D matrix", true},
-    [GP_FAM_SAXPY] = {"saxpy", "y = a*x + y, one thread per element or grid-stride", false},
+/* ---- transpose: ch. 5.4 of the book, then the modern tiled transpose ---- */
+#define TRANSPOSE(variant_name, what, book, fn, flag_bits, pad)                                \
+    {.name = (variant_name), .summary = (what), .origin = (book), .launch = GP_LAUNCHER(fn),  \
+     .block_x_mask = POW2_RANGE(3, 10), .block_y_mask = POW2_RANGE(0, 10),                     \
+     .default_block = {32, 16, 1}, .flags = (flag_bits), .default_pad = (pad)}
+
+static const gp_variant transpose_variants[] = {
+    TRANSPOSE("copy", "row-wise copy, same launch shape: the book's upper bound",
+              "book 5.4.1 copyGmem", gp_transpose_copy, 0, 0),
+    TRANSPOSE("naive", "coalesced reads, strided writes", "book 5.4.1 naiveGmem",
+              gp_transpose_naive, 0, 0),
+    TRANSPOSE("smem", "tile in shared memory, coalesced both ways (pad 0: the book's)",
+              "book 5.4.2-5.4.3 transposeSmem / transposeSmemPad", gp_transpose_smem,
+              GP_VF_PADDED, 0),
+    TRANSPOSE("smemunroll", "two padded tiles per block, two elements per thread",
+              "book 5.4.4 transposeSmemUnrollPad", gp_transpose_smemunroll, GP_VF_PADDED, 2),
+    {.name = "tile", .summary = "modern: 64x64 padded tile, float2 loads and stores",
+     .origin = "modern", .launch = GP_LAUNCHER(gp_transpose_tile),
+     .block_x_mask = POW2_RANGE(5, 5), .block_y_mask = POW2_RANGE(3, 5),
+     .default_block = {32, 8, 1}, .flags = GP_VF_PADDED, .default_pad = 1},
 };
 
-const gp_variant *gp_variant_table(size_t *count)
+/* ---- reduce2d: the OpenCL 2-D multi-pass reduction, ported to CUDA ---- */
+static const gp_variant reduce2d_variants[] = {
+    {.name = "inner", .summary = "group x group tile in shared memory, reduced along x then y",
+     .origin = "seed reductionInner (OpenCL)", .launch = GP_LAUNCHER(gp_reduce2d_inner),
+     .block_x_mask = POW2_RANGE(1, 5), .block_y_mask = POW2_RANGE(1, 5),
+     .default_block = {16, 16, 1}, .flags = GP_VF_GROUP_BLOCK},
+    {.name = "outer", .summary = "each thread sums a group x group tile from global memory",
+     .origin = "seed reductionOuter (OpenCL)", .launch = GP_LAUNCHER(gp_reduce2d_outer),
+     .block_x_mask = POW2_RANGE(0, 10), .block_y_mask = POW2_RANGE(0, 10),
+     .default_block = {16, 16, 1}},
+};
+
+/* ---- saxpy: grid-stride loops ---- */
+#define SAXPY(variant_name, what, article, fn, flag_bits)                                      \
+    {.name = (variant_name), .summary = (what), .origin = (article), .launch = GP_LAUNCHER(fn),\
+     .block_x_mask = POW2_RANGE(0, 10), .block_y_mask = ONLY_1, .default_block = {256, 1, 1},  \
+     .flags = (flag_bits)}
+
+static const gp_variant saxpy_variants[] = {
+    SAXPY("monolithic", "one thread per element", "grid-stride article, monolithic",
+          gp_saxpy_monolithic, GP_VF_IN_PLACE),
+    SAXPY("gridstride", "a grid-stride loop over a fixed grid (--grid)", "grid-stride article",
+          gp_saxpy_gridstride, GP_VF_IN_PLACE | GP_VF_GRID),
+    SAXPY("vec4", "modern: the grid-stride loop over 16-byte float4 accesses", "modern",
+          gp_saxpy_vec4, GP_VF_IN_PLACE | GP_VF_GRID),
+};
+
+/* ---- the families ---- */
+static const gp_family families[] = {
+    {.name = "reduce", .summary = "parallel reduction (sum) of a 1-D array",
+     .command_summary = "time, check and profile the parallel reductions",
+     .default_size = {.n = (uint64_t)1 << 24}, .default_type = GP_INT32,
+     GP_OPTION_LIST(options, n_options, OPT_TYPE), ROWS(variants, n_variants, reduce_variants),
+     .workload = &gp_reduce_workload},
+    {.name = "transpose", .summary = "matrix transpose through global and shared memory",
+     .command_summary = "time, check and profile the matrix transposes", .two_d = true,
+     .default_size = {.n = 4096 * 4096, .nx = 4096, .ny = 4096}, .default_type = GP_FLOAT32,
+     GP_OPTION_LIST(options, n_options, OPT_PAD), NAMES(params, n_params, "pad"),
+     ROWS(variants, n_variants, transpose_variants), .workload = &gp_transpose_workload},
+    {.name = "reduce2d", .summary = "multi-pass sum of a 2-D matrix",
+     .command_summary = "time, check and profile the 2-D multi-pass reductions", .two_d = true,
+     .default_size = {.n = 4096 * 4096, .nx = 4096, .ny = 4096}, .default_type = GP_FLOAT32,
+     GP_OPTION_LIST(options, n_options, OPT_GROUP), NAMES(params, n_params, "group"),
+     ROWS(variants, n_variants, reduce2d_variants), .workload = &gp_reduce2d_workload},
+    {.name = "saxpy", .summary = "y = a*x + y, one thread per element or grid-stride",
+     .command_summary = "time, check and profile saxpy: one thread per element or grid-stride",
+     .default_size = {.n = (uint64_t)1 << 26}, .default_type = GP_FLOAT32,
+     GP_OPTION_LIST(options, n_options, OPT_GRID), NAMES(params, n_params, "grid", "alpha"),
+     ROWS(variants, n_variants, saxpy_variants), .workload = &gp_saxpy_workload},
+};
+
+const gp_family *gp_family_table(size_t *count)
 {
-    *count = sizeof variants / sizeof variants[0];
-    return variants;
+    *count = COUNT(families);
+    return families;
 }
 
-const gp_variant *gp_find_variant(gp_family family, const char *name)
+const gp_family *gp_find_family(const char *name)
 {
-    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-        if (variants[i].family == family && strcmp(variants[i].name, name) == 0)
-            return &variants[i];
+    for (size_t i = 0; i < COUNT(families); i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
     return NULL;
 }
 
-size_t gp_family_variants(gp_family family, const gp_variant **out, size_t max)
+const gp_variant *gp_find_variant(const gp_family *f, const char *name)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-        if (variants[i].family == family) {
-            if (n < max)
-                out[n] = &variants[i];
-            n++;
-        }
-    return n;
+    for (size_t i = 0; i < f->n_variants; i++)
+        if (strcmp(f->variants[i].name, name) == 0)
+            return &f->variants[i];
+    return NULL;
 }
 
-const char *gp_family_name(gp_family family)
+bool gp_family_has_option(const gp_family *f, gp_option_id id)
 {
-    return family < GP_FAM_COUNT ? families[family].name : "?";
-}
-
-const char *gp_family_summary(gp_family family)
-{
-    return family < GP_FAM_COUNT ? families[family].summary : "?";
-}
-
-bool gp_family_from_name(const char *name, gp_family *family)
-{
-    for (int f = 0; f < GP_FAM_COUNT; f++)
-        if (strcmp(families[f].name, name) == 0) {
-            *family = (gp_family)f;
+    for (size_t i = 0; i < f->n_options; i++)
+        if (f->options[i] == id)
             return true;
-        }
     return false;
-}
-
-bool gp_family_is_2d(gp_family family)
-{
-    return family < GP_FAM_COUNT && families[family].two_d;
 }
 
 static bool pow2_allowed(unsigned mask, unsigned value)
@@ -176,7 +198,7 @@ static void describe_mask(unsigned mask, char *buf, size_t len)
         snprintf(buf, len, "%u..%u", 1u << lo, 1u << hi);
 }
 
-void gp_describe_blocks(const gp_variant *v, char *buf, size_t len)
+void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len)
 {
     if (v->flags & GP_VF_GROUP_BLOCK) {
         snprintf(buf, len, "group x group (--group)");
@@ -185,7 +207,7 @@ void gp_describe_blocks(const gp_variant *v, char *buf, size_t len)
     char xs[32], ys[32];
     describe_mask(v->block_x_mask, xs, sizeof xs);
     describe_mask(v->block_y_mask, ys, sizeof ys);
-    if (gp_family_is_2d(v->family) || v->block_y_mask != ONLY_1)
+    if (f->two_d || v->block_y_mask != ONLY_1)
         snprintf(buf, len, "XxY, X %s, Y %s, X*Y <= %u", xs, ys, GP_MAX_THREADS_PER_BLOCK);
     else
         snprintf(buf, len, "%s, powers of two", xs);
@@ -197,4 +219,13 @@ void gp_format_block(gp_dim3 block, bool two_d, char *buf, size_t len)
         snprintf(buf, len, "%ux%u", block.x, block.y);
     else
         snprintf(buf, len, "%u", block.x);
+}
+
+void gp_list_variant_names(const gp_family *f, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < f->n_variants; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", f->variants[i].name);
+    }
 }

@@ -3,6 +3,7 @@
 
 #include "gpuprof/status.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,28 +47,57 @@ void gp_report_free(gp_report *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Grow *items (of size elem) by one zeroed element. */
-static void *grow(void **items, size_t *count, size_t elem)
+/* Grow *items (of size elem) by n zeroed elements; the first new one. */
+static void *grow_by(void **items, size_t *count, size_t elem, size_t n)
 {
-    void *p = realloc(*items, (*count + 1) * elem);
+    void *p = realloc(*items, (*count + n) * elem);
     if (!p)
         return NULL;
     *items = p;
     void *slot = (char *)p + *count * elem;
-    memset(slot, 0, elem);
-    (*count)++;
+    memset(slot, 0, n * elem);
+    *count += n;
     return slot;
+}
+
+static void *grow(void **items, size_t *count, size_t elem)
+{
+    return grow_by(items, count, elem, 1);
+}
+
+int gp_report_add_results(gp_report *r, size_t n, gp_result **first)
+{
+    gp_result *res = grow_by((void **)&r->results, &r->n_results, sizeof *res, n);
+    if (!res)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; i < n; i++)
+        res[i].sm_clock_ghz = res[i].dram_clock_ghz = -1.0;
+    *first = res;
+    return GP_OK;
 }
 
 int gp_report_add_result(gp_report *r, gp_result **out)
 {
-    gp_result *res = grow((void **)&r->results, &r->n_results, sizeof *res);
-    if (!res)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    res->pad = -1;
-    res->sm_clock_ghz = res->dram_clock_ghz = -1.0;
-    *out = res;
+    return gp_report_add_results(r, 1, out);
+}
+
+int gp_result_add_param(gp_result *res, const char *name, double value)
+{
+    if (res->n_params >= GP_RESULT_MAX_PARAMS)
+        return gp_fail(GP_ERR_RUNTIME, "more than %d parameters in one result",
+                       GP_RESULT_MAX_PARAMS);
+    gp_param *p = &res->params[res->n_params++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->value = value;
     return GP_OK;
+}
+
+const gp_param *gp_result_param(const gp_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_params; i++)
+        if (strcmp(r->params[i].name, name) == 0)
+            return &r->params[i];
+    return NULL;
 }
 
 int gp_result_add_launch(gp_result *res, gp_launch_record **out)
@@ -135,6 +165,14 @@ bool gp_dtype_from_name(const char *name, gp_dtype *t)
     else
         return false;
     return true;
+}
+
+double gp_metric_set_counter(const gp_metric_set *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_counters; i++)
+        if (strcmp(s->counters[i].name, name) == 0)
+            return s->counters[i].value;
+    return NAN;
 }
 
 const gp_metric_value *gp_result_metric(const gp_result *r, const char *key)

@@ -1,11 +1,25 @@
-/* CSV output: one header line (unless --no-header), one row per result; metric columns are
- * the metric keys of the results, so runs with the same options append cleanly. */
-#include "gpuprof/report.h"
+/* CSV output: one header line (unless --no-header), one row per result; then a column per
+ * parameter and per metric key the results carry, so runs with the same options append
+ * cleanly. */
+#include "gpuprof/render.h"
+
+#include "gpuprof/registry.h"
+#include "gpuprof/status.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_KEYS 128
+
+/* The columns every row has, before the parameters and the metrics. */
+static const char *const fixed_columns[] = {
+    "family", "variant", "type", "n", "nx", "ny", "grid", "block", "shared_bytes",
+    "median_ms", "min_ms", "max_ms", "repeats", "bytes_moved", "bandwidth_gbps",
+    "percent_of_peak", "check", "device",
+};
+#define N_FIXED (sizeof fixed_columns / sizeof fixed_columns[0])
+/* Where the parameters' columns go: after the launch shape, as they describe the launch. */
+#define PARAMS_AFTER 9
 
 static void put_number(FILE *out, double v)
 {
@@ -16,13 +30,15 @@ static void put_number(FILE *out, double v)
 }
 
 /* RFC 4180: quote a field that holds a comma, quote or newline. */
-static void put_text(FILE *out, const char *s)
+static void put_field(FILE *out, const char *s, bool first)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        fprintf(out, ",%s", s);
+    if (!first)
+        fputc(',', out);
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
         return;
     }
-    fputs(",\"", out);
+    fputc('"', out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);
@@ -31,61 +47,124 @@ static void put_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
+static void put_text(FILE *out, const char *s)
+{
+    put_field(out, s, false);
+}
+
+/* The first time each name appears over the results, in order. */
+static size_t add_unique(const char **names, size_t n, const char *name)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(names[k], name) == 0)
+            return n;
+    if (n < MAX_KEYS)
+        names[n++] = name;
+    return n;
+}
+
 static size_t metric_keys(const gp_report *r, const char **keys)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n_results; i++)
-        for (size_t m = 0; m < r->results[i].metrics.n_metrics; m++) {
-            const char *key = r->results[i].metrics.metrics[m].key;
-            bool seen = false;
-            for (size_t k = 0; k < n && !seen; k++)
-                seen = strcmp(keys[k], key) == 0;
-            if (!seen && n < MAX_KEYS)
-                keys[n++] = key;
-        }
+        for (size_t m = 0; m < r->results[i].metrics.n_metrics; m++)
+            n = add_unique(keys, n, r->results[i].metrics.metrics[m].key);
     return n;
+}
+
+static size_t param_names(const gp_report *r, const char **names)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_results; i++)
+        for (size_t p = 0; p < r->results[i].n_params; p++)
+            n = add_unique(names, n, r->results[i].params[p].name);
+    return n;
+}
+
+/* A parameter's column: its name, with "_param" where a fixed column has that name (saxpy's
+ * grid, not the launch grid). */
+static void put_param_column(FILE *out, const char *name)
+{
+    bool taken = false;
+    for (size_t k = 0; k < N_FIXED; k++)
+        taken |= strcmp(fixed_columns[k], name) == 0;
+    fprintf(out, ",%s%s", name, taken ? "_param" : "");
+}
+
+static void put_header(FILE *out, const char **params, size_t n_params, const char **keys,
+                       size_t n_keys)
+{
+    for (size_t k = 0; k < N_FIXED; k++) {
+        if (k == PARAMS_AFTER)
+            for (size_t p = 0; p < n_params; p++)
+                put_param_column(out, params[p]);
+        put_field(out, fixed_columns[k], k == 0);
+    }
+    for (size_t k = 0; k < n_keys; k++)
+        fprintf(out, ",%s", keys[k]);
+    fputc('\n', out);
+}
+
+static void put_row(FILE *out, const gp_report *r, const gp_result *res, const char **params,
+                    size_t n_params, const char **keys, size_t n_keys)
+{
+    char grid[48], block[48];
+    snprintf(grid, sizeof grid, "%ux%ux%u", res->grid.x, res->grid.y, res->grid.z);
+    snprintf(block, sizeof block, "%ux%ux%u", res->block.x, res->block.y, res->block.z);
+    put_field(out, res->family, true);
+    put_text(out, res->variant);
+    put_text(out, res->type);
+    fprintf(out, ",%llu,%u,%u,%s,%s,%zu", (unsigned long long)res->n, res->nx, res->ny, grid,
+            block, res->shared_bytes);
+    for (size_t p = 0; p < n_params; p++) {
+        const gp_param *param = gp_result_param(res, params[p]);
+        put_number(out, param ? param->value : NAN);
+    }
+    put_number(out, res->timing.median_ms);
+    put_number(out, res->timing.min_ms);
+    put_number(out, res->timing.max_ms);
+    fprintf(out, ",%u,%llu", res->timing.repeats, (unsigned long long)res->bytes_moved);
+    put_number(out, res->gbps);
+    put_number(out, res->percent_of_peak);
+    put_text(out, gp_check_status_name(res->check.status));
+    put_text(out, r->has_device ? r->device.name : "");
+    for (size_t k = 0; k < n_keys; k++) {
+        const gp_metric_value *m = gp_result_metric(res, keys[k]);
+        put_number(out, m && m->valid ? m->value : NAN);
+    }
+    fputc('\n', out);
 }
 
 int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const char *keys[MAX_KEYS];
-    size_t n = metric_keys(r, keys);
-    if (!o || !o->no_header) {
-        fputs("family,variant,type,n,nx,ny,grid,block,shared_bytes,pad,group,grid_param,"
-              "median_ms,min_ms,max_ms,repeats,bytes_moved,bandwidth_gbps,percent_of_peak,"
-              "check,device", out);
-        for (size_t k = 0; k < n; k++)
-            fprintf(out, ",%s", keys[k]);
-        fputc('\n', out);
-    }
-    for (size_t i = 0; i < r->n_results; i++) {
-        const gp_result *res = &r->results[i];
-        char grid[48], block[48];
-        snprintf(grid, sizeof grid, "%ux%ux%u", res->grid.x, res->grid.y, res->grid.z);
-        snprintf(block, sizeof block, "%ux%ux%u", res->block.x, res->block.y, res->block.z);
-        fputs(res->family, out);
-        put_text(out, res->variant);
-        put_text(out, res->type);
-        fprintf(out, ",%llu,%u,%u,%s,%s,%zu", (unsigned long long)res->n, res->nx, res->ny, grid,
-                block, res->shared_bytes);
-        if (res->pad >= 0)
-            fprintf(out, ",%d", res->pad);
-        else
-            fputs(",", out);
-        fprintf(out, ",%u,%u", res->group, res->grid_param);
-        put_number(out, res->timing.median_ms);
-        put_number(out, res->timing.min_ms);
-        put_number(out, res->timing.max_ms);
-        fprintf(out, ",%u,%llu", res->timing.repeats, (unsigned long long)res->bytes_moved);
-        put_number(out, res->gbps);
-        put_number(out, res->percent_of_peak);
-        put_text(out, gp_check_status_name(res->check.status));
-        put_text(out, r->has_device ? r->device.name : "");
-        for (size_t k = 0; k < n; k++) {
-            const gp_metric_value *m = gp_result_metric(res, keys[k]);
-            put_number(out, m && m->valid ? m->value : NAN);
+    const char *keys[MAX_KEYS], *params[MAX_KEYS];
+    const size_t n_keys = metric_keys(r, keys), n_params = param_names(r, params);
+    if (!o || !o->no_header)
+        put_header(out, params, n_params, keys, n_keys);
+    for (size_t i = 0; i < r->n_results; i++)
+        put_row(out, r, &r->results[i], params, n_params, keys, n_keys);
+    return GP_OK;
+}
+
+int gp_render_list_csv(FILE *out, const gp_render_options *o)
+{
+    if (!o || !o->no_header)
+        fputs("family,variant,default_block,blocks,origin,summary\n", out);
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    for (size_t f = 0; f < n; f++)
+        for (size_t i = 0; i < families[f].n_variants; i++) {
+            const gp_variant *v = &families[f].variants[i];
+            char blocks[96], def[32];
+            gp_describe_blocks(&families[f], v, blocks, sizeof blocks);
+            gp_format_block(v->default_block, families[f].two_d, def, sizeof def);
+            put_field(out, families[f].name, true);
+            put_text(out, v->name);
+            put_text(out, def);
+            put_text(out, blocks);
+            put_text(out, v->origin);
+            put_text(out, v->summary);
+            fputc('\n', out);
         }
-        fputc('\n', out);
-    }
-    return ferror(out) ? 1 : 0;
+    return GP_OK;
 }

@@ -1,8 +1,11 @@
 /* Text output for people: a header with the GPU and the run's configuration, one aligned
  * row per result, per-launch rows for multi-kernel workloads, optional long metric form. */
-#include "gpuprof/report.h"
+#include "gpuprof/render.h"
 
 #include "gpuprof/metrics.h"
+
+#include "gpuprof/registry.h"
+#include "gpuprof/status.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -127,19 +130,63 @@ static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **k
     fputc('\n', out);
 }
 
-static void print_row(FILE *out, const gp_result *res, const char **keys, const char **labels,
-                      size_t n)
+/* ---- parameters: the same in every row of a problem go in its heading, the others in
+ * each row's name ---------------------------------------------------------------------- */
+
+typedef struct {
+    const gp_result *rows;
+    size_t n;
+} problem_rows;
+
+static bool same_value(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+static double param_value(const gp_result *r, const char *name)
+{
+    const gp_param *p = gp_result_param(r, name);
+    return p ? p->value : NAN;
+}
+
+static bool param_is_constant(problem_rows pr, const char *name)
+{
+    const double first = param_value(&pr.rows[0], name);
+    for (size_t i = 1; i < pr.n; i++)
+        if (!same_value(param_value(&pr.rows[i], name), first))
+            return false;
+    return true;
+}
+
+static void format_number(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, "%.10g", v);
+}
+
+/* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
+static void row_params(problem_rows pr, const gp_result *res, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < res->n_params; i++) {
+        const gp_param *p = &res->params[i];
+        if (isnan(p->value) || param_is_constant(pr, p->name))
+            continue;
+        char v[32];
+        format_number(v, sizeof v, p->value);
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, " %s=%s", p->name, v);
+    }
+}
+
+static void print_row(FILE *out, problem_rows pr, const gp_result *res, const char **keys,
+                      const char **labels, size_t n)
 {
     bool two_d = res->nx != 0;
-    char grid[32], block[32], name[96];
+    char grid[32], block[32], name[128], params[96];
     format_dim(grid, sizeof grid, res->grid, two_d);
     format_dim(block, sizeof block, res->block, two_d);
-    if (res->pad >= 0)
-        snprintf(name, sizeof name, "%.60s pad=%d", res->variant, res->pad);
-    else if (res->grid_param)
-        snprintf(name, sizeof name, "%.60s grid=%u", res->variant, res->grid_param);
-    else
-        snprintf(name, sizeof name, "%s", res->variant);
+    row_params(pr, res, params, sizeof params);
+    snprintf(name, sizeof name, "%.60s%s", res->variant, params);
     fprintf(out, "%-22s %12s %9s %10.4f %9.1f %6.1f  %-7s", name, grid, block,
             res->timing.median_ms, res->gbps, res->percent_of_peak,
             gp_check_status_name(res->check.status));
@@ -165,21 +212,30 @@ static void print_row(FILE *out, const gp_result *res, const char **keys, const 
     }
 }
 
+/* Rows of one problem: the same family, size and type. */
 static bool same_problem(const gp_result *a, const gp_result *b)
 {
-    return a->n == b->n && a->nx == b->nx && a->ny == b->ny && strcmp(a->type, b->type) == 0 &&
-           a->group == b->group;
+    return strcmp(a->family, b->family) == 0 && a->n == b->n && a->nx == b->nx &&
+           a->ny == b->ny && strcmp(a->type, b->type) == 0;
 }
 
-static void print_problem(FILE *out, const gp_result *res)
+/* The heading of a problem, with the parameters every one of its rows shares. */
+static void print_problem(FILE *out, problem_rows pr)
 {
+    const gp_result *res = &pr.rows[0];
     char size[64], note[32];
     format_size(size, sizeof size, res);
     double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
     fprintf(out, "\n%s %s, %s%s, %.1f MiB moved at least", res->family, res->type, size,
             res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
-    if (res->group)
-        fprintf(out, ", group %u", res->group);
+    for (size_t i = 0; i < res->n_params; i++) {
+        const gp_param *p = &res->params[i];
+        if (isnan(p->value) || !param_is_constant(pr, p->name))
+            continue;
+        char v[32];
+        format_number(v, sizeof v, p->value);
+        fprintf(out, ", %s %s", p->name, v);
+    }
     fputc('\n', out);
 }
 
@@ -210,8 +266,8 @@ static void print_failures(FILE *out, const gp_report *r)
         const gp_result *res = &r->results[i];
         if (res->check.status != GP_CHECK_FAILED)
             continue;
-        fprintf(out, "FAILED %s %s block %u%s: %s%s\n", res->family, res->variant, res->block.x,
-                "", res->check.detail,
+        fprintf(out, "FAILED %s %s block %u: %s%s\n", res->family, res->variant, res->block.x,
+                res->check.detail,
                 res->check.rechecked && res->check.after_profile == GP_CHECK_FAILED
                     ? " (after profiling)" : "");
     }
@@ -222,16 +278,89 @@ int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
     const char *keys[MAX_COLUMNS], *labels[MAX_COLUMNS];
     size_t n = metric_columns(r, keys, labels);
     print_header(out, r);
-    for (size_t i = 0; i < r->n_results; i++) {
-        const gp_result *res = &r->results[i];
-        if (i == 0 || !same_problem(res, &r->results[i - 1])) {
-            print_problem(out, res);
-            print_column_titles(out, labels, n);
-        }
-        print_row(out, res, keys, labels, n);
+    for (size_t i = 0; i < r->n_results;) {
+        problem_rows pr = {&r->results[i], 1};
+        while (i + pr.n < r->n_results && same_problem(&pr.rows[0], &pr.rows[pr.n]))
+            pr.n++;
+        print_problem(out, pr);
+        print_column_titles(out, labels, n);
+        for (size_t k = 0; k < pr.n; k++)
+            print_row(out, pr, &pr.rows[k], keys, labels, n);
+        i += pr.n;
     }
     print_failures(out, r);
     if (o && o->metrics_detail)
         print_detail(out, r);
-    return ferror(out) ? 1 : 0;
+    return GP_OK;
+}
+
+/* ---- the catalogue commands ---------------------------------------------------------- */
+
+int gp_render_list_text(FILE *out)
+{
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    for (size_t f = 0; f < n; f++) {
+        const gp_family *fam = &families[f];
+        fprintf(out, "%s: %s\n", fam->name, fam->summary);
+        fprintf(out, "  %-22s %-9s %-36s %s\n", "variant", "default", "blocks", "summary");
+        for (size_t i = 0; i < fam->n_variants; i++) {
+            const gp_variant *v = &fam->variants[i];
+            char blocks[96], def[32];
+            gp_describe_blocks(fam, v, blocks, sizeof blocks);
+            gp_format_block(v->default_block, fam->two_d, def, sizeof def);
+            fprintf(out, "  %-22s %-9s %-36s %s\n", v->name, def, blocks, v->summary);
+        }
+        fputc('\n', out);
+    }
+    return GP_OK;
+}
+
+static void print_device(FILE *out, const gp_device_info *d)
+{
+    fprintf(out, "GPU %d: %s\n", d->index, d->name);
+    fprintf(out, "  compute capability    %d.%d\n", d->cc_major, d->cc_minor);
+    fprintf(out, "  multiprocessors       %d\n", d->multiprocessors);
+    fprintf(out, "  memory                %.1f GiB, %d-bit bus at %.0f MHz\n",
+            d->memory_bytes / 1073741824.0, d->memory_bus_bits, d->memory_clock_mhz);
+    fprintf(out, "  L2 cache              %.1f MiB\n", d->l2_bytes / 1048576.0);
+    fprintf(out, "  SM clock (maximum)    %.0f MHz\n", d->sm_clock_mhz);
+    fprintf(out, "  peak DRAM bandwidth   %.1f GB/s (2 x memory clock x bus width)\n",
+            d->peak_gbps);
+    fprintf(out, "  copy bandwidth        %.1f GB/s measured (device-to-device, bytes read + "
+                 "written), %.1f%% of peak\n", d->copy_gbps, 100.0 * d->copy_gbps / d->peak_gbps);
+    fprintf(out, "  driver / runtime      %d.%d / %d.%d\n", d->driver_version / 1000,
+            d->driver_version % 1000 / 10, d->runtime_version / 1000,
+            d->runtime_version % 1000 / 10);
+}
+
+int gp_render_devices_text(FILE *out, const gp_device_info *devices, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        print_device(out, &devices[i]);
+    return GP_OK;
+}
+
+int gp_render_metrics_text(FILE *out, const gp_chip_metrics *c)
+{
+    size_t n;
+    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    if (c->chip)
+        fprintf(out, "chip %s: default set %d passes, all %d passes per kernel\n\n", c->chip,
+                c->passes_default, c->passes_all);
+    for (size_t i = 0; i < n; i++) {
+        const gp_metric_def *m = &cat[i];
+        const bool available = c->chip && c->availability[i].available;
+        fprintf(out, "%-38s %-22s %s%s\n", m->key, m->unit,
+                (m->sets & GP_SET_DEFAULT) ? "default" : "all",
+                c->chip ? (available ? ", available" : ", NOT AVAILABLE") : "");
+        fprintf(out, "    %s\n    = %s\n", m->description, m->formula);
+        for (size_t k = 0; k < m->n_inputs; k++)
+            fprintf(out, "      %s\n", m->inputs[k]);
+        if (m->ncu_metric)
+            fprintf(out, "    ncu: %s\n", m->ncu_metric);
+        if (c->chip && !available)
+            fprintf(out, "    missing on %s: %s\n", c->chip, c->availability[i].missing);
+    }
+    return GP_OK;
 }

@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char last_error[512]; /* per thread: the profiler opens on its own */
-static _Thread_local char last_hint[512];
+static _Thread_local char last_error[GP_MESSAGE_LEN]; /* per thread: the profiler opens on
+                                                         its own */
+static _Thread_local char last_hint[GP_MESSAGE_LEN];
 
 int gp_fail(int code, const char *fmt, ...)
 {

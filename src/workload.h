@@ -1,35 +1,24 @@
-/* A kernel family's host side: buffers, seeded inputs, CPU reference, restore, check.
- * The runner drives every family through these operations. */
+/* A kernel family's host side: buffers, seeded inputs, CPU reference, restore, check. The
+ * runner drives every family through these operations, named in the family's registry row. */
 #ifndef GPUPROF_WORKLOAD_H
 #define GPUPROF_WORKLOAD_H
 
+#include "gpuprof/plan.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/report.h"
-#include "gpuprof/request.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* What the inputs and reference depend on: shared by every variant and block of one run. */
-typedef struct {
-    gp_family family;
-    gp_size size;
-    gp_dtype dtype;
-    unsigned group;
-    float alpha;
-    uint64_t seed;
-    bool restores_input;   /* some variant overwrites its input */
-} gp_problem;
-
-/* One launch configuration of one variant. */
-typedef struct {
-    const gp_variant *variant;
-    gp_dim3 block;
-    int pad;               /* resolved: the variant's default when not given */
-    unsigned grid;         /* 0: the variant's default */
-} gp_config;
-
-typedef struct {
+typedef struct gp_workload_ops {
+    /* Usage errors of one configuration that only the family's launch arithmetic reveals
+     * (a grid too large for the size): decided while expanding, before any device. */
+    int (*check)(const gp_problem *p, const gp_config *c);
+    /* The values of the family's parameters (its row's `params`, in that order) for one
+     * configuration; NAN where one does not apply. */
+    void (*params)(const gp_problem *p, const gp_config *c, double *values);
+    /* The fewest bytes the algorithm must move through device memory. */
+    uint64_t (*bytes_moved)(const gp_problem *p);
     /* Device bytes the problem needs at most (the memory check before allocating). */
     uint64_t (*device_bytes)(const gp_problem *p, const gp_device_info *dev);
     /* Allocate, fill with seeded random data, compute the CPU reference. */
@@ -40,17 +29,8 @@ typedef struct {
     int (*launch)(void *state, const gp_config *c, const gp_hooks *hooks);
     /* Compare the result of the latest launch (described by res->launches) with the CPU. */
     int (*verify)(void *state, const gp_config *c, const gp_result *res, gp_check *check);
-    /* The fewest bytes the algorithm must move through device memory. */
-    uint64_t (*bytes_moved)(const gp_problem *p);
     void (*destroy)(void *state);
 } gp_workload_ops;
-
-const gp_workload_ops *gp_workload_for(gp_family family);
-
-extern const gp_workload_ops gp_reduce_workload;
-extern const gp_workload_ops gp_transpose_workload;
-extern const gp_workload_ops gp_reduce2d_workload;
-extern const gp_workload_ops gp_saxpy_workload;
 
 /* Seeded inputs (splitmix64, include/gpuprof/seeded.h): int32 in [0, 255] as in the book,
  * float32 in [0, 1). The device holds them (gp_fill_*_device); the host fills a copy where a
@@ -66,5 +46,9 @@ void gp_check_float_sum(double got, double ref, double ref_abs, gp_check *check)
 /* Device allocation helpers that record the failing call. */
 int gp_device_alloc(void **ptr, uint64_t bytes, const char *what);
 int gp_download(void *dst, const void *src, uint64_t bytes);
+
+/* Blocks a one-dimensional grid needs for n items, `per_block` each, checked against the
+ * hardware's limit: GP_ERR_USAGE naming `what` when it is too large. */
+int gp_check_grid_x(uint64_t n, uint64_t per_block, const char *what);
 
 #endif

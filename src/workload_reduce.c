@@ -4,17 +4,19 @@
  * code does) or one total (single-pass variants and cub). */
 #include "workload.h"
 
+#include "gpuprof/reduce.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
     gp_problem p;
     void *d_in, *d_pristine;  /* the input the kernels see, and a copy to restore it from */
-    void *d_partials;         /* 8 bytes per slot */
+    void *d_partials;         /* GP_PARTIAL_BYTES per slot */
     uint64_t partial_slots;
     void *d_total;            /* int64 or float */
     unsigned *d_counter;
@@ -33,12 +35,33 @@ static uint64_t partial_slots(const gp_problem *p, int sms)
     return (p->size.n + 31) / 32 + (uint64_t)sms * GP_MAX_BLOCKS_PER_SM;
 }
 
+/* cub's temporary storage and the total, generously: its scratch is known only once a
+ * device is open. */
+#define LIBRARY_SCRATCH_BYTES (16u << 20)
+
+static uint64_t input_bytes(const gp_problem *p)
+{
+    return p->size.n * GP_ELEMENT_BYTES;
+}
+
 static uint64_t reduce_device_bytes(const gp_problem *p, const gp_device_info *dev)
 {
-    uint64_t in = p->size.n * 4;
-    return in * (p->restores_input ? 2 : 1) + 8 * partial_slots(p, dev->multiprocessors) +
-           (16u << 20) /* cub's temporary storage and the total, generously */;
+    return input_bytes(p) * (p->restores_input ? 2 : 1) +
+           GP_PARTIAL_BYTES * partial_slots(p, dev->multiprocessors) + LIBRARY_SCRATCH_BYTES;
 }
+
+/* The book's kernels launch a block per `block × unrolling` elements. */
+static int reduce_check(const gp_problem *p, const gp_config *c)
+{
+    if (!(c->variant->flags & GP_VF_PARTIALS))
+        return GP_OK;
+    const uint64_t per_thread = c->variant->elements_per_thread ? c->variant->elements_per_thread
+                                                                : 1;
+    char what[96];
+    snprintf(what, sizeof what, "reduce %s with blocks of %u", c->variant->name, c->block.x);
+    return gp_check_grid_x(p->size.n, (uint64_t)c->block.x * per_thread, what);
+}
+
 
 static void reduce_destroy(void *state)
 {
@@ -75,11 +98,12 @@ static int fill_input(reduce_state *s)
 
 static int allocate(reduce_state *s)
 {
-    const uint64_t bytes = s->p.size.n * 4;
+    const uint64_t bytes = input_bytes(&s->p);
     GP_TRY(gp_device_alloc(&s->d_in, bytes, "the input"));
     s->partial_slots = partial_slots(&s->p, s->multiprocessors);
-    GP_TRY(gp_device_alloc(&s->d_partials, 8 * s->partial_slots, "the block partials"));
-    GP_TRY(gp_device_alloc(&s->d_total, 8, "the total"));
+    GP_TRY(gp_device_alloc(&s->d_partials, GP_PARTIAL_BYTES * s->partial_slots,
+                           "the block partials"));
+    GP_TRY(gp_device_alloc(&s->d_total, GP_PARTIAL_BYTES, "the total"));
     GP_TRY(gp_device_alloc((void **)&s->d_counter, sizeof(unsigned), "the block counter"));
     GP_CUDA(cudaMemset(s->d_counter, 0, sizeof(unsigned)));
     GP_TRY(gp_reduce_cub_scratch(s->p.dtype, s->p.size.n, &s->scratch_bytes));
@@ -103,7 +127,7 @@ static int reduce_create(const gp_problem *p, const gp_device_info *dev, void **
     GP_TRY(fill_input(s));
     compute_reference(s);
     if (s->d_pristine)
-        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, p->size.n * 4, cudaMemcpyDeviceToDevice));
+        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, input_bytes(p), cudaMemcpyDeviceToDevice));
     GP_CUDA(cudaDeviceSynchronize());
     return GP_OK;
 }
@@ -113,11 +137,11 @@ static int reduce_prepare(void *state, const gp_config *c)
     reduce_state *s = state;
     const bool in_place = (c->variant->flags & GP_VF_IN_PLACE) != 0;
     if (in_place || s->input_dirty)
-        GP_CUDA(cudaMemcpyAsync(s->d_in, s->d_pristine, s->p.size.n * 4,
+        GP_CUDA(cudaMemcpyAsync(s->d_in, s->d_pristine, input_bytes(&s->p),
                                 cudaMemcpyDeviceToDevice, 0));
     s->input_dirty = in_place;
     /* A variant that forgets to write its total must fail the check, not pass on stale data. */
-    GP_CUDA(cudaMemsetAsync(s->d_total, 0xff, 8, 0));
+    GP_CUDA(cudaMemsetAsync(s->d_total, 0xff, GP_PARTIAL_BYTES, 0));
     return GP_OK;
 }
 
@@ -135,19 +159,20 @@ static int reduce_launch(void *state, const gp_config *c, const gp_hooks *hooks)
         .n = s->p.size.n,
         .block = c->block.x,
     };
-    return c->variant->launch.reduce(&a, hooks);
+    return ((gp_reduce_fn)c->variant->launch)(&a, hooks);
 }
 
-/* The book's host code: add the block partials up (here in 64 bits / double). */
+/* The book's host code: add the block partials (of the input's type) up, here in 64 bits or
+ * double. */
 static int sum_partials(reduce_state *s, uint64_t count, double *got, int64_t *got_int)
 {
     if (count == 0 || count > s->partial_slots)
         return gp_fail(GP_ERR_RUNTIME, "internal error: %llu partials for %llu slots",
                        (unsigned long long)count, (unsigned long long)s->partial_slots);
-    void *h = malloc(count * 4);
+    void *h = malloc(count * GP_ELEMENT_BYTES);
     if (!h)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = gp_download(h, s->d_partials, count * 4);
+    int rc = gp_download(h, s->d_partials, count * GP_ELEMENT_BYTES);
     int64_t isum = 0;
     double fsum = 0.0;
     for (uint64_t i = 0; rc == GP_OK && i < count; i++) {
@@ -194,10 +219,11 @@ static int reduce_verify(void *state, const gp_config *c, const gp_result *res, 
 
 static uint64_t reduce_bytes_moved(const gp_problem *p)
 {
-    return p->size.n * 4; /* every element read once */
+    return input_bytes(p); /* every element read once */
 }
 
 const gp_workload_ops gp_reduce_workload = {
+    .check = reduce_check,
     .device_bytes = reduce_device_bytes,
     .create = reduce_create,
     .prepare = reduce_prepare,

@@ -3,6 +3,7 @@
  * last pass leaves behind. */
 #include "workload.h"
 
+#include "gpuprof/reduce2d.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
@@ -36,7 +37,13 @@ static uint64_t first_output_elems(const gp_problem *p)
 static uint64_t reduce2d_device_bytes(const gp_problem *p, const gp_device_info *dev)
 {
     (void)dev;
-    return matrix_elems(p) * 4 + 2 * first_output_elems(p) * 4 + 4096;
+    return (matrix_elems(p) + 2 * first_output_elems(p)) * GP_ELEMENT_BYTES;
+}
+
+static void reduce2d_params(const gp_problem *p, const gp_config *c, double *values)
+{
+    (void)c;
+    values[0] = p->group; /* group */
 }
 
 static void reduce2d_destroy(void *state)
@@ -54,7 +61,7 @@ static void reduce2d_destroy(void *state)
 static int create_input(reduce2d_state *s)
 {
     const uint64_t n = matrix_elems(&s->p);
-    GP_TRY(gp_device_alloc((void **)&s->d_in, n * 4, "the matrix"));
+    GP_TRY(gp_device_alloc((void **)&s->d_in, n * GP_ELEMENT_BYTES, "the matrix"));
     GP_TRY(gp_fill_float_device(s->d_in, n, s->p.seed));
     gp_seeded_float_sum(n, s->p.seed, &s->ref, &s->ref_abs);
     GP_CUDA(cudaDeviceSynchronize());
@@ -72,8 +79,9 @@ static int reduce2d_create(const gp_problem *p, const gp_device_info *dev, void 
     GP_TRY(create_input(s));
     /* Allocated once: no pass allocates, and pass k + 1 never outgrows pass k's output. */
     s->buf_elems = first_output_elems(p);
-    GP_TRY(gp_device_alloc((void **)&s->d_buf[0], s->buf_elems * 4, "the first pass buffer"));
-    return gp_device_alloc((void **)&s->d_buf[1], s->buf_elems * 4, "the second pass buffer");
+    const uint64_t buf_bytes = s->buf_elems * GP_ELEMENT_BYTES;
+    GP_TRY(gp_device_alloc((void **)&s->d_buf[0], buf_bytes, "the first pass buffer"));
+    return gp_device_alloc((void **)&s->d_buf[1], buf_bytes, "the second pass buffer");
 }
 
 static int reduce2d_prepare(void *state, const gp_config *c)
@@ -83,8 +91,8 @@ static int reduce2d_prepare(void *state, const gp_config *c)
     /* NaN (all bits set) everywhere a pass may write: a pass that leaves an element unwritten
      * feeds NaN into the next pass or the result, and the check fails instead of passing on
      * the previous launch's values. */
-    GP_CUDA(cudaMemsetAsync(s->d_buf[0], 0xff, s->buf_elems * 4, 0));
-    GP_CUDA(cudaMemsetAsync(s->d_buf[1], 0xff, s->buf_elems * 4, 0));
+    GP_CUDA(cudaMemsetAsync(s->d_buf[0], 0xff, s->buf_elems * GP_ELEMENT_BYTES, 0));
+    GP_CUDA(cudaMemsetAsync(s->d_buf[1], 0xff, s->buf_elems * GP_ELEMENT_BYTES, 0));
     return GP_OK;
 }
 
@@ -100,7 +108,7 @@ static int reduce2d_launch(void *state, const gp_config *c, const gp_hooks *hook
         .block = c->block,
         .result = &s->result_ptr,
     };
-    return c->variant->launch.reduce2d(&a, hooks);
+    return ((gp_reduce2d_fn)c->variant->launch)(&a, hooks);
 }
 
 static int reduce2d_verify(void *state, const gp_config *c, const gp_result *res,
@@ -120,10 +128,12 @@ static int reduce2d_verify(void *state, const gp_config *c, const gp_result *res
 
 static uint64_t reduce2d_bytes_moved(const gp_problem *p)
 {
-    return matrix_elems(p) * 4; /* every element read once; the passes' outputs are extra */
+    return matrix_elems(p) * GP_ELEMENT_BYTES; /* every element read once; the passes'
+                                                  outputs are extra */
 }
 
 const gp_workload_ops gp_reduce2d_workload = {
+    .params = reduce2d_params,
     .device_bytes = reduce2d_device_bytes,
     .create = reduce2d_create,
     .prepare = reduce2d_prepare,

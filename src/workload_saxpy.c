@@ -3,6 +3,7 @@
  * double. */
 #include "workload.h"
 
+#include "gpuprof/saxpy.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
@@ -34,10 +35,31 @@ typedef struct {
     double expected;
 } saxpy_errors;
 
+static uint64_t array_bytes(const gp_problem *p)
+{
+    return p->size.n * GP_ELEMENT_BYTES;
+}
+
 static uint64_t saxpy_device_bytes(const gp_problem *p, const gp_device_info *dev)
 {
     (void)dev;
-    return 3 * p->size.n * 4; /* x, y, and the copy of y */
+    return 3 * array_bytes(p); /* x, y, and the copy of y */
+}
+
+/* One thread per element: the grid grows with the size. */
+static int saxpy_check(const gp_problem *p, const gp_config *c)
+{
+    if (c->variant->flags & GP_VF_GRID)
+        return GP_OK;
+    char what[96];
+    snprintf(what, sizeof what, "saxpy %s with blocks of %u", c->variant->name, c->block.x);
+    return gp_check_grid_x(p->size.n, c->block.x, what);
+}
+
+static void saxpy_params(const gp_problem *p, const gp_config *c, double *values)
+{
+    values[0] = (c->variant->flags & GP_VF_GRID) && c->grid ? c->grid : NAN; /* grid */
+    values[1] = p->alpha;                                                     /* alpha */
 }
 
 static void saxpy_destroy(void *state)
@@ -69,7 +91,7 @@ static int allocate_host(saxpy_state *s)
 
 static int allocate_device(saxpy_state *s)
 {
-    const uint64_t bytes = s->p.size.n * 4;
+    const uint64_t bytes = array_bytes(&s->p);
     GP_TRY(gp_device_alloc((void **)&s->d_x, bytes, "x"));
     GP_TRY(gp_device_alloc((void **)&s->d_y, bytes, "y"));
     GP_TRY(gp_device_alloc((void **)&s->d_y0, bytes, "the copy of y"));
@@ -101,7 +123,7 @@ static int saxpy_prepare(void *state, const gp_config *c)
     (void)c;
     saxpy_state *s = state;
     /* Every launch overwrites y: start each one from the same y. */
-    GP_CUDA(cudaMemcpyAsync(s->d_y, s->d_y0, s->p.size.n * 4, cudaMemcpyDeviceToDevice, 0));
+    GP_CUDA(cudaMemcpyAsync(s->d_y, s->d_y0, array_bytes(&s->p), cudaMemcpyDeviceToDevice, 0));
     return GP_OK;
 }
 
@@ -116,7 +138,7 @@ static int saxpy_launch(void *state, const gp_config *c, const gp_hooks *hooks)
         .block = c->block.x,
         .grid = c->grid,
     };
-    return c->variant->launch.saxpy(&a, hooks);
+    return ((gp_saxpy_fn)c->variant->launch)(&a, hooks);
 }
 
 /* Compare count elements of the device result starting at `base` with a*x + y in double. */
@@ -161,7 +183,7 @@ static int saxpy_verify(void *state, const gp_config *c, const gp_result *res, g
     saxpy_errors e = {0};
     for (uint64_t base = 0; base < n; base += CHECK_CHUNK) {
         const uint64_t count = n - base < CHECK_CHUNK ? n - base : CHECK_CHUNK;
-        GP_TRY(gp_download(s->chunk, s->d_y + base, count * 4));
+        GP_TRY(gp_download(s->chunk, s->d_y + base, count * GP_ELEMENT_BYTES));
         check_chunk(s, base, count, &e);
     }
     memset(check, 0, sizeof *check);
@@ -177,10 +199,12 @@ static int saxpy_verify(void *state, const gp_config *c, const gp_result *res, g
 
 static uint64_t saxpy_bytes_moved(const gp_problem *p)
 {
-    return 3 * p->size.n * 4; /* x read, y read, y written */
+    return 3 * array_bytes(p); /* x read, y read, y written */
 }
 
 const gp_workload_ops gp_saxpy_workload = {
+    .check = saxpy_check,
+    .params = saxpy_params,
     .device_bytes = saxpy_device_bytes,
     .create = saxpy_create,
     .prepare = saxpy_prepare,

@@ -4,10 +4,11 @@
  * must be exact. */
 #include "workload.h"
 
-#include "gpuprof/launchers.h"
+#include "gpuprof/transpose.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,13 @@ typedef struct {
 
 static uint64_t matrix_bytes(const gp_problem *p)
 {
-    return p->size.n * sizeof(float);
+    return p->size.n * GP_ELEMENT_BYTES;
+}
+
+static void transpose_params(const gp_problem *p, const gp_config *c, double *values)
+{
+    (void)p;
+    values[0] = (c->variant->flags & GP_VF_PADDED) ? c->pad : NAN; /* pad */
 }
 
 static uint64_t transpose_device_bytes(const gp_problem *p, const gp_device_info *dev)
@@ -96,7 +103,7 @@ static int transpose_launch(void *state, const gp_config *c, const gp_hooks *hoo
         .block = c->block,
         .pad = c->pad,
     };
-    return c->variant->launch.transpose(&a, hooks);
+    return ((gp_transpose_fn)c->variant->launch)(&a, hooks);
 }
 
 static void compare(mismatch_log *log, uint64_t index, float got, float expected)
@@ -153,7 +160,7 @@ static int transpose_verify(void *state, const gp_config *c, const gp_result *re
     transpose_state *s = state;
     GP_CUDA(cudaDeviceSynchronize());
     GP_TRY(gp_download(s->result, s->d_out, matrix_bytes(&s->p)));
-    const bool copy = c->variant->launch.transpose == gp_transpose_copy;
+    const bool copy = c->variant->launch == GP_LAUNCHER(gp_transpose_copy);
     mismatch_log log = {0};
     if (copy)
         compare_copy(s, &log);
@@ -175,6 +182,7 @@ static uint64_t transpose_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_transpose_workload = {
+    .params = transpose_params,
     .device_bytes = transpose_device_bytes,
     .create = transpose_create,
     .prepare = transpose_prepare,

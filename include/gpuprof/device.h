@@ -15,6 +15,9 @@ int gp_device_count(int *count);
 int gp_device_open(int index, gp_device_info *info);
 /* Device-to-device copy bandwidth (bytes read + written per second, 10^9), median of runs. */
 int gp_device_measure_copy(gp_device_info *info);
+/* Make `device` current on the calling thread (creating its primary context if needed) and
+ * give that context (a CUcontext), for the profiler. */
+int gp_device_use(int device, void **context);
 /* Free and total device memory of the current device. */
 int gp_device_memory(uint64_t *free_bytes, uint64_t *total_bytes);
 

@@ -1,4 +1,5 @@
-/* The C ABI between host code (src/) and kernels (kernels/<family>.cu).
+/* The C ABI between host code (src/) and kernels (kernels/<family>.cu): what every family
+ * shares; each family's arguments and launchers are in its own header (gpuprof/reduce.h, …).
  *
  * A launcher runs one whole variant of a workload: one or more kernels on the default
  * stream, each followed by a launch-error check. Around every kernel it calls the caller's
@@ -15,6 +16,20 @@ extern "C" {
 #endif
 
 typedef enum { GP_INT32 = 0, GP_FLOAT32 = 1 } gp_dtype;
+
+/* Bytes of one element of every type in the catalogue (int32, float32). */
+#define GP_ELEMENT_BYTES 4u
+
+/* Launch limits every supported GPU (compute capability 7.5 and later) shares. */
+#define GP_MAX_THREADS_PER_BLOCK 1024u
+#define GP_MAX_GRID_X 2147483647ull /* 2^31 - 1 */
+#define GP_MAX_GRID_Y 65535u
+/* Matrix sides: unsigned in this ABI, and bounded so that every coordinate (up to a side plus
+ * a tile) and every grid dimension stays far from 32-bit overflow. */
+#define GP_MAX_MATRIX_SIDE (1u << 30)
+/* Problem sizes: 2^36 elements (256 GiB of int32) is beyond any GPU today; the memory check
+ * refuses what does not fit, with the byte counts. */
+#define GP_MAX_ELEMENTS ((uint64_t)1 << 36)
 
 typedef struct {
     unsigned x, y, z;
@@ -35,62 +50,6 @@ typedef struct {
     int (*before)(void *ctx, const gp_kernel_info *info);
     int (*after)(void *ctx);
 } gp_hooks;
-
-/* ---- reduce: sum of n int32 or float32 values ------------------------------------ */
-typedef struct {
-    gp_dtype dtype;
-    void *in;                  /* n elements; in-place variants overwrite them */
-    void *partials;            /* per-block partial sums, 8 bytes each (int64 / float) */
-    void *total;               /* single-pass variants: int64 (int32 input) or float */
-    unsigned *counter;         /* blocks-done counter, zero before the first launch */
-    void *scratch;             /* library temporary storage (cub) */
-    size_t scratch_bytes;
-    uint64_t n;
-    unsigned block;
-} gp_reduce_args;
-
-typedef int (*gp_reduce_fn)(const gp_reduce_args *args, const gp_hooks *hooks);
-
-/* Bytes of temporary storage the cub variant needs for n elements (0 on failure). */
-int gp_reduce_cub_scratch(gp_dtype dtype, uint64_t n, size_t *bytes);
-/* Upper bound of the grid of the persistent single-pass variants, which size their grid
- * from occupancy: blocks resident on one multiprocessor never exceed this. */
-#define GP_MAX_BLOCKS_PER_SM 32u
-
-/* ---- transpose: out (ny × nx… transposed: nx rows of ny) = in (ny rows of nx) ------ */
-typedef struct {
-    const float *in;
-    float *out;
-    unsigned nx, ny;           /* columns, rows of the input */
-    gp_dim3 block;
-    int pad;                   /* shared-tile padding in 4-byte words */
-} gp_transpose_args;
-
-typedef int (*gp_transpose_fn)(const gp_transpose_args *args, const gp_hooks *hooks);
-
-/* ---- reduce2d: multi-pass sum of an nx × ny float matrix ------------------------- */
-typedef struct {
-    const float *in;
-    float *buf[2];             /* ping-pong buffers for the passes after the first */
-    unsigned nx, ny;
-    unsigned group;
-    gp_dim3 block;
-    float **result;            /* out: where the final 1 × 1 value lies */
-} gp_reduce2d_args;
-
-typedef int (*gp_reduce2d_fn)(const gp_reduce2d_args *args, const gp_hooks *hooks);
-
-/* ---- saxpy: y = a·x + y -------------------------------------------------------- */
-typedef struct {
-    const float *x;
-    float *y;
-    uint64_t n;
-    float a;
-    unsigned block;
-    unsigned grid;             /* grid-stride variant; 0 = the launcher's default */
-} gp_saxpy_args;
-
-typedef int (*gp_saxpy_fn)(const gp_saxpy_args *args, const gp_hooks *hooks);
 
 /* ---- utilities ---------------------------------------------------------------- */
 /* Leave the L2 cache holding nothing of earlier work by reading `bytes` of `buf` (several

@@ -8,8 +8,33 @@
 #include <stddef.h>
 
 #define GP_METRIC_MAX_INPUTS 4
+#define GP_MAX_METRIC_NAMES 64   /* metric keys or raw names in one --metrics list */
+#define GP_METRIC_NAME_LEN 128
 
 enum { GP_SET_DEFAULT = 1 << 0, GP_SET_ALL = 1 << 1 };
+
+typedef enum {
+    GP_METRICS_DEFAULT = 0,
+    GP_METRICS_ALL,
+    GP_METRICS_NONE,
+    GP_METRICS_LIST
+} gp_metrics_kind;
+
+/* What --metrics asked for: a set, or a list of catalogue keys and raw PerfWorks names. */
+typedef struct {
+    gp_metrics_kind kind;
+    char names[GP_MAX_METRIC_NAMES][GP_METRIC_NAME_LEN];
+    size_t n_names;
+} gp_metrics_request;
+
+/* A catalogue metric on one chip: whether the chip has its inputs (else the first missing). */
+typedef struct {
+    bool available;
+    const char *missing;
+} gp_metric_availability;
+
+/* "default", "all", "list" or "none". */
+const char *gp_metrics_kind_name(gp_metrics_kind kind);
 
 typedef struct {
     const char *key;           /* e.g. "gld_transactions_per_request" */

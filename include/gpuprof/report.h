@@ -80,6 +80,14 @@ typedef struct {
     gp_metric_set metrics;
 } gp_launch_record;
 
+/* A parameter of a result's family (pad, group, …): NAN where it does not apply. */
+typedef struct {
+    char name[32];
+    double value;
+} gp_param;
+
+#define GP_RESULT_MAX_PARAMS 8
+
 typedef struct {
     char family[32];
     char variant[64];
@@ -88,9 +96,8 @@ typedef struct {
     unsigned nx, ny;             /* matrices */
     gp_dim3 grid, block;         /* of the main kernel */
     size_t shared_bytes;
-    int pad;                     /* -1 when not applicable */
-    unsigned group, grid_param;  /* 0 when not applicable */
-    double alpha;
+    gp_param params[GP_RESULT_MAX_PARAMS];
+    size_t n_params;
     gp_timing timing;
     uint64_t bytes_moved;
     double gbps;
@@ -137,23 +144,22 @@ int gp_report_add_warning(gp_report *r, const char *text);
 int gp_report_set_command_line(gp_report *r, int argc, char **argv);
 void gp_metric_set_free(gp_metric_set *s);
 int gp_result_add_launch(gp_result *res, gp_launch_record **out);
+/* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
+int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
+/* Record a parameter of the result (value NAN: it does not apply). */
+int gp_result_add_param(gp_result *res, const char *name, double value);
+/* The result's parameter by name, or NULL. */
+const gp_param *gp_result_param(const gp_result *r, const char *name);
 
 const char *gp_check_status_name(gp_check_status s);
 bool gp_check_status_from_name(const char *name, gp_check_status *s);
 const char *gp_dtype_name(gp_dtype t);
 bool gp_dtype_from_name(const char *name, gp_dtype *t);
+/* A counter's value in a metric set by name; NAN when it is not there. */
+double gp_metric_set_counter(const gp_metric_set *s, const char *name);
 /* The result's metric by key, or NULL. */
 const gp_metric_value *gp_result_metric(const gp_result *r, const char *key);
 
-/* Renderers: text for people, JSON and CSV for scripts. */
-typedef struct {
-    bool no_header;              /* CSV without its header line */
-    bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
-} gp_render_options;
-
-int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o);
-int gp_render_json(FILE *out, const gp_report *r);
-int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o);
 /* Read a report written by gp_render_json, from a file ("-": standard input) or from text
  * (`name` labels the messages). On failure *r holds what was read so far: free it. */
 int gp_report_read_json(const char *path, gp_report *r);

@@ -10,6 +10,9 @@
 extern "C" {
 #endif
 
+/* Longest message (and hint) the channel keeps; longer ones are cut. */
+#define GP_MESSAGE_LEN 512
+
 enum {
     GP_OK = 0,
     GP_ERR_RUNTIME = 1,   /* CUDA or CUPTI failure, wrong result, I/O */

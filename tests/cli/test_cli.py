@@ -70,6 +70,11 @@ USAGE_ERRORS = [
     (["list", "--block=5"], "unknown option"),
     (["report"], "needs FILE"),
     (["metrics", "--chip=GH100", "--device=0"], "cannot be combined"),
+    # Variant-specific: only the launch arithmetic shows them, still before any device.
+    (["saxpy", "--variant=monolithic", "--block=1", "--size=2^32"], "more than a grid holds"),
+    (["reduce", "--variant=neighbored", "--block=32", "--size=2^36"], "more than a grid holds"),
+    (["reduce2d", "--group=3"], "power of two"),
+    (["transpose", "--pad=0,33"], "must be from 0 to 32"),
 ]
 
 
@@ -190,6 +195,23 @@ def test_report_errors():
         tap.ok(rc == 1 and "not a gpuprof report" in err, "report without results: exit 1", err)
 
 
+def test_write_failure():
+    """A full disk or a closed pipe is the run's failure: one line, exit 1."""
+    if not os.path.exists("/dev/full"):
+        tap.skip("writing to a full device", "no /dev/full here")
+        return
+    fixture = FIXTURES[0]
+    for args in (["report", fixture, "--metrics-detail"], ["report", fixture, "--json"],
+                 ["list"], ["metrics", "--chip=GH100"], ["--help"]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([BIN] + args, stdout=full, stderr=subprocess.PIPE, text=True)
+        lines = p.stderr.strip().splitlines()
+        tap.ok(p.returncode == 1 and len(lines) == 1 and
+               "cannot write the output: No space left on device" in lines[0],
+               "%s > /dev/full: exit 1, one line naming the cause" % " ".join(args[:1] + args[2:]),
+               p.stderr)
+
+
 def test_metrics_for_a_chip():
     rc, out, err = run("metrics", "--chip=GH100")
     m = re.search(r"default set (\d+) passes, all (\d+) passes", out)
@@ -247,6 +269,7 @@ def main():
     test_man_page_and_help_cover_everything()
     test_fixtures_and_report()
     test_report_errors()
+    test_write_failure()
     test_metrics_for_a_chip()
     test_without_gpu()
     test_install()

@@ -44,7 +44,7 @@ def check_rows(family, block, args, out, rc, err):
         size = r["n"] if r["nx"] == "0" else "%sx%s" % (r["nx"], r["ny"])
         tap.ok(r["check"] == "passed",
                "%s %s block %s %s %s%s" % (family, r["variant"], block, r["type"], size,
-                                           " group " + r["group"] if r["group"] != "0" else ""),
+                                           " group " + r["group"] if r.get("group") else ""),
                "%s\n%s" % (r, err))
     tap.ok(rc == (0 if all(r["check"] == "passed" for r in rows) else 1),
            "%s block %s: exit status follows the checks" % (family, block))

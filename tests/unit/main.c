@@ -55,6 +55,7 @@ int main(int argc, char **argv)
     test_numparse();
     test_cli();
     test_registry();
+    test_plan();
     test_metrics();
     test_render();
     test_random();

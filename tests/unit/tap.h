@@ -21,6 +21,7 @@ extern const char *tap_fixtures;
 void test_numparse(void);
 void test_cli(void);
 void test_registry(void);
+void test_plan(void);
 void test_metrics(void);
 void test_render(void);
 void test_random(void);

@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include "gpuprof/cli.h"
+#include "gpuprof/commands.h"
 #include "gpuprof/status.h"
 
 #include <stdarg.h>
@@ -52,9 +53,9 @@ static void refused(const char *why_substring, const char *first, ...)
 static void defaults(void)
 {
     tap_ok(parse("reduce", NULL) == GP_OK, "plain 'reduce' parses");
-    tap_ok(req.command == GP_CMD_KERNEL && req.family == GP_FAM_REDUCE, "reduce is a kernel command");
-    const gp_variant *all[64];
-    size_t n = gp_family_variants(GP_FAM_REDUCE, all, 64);
+    tap_ok(req.command->run == gp_cmd_kernel && req.family == gp_find_family("reduce"),
+           "reduce is a kernel command");
+    size_t n = gp_find_family("reduce")->n_variants;
     tap_ok(req.n_variants == n && n >= 12, "default: every reduce variant (%zu)", req.n_variants);
     tap_ok(req.n_sizes == 1 && req.sizes[0].n == (1u << 24), "default size 2^24");
     tap_ok(req.n_types == 1 && req.types[0] == GP_INT32, "default type int32");
@@ -98,16 +99,20 @@ static void every_option(void)
     tap_ok(parse("reduce", "--json", NULL) == GP_OK && req.output == GP_OUT_JSON, "--json");
     tap_ok(parse("reduce", "--metrics-detail", "--require-metrics", NULL) == GP_OK &&
                req.metrics_detail && req.require_metrics, "--metrics-detail --require-metrics");
-    tap_ok(parse("reduce", "--help", NULL) == GP_OK && req.command == GP_CMD_HELP &&
+    tap_ok(parse("reduce", "--help", NULL) == GP_OK && req.command->run == gp_cmd_help &&
                strcmp(req.help_topic, "reduce") == 0, "reduce --help");
     tap_ok(parse("reduce", "--bogus", "--help", NULL) != GP_OK, "an unknown option is reported even with --help");
-    tap_ok(parse("--version", NULL) == GP_OK && req.command == GP_CMD_VERSION, "--version");
-    tap_ok(parse("--help", NULL) == GP_OK && req.command == GP_CMD_HELP && !req.help_topic,
+    tap_ok(parse("--version", NULL) == GP_OK && req.command->run == gp_cmd_version,
+           "--version");
+    tap_ok(parse("--help", NULL) == GP_OK && req.command->run == gp_cmd_help && !req.help_topic,
            "--help");
-    tap_ok(parse("report", "a.json", NULL) == GP_OK && req.n_files == 1 &&
-               strcmp(req.files[0], "a.json") == 0, "report FILE");
+    tap_ok(parse("help", "transpose", NULL) == GP_OK && req.command->run == gp_cmd_help &&
+               req.n_operands == 1 && strcmp(req.operands[0], "transpose") == 0,
+           "help COMMAND");
+    tap_ok(parse("report", "a.json", NULL) == GP_OK && req.n_operands == 1 &&
+               strcmp(req.operands[0], "a.json") == 0, "report FILE");
     tap_ok(parse("report", "--", "--odd-name.json", NULL) == GP_OK &&
-               strcmp(req.files[0], "--odd-name.json") == 0, "-- ends the options");
+               strcmp(req.operands[0], "--odd-name.json") == 0, "-- ends the options");
     tap_ok(parse("list", "--csv", "--no-header", NULL) == GP_OK, "list --csv --no-header");
     tap_ok(parse("metrics", "--chip=GH100", NULL) == GP_OK && strcmp(req.chip, "GH100") == 0,
            "metrics --chip");

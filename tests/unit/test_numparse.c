@@ -1,7 +1,7 @@
 /* Number and shape parsing: what the command line accepts and what it refuses. */
 #include "tap.h"
 
-#include "gpuprof/request.h"
+#include "gpuprof/cli.h"
 #include "gpuprof/status.h"
 
 #include <stdint.h>

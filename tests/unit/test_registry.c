@@ -1,59 +1,117 @@
-/* The variant table's invariants: every row complete, names unique, defaults allowed. */
+/* The tables' invariants: the family and variant rows complete and consistent, the option
+ * table in step with its enum, the command table's options known. */
 #include "tap.h"
 
 #include "../../src/workload.h"
-#include "gpuprof/cli.h"
+#include "gpuprof/commands.h"
+#include "gpuprof/options.h"
 #include "gpuprof/registry.h"
 
 #include <string.h>
 
-static void rows_are_complete(void)
+static void variant_rows_are_complete(const gp_family *f)
 {
-    size_t n;
-    const gp_variant *v = gp_variant_table(&n);
-    tap_ok(n >= 12, "the table has rows (%zu)", n);
-    for (size_t i = 0; i < n; i++) {
-        const gp_variant *r = &v[i];
+    for (size_t i = 0; i < f->n_variants; i++) {
+        const gp_variant *r = &f->variants[i];
         bool complete = r->name && r->name[0] && r->summary && r->summary[0] && r->origin &&
-                        r->origin[0] && r->launch.reduce && r->block_x_mask && r->block_y_mask;
-        tap_ok(complete, "%s %s: name, summary, origin, launcher, block masks",
-               gp_family_name(r->family), r->name);
+                        r->origin[0] && r->launch && r->block_x_mask && r->block_y_mask;
+        tap_ok(complete, "%s %s: name, summary, origin, launcher, block masks", f->name,
+               r->name);
         tap_ok(gp_block_allowed(r, r->default_block), "%s %s: the default block is allowed",
-               gp_family_name(r->family), r->name);
-        bool unique = true;
-        for (size_t j = 0; j < n; j++)
-            if (j != i && v[j].family == r->family && strcmp(v[j].name, r->name) == 0)
-                unique = false;
-        tap_ok(unique, "%s %s: name unique in its family", gp_family_name(r->family), r->name);
+               f->name, r->name);
+        tap_ok(gp_find_variant(f, r->name) == r, "%s %s: found by name, unique in its family",
+               f->name, r->name);
         tap_ok(strcmp(r->name, "all") != 0 && !strchr(r->name, ','),
                "%s: the name cannot clash with list syntax", r->name);
-        tap_ok(gp_find_variant(r->family, r->name) == r, "%s: found by name", r->name);
         /* The profiler sizes its first session from this flag before anything runs. */
         const bool library = (r->flags & GP_VF_LIBRARY) != 0;
         tap_ok(library == (strcmp(r->origin, "CUB") == 0),
                "%s %s: marked a library call exactly when a library launches its kernels",
-               gp_family_name(r->family), r->name);
+               f->name, r->name);
+        if (r->flags & GP_VF_PADDED)
+            tap_ok(gp_family_has_option(f, OPT_PAD) && r->default_pad >= 0 &&
+                       r->default_pad <= 32,
+                   "%s %s: a padded variant of a family with --pad, default pad 0..32", f->name,
+                   r->name);
+        if (r->flags & GP_VF_GRID)
+            tap_ok(gp_family_has_option(f, OPT_GRID), "%s %s: --grid is its family's option",
+                   f->name, r->name);
     }
 }
 
-/* Every family that has variants has a workload and a command of its own name. */
-static void families_are_wired(void)
+/* A family row names its command, sizes, options, parameters, variants and host side. */
+static void family_rows_are_complete(void)
 {
-    for (int f = 0; f < GP_FAM_COUNT; f++) {
-        const gp_variant *vs[64];
-        if (gp_family_variants((gp_family)f, vs, 64) == 0)
-            continue;
-        const char *name = gp_family_name((gp_family)f);
-        tap_ok(gp_workload_for((gp_family)f) != NULL, "%s has a workload", name);
-        const gp_command_def *cmd = gp_find_command(name);
-        tap_ok(cmd && cmd->command == GP_CMD_KERNEL && cmd->family == f, "%s is a command", name);
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    tap_ok(n >= 4, "the family table has rows (%zu)", n);
+    for (size_t i = 0; i < n; i++) {
+        const gp_family *f = &families[i];
+        tap_ok(f->name && f->summary && f->command_summary && f->n_variants > 0 && f->workload,
+               "%s: name, summaries, variants, workload", f->name);
+        const gp_workload_ops *ops = f->workload;
+        tap_ok(ops->create && ops->prepare && ops->launch && ops->verify && ops->destroy &&
+                   ops->bytes_moved && ops->device_bytes,
+               "%s: its workload has every operation", f->name);
+        tap_ok(f->n_params == 0 || ops->params, "%s: a family with parameters gives their values",
+               f->name);
+        tap_ok(f->n_params <= GP_MAX_PARAMS, "%s: at most %d parameters", f->name, GP_MAX_PARAMS);
+        const bool size_ok = f->two_d ? f->default_size.nx * (uint64_t)f->default_size.ny ==
+                                            f->default_size.n && f->default_size.nx > 0
+                                      : f->default_size.n > 0 && f->default_size.nx == 0;
+        tap_ok(size_ok, "%s: the default size fits its shape", f->name);
+        for (size_t k = 0; k < f->n_options; k++)
+            tap_ok(gp_option(f->options[k]) != NULL, "%s: its option %zu is in the table",
+                   f->name, k);
+        const gp_family *unused;
+        tap_ok(gp_find_command(f->name, &unused) && unused == f, "%s is a command", f->name);
+        tap_ok(gp_find_family(f->name) == f, "%s: found by name", f->name);
+        variant_rows_are_complete(f);
+    }
+}
+
+/* The option table's rows are indexed by the enum: each row's id is its own index. */
+static void option_table_matches_enum(void)
+{
+    for (int id = 0; id < OPT_COUNT; id++) {
+        const gp_option_def *o = gp_option((gp_option_id)id);
+        tap_ok(o && (int)o->id == id && o->name && o->name[0] && o->help && o->help[0],
+               "option %d (--%s): its row has its id, a name and a help line", id,
+               o && o->name ? o->name : "?");
+        for (int other = 0; o && other < id; other++)
+            if (strcmp(gp_option((gp_option_id)other)->name, o->name) == 0)
+                tap_ok(false, "option --%s is unique", o->name);
+    }
+    tap_ok(gp_option(OPT_COUNT) == NULL, "no option past the table");
+}
+
+static void command_rows_are_complete(void)
+{
+    size_t n;
+    const gp_command_def *cmds = gp_command_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        bool known = true, help = false;
+        for (size_t k = 0; k < cmds[i].n_options; k++) {
+            known &= gp_option(cmds[i].options[k]) != NULL;
+            help |= cmds[i].options[k] == OPT_HELP;
+        }
+        tap_ok(cmds[i].name && cmds[i].summary && cmds[i].run && known && help,
+               "%s: name, summary, handler, known options, --help", cmds[i].name);
+        tap_ok(cmds[i].min_operands <= cmds[i].max_operands &&
+                   (cmds[i].max_operands == 0) == (cmds[i].operands == NULL),
+               "%s: operands described exactly when it takes some", cmds[i].name);
+        const gp_family *family = NULL;
+        tap_ok(gp_find_family(cmds[i].name) == NULL &&
+                   gp_find_command(cmds[i].name, &family) == &cmds[i] && family == NULL,
+               "%s: not also a family name", cmds[i].name);
     }
 }
 
 static void blocks_are_checked(void)
 {
-    const gp_variant *n = gp_find_variant(GP_FAM_REDUCE, "neighbored");
-    const gp_variant *w = gp_find_variant(GP_FAM_REDUCE, "unrollwarps8");
+    const gp_family *reduce = gp_find_family("reduce");
+    const gp_variant *n = reduce ? gp_find_variant(reduce, "neighbored") : NULL;
+    const gp_variant *w = reduce ? gp_find_variant(reduce, "unrollwarps8") : NULL;
     tap_ok(n && w, "neighbored and unrollwarps8 exist");
     if (!n || !w)
         return;
@@ -63,13 +121,14 @@ static void blocks_are_checked(void)
     tap_ok(!gp_block_allowed(n, (gp_dim3){2048, 1, 1}), "2048 is too many threads");
     tap_ok(!gp_block_allowed(n, (gp_dim3){512, 2, 1}), "a 1-D family refuses a 2-D block");
     char buf[96];
-    gp_describe_blocks(w, buf, sizeof buf);
+    gp_describe_blocks(reduce, w, buf, sizeof buf);
     tap_str_eq(buf, "64..1024, powers of two", "allowed blocks described");
 }
 
 void test_registry(void)
 {
-    rows_are_complete();
-    families_are_wired();
+    family_rows_are_complete();
+    option_table_matches_enum();
+    command_rows_are_complete();
     blocks_are_checked();
 }

@@ -2,6 +2,7 @@
  * report with an undefined metric: text, CSV and the JSON round trip. */
 #include "tap.h"
 
+#include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 

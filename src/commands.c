@@ -1,0 +1,79 @@
+/* The command table: each command's operands, options and handler. The kernel commands share
+ * one row; their names, summaries and own options come from the family table. */
+#include "gpuprof/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Options of every kernel command; each family adds its own (--type, --pad, …). */
+static const gp_command_def kernel_command = {
+    .summary = "time, check and profile a family's kernels",
+    GP_OPTION_LIST(options, n_options, OPT_VARIANT, OPT_BLOCK, OPT_SIZE, OPT_REPEAT,
+                   OPT_WARMUP, OPT_DEVICE, OPT_SEED, OPT_JSON, OPT_CSV, OPT_NO_HEADER,
+                   OPT_METRICS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_HELP),
+    .run = gp_cmd_kernel,
+};
+
+static const gp_command_def commands[] = {
+    {.name = "list", .summary = "list every kernel family and variant",
+     GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_CSV, OPT_NO_HEADER, OPT_HELP),
+     .run = gp_cmd_list},
+    {.name = "device",
+     .summary = "describe the GPUs: clocks, memory, peak and measured copy bandwidth",
+     GP_OPTION_LIST(options, n_options, OPT_DEVICE, OPT_JSON, OPT_HELP), .every_device = true,
+     .run = gp_cmd_device},
+    {.name = "metrics", .summary = "the metric catalogue, and which metrics a GPU or chip provides",
+     GP_OPTION_LIST(options, n_options, OPT_CHIP, OPT_DEVICE, OPT_JSON, OPT_HELP),
+     .run = gp_cmd_metrics},
+    {.name = "report", .summary = "render a saved JSON report as text, JSON or CSV",
+     .operands = "FILE", .min_operands = 1, .max_operands = 1,
+     GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_CSV, OPT_NO_HEADER, OPT_METRICS_DETAIL,
+                    OPT_HELP),
+     .run = gp_cmd_report},
+    {.name = "help", .summary = "show the help of gpuprof or of a command",
+     .operands = "[COMMAND]", .max_operands = 1, GP_OPTION_LIST(options, n_options, OPT_HELP),
+     .run = gp_cmd_help},
+    {.name = "version", .summary = "print the version",
+     GP_OPTION_LIST(options, n_options, OPT_HELP), .run = gp_cmd_version},
+};
+
+const gp_command_def *gp_command_table(size_t *count)
+{
+    *count = sizeof commands / sizeof commands[0];
+    return commands;
+}
+
+const gp_command_def *gp_find_command(const char *name, const gp_family **family)
+{
+    *family = gp_find_family(name);
+    if (*family)
+        return &kernel_command;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+bool gp_command_takes(const gp_command_def *cmd, const gp_family *family, gp_option_id id)
+{
+    for (size_t i = 0; i < cmd->n_options; i++)
+        if (cmd->options[i] == id)
+            return true;
+    return family && gp_family_has_option(family, id);
+}
+
+void gp_list_command_names(char *buf, size_t len)
+{
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s, ", families[i].name);
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", commands[i].name,
+                 i + 1 < sizeof commands / sizeof commands[0] ? ", " : "");
+    }
+}

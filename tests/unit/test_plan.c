@@ -1,0 +1,123 @@
+/* Expanding requests into problems and configurations: how many, in which order, with which
+ * resolved settings, and the usage errors only a family's launch arithmetic reveals. */
+#include "tap.h"
+
+#include "gpuprof/cli.h"
+#include "gpuprof/plan.h"
+#include "gpuprof/status.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static gp_request req;
+static gp_plan plan;
+
+/* Parse "gpuprof" + the NULL-terminated arguments and expand; the expansion's status. */
+static int expand(const char *first, ...)
+{
+    static char *argv[32];
+    int argc = 0;
+    argv[argc++] = "gpuprof";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    gp_plan_free(&plan);
+    gp_clear_error();
+    int rc = gp_parse_command_line(argc, argv, &req);
+    if (rc != GP_OK) {
+        tap_diag("parse failed: %s", gp_error());
+        return rc;
+    }
+    return gp_plan_expand(&req, &plan);
+}
+
+static const gp_config *config_at(size_t problem, size_t i)
+{
+    return problem < plan.n_problems && i < plan.problems[problem].n_configs
+               ? &plan.problems[problem].configs[i]
+               : NULL;
+}
+
+static void default_reduce(void)
+{
+    tap_ok(expand("reduce", NULL) == GP_OK, "reduce expands");
+    tap_ok(plan.n_problems == 1 && plan.n_configs == gp_find_family("reduce")->n_variants,
+           "one problem, one configuration per variant (%zu)", plan.n_configs);
+    bool in_order = true;
+    for (size_t i = 0; i < plan.n_configs; i++)
+        in_order &= config_at(0, i) && config_at(0, i)->result == i &&
+                    config_at(0, i)->block.x == 512;
+    tap_ok(in_order, "results numbered in order, each at its variant's default block");
+    tap_ok(plan.problems[0].restores_input && plan.problems[0].size.n == (1u << 24) &&
+               plan.problems[0].dtype == GP_INT32,
+           "the book's in-place kernels make the problem restore its input; 2^24 int32");
+}
+
+static void sizes_types_and_blocks(void)
+{
+    tap_ok(expand("reduce", "--variant=shfl,cub", "--block=128,256", "--size=1000,2000",
+                  "--type=int32,float32", NULL) == GP_OK, "reduce lists expand");
+    tap_ok(plan.n_problems == 4 && plan.n_configs == 16,
+           "2 sizes x 2 types = 4 problems of 2 variants x 2 blocks (%zu, %zu)",
+           plan.n_problems, plan.n_configs);
+    const gp_problem *p1 = &plan.problems[1];
+    tap_ok(plan.problems[0].size.n == 1000 && p1->size.n == 1000 && p1->dtype == GP_FLOAT32 &&
+               plan.problems[2].size.n == 2000,
+           "problems by size, then type");
+    const gp_config *c = p1->configs;
+    tap_ok(p1->n_configs == 4 && strcmp(c[0].variant->name, "shfl") == 0 &&
+               c[0].block.x == 128 && c[1].block.x == 256 &&
+               strcmp(c[2].variant->name, "cub") == 0 && c[3].result == 7,
+           "configurations by variant, then block; results numbered across problems");
+}
+
+static void pads_and_groups(void)
+{
+    tap_ok(expand("transpose", "--pad=0,1,2", "--block=32x8,32x16", NULL) == GP_OK,
+           "transpose --pad=0,1,2 --block=32x8,32x16 expands");
+    tap_ok(plan.n_configs == 3 * 3 * 2, "the three padded variants x 3 pads x 2 blocks (%zu)",
+           plan.n_configs);
+    const gp_config *c = plan.problems[0].configs;
+    tap_ok(strcmp(c[0].variant->name, "smem") == 0 && c[0].block.y == 8 && c[0].pad == 0 &&
+               c[1].pad == 1 && c[2].pad == 2 && c[3].block.y == 16,
+           "blocks, then pads, within a variant");
+    tap_ok(expand("transpose", "--variant=copy,smemunroll", NULL) == GP_OK &&
+               plan.problems[0].configs[1].pad == 2 && plan.n_configs == 2,
+           "without --pad each padded variant takes its own default (smemunroll: 2)");
+    tap_ok(expand("reduce2d", "--group=8,16", "--block=8x8", NULL) == GP_OK &&
+               plan.n_problems == 2 && plan.problems[1].group == 16 &&
+               plan.problems[0].configs[0].block.x == 8 && plan.problems[1].configs[0].block.x == 16,
+           "reduce2d: a problem per group; inner's block is group x group, whatever --block");
+    tap_ok(plan.problems[0].configs[1].block.x == 8 && plan.problems[0].configs[1].block.y == 8,
+           "reduce2d outer takes --block");
+    tap_ok(expand("saxpy", "--grid=4,8", NULL) == GP_OK && plan.n_configs == 4 &&
+               plan.problems[0].configs[0].grid == 4 && plan.problems[0].configs[3].grid == 8,
+           "saxpy --grid=4,8 selects the grid-stride variants, two grids each");
+}
+
+/* Usage errors that depend on the variant's launch arithmetic: before any device. */
+static void variant_errors(void)
+{
+    tap_ok(expand("saxpy", "--variant=monolithic", "--block=1", "--size=2^32", NULL) ==
+                   GP_ERR_USAGE && strstr(gp_error(), "more than a grid holds"),
+           "saxpy monolithic, blocks of 1, 2^32 elements: a usage error before any device (%s)",
+           gp_error());
+    tap_ok(plan.n_problems == 0 && plan.problems == NULL, "a refused plan holds nothing");
+    tap_ok(expand("saxpy", "--variant=gridstride", "--block=1", "--size=2^32", NULL) == GP_OK,
+           "the grid-stride loop covers 2^32 elements with any grid");
+    tap_ok(expand("reduce", "--variant=neighbored", "--block=32", "--size=2^36", NULL) ==
+               GP_ERR_USAGE, "reduce neighbored, blocks of 32, 2^36 elements: 2^31 blocks");
+    tap_ok(expand("reduce", "--variant=unrolling2", "--block=32", "--size=2^36", NULL) == GP_OK,
+           "unrolling2 halves the grid: 2^30 blocks are fine");
+}
+
+void test_plan(void)
+{
+    default_reduce();
+    sizes_types_and_blocks();
+    pads_and_groups();
+    variant_errors();
+    gp_plan_free(&plan);
+}
