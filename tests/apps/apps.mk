@@ -1,0 +1,45 @@
+# tests/apps/apps.mk — the small CUDA programs the `gpuprof exec` tests run, built into
+# $(BUILD)/tests/apps/. Included by the top Makefile, which defines BUILD, NVCC, CUDA_HOME
+# and GENCODE (from CUDA_ARCH); `make apps` builds them all. See tests/apps/README.md.
+#
+# Every program links cudart statically (nvcc's default); copy_dynamic is copy.cu linked
+# against libcudart.so (-cudart shared), with an rpath to the toolkit's library folder.
+
+# Including this file must not change the including makefile's default goal.
+APPS_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+CUDA_HOME ?= /usr/local/cuda
+BUILD     ?= build
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+
+APPS_SRC_DIR := tests/apps
+APPS_DIR     := $(BUILD)/tests/apps
+APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many
+APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nokernel.sh)
+
+APPS_NVFLAGS ?= -O2 -lineinfo
+APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
+# Per-program libraries: $(APPS_LDLIBS_<name>).
+APPS_LDLIBS_threads := -lpthread
+APPS_CUDART_LIBDIR  := $(firstword $(wildcard $(CUDA_HOME)/lib64 \
+                                              $(CUDA_HOME)/targets/x86_64-linux/lib) \
+                                   $(CUDA_HOME)/lib64)
+
+.PHONY: apps
+apps: $(APPS)
+
+$(APPS_DIR)/%: $(APPS_SRC_DIR)/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -o $@ $< $(APPS_LDLIBS_$*)
+
+$(APPS_DIR)/copy_dynamic: $(APPS_SRC_DIR)/copy.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -cudart shared -o $@ $< \
+	    -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
+
+$(APPS_DIR)/nokernel.sh: $(APPS_SRC_DIR)/nokernel.sh
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod 755 $@
+
+.DEFAULT_GOAL := $(APPS_SAVED_GOAL)
