@@ -52,6 +52,12 @@ RPATH    := -Xlinker -rpath,'$$ORIGIN/third_party/cjson/lib' \
             -Xlinker -rpath,$(CUPTI_LIBDIR)
 
 SRC_C    := $(wildcard src/*.c)
+# The library `gpuprof exec` injects into programs: its own sources and the profiler layer
+# it shares with gpuprof, compiled position-independent, exporting InitializeInjection alone.
+INJECT_SRC := $(wildcard src/inject/*.c) src/profiler.c src/collector.c src/metrics.c \
+              src/status.c src/demangle.c
+INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
+INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)
 OBJ_C    := $(SRC_C:%.c=$(BUILD)/%.o)
 OBJ_CU   := $(SRC_CU:%.cu=$(BUILD)/%.o)
@@ -62,7 +68,7 @@ UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
 .PHONY: all run test bench install uninstall clean
-all: $(BIN)
+all: $(BIN) $(INJECT)
 
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(RPATH)
@@ -74,6 +80,15 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(OBJ_C)) $(OBJ_CU)
 $(BUILD)/src/%.o: src/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c $(SHIM)/string
+	@mkdir -p $(@D)
+	$(CC) -I$(SHIM) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+# libcuda from the toolkit's stubs: the real one is already in every process that loads it.
+$(INJECT): $(INJECT_OBJ)
+	$(CC) -shared -o $@ $^ -Wl,-z,defs -L$(CUPTI_LIBDIR) -L$(CUDA_HOME)/lib64/stubs \
+	    -lcupti -lcuda -ldl -lpthread -lm -Wl,-rpath,$(CUPTI_LIBDIR)
 
 $(BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
@@ -95,10 +110,13 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIB)
 	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
 	    -Xlinker -rpath,'$$ORIGIN/../third_party/cjson/lib' -Xlinker -rpath,$(CUPTI_LIBDIR)
 
+# The CUDA programs the exec tests run (tests/apps/README.md).
+include tests/apps/apps.mk
+
 run: $(BIN)
 	$(BIN) reduce
 
-test: $(BIN) $(UNIT_BIN)
+test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS)
 	@python3 tests/run_tests.py $(BUILD)
 
 bench: $(BIN)
@@ -119,4 +137,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ_C:.o=.d) $(OBJ_CU:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(OBJ_C:.o=.d) $(OBJ_CU:.o=.d) $(UNIT_OBJ:.o=.d) $(INJECT_OBJ:.o=.d)

@@ -7,6 +7,7 @@
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,22 @@ static const gp_option_def options[] = {
                              "exit 0)"},
     [OPT_CHIP] = {OPT_CHIP, "chip", "NAME",
                   "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
+    [OPT_KERNEL] = {OPT_KERNEL, "kernel", "REGEX",
+                    "profile only the kernels whose demangled or mangled name matches (POSIX "
+                    "extended regular expression)"},
+    [OPT_LAUNCH_SKIP] = {OPT_LAUNCH_SKIP, "launch-skip", "N",
+                         "do not profile the first N launches that match (default: 0)"},
+    [OPT_LAUNCH_COUNT] = {OPT_LAUNCH_COUNT, "launch-count", "N",
+                          "profile at most N launches in all (default: every one)"},
+    [OPT_PER_KERNEL] = {OPT_PER_KERNEL, "per-kernel", "N",
+                        "profile at most N launches of each kernel, only time the rest"},
+    [OPT_LAUNCHES] = {OPT_LAUNCHES, "launches", NULL,
+                      "text: one row per launch instead of one per kernel"},
+    [OPT_OUTPUT] = {OPT_OUTPUT, "output", "FILE",
+                    "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "
+                    "environment variable NAME, %%: %)"},
+    [OPT_FOLLOW_CHILDREN] = {OPT_FOLLOW_CHILDREN, "follow-children", NULL,
+                             "profile the processes the program starts too"},
     [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help and exit"},
 };
 
@@ -288,6 +305,21 @@ static int parse_metrics(gp_request *req, const char *text)
     return GP_OK;
 }
 
+/* --kernel: refused here when it does not compile, not in the program it is meant for. */
+static int check_regex(const char *text, const char **out)
+{
+    regex_t re;
+    int e = regcomp(&re, text, REG_EXTENDED | REG_NOSUB);
+    if (e != 0) {
+        char why[128];
+        regerror(e, &re, why, sizeof why);
+        return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --kernel: %s", text, why);
+    }
+    regfree(&re);
+    *out = text;
+    return GP_OK;
+}
+
 /* Which options were given, for the cross-option checks after parsing. */
 typedef struct {
     bool seen[OPT_COUNT];
@@ -351,6 +383,19 @@ static int apply_option(gp_request *req, const gp_option_def *o, const char *val
     case OPT_CHIP:
         req->chip = value;
         return GP_OK;
+    case OPT_KERNEL:
+        return check_regex(value, &req->kernel_regex);
+    case OPT_LAUNCH_SKIP:
+        return parse_count(o->name, value, 0, UINT64_MAX - 1, &req->launch_skip);
+    case OPT_LAUNCH_COUNT:
+        return parse_count(o->name, value, 1, UINT64_MAX - 1, &req->launch_count);
+    case OPT_PER_KERNEL:
+        return parse_count(o->name, value, 1, UINT64_MAX - 1, &req->per_kernel);
+    case OPT_OUTPUT:
+        req->output_file = value;
+        return GP_OK;
+    case OPT_LAUNCHES: req->launches = true; return GP_OK;
+    case OPT_FOLLOW_CHILDREN: req->follow_children = true; return GP_OK;
     case OPT_JSON: req->output = GP_OUT_JSON; return GP_OK;
     case OPT_CSV: req->output = GP_OUT_CSV; return GP_OK;
     case OPT_NO_HEADER: req->no_header = true; return GP_OK;
@@ -397,6 +442,8 @@ static void set_defaults(gp_request *req, const command_context *cc)
     req->warmup = GP_DEFAULT_WARMUP;
     req->device = cc->cmd->every_device ? -1 : 0;
     req->seed = GP_DEFAULT_SEED;
+    req->launch_count = UINT64_MAX;
+    req->per_kernel = UINT64_MAX;
 }
 
 /* ---- checks after parsing ---------------------------------------------------------------- */
@@ -489,6 +536,9 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
+    if (req->launches && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--launches applies to text output only (JSON and CSV "
+                                     "hold every launch)");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     if (req->n_operands < cmd->min_operands)
@@ -524,6 +574,8 @@ static int find_command(const char *first, command_context *cc)
 /* An operand (a word that is not an option). */
 static int add_operand(gp_request *req, const command_context *cc, const char *arg)
 {
+    if (cc->cmd->program_operands && req->n_operands == 0 && !arg[0])
+        return gp_fail(GP_ERR_USAGE, "an empty program name for '%s'", cc->name);
     if (req->n_operands >= cc->cmd->max_operands)
         return gp_fail(GP_ERR_USAGE, "unexpected argument '%s' for '%s'", arg, cc->name);
     req->operands[req->n_operands++] = arg;
@@ -563,6 +615,12 @@ int gp_parse_command_line(int argc, char **argv, gp_request *req)
                            cc.name, cc.name);
         else
             GP_TRY(add_operand(req, &cc, arg));
+        if (cc.cmd->program_operands && req->n_operands == 1) {
+            /* The program's own arguments, options included, are not gpuprof's. */
+            req->program = &argv[i];
+            req->program_argc = argc - i;
+            break;
+        }
     }
     req->argc = argc;
     req->argv = argv;

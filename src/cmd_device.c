@@ -20,6 +20,7 @@ static int describe(gp_device_info *devs, int first, int last)
 int gp_cmd_device(const gp_request *req, FILE *out, gp_report *report)
 {
     (void)report;
+    gp_device_use_one_queue();
     int count;
     GP_TRY(gp_device_count(&count));
     const int first = req->device >= 0 ? req->device : 0;

@@ -2,6 +2,7 @@
  * exit 1. */
 #include "gpuprof/commands.h"
 
+#include "gpuprof/device.h"
 #include "gpuprof/plan.h"
 #include "gpuprof/render.h"
 #include "gpuprof/runner.h"
@@ -9,7 +10,7 @@
 
 int gp_render(const gp_request *req, FILE *out, const gp_report *report)
 {
-    gp_render_options o = {req->no_header, req->metrics_detail};
+    gp_render_options o = {req->no_header, req->metrics_detail, req->launches};
     switch (req->output) {
     case GP_OUT_JSON: return gp_render_json(out, report);
     case GP_OUT_CSV: return gp_render_csv(out, report, &o);
@@ -34,6 +35,7 @@ static int run_and_render(const gp_request *req, const gp_plan *plan, FILE *out,
 
 int gp_cmd_kernel(const gp_request *req, FILE *out, gp_report *report)
 {
+    gp_device_use_one_queue();
     gp_plan plan;
     GP_TRY(gp_plan_expand(req, &plan)); /* every usage error before any device */
     int rc = gp_report_set_command_line(report, req->argc, req->argv);

@@ -90,10 +90,10 @@ static int select_metrics(gp_collector *c, const gp_metrics_request *req)
 static int open_steps(gp_collector *c, int device, const gp_metrics_request *req)
 {
     GP_TRY(gp_profiler_open(device, &c->profiler));
+    snprintf(c->chip, sizeof c->chip, "%s", gp_profiler_chip(c->profiler));
     GP_TRY(select_metrics(c, req));
     if (c->n_counters == 0)
-        return gp_fail(GP_ERR_RUNTIME, "none of the requested metrics exists on %s",
-                       gp_profiler_chip(c->profiler));
+        return gp_fail(GP_ERR_RUNTIME, "none of the requested metrics exists on %s", c->chip);
     return gp_profiler_configure(c->profiler, c->counters, c->n_counters, &c->passes);
 }
 
@@ -134,7 +134,7 @@ void gp_collector_describe(const gp_collector *c, gp_profiler_info *info)
 {
     info->state = GP_PROF_OK;
     info->passes = c->passes;
-    snprintf(info->chip, sizeof info->chip, "%s", gp_profiler_chip(c->profiler));
+    snprintf(info->chip, sizeof info->chip, "%s", c->chip);
     snprintf(info->metric_set, sizeof info->metric_set, "%s", gp_metrics_kind_name(c->kind));
 }
 
@@ -215,8 +215,7 @@ int gp_collector_metric_set(const gp_collector *c, const double *values, size_t 
         else
             raw_value(c, s, values, n_ranges, m, &why);
         if (s->missing)
-            snprintf(m->why, sizeof m->why, "%s is not available on %s", s->missing,
-                     gp_profiler_chip(c->profiler));
+            snprintf(m->why, sizeof m->why, "%s is not available on %s", s->missing, c->chip);
         else if (!m->valid)
             snprintf(m->why, sizeof m->why, "%s", why ? why : "undefined");
     }

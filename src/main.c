@@ -2,7 +2,6 @@
  * place that prints errors or exits. */
 #include "gpuprof/cli.h"
 #include "gpuprof/commands.h"
-#include "gpuprof/device.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 
@@ -27,7 +26,6 @@ int main(int argc, char **argv)
     gp_request req;
     gp_report report;
     gp_report_init(&report);
-    gp_device_use_one_queue();
     int rc = gp_parse_command_line(argc, argv, &req);
     if (rc == GP_OK)
         rc = check_output(stdout, req.command->run(&req, stdout, &report));
@@ -38,6 +36,8 @@ int main(int argc, char **argv)
         if (gp_hint()[0])
             fprintf(stderr, "gpuprof: hint: %s\n", gp_hint());
     }
+    if (rc == GP_OK)
+        rc = report.exit_status; /* exec: the program's own status */
     gp_report_free(&report);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,19 +223,35 @@ static int chip_name(int device, char *chip, size_t len)
     return GP_OK;
 }
 
+/* CUPTI's profiler API is initialised once per process, however many profilers are open
+ * (exec opens one per context): counted here. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned init_count;
+
 static int initialize(void)
 {
-    CUpti_Profiler_Initialize_Params init = {
-        .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    CUPTI(cuptiProfilerInitialize(&init));
+    pthread_mutex_lock(&init_lock);
+    CUptiResult r = CUPTI_SUCCESS;
+    if (init_count == 0) {
+        CUpti_Profiler_Initialize_Params init = {
+            .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        r = cuptiProfilerInitialize(&init);
+    }
+    init_count += r == CUPTI_SUCCESS;
+    pthread_mutex_unlock(&init_lock);
+    CUPTI(r);
     return GP_OK;
 }
 
 static void deinitialize(void)
 {
-    CUpti_Profiler_DeInitialize_Params d = {
-        .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-    cuptiProfilerDeInitialize(&d);
+    pthread_mutex_lock(&init_lock);
+    if (init_count > 0 && --init_count == 0) {
+        CUpti_Profiler_DeInitialize_Params d = {
+            .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        cuptiProfilerDeInitialize(&d);
+    }
+    pthread_mutex_unlock(&init_lock);
 }
 
 /* Keeps the first failure's message: closing records no errors of its own. */

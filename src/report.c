@@ -37,6 +37,18 @@ static void free_strings(char **v, size_t n)
     free(v);
 }
 
+static void exec_free(gp_exec_info *e)
+{
+    for (size_t i = 0; i < e->n_launches; i++) {
+        free(e->launches[i].kernel);
+        free(e->launches[i].mangled);
+        gp_metric_set_free(&e->launches[i].metrics);
+    }
+    free(e->launches);
+    free(e->devices);
+    free_strings(e->argv, e->argc);
+}
+
 void gp_report_free(gp_report *r)
 {
     for (size_t i = 0; i < r->n_results; i++)
@@ -44,6 +56,7 @@ void gp_report_free(gp_report *r)
     free(r->results);
     free_strings(r->command_line, r->command_line_len);
     free_strings(r->warnings, r->n_warnings);
+    exec_free(&r->exec);
     memset(r, 0, sizeof *r);
 }
 
@@ -119,6 +132,40 @@ static int push_string(char ***v, size_t *n, const char *text)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
     *slot = copy;
+    return GP_OK;
+}
+
+/* A program may launch a million kernels: the array doubles. */
+int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out)
+{
+    if (e->n_launches == e->launch_capacity) {
+        const size_t capacity = e->launch_capacity ? 2 * e->launch_capacity : 256;
+        gp_exec_launch *bigger = realloc(e->launches, capacity * sizeof *bigger);
+        if (!bigger)
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        e->launches = bigger;
+        e->launch_capacity = capacity;
+    }
+    gp_exec_launch *l = &e->launches[e->n_launches++];
+    memset(l, 0, sizeof *l);
+    l->duration_ms = -1.0;
+    *out = l;
+    return GP_OK;
+}
+
+int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d)
+{
+    gp_device_info *slot = grow((void **)&e->devices, &e->n_devices, sizeof *slot);
+    if (!slot)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    *slot = *d;
+    return GP_OK;
+}
+
+int gp_exec_set_program(gp_exec_info *e, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        GP_TRY(push_string(&e->argv, &e->argc, argv[i]));
     return GP_OK;
 }
 

@@ -137,6 +137,8 @@ static void put_row(FILE *out, const gp_report *r, const gp_result *res, const c
 
 int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
 {
+    if (r->is_exec)
+        return gp_render_exec_csv(out, r, o);
     const char *keys[MAX_KEYS], *params[MAX_KEYS];
     const size_t n_keys = metric_keys(r, keys), n_params = param_names(r, params);
     if (!o || !o->no_header)
@@ -166,5 +168,52 @@ int gp_render_list_csv(FILE *out, const gp_render_options *o)
             put_text(out, v->summary);
             fputc('\n', out);
         }
+    return GP_OK;
+}
+
+/* ---- gpuprof exec: one row per launch --------------------------------------------------- */
+
+static size_t exec_metric_keys(const gp_exec_info *e, const char **keys)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->n_launches; i++)
+        for (size_t m = 0; m < e->launches[i].metrics.n_metrics; m++)
+            n = add_unique(keys, n, e->launches[i].metrics.metrics[m].key);
+    return n;
+}
+
+static void put_launch(FILE *out, const gp_exec_launch *l, const char **keys, size_t n_keys)
+{
+    fprintf(out, "%d,%llu", l->pid, (unsigned long long)l->id);
+    put_text(out, l->kernel);
+    put_text(out, l->mangled ? l->mangled : "");
+    fprintf(out, ",%d,%u,%u,%ux%ux%u,%ux%ux%u,%zu", l->device, l->context, l->stream, l->grid.x,
+            l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z, l->shared_bytes);
+    put_number(out, l->duration_ms >= 0 ? l->duration_ms : NAN);
+    fprintf(out, ",%s,%llu,%llu", l->profiled ? "yes" : "no", (unsigned long long)l->graph,
+            (unsigned long long)l->graph_node);
+    for (size_t k = 0; k < n_keys; k++) {
+        const gp_metric_value *m = NULL;
+        for (size_t i = 0; i < l->metrics.n_metrics && !m; i++)
+            if (strcmp(l->metrics.metrics[i].key, keys[k]) == 0)
+                m = &l->metrics.metrics[i];
+        put_number(out, m && m->valid ? m->value : NAN);
+    }
+    fputc('\n', out);
+}
+
+int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    const char *keys[MAX_KEYS];
+    const size_t n_keys = exec_metric_keys(&r->exec, keys);
+    if (!o || !o->no_header) {
+        fputs("pid,id,kernel,mangled,device,context,stream,grid,block,shared_bytes,"
+              "duration_ms,profiled,graph,graph_node", out);
+        for (size_t k = 0; k < n_keys; k++)
+            fprintf(out, ",%s", keys[k]);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < r->exec.n_launches; i++)
+        put_launch(out, &r->exec.launches[i], keys, n_keys);
     return GP_OK;
 }

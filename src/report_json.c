@@ -3,6 +3,7 @@
  * stable snake_case, and a breaking change bumps schema_version. */
 #include "gpuprof/render.h"
 
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 
@@ -194,7 +195,105 @@ static const char *profiler_state_name(gp_profiler_state s)
     return s == GP_PROF_OK ? "ok" : s == GP_PROF_UNAVAILABLE ? "unavailable" : "disabled";
 }
 
-static cJSON *profiler_json(const gp_profiler_info *p)
+/* ---- gpuprof exec ---------------------------------------------------------------------- */
+
+static cJSON *count_or_null(uint64_t v)
+{
+    return v == UINT64_MAX ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
+}
+
+static cJSON *exec_launch_json(const gp_exec_launch *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pid", l->pid);
+    cJSON_AddNumberToObject(o, "id", (double)l->id);
+    cJSON_AddStringToObject(o, "kernel", l->kernel);
+    if (l->mangled)
+        cJSON_AddStringToObject(o, "mangled", l->mangled);
+    else
+        cJSON_AddNullToObject(o, "mangled");
+    cJSON_AddNumberToObject(o, "device", l->device);
+    cJSON_AddNumberToObject(o, "context", l->context);
+    cJSON_AddNumberToObject(o, "stream", l->stream);
+    cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
+    cJSON_AddItemToObject(o, "block", dim_array(l->block));
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
+    add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
+    cJSON_AddBoolToObject(o, "profiled", l->profiled);
+    cJSON_AddNumberToObject(o, "graph", (double)l->graph);
+    cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
+    cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
+    return o;
+}
+
+static cJSON *stats_json(const gp_metric_stats *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "unit", s->average.unit);
+    add_number(o, "min", s->min.valid ? s->min.value : NAN);
+    add_number(o, "average", s->average.valid ? s->average.value : NAN);
+    add_number(o, "max", s->max.valid ? s->max.value : NAN);
+    cJSON_AddNumberToObject(o, "launches", (double)s->launches);
+    return o;
+}
+
+static cJSON *exec_kernel_json(const gp_exec_kernel *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddNumberToObject(o, "calls", (double)k->calls);
+    cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
+    add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
+    add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
+    add_number(o, "min_ms", k->min_ms);
+    add_number(o, "max_ms", k->max_ms);
+    add_number(o, "time_percent", k->time_percent);
+    cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+    for (size_t i = 0; i < k->n_metrics; i++)
+        cJSON_AddItemToObject(m, k->metrics[i].average.key, stats_json(&k->metrics[i]));
+    return o;
+}
+
+static cJSON *exec_json(const gp_exec_info *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *argv = cJSON_AddArrayToObject(o, "program");
+    for (size_t i = 0; i < e->argc; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(e->argv[i]));
+    cJSON_AddNumberToObject(o, "pid", e->pid);
+    cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
+    if (e->signal)
+        cJSON_AddNumberToObject(o, "signal", e->signal);
+    else
+        cJSON_AddNullToObject(o, "signal");
+    cJSON_AddNumberToObject(o, "processes", (double)e->processes);
+    cJSON *filters = cJSON_AddObjectToObject(o, "filters");
+    if (e->kernel_filter[0])
+        cJSON_AddStringToObject(filters, "kernel", e->kernel_filter);
+    else
+        cJSON_AddNullToObject(filters, "kernel");
+    cJSON_AddNumberToObject(filters, "launch_skip", (double)e->launch_skip);
+    cJSON_AddItemToObject(filters, "launch_count", count_or_null(e->launch_count));
+    cJSON_AddItemToObject(filters, "per_kernel", count_or_null(e->per_kernel));
+    cJSON *devices = cJSON_AddArrayToObject(o, "devices");
+    for (size_t i = 0; i < e->n_devices; i++)
+        cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
+    cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+    for (size_t i = 0; i < e->n_launches; i++)
+        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i]));
+    cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    if (gp_exec_summarize(e, &k, &nk) == GP_OK)
+        for (size_t i = 0; i < nk; i++)
+            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i]));
+    gp_exec_summary_free(k, nk);
+    return o;
+}
+
+/* How the counters were collected: the kernel commands replay their own workloads, exec
+ * has CUPTI replay the program's kernels. */
+static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "state", profiler_state_name(p->state));
@@ -206,8 +305,11 @@ static cJSON *profiler_json(const gp_profiler_info *p)
         cJSON_AddStringToObject(o, "chip", p->chip);
         cJSON_AddNumberToObject(o, "passes", p->passes);
         cJSON_AddStringToObject(o, "metric_set", p->metric_set);
-        cJSON_AddStringToObject(o, "api", "CUPTI range profiler, auto range, user replay");
-        cJSON_AddStringToObject(o, "cache_control", "L2 flushed before every kernel");
+        cJSON_AddStringToObject(o, "api", exec ? "CUPTI range profiler, auto range, kernel replay"
+                                                : "CUPTI range profiler, auto range, user replay");
+        cJSON_AddStringToObject(o, "cache_control",
+                                exec ? "none (the program's own cache state)"
+                                     : "L2 flushed before every kernel");
         cJSON_AddStringToObject(o, "clock_control", "none (clocks not locked)");
     }
     return o;
@@ -228,19 +330,23 @@ static cJSON *report_json(const gp_report *r)
         cJSON_AddItemToObject(root, "device", device_json(&r->device));
     else
         cJSON_AddNullToObject(root, "device");
-    cJSON *run = cJSON_AddObjectToObject(root, "run");
-    cJSON_AddNumberToObject(run, "repeat", r->repeat);
-    cJSON_AddNumberToObject(run, "warmup", r->warmup);
-    cJSON_AddNumberToObject(run, "seed", (double)r->seed);
-    cJSON_AddStringToObject(run, "time_unit", "ms");
-    cJSON_AddStringToObject(run, "bandwidth_unit", "GB/s, 1 GB = 10^9 bytes");
-    cJSON_AddItemToObject(root, "profiler", profiler_json(&r->profiler));
+    if (!r->is_exec) {
+        cJSON *run = cJSON_AddObjectToObject(root, "run");
+        cJSON_AddNumberToObject(run, "repeat", r->repeat);
+        cJSON_AddNumberToObject(run, "warmup", r->warmup);
+        cJSON_AddNumberToObject(run, "seed", (double)r->seed);
+        cJSON_AddStringToObject(run, "time_unit", "ms");
+        cJSON_AddStringToObject(run, "bandwidth_unit", "GB/s, 1 GB = 10^9 bytes");
+    }
+    cJSON_AddItemToObject(root, "profiler", profiler_json(&r->profiler, r->is_exec));
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->n_results; i++)
         cJSON_AddItemToArray(results, result_json(&r->results[i]));
     cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
     for (size_t i = 0; i < r->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
+    if (r->is_exec)
+        cJSON_AddItemToObject(root, "exec", exec_json(&r->exec));
     return root;
 }
 

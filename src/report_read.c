@@ -212,6 +212,75 @@ static void read_profiler(const cJSON *o, gp_profiler_info *p)
     p->passes = (int)num(o, "passes", 0);
 }
 
+/* ---- gpuprof exec --------------------------------------------------------------------- */
+
+static char *dup_string(const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    return cJSON_IsString(v) ? strdup(v->valuestring) : NULL;
+}
+
+static int read_exec_launch(const cJSON *o, gp_exec_info *e)
+{
+    gp_exec_launch *l;
+    GP_TRY(gp_exec_add_launch(e, &l));
+    l->pid = (int)num(o, "pid", 0);
+    l->id = (uint64_t)num(o, "id", 0);
+    l->kernel = dup_string(o, "kernel");
+    l->mangled = dup_string(o, "mangled");
+    if (!l->kernel)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    l->device = (int)num(o, "device", 0);
+    l->context = (unsigned)num(o, "context", 0);
+    l->stream = (unsigned)num(o, "stream", 0);
+    l->grid = read_dim(field(o, "grid"));
+    l->block = read_dim(field(o, "block"));
+    l->shared_bytes = (size_t)num(o, "shared_bytes", 0);
+    l->duration_ms = num(o, "duration_ms", -1.0);
+    l->profiled = cJSON_IsTrue(field(o, "profiled"));
+    l->graph = (uint64_t)num(o, "graph", 0);
+    l->graph_node = (uint64_t)num(o, "graph_node", 0);
+    return read_metrics(field(o, "metrics"), &l->metrics);
+}
+
+static uint64_t count_or_none(const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    return cJSON_IsNumber(v) ? (uint64_t)v->valuedouble : UINT64_MAX;
+}
+
+static int read_exec(const cJSON *o, gp_report *r)
+{
+    gp_exec_info *e = &r->exec;
+    r->is_exec = true;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, field(o, "program"))
+    {
+        if (cJSON_IsString(item)) {
+            char *argv[1] = {item->valuestring};
+            GP_TRY(gp_exec_set_program(e, 1, argv));
+        }
+    }
+    e->pid = (int)num(o, "pid", 0);
+    e->exit_status = (int)num(o, "exit_status", 0);
+    e->signal = (int)num(o, "signal", 0);
+    e->processes = (size_t)num(o, "processes", 0);
+    const cJSON *filters = field(o, "filters");
+    str(filters, "kernel", e->kernel_filter, sizeof e->kernel_filter);
+    e->launch_skip = (uint64_t)num(filters, "launch_skip", 0);
+    e->launch_count = count_or_none(filters, "launch_count");
+    e->per_kernel = count_or_none(filters, "per_kernel");
+    cJSON_ArrayForEach(item, field(o, "devices"))
+    {
+        gp_device_info d;
+        memset(&d, 0, sizeof d);
+        read_device(item, &d);
+        GP_TRY(gp_exec_add_device(e, &d));
+    }
+    cJSON_ArrayForEach(item, field(o, "launches")) GP_TRY(read_exec_launch(item, e));
+    return GP_OK;
+}
+
 static int read_report(const reader *rd, const cJSON *root, gp_report *r)
 {
     if (!cJSON_IsObject(root))
@@ -251,7 +320,8 @@ static int read_report(const reader *rd, const cJSON *root, gp_report *r)
         if (cJSON_IsString(item))
             GP_TRY(gp_report_add_warning(r, item->valuestring));
     }
-    return GP_OK;
+    const cJSON *exec = field(root, "exec");
+    return cJSON_IsObject(exec) ? read_exec(exec, r) : GP_OK;
 }
 
 static int read_file(const char *path, char **text)

@@ -6,35 +6,11 @@
 
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
+#include "text_cells.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define MAX_COLUMNS 32
-
-/* Metric values as text, with the precision their unit deserves. */
-static void format_value(char *buf, size_t len, const gp_metric_value *m)
-{
-    if (!m || !m->valid) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    const char *u = m->unit;
-    double v = m->value;
-    if (strcmp(u, "%") == 0 || strcmp(u, "GB/s") == 0)
-        snprintf(buf, len, "%.1f", v);
-    else if (strcmp(u, "fraction") == 0)
-        snprintf(buf, len, "%.3f", v);
-    else if (strstr(u, "/request") || strstr(u, "/instruction"))
-        snprintf(buf, len, "%.2f", v);
-    else if (fabs(v) >= 1e15)
-        snprintf(buf, len, "%.4g", v);
-    else if (v == floor(v))
-        snprintf(buf, len, "%.0f", v);
-    else
-        snprintf(buf, len, "%.4g", v);
-}
 
 static void format_size(char *buf, size_t len, const gp_result *r)
 {
@@ -42,16 +18,6 @@ static void format_size(char *buf, size_t len, const gp_result *r)
         snprintf(buf, len, "%ux%u", r->nx, r->ny);
     else
         snprintf(buf, len, "%llu", (unsigned long long)r->n);
-}
-
-static void format_dim(char *buf, size_t len, gp_dim3 d, bool two_d)
-{
-    if (d.x == 0)
-        snprintf(buf, len, "-");
-    else if (two_d || d.y > 1)
-        snprintf(buf, len, "%ux%u", d.x, d.y);
-    else
-        snprintf(buf, len, "%u", d.x);
 }
 
 static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
@@ -84,49 +50,28 @@ static void print_header(FILE *out, const gp_report *r)
         fprintf(out, "metrics: unavailable (%s)\n", p->reason);
 }
 
-/* Metric columns: the table's key metrics, or every metric the user listed by name. */
+/* Metric columns: those of the first result that has metrics. */
 static size_t metric_columns(const gp_report *r, const char **keys, const char **labels)
 {
-    const gp_result *first = NULL;
-    for (size_t i = 0; i < r->n_results && !first; i++)
+    for (size_t i = 0; i < r->n_results; i++)
         if (r->results[i].metrics.n_metrics)
-            first = &r->results[i];
-    if (!first)
-        return 0;
-    bool listed = strcmp(r->profiler.metric_set, "list") == 0;
-    size_t n = 0;
-    for (size_t i = 0; i < first->metrics.n_metrics && n < MAX_COLUMNS; i++) {
-        const char *key = first->metrics.metrics[i].key;
-        const gp_metric_def *def = gp_find_metric(key);
-        if (!listed && !(def && def->in_table))
-            continue;
-        keys[n] = key;
-        labels[n++] = def ? def->label : key;
-    }
-    return n;
+            return gp_text_metric_columns(&r->results[i].metrics,
+                                          strcmp(r->profiler.metric_set, "list") == 0, keys,
+                                          labels);
+    return 0;
 }
 
 static void print_column_titles(FILE *out, const char **labels, size_t n)
 {
     fprintf(out, "%-22s %12s %9s %10s %9s %6s  %-7s", "variant", "grid", "block", "time_ms",
             "GB/s", "%peak", "check");
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, " %*s", (int)(strlen(labels[i]) > 9 ? strlen(labels[i]) : 9), labels[i]);
-    fputc('\n', out);
+    gp_text_column_titles(out, labels, n);
 }
 
 static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
                                const char **labels, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        const gp_metric_value *m = NULL;
-        for (size_t k = 0; k < s->n_metrics && !m; k++)
-            if (strcmp(s->metrics[k].key, keys[i]) == 0)
-                m = &s->metrics[k];
-        char cell[32];
-        format_value(cell, sizeof cell, m);
-        fprintf(out, " %*s", (int)(strlen(labels[i]) > 9 ? strlen(labels[i]) : 9), cell);
-    }
+    gp_text_metric_cells(out, s, keys, labels, n);
     fputc('\n', out);
 }
 
@@ -183,8 +128,8 @@ static void print_row(FILE *out, problem_rows pr, const gp_result *res, const ch
 {
     bool two_d = res->nx != 0;
     char grid[32], block[32], name[128], params[96];
-    format_dim(grid, sizeof grid, res->grid, two_d);
-    format_dim(block, sizeof block, res->block, two_d);
+    gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
+    gp_text_format_dim(block, sizeof block, res->block, two_d);
     row_params(pr, res, params, sizeof params);
     snprintf(name, sizeof name, "%.60s%s", res->variant, params);
     fprintf(out, "%-22s %12s %9s %10.4f %9.1f %6.1f  %-7s", name, grid, block,
@@ -200,8 +145,8 @@ static void print_row(FILE *out, problem_rows pr, const gp_result *res, const ch
             snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
                      l->out_ny);
         snprintf(lname, sizeof lname, "  #%zu%s", i + 1, shape);
-        format_dim(grid, sizeof grid, l->grid, two_d);
-        format_dim(block, sizeof block, l->block, two_d);
+        gp_text_format_dim(grid, sizeof grid, l->grid, two_d);
+        gp_text_format_dim(block, sizeof block, l->block, two_d);
         if (l->median_ms >= 0)
             fprintf(out, "%-22s %12s %9s %10.4f %9s %6s  %-7s", lname, grid, block, l->median_ms,
                     "", "", "");
@@ -252,7 +197,7 @@ static void print_detail(FILE *out, const gp_report *r)
                 const gp_metric_value *v = &lr->metrics.metrics[m];
                 const gp_metric_def *def = gp_find_metric(v->key);
                 char cell[32];
-                format_value(cell, sizeof cell, v);
+                gp_text_format_value(cell, sizeof cell, v);
                 fprintf(out, "    %-38s %-62s %14s %s\n", v->key,
                         def ? def->description : "PerfWorks metric", cell, v->unit);
             }
@@ -275,7 +220,9 @@ static void print_failures(FILE *out, const gp_report *r)
 
 int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const char *keys[MAX_COLUMNS], *labels[MAX_COLUMNS];
+    if (r->is_exec)
+        return gp_render_exec_text(out, r, o);
+    const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
     size_t n = metric_columns(r, keys, labels);
     print_header(out, r);
     for (size_t i = 0; i < r->n_results;) {

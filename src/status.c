@@ -1,7 +1,6 @@
 /* The error channel: one message and one hint, kept until main() prints them. */
 #include "gpuprof/status.h"
 
-#include <cuda_runtime_api.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,27 +16,6 @@ int gp_fail(int code, const char *fmt, ...)
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
     last_hint[0] = '\0';
-    return code;
-}
-
-static int is_no_device_error(cudaError_t e)
-{
-    return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
-           e == cudaErrorInvalidDevice || e == cudaErrorInitializationError ||
-           e == cudaErrorCallRequiresNewerDriver || e == cudaErrorSystemDriverMismatch ||
-           e == cudaErrorDevicesUnavailable;
-}
-
-int gp_fail_cuda(int cuda_error, const char *call, const char *file, int line)
-{
-    cudaError_t e = (cudaError_t)cuda_error;
-    const char *name = cudaGetErrorName(e);
-    const char *text = cudaGetErrorString(e);
-    /* Trim the argument list: "cudaMalloc(&p, n)" reads better as "cudaMalloc". */
-    size_t len = strcspn(call, "(");
-    int code = is_no_device_error(e) ? GP_ERR_NODEVICE : GP_ERR_RUNTIME;
-    gp_fail(code, "%.*s failed: %s (%s) at %s:%d", (int)len, call, name ? name : "?",
-            text ? text : "?", file, line);
     return code;
 }
 

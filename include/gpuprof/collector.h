@@ -21,9 +21,11 @@ typedef struct {
     const char *missing;                   /* first input the chip lacks; NULL: available */
 } gp_selected_metric;
 
-/* Never copied: its counter names point into itself and into the catalogue. */
+/* Never copied: its counter names point into itself and into the catalogue. exec's parent
+ * rebuilds one from the records, without a profiler, to derive the metrics. */
 typedef struct {
     gp_profiler *profiler;
+    char chip[32];
     gp_metrics_kind kind;
     gp_selected_metric metrics[GP_MAX_METRIC_NAMES + 32];
     size_t n_metrics;

@@ -21,6 +21,8 @@ typedef struct gp_command_def {
     const gp_option_id *options;
     size_t n_options;
     bool every_device;         /* without --device: every GPU (device index -1) */
+    bool program_operands;     /* the first operand starts a program's command line: what
+                                  follows it is the program's, options included */
     gp_command_fn run;
 } gp_command_def;
 
@@ -41,6 +43,7 @@ int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_help(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_version(const gp_request *req, FILE *out, gp_report *report);
+int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report);
 
 /* Help text: the whole tool, or one command (of that family, for a kernel command). */
 void gp_print_usage(FILE *out);

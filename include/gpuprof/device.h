@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 /* Ask the driver for one work queue per context. Call before any CUDA call and before any
- * thread starts: it sets an environment variable the driver reads when it initialises. */
+ * thread starts: it sets an environment variable the driver reads when it initialises (the
+ * kernel commands and device only: exec must not pass it on to the program it runs). */
 void gp_device_use_one_queue(void);
 /* Number of CUDA devices; GP_ERR_NODEVICE with the reason when there is no driver/device. */
 int gp_device_count(int *count);

@@ -12,11 +12,15 @@
 typedef struct {
     bool no_header;              /* CSV without its header line */
     bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
+    bool launches;               /* text of exec reports: a row per launch, not per kernel */
 } gp_render_options;
 
 int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o);
 int gp_render_json(FILE *out, const gp_report *r);
 int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o);
+/* The same for exec reports (the three above call them). */
+int gp_render_exec_text(FILE *out, const gp_report *r, const gp_render_options *o);
+int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o);
 
 /* list: every family and variant. */
 int gp_render_list_text(FILE *out);

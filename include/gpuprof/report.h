@@ -121,6 +121,38 @@ typedef struct {
     char metric_set[32];         /* default / all / list */
 } gp_profiler_info;
 
+/* gpuprof exec: one kernel that ran in the program. */
+typedef struct {
+    int pid;                     /* its process */
+    uint64_t id;                 /* CUPTI's correlation id: launch order within the process */
+    char *kernel;                /* demangled name */
+    char *mangled;               /* NULL when only the demangled name is known */
+    int device;
+    unsigned context, stream;
+    gp_dim3 grid, block;
+    size_t shared_bytes;
+    double duration_ms;          /* <0 unknown */
+    bool profiled;               /* its counters were collected */
+    uint64_t graph, graph_node;  /* the CUDA graph node it ran as; 0: launched directly */
+    gp_metric_set metrics;
+} gp_exec_launch;
+
+/* gpuprof exec: the program, how it ended, the GPUs it used and its kernels. */
+typedef struct {
+    char **argv;                 /* the program's command line */
+    size_t argc;
+    int pid;                     /* the process gpuprof started */
+    int exit_status;             /* as a shell reports it: its code, or 128 + the signal */
+    int signal;                  /* the signal that ended it; 0 if none */
+    size_t processes;            /* processes recorded (children with --follow-children) */
+    char kernel_filter[GP_TEXT_LEN];
+    uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
+    gp_device_info *devices;
+    size_t n_devices;
+    gp_exec_launch *launches;
+    size_t n_launches, launch_capacity;
+} gp_exec_info;
+
 typedef struct {
     char tool_version[32];
     char command[32];
@@ -135,6 +167,10 @@ typedef struct {
     size_t n_results;
     char **warnings;
     size_t n_warnings;
+    bool is_exec;                /* a report of gpuprof exec: `exec` holds it, no results */
+    gp_exec_info exec;
+    int exit_status;             /* what gpuprof exits with when the command succeeded (exec:
+                                    the program's status) */
 } gp_report;
 
 void gp_report_init(gp_report *r);
@@ -144,6 +180,10 @@ int gp_report_add_warning(gp_report *r, const char *text);
 int gp_report_set_command_line(gp_report *r, int argc, char **argv);
 void gp_metric_set_free(gp_metric_set *s);
 int gp_result_add_launch(gp_result *res, gp_launch_record **out);
+/* exec: a launch zeroed (duration unknown), a device, the program's command line. */
+int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out);
+int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d);
+int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 /* Record a parameter of the result (value NAN: it does not apply). */

@@ -50,6 +50,16 @@ typedef struct {
     const char *operands[GP_MAX_OPERANDS]; /* report FILE… */
     size_t n_operands;
 
+    /* exec */
+    char **program;                        /* the program's argv (NULL-terminated) */
+    int program_argc;
+    const char *kernel_regex;              /* --kernel */
+    uint64_t launch_skip, launch_count;    /* launch_count UINT64_MAX: no limit */
+    uint64_t per_kernel;                   /* UINT64_MAX: no limit */
+    bool launches;                         /* text: one row per launch */
+    const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
+    bool follow_children;
+
     int argc;                              /* the original command line, for reports */
     char **argv;
 } gp_request;

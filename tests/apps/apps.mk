@@ -15,7 +15,7 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many
-APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nokernel.sh)
+APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
 APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
@@ -37,7 +37,7 @@ $(APPS_DIR)/copy_dynamic: $(APPS_SRC_DIR)/copy.cu
 	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -cudart shared -o $@ $< \
 	    -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 
-$(APPS_DIR)/nokernel.sh: $(APPS_SRC_DIR)/nokernel.sh
+$(APPS_DIR)/%.sh: $(APPS_SRC_DIR)/%.sh
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@

@@ -33,7 +33,7 @@ def help_options(command):
 def test_help_and_version():
     rc, out, err = run("--help")
     tap.ok(rc == 0 and "Usage: gpuprof <command>" in out and not err, "--help prints usage, exit 0")
-    for cmd in kernel_commands() + ["list", "device", "metrics", "report"]:
+    for cmd in kernel_commands() + ["list", "device", "metrics", "report", "exec"]:
         tap.ok(cmd in out, "--help names the command %s" % cmd)
         rc, out_c, _ = run(cmd, "--help")
         tap.ok(rc == 0 and out_c.startswith("Usage: gpuprof %s" % cmd), "%s --help, exit 0" % cmd)
@@ -75,6 +75,15 @@ USAGE_ERRORS = [
     (["reduce", "--variant=neighbored", "--block=32", "--size=2^36"], "more than a grid holds"),
     (["reduce2d", "--group=3"], "power of two"),
     (["transpose", "--pad=0,33"], "must be from 0 to 32"),
+    (["exec"], "needs [--] PROGRAM"),
+    (["exec", "--bogus", "true"], "unknown option '--bogus'"),
+    (["exec", "--kernel=(", "true"], "invalid value '(' for --kernel"),
+    (["exec", "--launches", "--json", "true"], "--launches applies to text"),
+    (["exec", "--output=%x", "true"], "unknown '%x'"),
+    (["exec", "--output=%q{GPUPROF_SURELY_UNSET}", "true"], "is not set"),
+    (["exec", "--launch-count=0", "true"], "must be from 1"),
+    (["exec", "--per-kernel=x", "true"], "whole number"),
+    (["exec", "--", ""], "empty program name"),
 ]
 
 
@@ -116,7 +125,7 @@ def man_text():
 def test_man_page_and_help_cover_everything():
     man = man_text()
     rc, doc, _ = run_json("list", "--json")
-    commands = kernel_commands() + ["list", "device", "metrics", "report"]
+    commands = kernel_commands() + ["list", "device", "metrics", "report", "exec"]
     all_options = set()
     for cmd in commands:
         tap.ok(re.search(r"^\.SS %s\b" % cmd, man, re.M) is not None,
@@ -212,6 +221,31 @@ def test_write_failure():
                p.stderr)
 
 
+def test_exec_without_running():
+    """exec refuses what cannot run before anything starts: 127 for a program that is not
+    there, 126 for one that cannot be run (as env(1)), 3 with no GPU."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = os.path.join(tmp, "not-executable")
+        with open(plain, "w") as f:
+            f.write("#!/bin/sh\necho hi\n")
+        cases = [(["exec", os.path.join(tmp, "missing")], 127, "No such file or directory"),
+                 (["exec", "gpuprof-surely-no-such-command"], 127, "command not found"),
+                 (["exec", tmp], 126, "Is a directory"),
+                 (["exec", "--", plain], 126, "Permission denied")]
+        for args, code, message in cases:
+            rc, out, err = run(*args, env=NO_GPU)
+            lines = err.strip().splitlines()
+            tap.ok(rc == code and not out and len(lines) == 1 and message in err,
+                   "exec %s: exit %d, one line" % (os.path.basename(args[-1]), code), err)
+    gpu, _ = has_gpu()
+    if gpu:
+        tap.skip("exec without a GPU: exit 3", "a GPU is present")
+        return
+    rc, out, err = run("exec", "--", "true")
+    tap.ok(rc == 3 and "no usable CUDA device" in err and not out,
+           "exec without a GPU: exit 3 before the program starts", err)
+
+
 def test_metrics_for_a_chip():
     rc, out, err = run("metrics", "--chip=GH100")
     m = re.search(r"default set (\d+) passes, all (\d+) passes", out)
@@ -270,6 +304,7 @@ def main():
     test_fixtures_and_report()
     test_report_errors()
     test_write_failure()
+    test_exec_without_running()
     test_metrics_for_a_chip()
     test_without_gpu()
     test_install()

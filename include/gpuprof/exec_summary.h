@@ -1,0 +1,31 @@
+/* gpuprof exec's per-kernel summary, as nvprof printed it: for each kernel (by name) its
+ * launches, their times, and each metric's minimum, average and maximum over the profiled
+ * launches. Derived from the launches whenever a report is rendered. */
+#ifndef GPUPROF_EXEC_SUMMARY_H
+#define GPUPROF_EXEC_SUMMARY_H
+
+#include "gpuprof/report.h"
+
+#include <stddef.h>
+
+typedef struct {
+    gp_metric_value min, average, max;   /* their key and unit; valid when any launch had it */
+    size_t launches;                      /* profiled launches that had a value */
+} gp_metric_stats;
+
+typedef struct {
+    const char *kernel;                   /* points into the report's launches */
+    size_t calls, profiled, timed;        /* timed: launches whose duration is known */
+    double total_ms, min_ms, max_ms;
+    double time_percent;                  /* of all timed kernels' time */
+    gp_metric_stats *metrics;
+    size_t n_metrics;
+} gp_exec_kernel;
+
+/* One entry per kernel name, the most time first. */
+int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n);
+void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
+/* Launches profiled in all. */
+size_t gp_exec_profiled(const gp_exec_info *e);
+
+#endif

@@ -1,0 +1,32 @@
+/* gpuprof exec: finding, starting and waiting for the program. */
+#ifndef GPUPROF_EXEC_RUN_H
+#define GPUPROF_EXEC_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *path;              /* the program, as gp_exec_find_program found it */
+    char *const *argv;             /* its command line (argv[0] as the user wrote it) */
+    const char *library;           /* libgpuprof-inject.so */
+    const char *records_dir;
+    const char *metrics;           /* none | default | all | list:a,b */
+    const char *kernel_regex;      /* NULL: every kernel */
+    uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
+    bool follow_children;
+} gp_exec_spawn;
+
+typedef struct {
+    int pid;
+    int exit_status;               /* as a shell reports it: its code, or 128 + the signal */
+    int signal;                    /* the signal that ended it; 0 if none */
+} gp_exec_outcome;
+
+/* The program `name` as a shell would run it (a name without '/' searched in PATH) into path;
+ * 127 when it is not there, 126 when it cannot be run (a folder, no permission). */
+int gp_exec_find_program(const char *name, char *path, size_t len);
+/* Start it and wait for it. 126/127 when it could not be started. */
+int gp_exec_run(const gp_exec_spawn *s, gp_exec_outcome *out);
+
+#endif

@@ -1,0 +1,28 @@
+/* What the text renderers share: metric values with the precision their unit deserves, the
+ * metric columns of a table and their cells, launch shapes. */
+#ifndef GPUPROF_TEXT_CELLS_H
+#define GPUPROF_TEXT_CELLS_H
+
+#include "gpuprof/report.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define GP_TEXT_MAX_COLUMNS 32
+
+/* "4.00", "12.5", "n/a" (NULL or not valid). */
+void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
+/* "-" (unknown), "512", "32x16". */
+void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d);
+/* The table's metric columns, taken from one metric set: the catalogue's table metrics, or
+ * every metric when the user listed them. */
+size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,
+                              const char **labels);
+/* A column's width: its label's, at least 9. */
+int gp_text_column_width(const char *label);
+void gp_text_column_titles(FILE *out, const char **labels, size_t n);
+/* The cells of one row (a metric missing from the set: n/a), without the end of line. */
+void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
+                          const char **labels, size_t n);
+
+#endif
