@@ -340,8 +340,11 @@ static gp_collector *collector_of(context_state *cs)
     cs->tried = true;
     gp_collector *c = NULL;
     int rc = gp_collector_open((int)cs->device, &gp_inject.metrics, &c);
+    /* Counters that fit in one pass need no replay: the program's own run of the kernel is
+     * the pass, and nothing is saved or restored. */
     if (rc == GP_OK)
-        rc = gp_collector_attach(c, cs->ctx, GP_REPLAY_KERNEL, 1);
+        rc = gp_collector_attach(c, cs->ctx, c->passes == 1 ? GP_REPLAY_USER : GP_REPLAY_KERNEL,
+                                 1);
     if (rc != GP_OK) {
         char text[GP_MESSAGE_LEN + 64];
         snprintf(text, sizeof text, "metrics unavailable on device %u: %s", cs->device,
