@@ -12,8 +12,9 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 VERSION   := 0.1.0
 
-CC   ?= cc
-NVCC ?= $(CUDA_HOME)/bin/nvcc
+CC     ?= cc
+NVCC   ?= $(CUDA_HOME)/bin/nvcc
+PYTHON ?= python3
 
 # Device code: SASS for each listed architecture plus PTX of the newest for later GPUs.
 CUDA_ARCH ?= 75 80 86 89 90
@@ -61,7 +62,7 @@ BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test bench install uninstall clean
+.PHONY: all run test python-deps bench install uninstall clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/src/main.o $(LIB)
@@ -98,8 +99,21 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIB)
 run: $(BIN)
 	$(BIN) reduce
 
-test: $(BIN) $(UNIT_BIN)
-	@python3 tests/run_tests.py $(BUILD)
+test: $(BIN) $(UNIT_BIN) python-deps
+	@$(PYTHON) tests/run_tests.py $(BUILD)
+
+# The tests' Python modules beyond the standard library (third_party/python-modules.txt:
+# jsonschema). When neither $(PYTHON) nor /usr/bin/python3 imports them, the Debian packages
+# and their python3-* dependencies (python3-jsonschema, python3-attr, python3-pyrsistent)
+# are staged into $(PY_STAGE)/site without root (apt-get download, dpkg-deb -x), and
+# tests/run_tests.py puts that folder on PYTHONPATH when the interpreter lacks them. A
+# complete staged folder is used as it is, with no apt-get or network: it travels with
+# $(BUILD). When staging is impossible the tests still run and the schema checks fail,
+# saying what to install.
+PY_STAGE := $(BUILD)/third_party/python
+python-deps:
+	@$(PYTHON) third_party/stage-python.py $(PY_STAGE) third_party/python-modules.txt || \
+	    echo "make: the tests' Python modules could not be staged; the schema tests will fail" >&2
 
 bench: $(BIN)
 	@sh bench/run-all.sh $(BUILD)
