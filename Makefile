@@ -2,6 +2,7 @@
 #   make              build $(BUILD)/gpuprof (device code for sm_75 … sm_90 + PTX)
 #   make run          build, then run `gpuprof reduce` on GPU 0
 #   make test         unit, command-line and GPU tests (GPU tests skip without a GPU)
+#   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
 #   make bench        benchmarks (needs a GPU)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make CUDA_ARCH=90 device code for one architecture only (fast local builds)
@@ -48,25 +49,43 @@ CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP
 NVFLAGS  ?= -O3 -lineinfo
 NVFLAGS  += -std=c++17 $(GENCODE) -Xcompiler=-Wall,-Wextra -MMD -MP
 LDLIBS   := -lcupti $(CJSON_LIBS) -lm -lpthread
-RPATH    := -Xlinker -rpath,'$$ORIGIN/third_party/cjson/lib' \
-            -Xlinker -rpath,'$$ORIGIN/../lib/gpuprof' \
-            -Xlinker -rpath,$(CUPTI_LIBDIR)
+
+# The linker: nvcc, or with SANITIZE=1 (set by `make check-sanitize`, below) the C compiler
+# with the sanitizers' runtimes and what nvcc would add (static cudart, its libraries).
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ifdef SANITIZE
+  CFLAGS    += $(SAN_FLAGS)
+  LINK_OBJ  := $(BUILD)/tests/sanitize/no_deepbind.o
+  LINK      := $(CC) $(SAN_FLAGS)
+  LINK_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+  rpath      = -Wl,-rpath,$(1)
+else
+  LINK_OBJ  :=
+  LINK      := $(NVCC) $(GENCODE)
+  LINK_LIBS :=
+  rpath      = -Xlinker -rpath,$(1)
+endif
+RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
+            $(call rpath,'$$ORIGIN/../lib/gpuprof') \
+            $(call rpath,$(CUPTI_LIBDIR))
 
 SRC_C    := $(wildcard src/*.c)
 SRC_CU   := $(wildcard kernels/*.cu)
 OBJ_C    := $(SRC_C:%.c=$(BUILD)/%.o)
-OBJ_CU   := $(SRC_CU:%.cu=$(BUILD)/%.o)
+# The kernels' objects: this build's, or (KERNEL_BUILD=, for the sanitizer build) another's.
+KERNEL_BUILD ?= $(BUILD)
+OBJ_CU   := $(SRC_CU:%.cu=$(KERNEL_BUILD)/%.o)
 # Everything but main.o goes into a static library the unit tests link against.
 LIB      := $(BUILD)/libgpuprof.a
 BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test python-deps bench install uninstall clean
+.PHONY: all run test python-deps check-sanitize sanitize-run bench install uninstall clean
 all: $(BIN)
 
-$(BIN): $(BUILD)/src/main.o $(LIB)
-	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(RPATH)
+$(BIN): $(BUILD)/src/main.o $(LIB) $(LINK_OBJ)
+	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) $(RPATH)
 
 $(LIB): $(filter-out $(BUILD)/src/main.o,$(OBJ_C)) $(OBJ_CU)
 	rm -f $@
@@ -76,7 +95,7 @@ $(BUILD)/src/%.o: src/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(KERNEL_BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(CPPFLAGS) $(NVFLAGS) -c -o $@ $<
 
@@ -87,14 +106,14 @@ $(SHIM)/string:
 $(CJSON_STAGE)/lib/libcjson.so.1:
 	sh third_party/stage-cjson.sh $(CJSON_STAGE)
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SHIM)/string $(CJSON_DEP)
+$(BUILD)/tests/%.o: tests/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
-	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
-	    -Xlinker -rpath,'$$ORIGIN/../third_party/cjson/lib' -Xlinker -rpath,$(CUPTI_LIBDIR)
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
+	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
+	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
 
 run: $(BIN)
 	$(BIN) reduce
@@ -114,6 +133,34 @@ PY_STAGE := $(BUILD)/third_party/python
 python-deps:
 	@$(PYTHON) third_party/stage-python.py $(PY_STAGE) third_party/python-modules.txt || \
 	    echo "make: the tests' Python modules could not be staged; the schema tests will fail" >&2
+
+# check-sanitize: the host code (src/*.c and the unit tests) built again with AddressSanitizer
+# and UBSan into $(SAN_BUILD), linked by the C compiler against this build's kernel objects
+# (nvcc compiles those as usual), then the unit and command-line tests run on it. Any
+# sanitizer report fails it: reports go to $(SAN_BUILD)/logs/, printed at the end. The
+# sub-make carries SANITIZE=1 (see LINK above) down to the tests' own `make install`.
+SAN_BUILD := $(BUILD)/sanitize
+# Read in the sub-make, where BUILD is $(SAN_BUILD):
+SAN_LOGS   = $(abspath $(BUILD))/logs
+# clang: gcc 12's UBSan ignores log_path when combined with ASan (its reports would only
+# fail a test through an exit status); gcc when there is no clang.
+SAN_CC    ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
+check-sanitize: $(OBJ_CU) $(CJSON_DEP) python-deps
+	@mkdir -p $(SAN_BUILD)/third_party
+	@for d in cjson python; do [ ! -d $(BUILD)/third_party/$$d ] || \
+	    ln -sfn ../../third_party/$$d $(SAN_BUILD)/third_party/$$d; done
+	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(SAN_CC) BUILD=$(SAN_BUILD) KERNEL_BUILD=$(BUILD) \
+	    sanitize-run
+
+sanitize-run: $(BIN) $(UNIT_BIN)
+	@[ -n "$(SANITIZE)" ] || { echo "make: sanitize-run is a step of check-sanitize" >&2; exit 2; }
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:protect_shadow_gap=0:log_path=$(SAN_LOGS)/asan \
+	 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_LOGS)/ubsan \
+	 LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
+	 $(PYTHON) tests/run_tests.py $(BUILD) --suites=unit,cli; rc=$$?; \
+	 if [ -n "$$(ls $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
+	     echo "check-sanitize: sanitizer reports, above and in $(SAN_LOGS)"; exit 1; fi; exit $$rc
 
 bench: $(BIN)
 	@sh bench/run-all.sh $(BUILD)
