@@ -3,6 +3,7 @@
 #   make run          build, then run `gpuprof reduce` on GPU 0
 #   make test         unit, command-line and GPU tests (GPU tests skip without a GPU)
 #   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
+#   make fuzz         libFuzzer harnesses (clang) in $(BUILD)/fuzz; make fuzz-run runs them
 #   make bench        benchmarks (needs a GPU)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make CUDA_ARCH=90 device code for one architecture only (fast local builds)
@@ -81,7 +82,8 @@ BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test python-deps check-sanitize sanitize-run bench install uninstall clean
+.PHONY: all run test python-deps check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
+        install uninstall clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/src/main.o $(LIB) $(LINK_OBJ)
@@ -145,10 +147,11 @@ SAN_LOGS   = $(abspath $(BUILD))/logs
 # clang: gcc 12's UBSan ignores log_path when combined with ASan (its reports would only
 # fail a test through an exit status); gcc when there is no clang.
 SAN_CC    ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
+# A build in $(BUILD)/NAME uses this build's staged cJSON and Python modules.
+link_third_party = mkdir -p $(1)/third_party && for d in cjson python; do \
+    [ ! -d $(BUILD)/third_party/$$d ] || ln -sfn ../../third_party/$$d $(1)/third_party/$$d; done
 check-sanitize: $(OBJ_CU) $(CJSON_DEP) python-deps
-	@mkdir -p $(SAN_BUILD)/third_party
-	@for d in cjson python; do [ ! -d $(BUILD)/third_party/$$d ] || \
-	    ln -sfn ../../third_party/$$d $(SAN_BUILD)/third_party/$$d; done
+	@$(call link_third_party,$(SAN_BUILD))
 	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(SAN_CC) BUILD=$(SAN_BUILD) KERNEL_BUILD=$(BUILD) \
 	    sanitize-run
 
@@ -161,6 +164,51 @@ sanitize-run: $(BIN) $(UNIT_BIN)
 	 $(PYTHON) tests/run_tests.py $(BUILD) --suites=unit,cli; rc=$$?; \
 	 if [ -n "$$(ls $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
 	     echo "check-sanitize: sanitizer reports, above and in $(SAN_LOGS)"; exit 1; fi; exit $$rc
+
+# fuzz: libFuzzer harnesses tests/fuzz/fuzz_*.c, built by a SANITIZE=1 sub-make into
+# $(FUZZ_BUILD) with clang: src/*.c instrumented (fuzzer-no-link, ASan, UBSan), this build's
+# kernel objects linked as they are. fuzz-run runs each harness for FUZZ_SECONDS
+# (tests/fuzz/run.sh): first the saved inputs in tests/fuzz/regressions/HARNESS/, then
+# fuzzing from the seed corpus (the fixtures, the command lines of the tests, and
+# tests/fuzz/corpus/HARNESS/) with $(FUZZ_BUILD)/HARNESS.dict where there is one; a crash,
+# leak or sanitizer report fails it, its input kept in $(FUZZ_BUILD)/artifacts/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+FUZZ_HARNESS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzz: $(OBJ_CU) $(CJSON_DEP)
+	@$(call link_third_party,$(FUZZ_BUILD))
+	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(FUZZ_CC) 'SAN_FLAGS=$(FUZZ_FLAGS)' \
+	    BUILD=$(FUZZ_BUILD) KERNEL_BUILD=$(BUILD) fuzzers
+
+# In the sub-make: link each harness with libFuzzer's main.
+fuzzers: $(FUZZ_HARNESS:%=$(BUILD)/fuzz_%)
+.SECONDARY: $(FUZZ_HARNESS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
+	$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN_FLAGS)) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
+	    $(LINK_LIBS) $(RPATH)
+
+# Seeds: the recorded reports, and every command line of the unit and command-line tests.
+$(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json)
+	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/report
+	cp $^ $(FUZZ_BUILD)/corpus/report/
+	@touch $@
+$(FUZZ_BUILD)/seeds/cli.stamp: tests/fuzz/cli_seeds.py tests/cli/test_cli.py tests/unit/test_cli.c
+	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/cli
+	$(PYTHON) tests/fuzz/cli_seeds.py $(FUZZ_BUILD)/corpus/cli tests/cli/test_cli.py \
+	    tests/unit/test_cli.c README.md
+	@touch $@
+
+# fuzz_report's dictionary: the report schema's keys and enum values (cJSON's key lookups
+# are invisible to the fuzzer's comparison tracing).
+$(FUZZ_BUILD)/report.dict: schemas/gpuprof-report-v1.schema.json tests/fuzz/json_dict.py
+	@mkdir -p $(@D)
+	$(PYTHON) tests/fuzz/json_dict.py $< $@
+
+fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/report.dict
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESS)
 
 bench: $(BIN)
 	@sh bench/run-all.sh $(BUILD)
