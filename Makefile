@@ -2,6 +2,8 @@
 #   make              build $(BUILD)/gpuprof (device code for sm_75 … sm_90 + PTX)
 #   make run          build, then run `gpuprof reduce` on GPU 0
 #   make test         unit, command-line and GPU tests (GPU tests skip without a GPU)
+#   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
+#   make fuzz         libFuzzer harnesses (clang) in $(BUILD)/fuzz; make fuzz-run runs them
 #   make bench        benchmarks (needs a GPU)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make CUDA_ARCH=90 device code for one architecture only (fast local builds)
@@ -12,8 +14,9 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 VERSION   := 0.1.0
 
-CC   ?= cc
-NVCC ?= $(CUDA_HOME)/bin/nvcc
+CC     ?= cc
+NVCC   ?= $(CUDA_HOME)/bin/nvcc
+PYTHON ?= python3
 
 # Device code: SASS for each listed architecture plus PTX of the newest for later GPUs.
 CUDA_ARCH ?= 75 80 86 89 90
@@ -47,9 +50,25 @@ CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP
 NVFLAGS  ?= -O3 -lineinfo
 NVFLAGS  += -std=c++17 $(GENCODE) -Xcompiler=-Wall,-Wextra -MMD -MP
 LDLIBS   := -lcupti $(CJSON_LIBS) -lm -lpthread
-RPATH    := -Xlinker -rpath,'$$ORIGIN/third_party/cjson/lib' \
-            -Xlinker -rpath,'$$ORIGIN/../lib/gpuprof' \
-            -Xlinker -rpath,$(CUPTI_LIBDIR)
+
+# The linker: nvcc, or with SANITIZE=1 (set by `make check-sanitize`, below) the C compiler
+# with the sanitizers' runtimes and what nvcc would add (static cudart, its libraries).
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ifdef SANITIZE
+  CFLAGS    += $(SAN_FLAGS)
+  LINK_OBJ  := $(BUILD)/tests/sanitize/no_deepbind.o
+  LINK      := $(CC) $(SAN_FLAGS)
+  LINK_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+  rpath      = -Wl,-rpath,$(1)
+else
+  LINK_OBJ  :=
+  LINK      := $(NVCC) $(GENCODE)
+  LINK_LIBS :=
+  rpath      = -Xlinker -rpath,$(1)
+endif
+RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
+            $(call rpath,'$$ORIGIN/../lib/gpuprof') \
+            $(call rpath,$(CUPTI_LIBDIR))
 
 SRC_C    := $(wildcard src/*.c)
 # The library `gpuprof exec` injects into programs: its own sources and the profiler layer
@@ -60,18 +79,21 @@ INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)
 OBJ_C    := $(SRC_C:%.c=$(BUILD)/%.o)
-OBJ_CU   := $(SRC_CU:%.cu=$(BUILD)/%.o)
+# The kernels' objects: this build's, or (KERNEL_BUILD=, for the sanitizer build) another's.
+KERNEL_BUILD ?= $(BUILD)
+OBJ_CU   := $(SRC_CU:%.cu=$(KERNEL_BUILD)/%.o)
 # Everything but main.o goes into a static library the unit tests link against.
 LIB      := $(BUILD)/libgpuprof.a
 BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test bench install uninstall clean
+.PHONY: all run test python-deps check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
+        install uninstall clean
 all: $(BIN) $(INJECT)
 
-$(BIN): $(BUILD)/src/main.o $(LIB)
-	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(RPATH)
+$(BIN): $(BUILD)/src/main.o $(LIB) $(LINK_OBJ)
+	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) $(RPATH)
 
 $(LIB): $(filter-out $(BUILD)/src/main.o,$(OBJ_C)) $(OBJ_CU)
 	rm -f $@
@@ -90,7 +112,7 @@ $(INJECT): $(INJECT_OBJ)
 	$(CC) -shared -o $@ $^ -Wl,-z,defs -L$(CUPTI_LIBDIR) -L$(CUDA_HOME)/lib64/stubs \
 	    -lcupti -lcuda -ldl -lpthread -lm -Wl,-rpath,$(CUPTI_LIBDIR)
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(KERNEL_BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(CPPFLAGS) $(NVFLAGS) -c -o $@ $<
 
@@ -101,33 +123,122 @@ $(SHIM)/string:
 $(CJSON_STAGE)/lib/libcjson.so.1:
 	sh third_party/stage-cjson.sh $(CJSON_STAGE)
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SHIM)/string $(CJSON_DEP)
+$(BUILD)/tests/%.o: tests/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
-	$(NVCC) $(GENCODE) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
-	    -Xlinker -rpath,'$$ORIGIN/../third_party/cjson/lib' -Xlinker -rpath,$(CUPTI_LIBDIR)
-
-# The CUDA programs the exec tests run (tests/apps/README.md).
-include tests/apps/apps.mk
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
+	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
+	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
 
 run: $(BIN)
 	$(BIN) reduce
 
-test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS)
-	@python3 tests/run_tests.py $(BUILD)
+# The CUDA programs the exec tests run (tests/apps/README.md).
+include tests/apps/apps.mk
+
+test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS) python-deps
+	@$(PYTHON) tests/run_tests.py $(BUILD)
+
+# The tests' Python modules beyond the standard library (third_party/python-modules.txt:
+# jsonschema). When neither $(PYTHON) nor /usr/bin/python3 imports them, the Debian packages
+# and their python3-* dependencies (python3-jsonschema, python3-attr, python3-pyrsistent)
+# are staged into $(PY_STAGE)/site without root (apt-get download, dpkg-deb -x), and
+# tests/run_tests.py puts that folder on PYTHONPATH when the interpreter lacks them. A
+# complete staged folder is used as it is, with no apt-get or network: it travels with
+# $(BUILD). When staging is impossible the tests still run and the schema checks fail,
+# saying what to install.
+PY_STAGE := $(BUILD)/third_party/python
+python-deps:
+	@$(PYTHON) third_party/stage-python.py $(PY_STAGE) third_party/python-modules.txt || \
+	    echo "make: the tests' Python modules could not be staged; the schema tests will fail" >&2
+
+# check-sanitize: the host code (src/*.c and the unit tests) built again with AddressSanitizer
+# and UBSan into $(SAN_BUILD), linked by the C compiler against this build's kernel objects
+# (nvcc compiles those as usual), then the unit and command-line tests run on it. Any
+# sanitizer report fails it: reports go to $(SAN_BUILD)/logs/, printed at the end. The
+# sub-make carries SANITIZE=1 (see LINK above) down to the tests' own `make install`.
+SAN_BUILD := $(BUILD)/sanitize
+# Read in the sub-make, where BUILD is $(SAN_BUILD):
+SAN_LOGS   = $(abspath $(BUILD))/logs
+# clang: gcc 12's UBSan ignores log_path when combined with ASan (its reports would only
+# fail a test through an exit status); gcc when there is no clang.
+SAN_CC    ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
+# A build in $(BUILD)/NAME uses this build's staged cJSON and Python modules.
+link_third_party = mkdir -p $(1)/third_party && for d in cjson python; do \
+    [ ! -d $(BUILD)/third_party/$$d ] || ln -sfn ../../third_party/$$d $(1)/third_party/$$d; done
+check-sanitize: $(OBJ_CU) $(CJSON_DEP) python-deps
+	@$(call link_third_party,$(SAN_BUILD))
+	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(SAN_CC) BUILD=$(SAN_BUILD) KERNEL_BUILD=$(BUILD) \
+	    sanitize-run
+
+sanitize-run: $(BIN) $(UNIT_BIN)
+	@[ -n "$(SANITIZE)" ] || { echo "make: sanitize-run is a step of check-sanitize" >&2; exit 2; }
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:protect_shadow_gap=0:log_path=$(SAN_LOGS)/asan \
+	 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_LOGS)/ubsan \
+	 LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
+	 $(PYTHON) tests/run_tests.py $(BUILD) --suites=unit,cli; rc=$$?; \
+	 if [ -n "$$(ls $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
+	     echo "check-sanitize: sanitizer reports, above and in $(SAN_LOGS)"; exit 1; fi; exit $$rc
+
+# fuzz: libFuzzer harnesses tests/fuzz/fuzz_*.c, built by a SANITIZE=1 sub-make into
+# $(FUZZ_BUILD) with clang: src/*.c instrumented (fuzzer-no-link, ASan, UBSan), this build's
+# kernel objects linked as they are. fuzz-run runs each harness for FUZZ_SECONDS
+# (tests/fuzz/run.sh): first the saved inputs in tests/fuzz/regressions/HARNESS/, then
+# fuzzing from the seed corpus (the fixtures, the command lines of the tests, and
+# tests/fuzz/corpus/HARNESS/) with $(FUZZ_BUILD)/HARNESS.dict where there is one; a crash,
+# leak or sanitizer report fails it, its input kept in $(FUZZ_BUILD)/artifacts/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+FUZZ_HARNESS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzz: $(OBJ_CU) $(CJSON_DEP)
+	@$(call link_third_party,$(FUZZ_BUILD))
+	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(FUZZ_CC) 'SAN_FLAGS=$(FUZZ_FLAGS)' \
+	    BUILD=$(FUZZ_BUILD) KERNEL_BUILD=$(BUILD) fuzzers
+
+# In the sub-make: link each harness with libFuzzer's main.
+fuzzers: $(FUZZ_HARNESS:%=$(BUILD)/fuzz_%)
+.SECONDARY: $(FUZZ_HARNESS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
+	$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN_FLAGS)) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
+	    $(LINK_LIBS) $(RPATH)
+
+# Seeds: the recorded reports, and every command line of the unit and command-line tests.
+$(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json)
+	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/report
+	cp $^ $(FUZZ_BUILD)/corpus/report/
+	@touch $@
+$(FUZZ_BUILD)/seeds/cli.stamp: tests/fuzz/cli_seeds.py tests/cli/test_cli.py tests/unit/test_cli.c
+	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/cli
+	$(PYTHON) tests/fuzz/cli_seeds.py $(FUZZ_BUILD)/corpus/cli tests/cli/test_cli.py \
+	    tests/unit/test_cli.c README.md
+	@touch $@
+
+# fuzz_report's dictionary: the report schema's keys and enum values (cJSON's key lookups
+# are invisible to the fuzzer's comparison tracing).
+$(FUZZ_BUILD)/report.dict: schemas/gpuprof-report-v1.schema.json tests/fuzz/json_dict.py
+	@mkdir -p $(@D)
+	$(PYTHON) tests/fuzz/json_dict.py $< $@
+
+fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/report.dict
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESS)
 
 bench: $(BIN)
 	@sh bench/run-all.sh $(BUILD)
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+# gpuprof exec finds the library it injects in ../lib/gpuprof beside the binary.
+install: $(BIN) $(INJECT)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/lib/gpuprof
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuprof
+	install -m 755 $(INJECT) $(DESTDIR)$(PREFIX)/lib/gpuprof/
 	install -m 644 man/gpuprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpuprof.1
 	if [ -n "$(CJSON_DEP)" ]; then \
-	    install -d $(DESTDIR)$(PREFIX)/lib/gpuprof && \
 	    install -m 644 $(CJSON_DEP) $(DESTDIR)$(PREFIX)/lib/gpuprof/; fi
 
 uninstall:

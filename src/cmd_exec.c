@@ -197,9 +197,9 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     if (req->output_file)
         GP_TRY(expand_output(req->output_file, file, sizeof file));
     GP_TRY(gp_exec_find_program(req->program[0], path, sizeof path));
-    GP_TRY(find_library(library, sizeof library));
     int count;
     GP_TRY(gp_device_count(&count));
+    GP_TRY(find_library(library, sizeof library));
     GP_TRY(gp_report_set_command_line(report, req->argc, req->argv));
     GP_TRY(gp_exec_set_program(&report->exec, req->program_argc, req->program));
     describe_request(req, report);

@@ -1,18 +1,29 @@
 #!/usr/bin/env python3
 """Run every test program (unit, cli, gpu), read their TAP, print each failure and one
-closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed."""
+closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
+
+    run_tests.py [BUILD] [--suites=unit,cli,gpu]
+
+Third-party Python modules (third_party/python-modules.txt) come from this interpreter when
+it has them, else from the copy `make test` staged into BUILD/third_party/python/site, which
+is put first on PYTHONPATH (tests/lib/pydeps.py)."""
 import os
 import re
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "lib"))
+import pydeps  # noqa: E402
+
+SUITES = ("unit", "cli", "gpu")
 
 
-def programs(build):
+def programs(build, suites):
     unit = os.path.join(build, "tests", "unit_tests")
-    yield "unit", [unit, os.path.join(HERE, "fixtures")]
-    for suite in ("cli", "gpu"):
+    if "unit" in suites:
+        yield "unit", [unit, os.path.join(HERE, "fixtures")]
+    for suite in [s for s in SUITES if s != "unit" and s in suites]:
         folder = os.path.join(HERE, suite)
         for name in sorted(os.listdir(folder)):
             if name.startswith("test_") and name.endswith(".py"):
@@ -55,11 +66,25 @@ def run(name, argv, env, totals):
 
 
 def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    args = [a for a in sys.argv[1:] if not a.startswith("--suites=")]
+    suites = SUITES
+    for a in sys.argv[1:]:
+        if a.startswith("--suites="):
+            suites = a.split("=", 1)[1].split(",")
+    unknown = [s for s in suites if s not in SUITES]
+    if unknown or len(args) > 1:
+        print("usage: run_tests.py [BUILD] [--suites=%s]" % ",".join(SUITES), file=sys.stderr)
+        return 2
+    build = os.path.abspath(args[0] if args else "build")
     path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
     env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
+    needed = [m for m, _ in pydeps.modules()]
+    staged = pydeps.staged_site(build)
+    if staged and not pydeps.imports(sys.executable, needed, env):
+        env = pydeps.with_path(env, staged)
+        print("python: %s from %s (staged by make)" % (", ".join(needed), staged))
     totals = {"passed": 0, "failed": 0, "skipped": 0}
-    for name, argv in programs(build):
+    for name, argv in programs(build, suites):
         run(name, argv, env, totals)
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],
                                                 totals["skipped"]))

@@ -1,11 +1,15 @@
 """Validate gpuprof's JSON against the JSON Schemas in schemas/ with a real validator
 (python3-jsonschema). When this interpreter lacks it, /usr/bin/python3 (where Debian's
-package installs it) is asked instead."""
+package installs it) is asked instead, then either with the copy `make test` staged into
+BUILD/third_party/python (run_tests.py puts that on PYTHONPATH already; this is for a test
+script run by hand). With none, every validation fails saying what to install."""
 import json
 import os
 import subprocess
 import sys
 import warnings
+
+import pydeps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(ROOT, "schemas")
@@ -32,22 +36,32 @@ sys.exit(1 if errors else 0)
 """
 
 
+BUILD = os.environ.get("GPUPROF_BUILD", os.path.join(ROOT, "build"))
+CANDIDATES = (sys.executable, "/usr/bin/python3")
+
+
 def _interpreter():
-    for candidate in (sys.executable, "/usr/bin/python3"):
-        if candidate and os.path.exists(candidate):
-            p = subprocess.run([candidate, "-c", "import jsonschema"], capture_output=True)
-            if p.returncode == 0:
-                return candidate
-    return None
+    """(python, environment) that imports jsonschema, or (None, None)."""
+    env = dict(os.environ)
+    for candidate in CANDIDATES:
+        if pydeps.imports(candidate, ["jsonschema"], env):
+            return candidate, env
+    staged = pydeps.staged_site(BUILD)
+    if staged:
+        env = pydeps.with_path(env, staged)
+        for candidate in CANDIDATES:
+            if pydeps.imports(candidate, ["jsonschema"], env):
+                return candidate, env
+    return None, None
 
 
-INTERPRETER = _interpreter()
+INTERPRETER, ENV = _interpreter()
 
 
 def validate(doc, schema_file):
     """(True, '') when doc is valid, else (False, the first errors)."""
     if INTERPRETER is None:
-        return False, "no Python with jsonschema (install python3-jsonschema)"
+        return False, "no Python with jsonschema: " + pydeps.how_to_install(BUILD)
     p = subprocess.run([INTERPRETER, "-c", _CHECK, SCHEMAS, schema_file],
-                       input=json.dumps(doc), capture_output=True, text=True)
+                       input=json.dumps(doc), capture_output=True, text=True, env=ENV)
     return p.returncode == 0, (p.stdout + p.stderr).strip()

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     test_render();
     test_random();
     test_device();
+    test_suggest();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -26,5 +26,6 @@ void test_metrics(void);
 void test_render(void);
 void test_random(void);
 void test_device(void);
+void test_suggest(void);
 
 #endif

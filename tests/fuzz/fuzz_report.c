@@ -1,0 +1,40 @@
+/* libFuzzer harness: a report read from arbitrary bytes (gp_report_parse_json), and when it
+ * reads, rendered as text (with and without --metrics-detail), CSV (with and without the
+ * header) and JSON to /dev/null. The report is freed on every return; nothing is printed. */
+#include "gpuprof/report.h"
+#include "gpuprof/status.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *sink;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    sink = fopen("/dev/null", "w");
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gp_report r;
+    if (gp_report_parse_json((const char *)data, size, "fuzz", &r) == GP_OK && sink) {
+        gp_render_options o = {.no_header = false, .metrics_detail = false};
+        gp_render_text(sink, &r, &o);
+        gp_render_csv(sink, &r, &o);
+        o.metrics_detail = true;
+        o.no_header = true;
+        gp_render_text(sink, &r, &o);
+        gp_render_csv(sink, &r, &o);
+        gp_render_json(sink, &r);
+    }
+    gp_report_free(&r);
+    gp_clear_error();
+    return 0;
+}
