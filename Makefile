@@ -108,9 +108,12 @@ $(BUILD)/pic/%.o: %.c $(SHIM)/string
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 # libcuda from the toolkit's stubs: the real one is already in every process that loads it.
+# Every symbol resolved at link time (-z defs), but in a sanitizer build, whose runtime the
+# loading program would provide.
+INJECT_DEFS := $(if $(SANITIZE),,-Wl,-z,defs)
 $(INJECT): $(INJECT_OBJ)
-	$(CC) -shared -o $@ $^ -Wl,-z,defs -L$(CUPTI_LIBDIR) -L$(CUDA_HOME)/lib64/stubs \
-	    -lcupti -lcuda -ldl -lpthread -lm -Wl,-rpath,$(CUPTI_LIBDIR)
+	$(CC) -shared $(if $(SANITIZE),$(SAN_FLAGS)) -o $@ $^ $(INJECT_DEFS) -L$(CUPTI_LIBDIR) \
+	    -L$(CUDA_HOME)/lib64/stubs -lcupti -lcuda -ldl -lpthread -lm -Wl,-rpath,$(CUPTI_LIBDIR)
 
 $(KERNEL_BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)

@@ -201,7 +201,12 @@ def test_report_errors():
         with open(bad, "w") as f:
             json.dump({"schema_version": 1}, f)
         rc, _, err = run("report", bad)
-        tap.ok(rc == 1 and "not a gpuprof report" in err, "report without results: exit 1", err)
+        tap.ok(rc == 1 and "bad.json: tool: missing" in err, "report without tool: exit 1", err)
+        with open(bad, "w") as f:
+            json.dump({"results": []}, f)
+        rc, _, err = run("report", bad)
+        tap.ok(rc == 1 and "not a gpuprof report" in err, "report without schema_version: exit 1",
+               err)
 
 
 def test_write_failure():

@@ -1,8 +1,10 @@
 /* libFuzzer harness: a command line from arbitrary bytes, split on NUL and newline into at
  * most 16 arguments after argv[0] = "gpuprof" (a final separator ends the last one), given
- * to gp_parse_command_line. Each argument is its own heap block of its exact size, so a read
- * past its end is caught. Nothing is printed and nothing exits. */
+ * to gp_parse_command_line, and a kernel command's request expanded into its plan. Each
+ * argument is its own heap block of its exact size, so a read past its end is caught.
+ * Nothing is printed and nothing exits. */
 #include "gpuprof/cli.h"
+#include "gpuprof/plan.h"
 #include "gpuprof/status.h"
 
 #include <stdbool.h>
@@ -39,7 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
 
     gp_request req;
-    gp_parse_command_line(argc, argv, &req);
+    if (gp_parse_command_line(argc, argv, &req) == GP_OK && req.family) {
+        gp_plan plan; /* a kernel command: its expansion too */
+        if (gp_plan_expand(&req, &plan) == GP_OK)
+            gp_plan_free(&plan);
+    }
     gp_clear_error();
 
     for (int i = 1; i < argc; i++)

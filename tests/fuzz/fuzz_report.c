@@ -1,6 +1,8 @@
 /* libFuzzer harness: a report read from arbitrary bytes (gp_report_parse_json), and when it
- * reads, rendered as text (with and without --metrics-detail), CSV (with and without the
- * header) and JSON to /dev/null. The report is freed on every return; nothing is printed. */
+ * reads, rendered as text (with and without --metrics-detail, and per launch), CSV (with
+ * and without the header) and JSON to /dev/null. The report is freed on every return;
+ * nothing is printed. */
+#include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 
@@ -30,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gp_render_csv(sink, &r, &o);
         o.metrics_detail = true;
         o.no_header = true;
+        gp_render_text(sink, &r, &o);
+        o.launches = true; /* exec reports: one row per launch */
         gp_render_text(sink, &r, &o);
         gp_render_csv(sink, &r, &o);
         gp_render_json(sink, &r);

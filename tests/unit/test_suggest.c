@@ -3,6 +3,7 @@
 #include "tap.h"
 
 #include "gpuprof/cli.h"
+#include "gpuprof/commands.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/suggest.h"
@@ -12,12 +13,17 @@
 static const char *names[256];
 static size_t n_names;
 
+/* The kernel commands (one per family), then the others. */
 static void command_names(void)
 {
-    size_t count;
-    const gp_command_def *t = gp_command_table(&count);
-    for (n_names = 0; n_names < count && n_names < 256; n_names++)
-        names[n_names] = t[n_names].name;
+    size_t families, commands;
+    const gp_family *f = gp_family_table(&families);
+    const gp_command_def *t = gp_command_table(&commands);
+    n_names = 0;
+    for (size_t i = 0; i < families && n_names < 256; i++)
+        names[n_names++] = f[i].name;
+    for (size_t i = 0; i < commands && n_names < 256; i++)
+        names[n_names++] = t[i].name;
 }
 
 static void option_names(void)
@@ -26,12 +32,11 @@ static void option_names(void)
         names[n_names] = gp_option((gp_option_id)n_names)->name;
 }
 
-static void variant_names(gp_family family)
+static void variant_names(const char *family)
 {
-    const gp_variant *v[256];
-    n_names = gp_family_variants(family, v, 256);
-    for (size_t i = 0; i < n_names; i++)
-        names[i] = v[i]->name;
+    const gp_family *f = gp_find_family(family);
+    for (n_names = 0; f && n_names < f->n_variants && n_names < 256; n_names++)
+        names[n_names] = f->variants[n_names].name;
 }
 
 static void metric_names(void)
@@ -54,7 +59,7 @@ static void suggests(const char *word, const char *want)
 
 void test_suggest(void)
 {
-    variant_names(GP_FAM_REDUCE);
+    variant_names("reduce");
     suggests("unrolwarps8", "unrollwarps8");        /* a deletion */
     suggests("unrolling", NULL);                    /* as close to unrolling2, 4 and 8 */
     suggests("unrolling3", NULL);                   /* ... and so is this */

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""gpuprof report reads strictly: every kind of malformed report is refused with exit 1, one
+line on stderr naming the file and the JSON path of the fault, and nothing on stdout; a
+recorded report reads back to the same JSON."""
+import copy
+import glob
+import json
+import os
+import tempfile
+
+import tap
+from gpuprof import run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "*.json")))
+BASE = os.path.join(ROOT, "tests", "fixtures", "reduce-default.json")
+
+
+def mutated(change):
+    with open(BASE) as f:
+        doc = json.load(f)
+    change(doc)
+    return json.dumps(doc).encode()
+
+
+def first_result(doc):
+    return doc["results"][0]
+
+
+# (name, document bytes, what stderr must contain after "<file>: ")
+CASES = [
+    ("an unknown top-level key", mutated(lambda d: d.update(bogus=1)), "unknown key 'bogus'"),
+    ("an unknown nested key",
+     mutated(lambda d: first_result(d)["timing"].update(p99_ms=1.0)),
+     "results[0].timing: unknown key 'p99_ms'"),
+    ("a wrong type", mutated(lambda d: first_result(d)["launch"].update(block="x")),
+     "results[0].launch.block: expected three whole numbers"),
+    ("an integer out of range",
+     mutated(lambda d: first_result(d)["timing"].update(repeats=6863031616)),
+     "results[0].timing.repeats: must be from 1 to 4294967295"),
+    ("a negative size", mutated(lambda d: first_result(d)["launch"].update(shared_bytes=-2)),
+     "results[0].launch.shared_bytes: must be from 0 to"),
+    ("a fraction where a whole number belongs",
+     mutated(lambda d: first_result(d)["launch"].update(shared_bytes=1.5)),
+     "results[0].launch.shared_bytes: expected a whole number"),
+    ("a value outside an enumeration", mutated(lambda d: d["profiler"].update(state="weird")),
+     "profiler.state: expected one of 'disabled', 'ok', 'unavailable'"),
+    ("a metric's inputs as an array",
+     mutated(lambda d: first_result(d)["metrics"]["gld_efficiency"].update(inputs=[None])),
+     "results[0].metrics.gld_efficiency.inputs: expected an object"),
+    ("a driver version that overflows",
+     mutated(lambda d: d["device"].update(driver_version="2147483647.0")),
+     "device.driver_version: expected a version such as \"13.0\""),
+    ("a missing field", mutated(lambda d: first_result(d).pop("check")),
+     "results[0].check: missing"),
+    ("a future schema", mutated(lambda d: d.update(schema_version=99)),
+     "schema_version 99 is not supported"),
+    ("a JSON document that is not a report", b'{"results": []}', "not a gpuprof report"),
+    ("an array at the top", b"[1, 2]", "not a gpuprof report"),
+    ("a syntax error", b'{\n "a": 1,\n oops}', "not valid JSON (line 3, column 3)"),
+    ("an empty file", b"", "not valid JSON (line 1, column 1)"),
+    ("NaN, which JSON does not have",
+     b'{"schema_version": 1, "run": {"repeat": NaN}}', "not valid JSON (line 1, column 41)"),
+    ("bytes that are not UTF-8", b'{"schema_version": 1, "tool": "\xff"}',
+     "not UTF-8 text (byte 31)"),
+    ("nesting deeper than 32 levels", b"[" * 40 + b"]" * 40, "nested deeper than 32 levels"),
+]
+
+
+def test_malformed(tmp):
+    path = os.path.join(tmp, "bad.json")
+    for name, text, message in CASES:
+        with open(path, "wb") as f:
+            f.write(text)
+        rc, out, err = run("report", path)
+        lines = err.strip().splitlines()
+        tap.ok(rc == 1 and out == "" and len(lines) == 1 and
+               lines[0].startswith("gpuprof: %s: " % path) and message in lines[0],
+               "report with %s: exit 1, one line naming the fault" % name, err)
+
+
+def test_round_trip(tmp):
+    for fixture in FIXTURES:
+        rc, out, err = run("report", fixture, "--json")
+        with open(fixture) as f:
+            original = json.load(f)
+        tap.ok(rc == 0 and json.loads(out) == original,
+               "report %s --json reads back to the same document" % os.path.basename(fixture),
+               err)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_malformed(tmp)
+        test_round_trip(tmp)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
