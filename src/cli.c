@@ -4,9 +4,14 @@
 #include "gpuprof/cli.h"
 
 #include "gpuprof/commands.h"
+#include "gpuprof/compare.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/regex_size.h"
+#include "gpuprof/suggest.h"
 #include "gpuprof/status.h"
 
+#include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,14 @@ static const gp_option_def options[] = {
     [OPT_SEED] = {OPT_SEED, "seed", "N", "seed of the random input (default: 1)"},
     [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON output (schema in schemas/)"},
     [OPT_CSV] = {OPT_CSV, "csv", NULL, "CSV output: one header line, one row per result"},
+    [OPT_HTML] = {OPT_HTML, "html", NULL,
+                  "HTML output: one self-contained page with charts, for a browser"},
+    [OPT_MAX_NOISE] = {OPT_MAX_NOISE, "max-noise", "PCT",
+                       "repeat each result until its timing noise is at most PCT % (up to "
+                       "50 x --repeat launches or 10 s)"},
+    [OPT_THRESHOLD] = {OPT_THRESHOLD, "threshold", "PCT",
+                       "a change is significant beyond PCT % and both runs' noise (default: "
+                       "5)"},
     [OPT_NO_HEADER] = {OPT_NO_HEADER, "no-header", NULL,
                        "CSV without its header line (for appending in loops)"},
     [OPT_METRICS] = {OPT_METRICS, "metrics", "SET",
@@ -85,6 +98,30 @@ typedef struct {
     const char *name;          /* the command's name, for messages */
 } command_context;
 
+/* "; did you mean '--block'?" (prefix "--") when one candidate is close to the word, else
+ * "". */
+static const char *did_you_mean(char *buf, size_t len, const char *prefix, const char *word,
+                                const char *const *candidates, size_t n)
+{
+    const char *best = gp_suggest(word, candidates, n);
+    if (best)
+        snprintf(buf, len, "; did you mean '%s%s'?", prefix, best);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* The names of the options the command (and its family) takes. */
+static size_t option_names(const command_context *cc, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cc->cmd->n_options && n < max; i++)
+        names[n++] = options[cc->cmd->options[i]].name;
+    for (size_t i = 0; cc->family && i < cc->family->n_options && n < max; i++)
+        names[n++] = options[cc->family->options[i]].name;
+    return n;
+}
+
 /* Called for each option the command takes. */
 static void consider(const gp_option_def *o, const char *name, size_t len,
                      const gp_option_def **exact, const gp_option_def **prefix, int *prefixes)
@@ -115,8 +152,12 @@ static int find_option(const command_context *cc, const char *name, size_t len,
     if (prefixes > 1)
         return gp_fail(GP_ERR_USAGE, "option '--%.*s' is ambiguous for '%s'", (int)len, name,
                        cc->name);
-    return gp_fail(GP_ERR_USAGE, "unknown option '--%.*s' for '%s' (see 'gpuprof %s --help')",
-                   (int)len, name, cc->name, cc->name);
+    const char *names[OPT_COUNT];
+    char word[GP_SUGGEST_MAX_LEN + 1], hint[GP_SUGGEST_MAX_LEN + 32];
+    snprintf(word, sizeof word, "%.*s", (int)len, name);
+    did_you_mean(hint, sizeof hint, "--", word, names, option_names(cc, names, OPT_COUNT));
+    return gp_fail(GP_ERR_USAGE, "unknown option '--%.*s' for '%s'%s (see 'gpuprof %s --help')",
+                   (int)len, name, cc->name, hint, cc->name);
 }
 
 /* ---- values --------------------------------------------------------------------------- */
@@ -131,6 +172,19 @@ static int parse_count(const char *opt, const char *text, uint64_t min, uint64_t
     if (v < min || v > max)
         return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s: must be from %llu to %llu",
                        text, opt, (unsigned long long)min, (unsigned long long)max);
+    *out = v;
+    return GP_OK;
+}
+
+/* A percentage: a decimal number above 0 and at most max. */
+static int parse_percent(const char *opt, const char *text, double max, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || !(v > 0.0) || v > max)
+        return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s: expected a percentage "
+                                     "above 0 and at most %g", text, opt, max);
     *out = v;
     return GP_OK;
 }
@@ -172,10 +226,14 @@ static int add_variant(void *ctx, const char *name)
     }
     const gp_variant *v = gp_find_variant(f, name);
     if (!v) {
-        char names[1024];
+        char names[1024], hint[GP_SUGGEST_MAX_LEN + 32];
+        const char *candidates[GP_MAX_LIST];
+        size_t n = 0;
+        for (; n < f->n_variants && n < GP_MAX_LIST; n++)
+            candidates[n] = f->variants[n].name;
         gp_list_variant_names(f, names, sizeof names);
-        return gp_fail(GP_ERR_USAGE, "unknown variant '%s' for %s (valid: %s, all)", name,
-                       f->name, names);
+        return gp_fail(GP_ERR_USAGE, "unknown variant '%s' for %s%s (valid: %s, all)", name,
+                       f->name, did_you_mean(hint, sizeof hint, "", name, candidates, n), names);
     }
     for (size_t i = 0; i < req->n_variants; i++)
         if (req->variants[i] == v)
@@ -280,9 +338,18 @@ static int add_metric(void *ctx, const char *text)
         return gp_fail(GP_ERR_USAGE, "'%s' cannot be combined with other metrics in --metrics",
                        text);
     /* Raw PerfWorks names contain "__" (unit__counter); anything else must be a key. */
-    if (!gp_find_metric(text) && !strstr(text, "__"))
-        return gp_fail(GP_ERR_USAGE, "unknown metric '%s' (see 'gpuprof metrics'; PerfWorks "
-                                     "names such as dram__bytes_read.sum are accepted too)", text);
+    if (!gp_find_metric(text) && !strstr(text, "__")) {
+        size_t n;
+        const gp_metric_def *cat = gp_metric_catalogue(&n);
+        const char *keys[GP_MAX_METRIC_NAMES];
+        size_t k = 0;
+        for (; k < n && k < GP_MAX_METRIC_NAMES; k++)
+            keys[k] = cat[k].key;
+        char hint[GP_SUGGEST_MAX_LEN + 32];
+        return gp_fail(GP_ERR_USAGE, "unknown metric '%s'%s (see 'gpuprof metrics'; PerfWorks "
+                                     "names such as dram__bytes_read.sum are accepted too)", text,
+                       did_you_mean(hint, sizeof hint, "", text, keys, k));
+    }
     if (strlen(text) >= sizeof m->names[0])
         return gp_fail(GP_ERR_USAGE, "metric name '%s' is too long", text);
     strcpy(m->names[m->n_names++], text);
@@ -308,6 +375,10 @@ static int parse_metrics(gp_request *req, const char *text)
 /* --kernel: refused here when it does not compile, not in the program it is meant for. */
 static int check_regex(const char *text, const char **out)
 {
+    if (gp_regex_expansion(text) > GP_REGEX_MAX_NODES)
+        return gp_fail(GP_ERR_USAGE, "invalid value for --kernel: the pattern would expand to "
+                                     "more than %.0f nodes (repeated or nested quantifiers)",
+                       GP_REGEX_MAX_NODES);
     regex_t re;
     int e = regcomp(&re, text, REG_EXTENDED | REG_NOSUB);
     if (e != 0) {
@@ -394,10 +465,15 @@ static int apply_option(gp_request *req, const gp_option_def *o, const char *val
     case OPT_OUTPUT:
         req->output_file = value;
         return GP_OK;
+    case OPT_MAX_NOISE:
+        return parse_percent(o->name, value, 100.0, &req->max_noise_pct);
+    case OPT_THRESHOLD:
+        return parse_percent(o->name, value, 1000.0, &req->threshold_pct);
     case OPT_LAUNCHES: req->launches = true; return GP_OK;
     case OPT_FOLLOW_CHILDREN: req->follow_children = true; return GP_OK;
     case OPT_JSON: req->output = GP_OUT_JSON; return GP_OK;
     case OPT_CSV: req->output = GP_OUT_CSV; return GP_OK;
+    case OPT_HTML: req->output = GP_OUT_HTML; return GP_OK;
     case OPT_NO_HEADER: req->no_header = true; return GP_OK;
     case OPT_METRICS_DETAIL: req->metrics_detail = true; return GP_OK;
     case OPT_REQUIRE_METRICS: req->require_metrics = true; return GP_OK;
@@ -440,6 +516,8 @@ static void set_defaults(gp_request *req, const command_context *cc)
     req->alpha = GP_DEFAULT_ALPHA;
     req->repeat = GP_DEFAULT_REPEAT;
     req->warmup = GP_DEFAULT_WARMUP;
+    req->max_noise_pct = NAN;
+    req->threshold_pct = GP_COMPARE_DEFAULT_THRESHOLD;
     req->device = cc->cmd->every_device ? -1 : 0;
     req->seed = GP_DEFAULT_SEED;
     req->launch_count = UINT64_MAX;
@@ -530,8 +608,8 @@ static int finish_kernel_request(gp_request *req, const given_options *given)
 static int finish_request(gp_request *req, const command_context *cc, const given_options *given)
 {
     const gp_command_def *cmd = cc->cmd;
-    if (given->seen[OPT_CSV] && given->seen[OPT_JSON])
-        return gp_fail(GP_ERR_USAGE, "--json and --csv cannot be combined");
+    if (given->seen[OPT_CSV] + given->seen[OPT_JSON] + given->seen[OPT_HTML] > 1)
+        return gp_fail(GP_ERR_USAGE, "--json, --csv and --html cannot be combined");
     if (req->no_header && req->output != GP_OUT_CSV)
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
@@ -553,6 +631,19 @@ static int finish_request(gp_request *req, const command_context *cc, const give
 
 /* ---- the command line ---------------------------------------------------------------------- */
 
+/* Every command's name: the families', then the others'. */
+static size_t command_names(const char **names, size_t max)
+{
+    size_t n_families, n_commands, n = 0;
+    const gp_family *families = gp_family_table(&n_families);
+    const gp_command_def *commands = gp_command_table(&n_commands);
+    for (size_t i = 0; i < n_families && n < max; i++)
+        names[n++] = families[i].name;
+    for (size_t i = 0; i < n_commands && n < max; i++)
+        names[n++] = commands[i].name;
+    return n;
+}
+
 /* The command named by argv[1], with the aliases --help, -h and --version. */
 static int find_command(const char *first, command_context *cc)
 {
@@ -563,12 +654,16 @@ static int find_command(const char *first, command_context *cc)
     cc->name = name;
     if (cc->cmd)
         return GP_OK;
-    char names[512];
+    char names[512], hint[GP_SUGGEST_MAX_LEN + 32];
     gp_list_command_names(names, sizeof names);
     if (first[0] == '-')
         return gp_fail(GP_ERR_USAGE, "unknown option '%s' before the command (commands: %s)",
                        first, names);
-    return gp_fail(GP_ERR_USAGE, "unknown command '%s' (commands: %s)", first, names);
+    const char *candidates[64];
+    return gp_fail(GP_ERR_USAGE, "unknown command '%s'%s (commands: %s)", first,
+                   did_you_mean(hint, sizeof hint, "", first, candidates,
+                                command_names(candidates, 64)),
+                   names);
 }
 
 /* An operand (a word that is not an option). */

@@ -14,6 +14,7 @@ int gp_render(const gp_request *req, FILE *out, const gp_report *report)
     switch (req->output) {
     case GP_OUT_JSON: return gp_render_json(out, report);
     case GP_OUT_CSV: return gp_render_csv(out, report, &o);
+    case GP_OUT_HTML: return gp_render_html(out, report);
     case GP_OUT_TEXT: break;
     }
     return gp_render_text(out, report, &o);

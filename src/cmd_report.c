@@ -1,10 +1,22 @@
-/* report FILE: render a saved JSON report again, as text, JSON or CSV. */
+/* report FILE...: render saved JSON reports again, as text, JSON, CSV or HTML; several are
+ * merged into one, each result labelled with its file. */
 #include "gpuprof/commands.h"
 
 #include "gpuprof/status.h"
 
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
 {
-    GP_TRY(gp_report_read_json(req->operands[0], report));
+    if (req->n_operands == 1) {
+        GP_TRY(gp_report_read_json(req->operands[0], report));
+        return gp_render(req, out, report);
+    }
+    for (size_t i = 0; i < req->n_operands; i++) {
+        gp_report part;
+        int rc = gp_report_read_json(req->operands[i], &part);
+        if (rc == GP_OK)
+            rc = gp_report_merge(report, &part, req->operands[i]);
+        gp_report_free(&part);
+        GP_TRY(rc);
+    }
     return gp_render(req, out, report);
 }

@@ -37,7 +37,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "gpuprof: hint: %s\n", gp_hint());
     }
     if (rc == GP_OK)
-        rc = report.exit_status; /* exec: the program's own status */
+        rc = report.exit_status; /* exec: the program's own status; compare: a regression */
+    else if (req.command && req.command->trouble_status && rc != GP_ERR_USAGE)
+        rc = req.command->trouble_status;
     gp_report_free(&report);
     return rc;
 }

@@ -13,6 +13,7 @@ void gp_report_init(gp_report *r)
     memset(r, 0, sizeof *r);
     snprintf(r->tool_version, sizeof r->tool_version, "%s", GPUPROF_VERSION);
     r->device.copy_gbps = -1.0;
+    r->max_noise_pct = NAN;
 }
 
 void gp_metric_set_free(gp_metric_set *s)
@@ -57,6 +58,9 @@ void gp_report_free(gp_report *r)
     free_strings(r->command_line, r->command_line_len);
     free_strings(r->warnings, r->n_warnings);
     exec_free(&r->exec);
+    for (size_t i = 0; i < r->n_sources; i++)
+        free(r->sources[i].file);
+    free(r->sources);
     memset(r, 0, sizeof *r);
 }
 
@@ -83,8 +87,10 @@ int gp_report_add_results(gp_report *r, size_t n, gp_result **first)
     gp_result *res = grow_by((void **)&r->results, &r->n_results, sizeof *res, n);
     if (!res)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         res[i].sm_clock_ghz = res[i].dram_clock_ghz = -1.0;
+        res[i].timing.noise_pct = NAN;
+    }
     *first = res;
     return GP_OK;
 }
@@ -111,6 +117,21 @@ const gp_param *gp_result_param(const gp_result *r, const char *name)
         if (strcmp(r->params[i].name, name) == 0)
             return &r->params[i];
     return NULL;
+}
+
+void gp_result_describe(const gp_result *r, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s %s %s ", r->family, r->variant, r->type);
+    if (used < len && r->nx)
+        used += (size_t)snprintf(buf + used, len - used, "%ux%u", r->nx, r->ny);
+    else if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, "n=%llu", (unsigned long long)r->n);
+    for (size_t i = 0; i < r->n_params && used < len; i++)
+        if (!isnan(r->params[i].value))
+            used += (size_t)snprintf(buf + used, len - used, " %s=%g", r->params[i].name,
+                                     r->params[i].value);
+    if (used < len)
+        snprintf(buf + used, len - used, " block=%ux%u", r->block.x, r->block.y);
 }
 
 int gp_result_add_launch(gp_result *res, gp_launch_record **out)

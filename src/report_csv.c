@@ -5,6 +5,7 @@
 
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
+#include "text_cells.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 /* The columns every row has, before the parameters and the metrics. */
 static const char *const fixed_columns[] = {
     "family", "variant", "type", "n", "nx", "ny", "grid", "block", "shared_bytes",
-    "median_ms", "min_ms", "max_ms", "repeats", "bytes_moved", "bandwidth_gbps",
-    "percent_of_peak", "check", "device",
+    "median_ms", "min_ms", "max_ms", "noise_pct", "repeats", "bytes_moved", "bandwidth_gbps",
+    "percent_of_peak", "check", "device", "source",
 };
 #define N_FIXED (sizeof fixed_columns / sizeof fixed_columns[0])
 /* Where the parameters' columns go: after the launch shape, as they describe the launch. */
@@ -29,27 +30,9 @@ static void put_number(FILE *out, double v)
         fputs(",", out);
 }
 
-/* RFC 4180: quote a field that holds a comma, quote or newline. */
-static void put_field(FILE *out, const char *s, bool first)
-{
-    if (!first)
-        fputc(',', out);
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void put_text(FILE *out, const char *s)
 {
-    put_field(out, s, false);
+    gp_csv_field(out, s, false);
 }
 
 /* The first time each name appears over the results, in order. */
@@ -98,7 +81,7 @@ static void put_header(FILE *out, const char **params, size_t n_params, const ch
         if (k == PARAMS_AFTER)
             for (size_t p = 0; p < n_params; p++)
                 put_param_column(out, params[p]);
-        put_field(out, fixed_columns[k], k == 0);
+        gp_csv_field(out, fixed_columns[k], k == 0);
     }
     for (size_t k = 0; k < n_keys; k++)
         fprintf(out, ",%s", keys[k]);
@@ -111,7 +94,7 @@ static void put_row(FILE *out, const gp_report *r, const gp_result *res, const c
     char grid[48], block[48];
     snprintf(grid, sizeof grid, "%ux%ux%u", res->grid.x, res->grid.y, res->grid.z);
     snprintf(block, sizeof block, "%ux%ux%u", res->block.x, res->block.y, res->block.z);
-    put_field(out, res->family, true);
+    gp_csv_field(out, res->family, true);
     put_text(out, res->variant);
     put_text(out, res->type);
     fprintf(out, ",%llu,%u,%u,%s,%s,%zu", (unsigned long long)res->n, res->nx, res->ny, grid,
@@ -123,11 +106,16 @@ static void put_row(FILE *out, const gp_report *r, const gp_result *res, const c
     put_number(out, res->timing.median_ms);
     put_number(out, res->timing.min_ms);
     put_number(out, res->timing.max_ms);
+    put_number(out, res->timing.noise_pct);
     fprintf(out, ",%u,%llu", res->timing.repeats, (unsigned long long)res->bytes_moved);
     put_number(out, res->gbps);
     put_number(out, res->percent_of_peak);
     put_text(out, gp_check_status_name(res->check.status));
-    put_text(out, r->has_device ? r->device.name : "");
+    /* merged reports: the result's own file and GPU */
+    const gp_report_source *src = r->n_sources ? &r->sources[res->source] : NULL;
+    const bool has_device = src ? src->has_device : r->has_device;
+    put_text(out, has_device ? (src ? src->device.name : r->device.name) : "");
+    put_text(out, src ? src->file : "");
     for (size_t k = 0; k < n_keys; k++) {
         const gp_metric_value *m = gp_result_metric(res, keys[k]);
         put_number(out, m && m->valid ? m->value : NAN);
@@ -160,7 +148,7 @@ int gp_render_list_csv(FILE *out, const gp_render_options *o)
             char blocks[96], def[32];
             gp_describe_blocks(&families[f], v, blocks, sizeof blocks);
             gp_format_block(v->default_block, families[f].two_d, def, sizeof def);
-            put_field(out, families[f].name, true);
+            gp_csv_field(out, families[f].name, true);
             put_text(out, v->name);
             put_text(out, def);
             put_text(out, blocks);

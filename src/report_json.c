@@ -6,6 +6,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
+#include "json_out.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -21,7 +22,7 @@ static cJSON *number_or_null(double v)
     return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-static void add_number(cJSON *o, const char *key, double v)
+void gp_json_add_number(cJSON *o, const char *key, double v)
 {
     cJSON_AddItemToObject(o, key, number_or_null(v));
 }
@@ -60,7 +61,7 @@ static cJSON *device_json(const gp_device_info *d)
     cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
     cJSON_AddNumberToObject(o, "memory_bus_bits", d->memory_bus_bits);
     cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", d->peak_gbps);
-    add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
+    gp_json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
     cJSON_AddStringToObject(o, "driver_version", drv);
     cJSON_AddStringToObject(o, "runtime_version", rt);
     return o;
@@ -74,11 +75,11 @@ static cJSON *metrics_json(const gp_metric_set *s)
     for (size_t i = 0; i < s->n_metrics; i++) {
         const gp_metric_value *m = &s->metrics[i];
         cJSON *e = cJSON_CreateObject();
-        add_number(e, "value", m->valid ? m->value : NAN);
+        gp_json_add_number(e, "value", m->valid ? m->value : NAN);
         cJSON_AddStringToObject(e, "unit", m->unit);
         cJSON *inputs = cJSON_CreateObject();
         for (size_t k = 0; k < m->n_inputs; k++)
-            add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
+            gp_json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
         cJSON_AddItemToObject(e, "inputs", inputs);
         if (!m->valid)
             cJSON_AddStringToObject(e, "reason", m->why);
@@ -92,8 +93,8 @@ static cJSON *check_json(const gp_check *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "status", gp_check_status_name(c->status));
     cJSON_AddBoolToObject(o, "exact", c->exact);
-    add_number(o, "expected", c->expected);
-    add_number(o, "got", c->got);
+    gp_json_add_number(o, "expected", c->expected);
+    gp_json_add_number(o, "got", c->got);
     cJSON_AddNumberToObject(o, "tolerance", c->tolerance);
     cJSON_AddNumberToObject(o, "mismatches", (double)c->mismatches);
     cJSON_AddStringToObject(o, "detail", c->detail);
@@ -116,7 +117,7 @@ static cJSON *launch_json(const gp_launch_record *l)
         cJSON_AddItemToObject(o, "input_shape", pair_array(l->in_nx, l->in_ny));
         cJSON_AddItemToObject(o, "output_shape", pair_array(l->out_nx, l->out_ny));
     }
-    add_number(o, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+    gp_json_add_number(o, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
     cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
     return o;
 }
@@ -137,15 +138,17 @@ static cJSON *passes_json(const gp_result *r)
         cJSON_AddNumberToObject(p, "pass", (double)(i + 1));
         cJSON_AddItemToObject(p, "input_shape", pair_array(l->in_nx, l->in_ny));
         cJSON_AddItemToObject(p, "output_shape", pair_array(l->out_nx, l->out_ny));
-        add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+        gp_json_add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
         cJSON_AddItemToArray(a, p);
     }
     return a;
 }
 
-static cJSON *result_json(const gp_result *r)
+static cJSON *result_json(const gp_result *r, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
+    if (merged)
+        cJSON_AddNumberToObject(o, "source", (double)r->source);
     cJSON_AddStringToObject(o, "family", r->family);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "type", r->type);
@@ -157,7 +160,7 @@ static cJSON *result_json(const gp_result *r)
     }
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (size_t i = 0; i < r->n_params; i++)
-        add_number(params, r->params[i].name, r->params[i].value);
+        gp_json_add_number(params, r->params[i].name, r->params[i].value);
     cJSON *launch = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(launch, "grid", dim_array(r->grid));
     cJSON_AddItemToObject(launch, "block", dim_array(r->block));
@@ -167,17 +170,19 @@ static cJSON *result_json(const gp_result *r)
     cJSON_AddNumberToObject(t, "min_ms", r->timing.min_ms);
     cJSON_AddNumberToObject(t, "median_ms", r->timing.median_ms);
     cJSON_AddNumberToObject(t, "max_ms", r->timing.max_ms);
+    if (!isnan(r->timing.noise_pct)) /* unknown in reports of older versions */
+        cJSON_AddNumberToObject(t, "noise_pct", r->timing.noise_pct);
     cJSON_AddNumberToObject(t, "repeats", r->timing.repeats);
     cJSON_AddNumberToObject(t, "warmup", r->timing.warmup);
     cJSON_AddNumberToObject(o, "bytes_moved", (double)r->bytes_moved);
-    add_number(o, "bandwidth_gbps", r->gbps);
-    add_number(o, "percent_of_peak", r->percent_of_peak);
+    gp_json_add_number(o, "bandwidth_gbps", r->gbps);
+    gp_json_add_number(o, "percent_of_peak", r->percent_of_peak);
     cJSON_AddItemToObject(o, "check", check_json(&r->check));
     if (r->profiled) {
         cJSON *p = cJSON_AddObjectToObject(o, "profile");
         cJSON_AddNumberToObject(p, "passes", r->passes);
-        add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
-        add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
+        gp_json_add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
+        gp_json_add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
     } else {
         cJSON_AddNullToObject(o, "profile");
     }
@@ -218,7 +223,7 @@ static cJSON *exec_launch_json(const gp_exec_launch *l)
     cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
     cJSON_AddItemToObject(o, "block", dim_array(l->block));
     cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
-    add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
+    gp_json_add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
     cJSON_AddBoolToObject(o, "profiled", l->profiled);
     cJSON_AddNumberToObject(o, "graph", (double)l->graph);
     cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
@@ -230,9 +235,9 @@ static cJSON *stats_json(const gp_metric_stats *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "unit", s->average.unit);
-    add_number(o, "min", s->min.valid ? s->min.value : NAN);
-    add_number(o, "average", s->average.valid ? s->average.value : NAN);
-    add_number(o, "max", s->max.valid ? s->max.value : NAN);
+    gp_json_add_number(o, "min", s->min.valid ? s->min.value : NAN);
+    gp_json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
+    gp_json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
     cJSON_AddNumberToObject(o, "launches", (double)s->launches);
     return o;
 }
@@ -243,11 +248,11 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k)
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
-    add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
-    add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
-    add_number(o, "min_ms", k->min_ms);
-    add_number(o, "max_ms", k->max_ms);
-    add_number(o, "time_percent", k->time_percent);
+    gp_json_add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
+    gp_json_add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
+    gp_json_add_number(o, "min_ms", k->min_ms);
+    gp_json_add_number(o, "max_ms", k->max_ms);
+    gp_json_add_number(o, "time_percent", k->time_percent);
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < k->n_metrics; i++)
         cJSON_AddItemToObject(m, k->metrics[i].average.key, stats_json(&k->metrics[i]));
@@ -315,6 +320,25 @@ static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
     return o;
 }
 
+/* A merged report: the files it was made of, in order; results refer to them by index. */
+static cJSON *sources_json(const gp_report *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const gp_report_source *s = &r->sources[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", s->file);
+        cJSON_AddStringToObject(o, "tool_version", s->tool_version);
+        cJSON_AddStringToObject(o, "command", s->command);
+        if (s->has_device)
+            cJSON_AddItemToObject(o, "device", device_json(&s->device));
+        else
+            cJSON_AddNullToObject(o, "device");
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 static cJSON *report_json(const gp_report *r)
 {
     cJSON *root = cJSON_CreateObject();
@@ -337,11 +361,15 @@ static cJSON *report_json(const gp_report *r)
         cJSON_AddNumberToObject(run, "seed", (double)r->seed);
         cJSON_AddStringToObject(run, "time_unit", "ms");
         cJSON_AddStringToObject(run, "bandwidth_unit", "GB/s, 1 GB = 10^9 bytes");
+        if (!isnan(r->max_noise_pct))
+            cJSON_AddNumberToObject(run, "max_noise_pct", r->max_noise_pct);
     }
+    if (r->n_sources)
+        cJSON_AddItemToObject(root, "sources", sources_json(r));
     cJSON_AddItemToObject(root, "profiler", profiler_json(&r->profiler, r->is_exec));
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->n_results; i++)
-        cJSON_AddItemToArray(results, result_json(&r->results[i]));
+        cJSON_AddItemToArray(results, result_json(&r->results[i], r->n_sources > 0));
     cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
     for (size_t i = 0; i < r->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
@@ -350,7 +378,7 @@ static cJSON *report_json(const gp_report *r)
     return root;
 }
 
-static int print_document(FILE *out, cJSON *root)
+int gp_json_print(FILE *out, cJSON *root)
 {
     char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
@@ -364,7 +392,7 @@ static int print_document(FILE *out, cJSON *root)
 
 int gp_render_json(FILE *out, const gp_report *r)
 {
-    return print_document(out, report_json(r));
+    return gp_json_print(out, report_json(r));
 }
 
 /* ---- documents of the catalogue commands ------------------------------------------- */
@@ -416,7 +444,7 @@ int gp_render_list_json(FILE *out)
             cJSON_AddItemToArray(variants, variant_json(&table[f].variants[i]));
         cJSON_AddItemToArray(families, fam);
     }
-    return print_document(out, root);
+    return gp_json_print(out, root);
 }
 
 int gp_render_devices_json(FILE *out, const gp_device_info *devices, size_t n)
@@ -425,7 +453,7 @@ int gp_render_devices_json(FILE *out, const gp_device_info *devices, size_t n)
     cJSON *arr = cJSON_AddArrayToObject(root, "devices");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, device_json(&devices[i]));
-    return print_document(out, root);
+    return gp_json_print(out, root);
 }
 
 static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, size_t i)
@@ -470,5 +498,5 @@ int gp_render_metrics_json(FILE *out, const gp_chip_metrics *c)
     cJSON *arr = cJSON_AddArrayToObject(root, "metrics");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, metric_def_json(&cat[i], c, i));
-    return print_document(out, root);
+    return gp_json_print(out, root);
 }

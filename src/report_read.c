@@ -181,6 +181,14 @@ static int get_number(reader *rd, const cJSON *o, const char *key, double min, b
     return GP_OK;
 }
 
+/* A number that may be left out: NAN then. */
+static int get_optional_number(reader *rd, const cJSON *o, const char *key, double min,
+                               double *out)
+{
+    *out = NAN;
+    return field(o, key) ? get_number(rd, o, key, min, false, out) : GP_OK;
+}
+
 /* A whole number from min to max (no cast of an out-of-range double, ever). */
 static int integer_value(reader *rd, const cJSON *v, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -447,7 +455,9 @@ static int read_device(reader *rd, const cJSON *o, gp_device_info *d)
 
 static int read_run(reader *rd, const cJSON *run, gp_report *r)
 {
-    GP_TRY(ONLY_KEYS(rd, run, "repeat", "warmup", "seed", "time_unit", "bandwidth_unit"));
+    GP_TRY(ONLY_KEYS(rd, run, "repeat", "warmup", "seed", "time_unit", "bandwidth_unit",
+                     "max_noise_pct"));
+    GP_TRY(get_optional_number(rd, run, "max_noise_pct", 0, &r->max_noise_pct));
     uint64_t seed;
     char unit[64];
     GP_TRY(get_uint(rd, run, "repeat", 1, &r->repeat));
@@ -652,7 +662,9 @@ static int read_shape_and_time(reader *rd, const cJSON *o, gp_result *res)
     GP_TRY(get_object(rd, o, "timing", &t, false));
     at = enter_key(rd, "timing");
     gp_timing *tm = &res->timing;
-    rc = ONLY_KEYS(rd, t, "min_ms", "median_ms", "max_ms", "repeats", "warmup");
+    rc = ONLY_KEYS(rd, t, "min_ms", "median_ms", "max_ms", "noise_pct", "repeats", "warmup");
+    if (rc == GP_OK)
+        rc = get_optional_number(rd, t, "noise_pct", 0, &tm->noise_pct);
     if (rc == GP_OK)
         rc = get_number(rd, t, "min_ms", 0, false, &tm->min_ms);
     if (rc == GP_OK)
@@ -692,6 +704,47 @@ static int read_profile(reader *rd, const cJSON *o, gp_result *res)
 
 static const char *const type_names[] = {"int32", "float32"};
 
+/* Merged reports: the index of the result's file in `sources`. */
+static int read_source_index(reader *rd, const cJSON *o, const gp_report *r, gp_result *res)
+{
+    uint64_t source = 0;
+    if (!field(o, "source"))
+        return expect(rd, "source", r->n_sources == 0, "the index of its file in sources");
+    GP_TRY(expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
+    GP_TRY(get_integer(rd, o, "source", 0, r->n_sources - 1, &source));
+    res->source = (size_t)source;
+    return GP_OK;
+}
+
+static int read_source(reader *rd, const cJSON *o, void *report)
+{
+    gp_report *r = report;
+    if (!cJSON_IsObject(o))
+        return bad(rd, "expected an object");
+    GP_TRY(ONLY_KEYS(rd, o, "file", "tool_version", "command", "device"));
+    gp_report_source s = {0};
+    char file[GP_TEXT_LEN];
+    const cJSON *device;
+    GP_TRY(get_string(rd, o, "file", file, sizeof file));
+    GP_TRY(get_string(rd, o, "tool_version", s.tool_version, sizeof s.tool_version));
+    GP_TRY(get_string(rd, o, "command", s.command, sizeof s.command));
+    GP_TRY(get_object(rd, o, "device", &device, true));
+    const size_t at = enter_key(rd, "device");
+    int rc = device ? read_device(rd, device, &s.device) : GP_OK;
+    leave(rd, at);
+    GP_TRY(rc);
+    s.has_device = device != NULL;
+    s.file = strdup(file);
+    gp_report_source *bigger = s.file ? realloc(r->sources, (r->n_sources + 1) * sizeof s) : NULL;
+    if (!bigger) {
+        free(s.file);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    r->sources = bigger;
+    r->sources[r->n_sources++] = s;
+    return GP_OK;
+}
+
 static int read_result(reader *rd, const cJSON *o, void *report)
 {
     gp_report *r = report;
@@ -699,12 +752,13 @@ static int read_result(reader *rd, const cJSON *o, void *report)
         return bad(rd, "expected an object");
     GP_TRY(ONLY_KEYS(rd, o, "family", "variant", "type", "size", "params", "launch", "timing",
                      "bytes_moved", "bandwidth_gbps", "percent_of_peak", "check", "profile",
-                     "metrics", "launches", "passes"));
+                     "metrics", "launches", "passes", "source"));
     gp_result *res;
     const cJSON *check;
     int type;
     uint64_t bytes;
     GP_TRY(gp_report_add_result(r, &res));
+    GP_TRY(read_source_index(rd, o, r, res));
     GP_TRY(get_string(rd, o, "family", res->family, sizeof res->family));
     GP_TRY(get_string(rd, o, "variant", res->variant, sizeof res->variant));
     GP_TRY(get_enum(rd, o, "type", type_names, 2, false, &type));
@@ -928,6 +982,10 @@ static int read_body(reader *rd, const cJSON *root, gp_report *r)
     rc = read_profiler(rd, profiler, &r->profiler);
     leave(rd, at);
     GP_TRY(rc);
+    if (field(root, "sources")) {
+        GP_TRY(read_each(rd, root, "sources", read_source, r));
+        GP_TRY(expect(rd, "sources", r->n_sources >= 1, "at least one source"));
+    }
     GP_TRY(read_each(rd, root, "results", read_result, r));
     GP_TRY(read_each(rd, root, "warnings", read_warning, r));
     if (!exec)
@@ -950,7 +1008,7 @@ static int read_report(reader *rd, const cJSON *root, gp_report *r)
                                        "level)", rd->file);
     GP_TRY(read_version(rd, root));
     GP_TRY(ONLY_KEYS(rd, root, "schema_version", "tool", "command", "command_line", "device",
-                     "run", "profiler", "results", "warnings", "exec"));
+                     "run", "profiler", "sources", "results", "warnings", "exec"));
     GP_TRY(read_header(rd, root, r));
     return read_body(rd, root, r);
 }

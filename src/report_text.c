@@ -33,15 +33,44 @@ static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
     return buf;
 }
 
+static void print_gpu(FILE *out, const gp_device_info *d)
+{
+    fprintf(out, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)\n", d->index, d->name,
+            d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
+}
+
+/* Merged reports: each file, numbered as the rows refer to it when they differ. */
+static void print_sources(FILE *out, const gp_report *r)
+{
+    fprintf(out, "gpuprof %s  report of %zu files%s\n", GPUPROF_VERSION, r->n_sources,
+            gp_report_sources_differ(r) ? " from different GPUs or gpuprof versions: each "
+                                          "row says which [file]" : "");
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const gp_report_source *src = &r->sources[i];
+        fprintf(out, "  [%zu] %s: gpuprof %s %s on ", i + 1, src->file, src->tool_version,
+                src->command);
+        if (src->has_device)
+            print_gpu(out, &src->device);
+        else
+            fputs("no GPU\n", out);
+    }
+}
+
 static void print_header(FILE *out, const gp_report *r)
 {
-    const gp_device_info *d = &r->device;
-    fprintf(out, "gpuprof %s  %s on GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)\n",
-            r->tool_version, r->command, d->index, d->name, d->cc_major, d->cc_minor,
-            d->multiprocessors, d->peak_gbps);
+    if (r->n_sources) {
+        print_sources(out, r);
+    } else {
+        fprintf(out, "gpuprof %s  %s on ", r->tool_version, r->command);
+        print_gpu(out, &r->device);
+    }
     fprintf(out, "time: median of %u runs after %u warm-up%s, L2 flushed before each; "
                  "GB/s = minimum bytes moved / median time, 1 GB = 10^9 bytes\n",
             r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
+    fprintf(out, "noise%%: the runs' spread, 1.4826 x median absolute deviation / median");
+    if (!isnan(r->max_noise_pct))
+        fprintf(out, "; repeated until at most %g %% where possible", r->max_noise_pct);
+    fputc('\n', out);
     const gp_profiler_info *p = &r->profiler;
     if (p->state == GP_PROF_OK)
         fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %d passes per kernel, caches "
@@ -63,8 +92,8 @@ static size_t metric_columns(const gp_report *r, const char **keys, const char *
 
 static void print_column_titles(FILE *out, const char **labels, size_t n)
 {
-    fprintf(out, "%-22s %12s %9s %10s %9s %6s  %-7s", "variant", "grid", "block", "time_ms",
-            "GB/s", "%peak", "check");
+    fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", "variant", "grid", "block",
+            "time_ms", "noise%", "GB/s", "%peak", "check");
     gp_text_column_titles(out, labels, n);
 }
 
@@ -81,6 +110,7 @@ static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **k
 typedef struct {
     const gp_result *rows;
     size_t n;
+    bool label_sources;          /* merged reports of different GPUs or versions */
 } problem_rows;
 
 static bool same_value(double a, double b)
@@ -123,17 +153,28 @@ static void row_params(problem_rows pr, const gp_result *res, char *buf, size_t 
     }
 }
 
+static void format_noise(char *buf, size_t len, double noise_pct)
+{
+    if (isnan(noise_pct))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f", noise_pct);
+}
+
 static void print_row(FILE *out, problem_rows pr, const gp_result *res, const char **keys,
                       const char **labels, size_t n)
 {
     bool two_d = res->nx != 0;
-    char grid[32], block[32], name[128], params[96];
+    char grid[32], block[32], name[128], params[96], source[24] = "", noise[16];
     gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
     gp_text_format_dim(block, sizeof block, res->block, two_d);
     row_params(pr, res, params, sizeof params);
-    snprintf(name, sizeof name, "%.60s%s", res->variant, params);
-    fprintf(out, "%-22s %12s %9s %10.4f %9.1f %6.1f  %-7s", name, grid, block,
-            res->timing.median_ms, res->gbps, res->percent_of_peak,
+    if (pr.label_sources)
+        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+    snprintf(name, sizeof name, "%.60s%s%s", res->variant, params, source);
+    format_noise(noise, sizeof noise, res->timing.noise_pct);
+    fprintf(out, "%-22s %12s %9s %10.4f %6s %9.1f %6.1f  %-7s", name, grid, block,
+            res->timing.median_ms, noise, res->gbps, res->percent_of_peak,
             gp_check_status_name(res->check.status));
     print_metric_cells(out, &res->metrics, keys, labels, n);
     if (res->n_launches <= 1)
@@ -148,11 +189,11 @@ static void print_row(FILE *out, problem_rows pr, const gp_result *res, const ch
         gp_text_format_dim(grid, sizeof grid, l->grid, two_d);
         gp_text_format_dim(block, sizeof block, l->block, two_d);
         if (l->median_ms >= 0)
-            fprintf(out, "%-22s %12s %9s %10.4f %9s %6s  %-7s", lname, grid, block, l->median_ms,
-                    "", "", "");
+            fprintf(out, "%-22s %12s %9s %10.4f %6s %9s %6s  %-7s", lname, grid, block,
+                    l->median_ms, "", "", "", "");
         else
-            fprintf(out, "%-22s %12s %9s %10s %9s %6s  %-7s", lname, grid, block, "-", "", "",
-                    "");
+            fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", lname, grid, block, "-", "",
+                    "", "", "");
         print_metric_cells(out, &l->metrics, keys, labels, n);
     }
 }
@@ -225,8 +266,9 @@ int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
     const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
     size_t n = metric_columns(r, keys, labels);
     print_header(out, r);
+    const bool label_sources = gp_report_sources_differ(r);
     for (size_t i = 0; i < r->n_results;) {
-        problem_rows pr = {&r->results[i], 1};
+        problem_rows pr = {&r->results[i], 1, label_sources};
         while (i + pr.n < r->n_results && same_problem(&pr.rows[0], &pr.rows[pr.n]))
             pr.n++;
         print_problem(out, pr);

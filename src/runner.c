@@ -12,6 +12,7 @@
 #include "workload.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,19 @@ static int describe_result(gp_result *res, const gp_problem *p, const gp_config 
     return GP_OK;
 }
 
+/* --max-noise: say so when the limits were reached first. */
+static int warn_if_noisy(gp_report *report, const gp_result *res, double max_noise_pct)
+{
+    if (isnan(max_noise_pct) || res->timing.noise_pct <= max_noise_pct)
+        return GP_OK;
+    char what[GP_TEXT_LEN], warning[2 * GP_TEXT_LEN];
+    gp_result_describe(res, what, sizeof what);
+    snprintf(warning, sizeof warning, "%s: timing noise %.2f %% still above --max-noise=%g %% "
+                                      "after %u repeats (the limit)", what,
+             res->timing.noise_pct, max_noise_pct, res->timing.repeats);
+    return gp_report_add_warning(report, warning);
+}
+
 /* Warm up, time, check against the CPU. */
 static int time_and_check(runner *r, run_context *rc, const gp_problem *p)
 {
@@ -106,7 +120,9 @@ static int time_and_check(runner *r, run_context *rc, const gp_problem *p)
         GP_TRY(run_launch(rc, NULL));
     }
     gp_timed_target timed = {rc, run_prepare, run_launch};
-    GP_TRY(gp_time_target(&timed, req->repeat, res));
+    const gp_timing_goal goal = {req->repeat, req->max_noise_pct};
+    GP_TRY(gp_time_target(&timed, &goal, res));
+    GP_TRY(warn_if_noisy(r->report, res, req->max_noise_pct));
     res->timing.warmup = req->warmup;
     res->bytes_moved = rc->ops->bytes_moved(p);
     res->gbps = (double)res->bytes_moved / (res->timing.median_ms * 1e-3) / 1e9;
@@ -241,6 +257,7 @@ int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
     runner r = {req, report, NULL, NULL, NULL, 0};
     *failed_checks = 0;
     report->repeat = req->repeat;
+    report->max_noise_pct = req->max_noise_pct;
     report->warmup = req->warmup;
     report->seed = req->seed;
     snprintf(report->command, sizeof report->command, "%s", req->family->name);

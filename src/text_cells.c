@@ -80,3 +80,20 @@ void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
         fprintf(out, " %*s", gp_text_column_width(labels[i]), cell);
     }
 }
+
+void gp_csv_field(FILE *out, const char *s, bool first)
+{
+    if (!first)
+        fputc(',', out);
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}

@@ -1,5 +1,5 @@
-/* What the text renderers share: metric values with the precision their unit deserves, the
- * metric columns of a table and their cells, launch shapes. */
+/* What the text and CSV renderers share: metric values with the precision their unit
+ * deserves, the metric columns of a table and their cells, launch shapes, CSV fields. */
 #ifndef GPUPROF_TEXT_CELLS_H
 #define GPUPROF_TEXT_CELLS_H
 
@@ -24,5 +24,9 @@ void gp_text_column_titles(FILE *out, const char **labels, size_t n);
 /* The cells of one row (a metric missing from the set: n/a), without the end of line. */
 void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
                           const char **labels, size_t n);
+
+/* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
+ * by a comma unless it is the first of its line. */
+void gp_csv_field(FILE *out, const char *s, bool first);
 
 #endif

@@ -4,11 +4,15 @@
  * and a start event never waits on the host for its kernel. */
 #include "timing.h"
 
+#include "gpuprof/stats.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define MAX_LAUNCHES 64  /* kernel launches in one run of a workload */
 #define BATCH 16         /* repeats queued before the host waits for them */
@@ -78,6 +82,15 @@ static int read_batch(const launch_timer *t, size_t first, size_t n, size_t laun
     return GP_OK;
 }
 
+/* The times of every repeat so far: of the whole run, and of each launch in it. */
+typedef struct {
+    double *total;           /* [repeat] */
+    double *each;            /* [repeat * MAX_LAUNCHES + launch] */
+    double *scratch;         /* [repeat], for medians */
+    unsigned capacity;       /* repeats they have room for */
+    size_t launches;         /* launches per repeat */
+} samples;
+
 static int record_launches(gp_result *res, const launch_timer *t)
 {
     for (size_t i = 0; i < t->count; i++) {
@@ -102,24 +115,13 @@ static int record_launches(gp_result *res, const launch_timer *t)
     return GP_OK;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int run_repeats(const gp_timed_target *target, unsigned repeats, launch_timer *t,
-                       double *total, double *each, size_t *launches, gp_result *res)
+/* Repeats [from, to): every repeat's launches timed, the first repeat's recorded. */
+static int run_repeats(const gp_timed_target *target, unsigned from, unsigned to,
+                       launch_timer *t, samples *smp, gp_result *res)
 {
     gp_hooks hooks = {t, timer_before, timer_after};
-    for (unsigned r = 0; r < repeats; r++) {
-        t->slot = r % BATCH;
+    for (unsigned r = from; r < to; r++) {
+        t->slot = (r - from) % BATCH;
         t->count = 0;
         t->first_repeat = r == 0;
         GP_TRY(target->prepare(target->ctx));
@@ -127,54 +129,92 @@ static int run_repeats(const gp_timed_target *target, unsigned repeats, launch_t
         if (t->count == 0)
             return gp_fail(GP_ERR_RUNTIME, "internal error: a launcher reported no launch");
         if (r == 0) {
-            *launches = t->count;
+            smp->launches = t->count;
             GP_TRY(record_launches(res, t));
-        } else if (t->count != *launches) {
+        } else if (t->count != smp->launches) {
             return gp_fail(GP_ERR_RUNTIME, "internal error: %zu launches in one run, %zu in "
-                                           "the first", t->count, *launches);
+                                           "the first", t->count, smp->launches);
         }
-        if (t->slot == BATCH - 1 || r + 1 == repeats)
-            GP_TRY(read_batch(t, r - t->slot, t->slot + 1, *launches, total, each));
+        if (t->slot == BATCH - 1 || r + 1 == to)
+            GP_TRY(read_batch(t, r - t->slot, t->slot + 1, smp->launches, smp->total,
+                              smp->each));
     }
     return GP_OK;
 }
 
-static void summarise(unsigned repeats, size_t launches, double *total, const double *each,
-                      double *scratch, gp_result *res)
+static void summarise(unsigned repeats, samples *smp, gp_result *res)
 {
     res->timing.repeats = repeats;
-    res->timing.median_ms = median(total, repeats); /* sorts total */
-    res->timing.min_ms = total[0];
-    res->timing.max_ms = total[repeats - 1];
-    if (launches == 1) {
+    res->timing.noise_pct = gp_relative_spread(smp->total, repeats, smp->scratch);
+    res->timing.median_ms = gp_median(smp->total, repeats); /* sorts total */
+    res->timing.min_ms = smp->total[0];
+    res->timing.max_ms = smp->total[repeats - 1];
+    if (smp->launches == 1) {
         res->launches[0].median_ms = res->timing.median_ms;
         return;
     }
-    for (size_t i = 0; i < launches; i++) {
+    for (size_t i = 0; i < smp->launches; i++) {
         for (unsigned r = 0; r < repeats; r++)
-            scratch[r] = each[(size_t)r * MAX_LAUNCHES + i];
-        res->launches[i].median_ms = median(scratch, repeats);
+            smp->scratch[r] = smp->each[(size_t)r * MAX_LAUNCHES + i];
+        res->launches[i].median_ms = gp_median(smp->scratch, repeats);
     }
 }
 
-int gp_time_target(const gp_timed_target *target, unsigned repeats, gp_result *res)
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The repeats to time: `repeats`, or with a noise target rounds of `repeats` until the noise
+ * is at most the target, the samples reach the limit, or the time does. */
+static int run_rounds(const gp_timed_target *target, const gp_timing_goal *goal,
+                      launch_timer *t, samples *smp, gp_result *res, unsigned *done)
+{
+    const double start = seconds_now();
+    *done = 0;
+    for (;;) {
+        GP_TRY(run_repeats(target, *done, *done + goal->repeats, t, smp, res));
+        *done += goal->repeats;
+        if (isnan(goal->max_noise_pct) || *done + goal->repeats > smp->capacity ||
+            seconds_now() - start > GP_MAX_NOISE_SECONDS ||
+            gp_relative_spread(smp->total, *done, smp->scratch) <= goal->max_noise_pct)
+            return GP_OK;
+    }
+}
+
+static unsigned sample_capacity(const gp_timing_goal *goal)
+{
+    if (isnan(goal->max_noise_pct))
+        return goal->repeats;
+    const uint64_t most = (uint64_t)goal->repeats * GP_MAX_NOISE_ROUNDS;
+    return goal->repeats > GP_MAX_NOISE_SAMPLES ? goal->repeats
+           : most > GP_MAX_NOISE_SAMPLES        ? GP_MAX_NOISE_SAMPLES / goal->repeats *
+                                                    goal->repeats
+                                                : (unsigned)most;
+}
+
+int gp_time_target(const gp_timed_target *target, const gp_timing_goal *goal, gp_result *res)
 {
     launch_timer *t = calloc(1, sizeof *t);
-    double *total = calloc(repeats, sizeof *total);
-    double *scratch = calloc(repeats, sizeof *scratch);
-    double *each = calloc((size_t)repeats * MAX_LAUNCHES, sizeof *each);
-    size_t launches = 0;
-    int status = t && total && scratch && each ? GP_OK
-                                               : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    samples smp = {.capacity = sample_capacity(goal)};
+    smp.total = calloc(smp.capacity, sizeof *smp.total);
+    smp.scratch = calloc(smp.capacity, sizeof *smp.scratch);
+    smp.each = calloc((size_t)smp.capacity * MAX_LAUNCHES, sizeof *smp.each);
+    unsigned done = 0;
+    int status = t && smp.total && smp.scratch && smp.each
+                     ? GP_OK
+                     : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (status == GP_OK)
-        status = run_repeats(target, repeats, t, total, each, &launches, res);
+        status = run_rounds(target, goal, t, &smp, res, &done);
     if (status == GP_OK)
-        summarise(repeats, launches, total, each, scratch, res);
+        summarise(done, &smp, res);
     if (t)
         timer_destroy(t);
     free(t);
-    free(total);
-    free(scratch);
-    free(each);
+    free(smp.total);
+    free(smp.scratch);
+    free(smp.each);
     return status;
 }

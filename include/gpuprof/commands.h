@@ -23,6 +23,8 @@ typedef struct gp_command_def {
     bool every_device;         /* without --device: every GPU (device index -1) */
     bool program_operands;     /* the first operand starts a program's command line: what
                                   follows it is the program's, options included */
+    int trouble_status;        /* the exit status of any failure, where 1 means something
+                                  else (compare: a regression); 0: the failure's own */
     gp_command_fn run;
 } gp_command_def;
 
@@ -41,6 +43,7 @@ int gp_cmd_list(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_device(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report);
+int gp_cmd_compare(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_help(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_version(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report);

@@ -3,6 +3,7 @@
 #ifndef GPUPROF_RENDER_H
 #define GPUPROF_RENDER_H
 
+#include "gpuprof/compare.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/report.h"
 
@@ -21,6 +22,15 @@ int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o);
 /* The same for exec reports (the three above call them). */
 int gp_render_exec_text(FILE *out, const gp_report *r, const gp_render_options *o);
 int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o);
+
+/* One self-contained HTML page (inline SVG charts, inline CSS, no scripts or fetches). */
+int gp_render_html(FILE *out, const gp_report *r);
+
+/* compare: the matched rows side by side. */
+int gp_render_compare_text(FILE *out, const gp_comparison *c);
+int gp_render_compare_json(FILE *out, const gp_comparison *c);
+int gp_render_compare_csv(FILE *out, const gp_comparison *c, const gp_render_options *o);
+int gp_render_compare_html(FILE *out, const gp_comparison *c);
 
 /* list: every family and variant. */
 int gp_render_list_text(FILE *out);

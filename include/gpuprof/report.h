@@ -68,6 +68,8 @@ typedef struct {
 typedef struct {
     double min_ms, median_ms, max_ms;
     unsigned repeats, warmup;
+    double noise_pct;            /* the repeats' robust relative spread, 1.4826 × MAD / median
+                                    in %: NAN when unknown (reports of older gpuprof) */
 } gp_timing;
 
 typedef struct {
@@ -109,6 +111,7 @@ typedef struct {
     gp_metric_set metrics;       /* aggregate over the launches */
     gp_launch_record *launches;
     size_t n_launches;
+    size_t source;               /* merged reports: the index of its report in `sources` */
 } gp_result;
 
 typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
@@ -153,6 +156,15 @@ typedef struct {
     size_t n_launches, launch_capacity;
 } gp_exec_info;
 
+/* A report merged from several files (gpuprof report A.json B.json): one of them. */
+typedef struct {
+    char *file;                  /* as named on the command line */
+    char tool_version[32];
+    char command[32];
+    bool has_device;
+    gp_device_info device;
+} gp_report_source;
+
 typedef struct {
     char tool_version[32];
     char command[32];
@@ -162,6 +174,7 @@ typedef struct {
     gp_device_info device;
     unsigned repeat, warmup;
     uint64_t seed;
+    double max_noise_pct;        /* --max-noise; NAN when not asked for */
     gp_profiler_info profiler;
     gp_result *results;
     size_t n_results;
@@ -171,6 +184,8 @@ typedef struct {
     gp_exec_info exec;
     int exit_status;             /* what gpuprof exits with when the command succeeded (exec:
                                     the program's status) */
+    gp_report_source *sources;   /* merged reports: each file, in the order given; else none */
+    size_t n_sources;
 } gp_report;
 
 void gp_report_init(gp_report *r);
@@ -188,6 +203,8 @@ int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 /* Record a parameter of the result (value NAN: it does not apply). */
 int gp_result_add_param(gp_result *res, const char *name, double value);
+/* "reduce neighbored int32 n=16777216 block=512x1": what identifies a result, for people. */
+void gp_result_describe(const gp_result *r, char *buf, size_t len);
 /* The result's parameter by name, or NULL. */
 const gp_param *gp_result_param(const gp_result *r, const char *name);
 
@@ -204,5 +221,12 @@ const gp_metric_value *gp_result_metric(const gp_result *r, const char *key);
  * (`name` labels the messages). On failure *r holds what was read so far: free it. */
 int gp_report_read_json(const char *path, gp_report *r);
 int gp_report_parse_json(const char *text, size_t len, const char *name, gp_report *r);
+
+/* Merge `part` (read from `file`) into `into`, moving its results and launches (part is left
+ * empty, to be freed). The first merged report gives `into` its header; every one becomes a
+ * source, and its results carry that source's index. Exec and kernel reports do not mix. */
+int gp_report_merge(gp_report *into, gp_report *part, const char *file);
+/* Whether the merged reports ran on different GPUs (by name) or different gpuprof versions. */
+bool gp_report_sources_differ(const gp_report *r);
 
 #endif

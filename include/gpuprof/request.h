@@ -11,7 +11,7 @@
 #define GP_MAX_LIST 64       /* items of one comma-separated option */
 #define GP_MAX_OPERANDS 64   /* operands of one command (report FILE...) */
 
-typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV } gp_output;
+typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV, GP_OUT_HTML } gp_output;
 
 struct gp_command_def;
 
@@ -37,6 +37,8 @@ typedef struct {
     float alpha;
 
     unsigned repeat, warmup;
+    double max_noise_pct;                  /* --max-noise; NAN: not asked for */
+    double threshold_pct;                  /* compare --threshold */
     int device;                            /* -1: all devices (device command) or 0 */
     uint64_t seed;
     gp_output output;

@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     test_random();
     test_device();
     test_suggest();
+    test_compare();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

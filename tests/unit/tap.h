@@ -27,5 +27,6 @@ void test_render(void);
 void test_random(void);
 void test_device(void);
 void test_suggest(void);
+void test_compare(void);
 
 #endif

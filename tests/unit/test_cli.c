@@ -175,7 +175,16 @@ static void usage_errors(void)
     refused("contradicts", "reduce", "--metrics=none", "--require-metrics", NULL);
     refused("empty item", "reduce", "--variant=shfl,", NULL);
     refused("needs FILE", "report", NULL);
-    refused("unexpected argument", "report", "a.json", "b.json", NULL);
+    refused("unexpected argument", "compare", "a.json", "b.json", "c.json", NULL);
+    refused("needs BASE NEW", "compare", "a.json", NULL);
+    refused("--threshold", "compare", "a.json", "b.json", "--threshold=-1", NULL);
+    refused("--max-noise", "reduce", "--max-noise=0", NULL);
+    refused("--max-noise", "reduce", "--max-noise=101", NULL);
+    refused("cannot be combined", "reduce", "--html", "--json", NULL);
+    refused("did you mean 'unrollwarps8'", "reduce", "--variant=unrollwarp8", NULL);
+    refused("did you mean '--block'", "reduce", "--blok=512", NULL);
+    refused("did you mean 'report'", "repot", NULL);
+    refused("more than 100000 nodes", "exec", "--kernel=((a{99}){99}){99}", "--", "ls", NULL);
     refused("unknown option '--block'", "list", "--block=5", NULL);
     refused("--chip and --device", "metrics", "--chip=GH100", "--device=0", NULL);
     refused("unknown option '--type'", "list", "--type=int32", NULL);

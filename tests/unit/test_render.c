@@ -61,7 +61,7 @@ static size_t csv_fields(const char *line)
 
 static void check_csv(const gp_report *r, const char *name)
 {
-    gp_render_options o = {false, false};
+    gp_render_options o = {0};
     char *csv = render(gp_render_csv, r, &o);
     tap_ok(csv != NULL, "%s: CSV renders", name);
     if (!csv)
@@ -84,7 +84,7 @@ static void check_csv(const gp_report *r, const char *name)
 
 static void check_text(const gp_report *r, const char *name)
 {
-    gp_render_options o = {false, false};
+    gp_render_options o = {0};
     char *text = render(gp_render_text, r, &o);
     tap_ok(text != NULL, "%s: text renders", name);
     if (!text)
@@ -172,7 +172,8 @@ static void synthetic(void)
     snprintf(res->variant, sizeof res->variant, "shfl");
     snprintf(res->type, sizeof res->type, "int32");
     res->n = 1000;
-    res->timing = (gp_timing){0.001, 0.002, 0.003, 3, 1};
+    res->timing = (gp_timing){.min_ms = 0.001, .median_ms = 0.002, .max_ms = 0.003,
+                              .repeats = 3, .warmup = 1, .noise_pct = NAN};
     res->gbps = 2.0;
     res->metrics.n_metrics = 2;
     res->metrics.metrics = calloc(2, sizeof *res->metrics.metrics);
@@ -189,7 +190,7 @@ static void synthetic(void)
     gp_result_add_launch(res, &l);
     snprintf(l->kernel, sizeof l->kernel, "reduceShfl");
 
-    gp_render_options o = {false, false};
+    gp_render_options o = {0};
     char *text = render(gp_render_text, &r, &o);
     tap_ok(text && strstr(text, "4.00") && strstr(text, "n/a"),
            "text: a defined metric has a value, an undefined one n/a");

@@ -1,0 +1,72 @@
+/* gpuprof compare BASE NEW: the results of two reports matched by what identifies them, with
+ * the change in time and in each metric, and a verdict on each timing change that takes both
+ * runs' noise into account. Plain data, rendered by the renderers. */
+#ifndef GPUPROF_COMPARE_H
+#define GPUPROF_COMPARE_H
+
+#include "gpuprof/report.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GP_COMPARE_DEFAULT_THRESHOLD 5.0   /* %: below this no change is significant */
+#define GP_COMPARE_MAX_KEYS 12
+
+typedef enum {
+    GP_CHANGE_SAME = 0,          /* matched; the time changed by no more than the bound */
+    GP_CHANGE_FASTER,            /* significantly faster */
+    GP_CHANGE_SLOWER,            /* significantly slower: a regression */
+    GP_CHANGE_ONLY_BASE,         /* in the base report only */
+    GP_CHANGE_ONLY_NEW           /* in the new report only */
+} gp_change;
+
+/* One side of a row: a kernel command's result, or an exec report's kernel at one launch
+ * shape (its launches' median duration and spread, its metrics' averages). */
+typedef struct {
+    bool present;
+    double time_ms;              /* median */
+    double noise_pct;            /* NAN: unknown */
+    double gbps;                 /* NAN: unknown (exec reports) */
+    size_t launches;             /* exec: timed launches of this kernel and shape; else 0 */
+    gp_metric_value *metrics;    /* owned copies */
+    size_t n_metrics;
+} gp_compare_side;
+
+/* A name/value pair of what identifies a row: family, variant, type, size, each parameter,
+ * block; for exec reports kernel, grid, block. */
+typedef struct {
+    char name[32];
+    char value[GP_NAME_LEN];
+} gp_compare_key;
+
+typedef struct {
+    gp_compare_key keys[GP_COMPARE_MAX_KEYS];
+    size_t n_keys;
+    gp_compare_side base, next;
+    double change_pct;           /* median time, new against base, in %; NAN when unmatched */
+    double bound_pct;            /* what |change| had to exceed: the threshold and both noises */
+    gp_change verdict;
+} gp_compare_row;
+
+typedef struct {
+    const gp_report *base, *next;
+    const char *base_file, *next_file;
+    double threshold_pct;
+    bool exec;                   /* both are exec reports */
+    bool same_device;            /* both ran on a GPU of the same name */
+    gp_compare_row *rows;        /* base's order, then what only the new report has */
+    size_t n_rows;
+    size_t n_same, n_faster, n_slower, n_only_base, n_only_new;
+} gp_comparison;
+
+/* Match and judge. Fails (usage) when one is an exec report and the other is not. */
+int gp_compare_reports(const gp_report *base, const char *base_file, const gp_report *next,
+                       const char *next_file, double threshold_pct, gp_comparison *out);
+void gp_comparison_free(gp_comparison *c);
+
+const char *gp_change_name(gp_change c);   /* "same", "faster", "slower", "only-base", … */
+
+/* A row's keys joined for people: "reduce neighbored int32 n=16777216 block=512". */
+void gp_compare_label(const gp_compare_row *row, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+/* compare BASE NEW: two saved reports matched and judged; exits 1 when something got
+ * significantly slower (for CI) and, as diff and cmp do, 2 on any trouble. */
+#include "gpuprof/commands.h"
+
+#include "gpuprof/compare.h"
+#include "gpuprof/render.h"
+#include "gpuprof/status.h"
+
+static int render_comparison(const gp_request *req, FILE *out, const gp_comparison *c)
+{
+    gp_render_options o = {.no_header = req->no_header};
+    switch (req->output) {
+    case GP_OUT_JSON: return gp_render_compare_json(out, c);
+    case GP_OUT_CSV: return gp_render_compare_csv(out, c, &o);
+    case GP_OUT_HTML: return gp_render_compare_html(out, c);
+    case GP_OUT_TEXT: break;
+    }
+    return gp_render_compare_text(out, c);
+}
+
+static int compare_files(const gp_request *req, FILE *out, gp_report *base, gp_report *next,
+                         int *exit_status)
+{
+    GP_TRY(gp_report_read_json(req->operands[0], base));
+    GP_TRY(gp_report_read_json(req->operands[1], next));
+    gp_comparison c;
+    int rc = gp_compare_reports(base, req->operands[0], next, req->operands[1],
+                                req->threshold_pct, &c);
+    if (rc == GP_OK)
+        rc = render_comparison(req, out, &c);
+    *exit_status = c.n_slower ? 1 : 0;
+    gp_comparison_free(&c);
+    return rc;
+}
+
+int gp_cmd_compare(const gp_request *req, FILE *out, gp_report *report)
+{
+    gp_report base, next;
+    gp_report_init(&base);
+    gp_report_init(&next);
+    int rc = compare_files(req, out, &base, &next, &report->exit_status);
+    gp_report_free(&base);
+    gp_report_free(&next);
+    return rc;
+}

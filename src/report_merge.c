@@ -1,0 +1,155 @@
+/* gpuprof report A.json B.json …: several reports made one, each result remembering which
+ * file it came from, so that results of different GPUs or gpuprof versions stay labelled. */
+#include "gpuprof/report.h"
+
+#include "gpuprof/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int add_source(gp_report *into, const gp_report_source *from)
+{
+    gp_report_source *bigger = realloc(into->sources, (into->n_sources + 1) * sizeof *bigger);
+    if (!bigger)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    into->sources = bigger;
+    gp_report_source *s = &bigger[into->n_sources];
+    *s = *from;
+    s->file = strdup(from->file);
+    if (!s->file)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    into->n_sources++;
+    return GP_OK;
+}
+
+/* The part's own sources when it was merged already, else the part itself. */
+static int add_sources(gp_report *into, const gp_report *part, const char *file)
+{
+    for (size_t i = 0; i < part->n_sources; i++)
+        GP_TRY(add_source(into, &part->sources[i]));
+    if (part->n_sources)
+        return GP_OK;
+    gp_report_source s = {.file = (char *)file, .has_device = part->has_device,
+                          .device = part->device};
+    snprintf(s.tool_version, sizeof s.tool_version, "%s", part->tool_version);
+    snprintf(s.command, sizeof s.command, "%s", part->command);
+    return add_source(into, &s);
+}
+
+/* The first report gives the merged one its header: what it ran and how. */
+static void take_header(gp_report *into, gp_report *part)
+{
+    snprintf(into->tool_version, sizeof into->tool_version, "%s", part->tool_version);
+    snprintf(into->command, sizeof into->command, "%s", part->command);
+    into->command_line = part->command_line;
+    into->command_line_len = part->command_line_len;
+    part->command_line = NULL;
+    part->command_line_len = 0;
+    into->has_device = part->has_device;
+    into->device = part->device;
+    into->repeat = part->repeat;
+    into->warmup = part->warmup;
+    into->seed = part->seed;
+    into->max_noise_pct = part->max_noise_pct;
+    into->profiler = part->profiler;
+    into->is_exec = part->is_exec;
+    into->exit_status = part->exit_status;
+}
+
+static int move_results(gp_report *into, gp_report *part, size_t first_source)
+{
+    if (part->n_results == 0)
+        return GP_OK;
+    gp_result *first;
+    GP_TRY(gp_report_add_results(into, part->n_results, &first));
+    memcpy(first, part->results, part->n_results * sizeof *first);
+    for (size_t i = 0; i < part->n_results; i++)
+        first[i].source += first_source;
+    free(part->results);  /* their metric sets and launches now belong to `into` */
+    part->results = NULL;
+    part->n_results = 0;
+    return GP_OK;
+}
+
+/* Each warning says which file it came from. */
+static int move_warnings(gp_report *into, const gp_report *part, const char *file)
+{
+    for (size_t i = 0; i < part->n_warnings; i++) {
+        const size_t len = strlen(file) + strlen(part->warnings[i]) + 3;
+        char *text = malloc(len);
+        if (!text)
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        snprintf(text, len, "%s: %s", file, part->warnings[i]);
+        int rc = gp_report_add_warning(into, text);
+        free(text);
+        GP_TRY(rc);
+    }
+    return GP_OK;
+}
+
+static bool has_device(const gp_exec_info *e, const gp_device_info *d)
+{
+    for (size_t i = 0; i < e->n_devices; i++)
+        if (e->devices[i].index == d->index && strcmp(e->devices[i].name, d->name) == 0)
+            return true;
+    return false;
+}
+
+/* Exec reports: the launches of every program (their pids tell the processes apart). */
+static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first)
+{
+    if (first) {
+        into->argv = part->argv;
+        into->argc = part->argc;
+        part->argv = NULL;
+        part->argc = 0;
+        into->pid = part->pid;
+        into->exit_status = part->exit_status;
+        into->signal = part->signal;
+        snprintf(into->kernel_filter, sizeof into->kernel_filter, "%s", part->kernel_filter);
+        into->launch_skip = part->launch_skip;
+        into->launch_count = part->launch_count;
+        into->per_kernel = part->per_kernel;
+    }
+    into->processes += part->processes;
+    for (size_t i = 0; i < part->n_devices; i++)
+        if (!has_device(into, &part->devices[i]))
+            GP_TRY(gp_exec_add_device(into, &part->devices[i]));
+    for (size_t i = 0; i < part->n_launches; i++) {
+        gp_exec_launch *l;
+        GP_TRY(gp_exec_add_launch(into, &l));
+        *l = part->launches[i];  /* its strings and metrics move with it */
+    }
+    part->n_launches = 0;
+    return GP_OK;
+}
+
+int gp_report_merge(gp_report *into, gp_report *part, const char *file)
+{
+    const bool first = into->n_sources == 0;
+    if (!first && into->is_exec != part->is_exec)
+        return gp_fail(GP_ERR_USAGE, "%s: %s report, %s is %s: they cannot be merged", file,
+                       part->is_exec ? "an exec" : "a kernel command's", into->sources[0].file,
+                       into->is_exec ? "an exec report" : "a kernel command's report");
+    if (first)
+        take_header(into, part);
+    const size_t first_source = into->n_sources;
+    GP_TRY(add_sources(into, part, file));
+    GP_TRY(move_results(into, part, first_source));
+    GP_TRY(move_warnings(into, part, file));
+    return part->is_exec ? move_exec(&into->exec, &part->exec, first) : GP_OK;
+}
+
+static bool same_source(const gp_report_source *a, const gp_report_source *b)
+{
+    return strcmp(a->tool_version, b->tool_version) == 0 && a->has_device == b->has_device &&
+           strcmp(a->device.name, b->device.name) == 0;
+}
+
+bool gp_report_sources_differ(const gp_report *r)
+{
+    for (size_t i = 1; i < r->n_sources; i++)
+        if (!same_source(&r->sources[0], &r->sources[i]))
+            return true;
+    return false;
+}

@@ -1,0 +1,121 @@
+/* compare's matching and verdicts on reports built in memory, the noise statistic, and the
+ * --kernel expansion bound. */
+#include "tap.h"
+
+#include "gpuprof/compare.h"
+#include "gpuprof/regex_size.h"
+#include "gpuprof/stats.h"
+#include "gpuprof/status.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void add(gp_report *r, const char *variant, unsigned block, double ms, double noise)
+{
+    gp_result *res;
+    if (gp_report_add_result(r, &res) != GP_OK)
+        return;
+    snprintf(res->family, sizeof res->family, "reduce");
+    snprintf(res->variant, sizeof res->variant, "%s", variant);
+    snprintf(res->type, sizeof res->type, "int32");
+    res->n = 1u << 24;
+    res->block = (gp_dim3){block, 1, 1};
+    res->timing.median_ms = ms;
+    res->timing.noise_pct = noise;
+    res->gbps = 1.0 / ms;
+}
+
+static const gp_compare_row *row_of(const gp_comparison *c, const char *variant,
+                                    const char *block)
+{
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const gp_compare_row *row = &c->rows[i];
+        bool v = false, b = false;
+        for (size_t k = 0; k < row->n_keys; k++) {
+            v |= strcmp(row->keys[k].name, "variant") == 0 &&
+                 strcmp(row->keys[k].value, variant) == 0;
+            b |= strcmp(row->keys[k].name, "block") == 0 &&
+                 strcmp(row->keys[k].value, block) == 0;
+        }
+        if (v && b)
+            return row;
+    }
+    return NULL;
+}
+
+static void test_verdicts(void)
+{
+    gp_report base, next;
+    gp_report_init(&base);
+    gp_report_init(&next);
+    add(&base, "shfl", 512, 1.00, 1.0);      /* 20 % slower, small noise: slower */
+    add(&base, "cub", 512, 1.00, 30.0);      /* 20 % slower inside the base's noise */
+    add(&base, "interleaved", 512, 1.00, 1.0); /* twice as fast */
+    add(&base, "shfl", 256, 1.00, 1.0);      /* only in base */
+    add(&next, "interleaved", 512, 0.50, 1.0);
+    add(&next, "cub", 512, 1.20, 1.0);
+    add(&next, "shfl", 512, 1.20, 1.0);
+    add(&next, "shfl", 1024, 1.00, 1.0);     /* only in new */
+    gp_comparison c;
+    tap_ok(gp_compare_reports(&base, "a", &next, "b", 5.0, &c) == GP_OK, "compare runs");
+    const gp_compare_row *shfl = row_of(&c, "shfl", "512x1x1");
+    const gp_compare_row *cub = row_of(&c, "cub", "512x1x1");
+    const gp_compare_row *fast = row_of(&c, "interleaved", "512x1x1");
+    const gp_compare_row *gone = row_of(&c, "shfl", "256x1x1");
+    const gp_compare_row *added = row_of(&c, "shfl", "1024x1x1");
+    tap_ok(shfl && shfl->verdict == GP_CHANGE_SLOWER, "matched by key, not position: slower");
+    tap_near(shfl ? shfl->change_pct : NAN, 20.0, 1e-9, "change of the slower row, in %");
+    tap_ok(cub && cub->verdict == GP_CHANGE_SAME && cub->bound_pct == 30.0,
+           "a change inside the noise is not significant; the bound is the noise");
+    tap_ok(fast && fast->verdict == GP_CHANGE_FASTER, "twice as fast: faster");
+    tap_ok(gone && gone->verdict == GP_CHANGE_ONLY_BASE && !gone->next.present,
+           "a result only in base");
+    tap_ok(added && added->verdict == GP_CHANGE_ONLY_NEW && !added->base.present,
+           "a result only in new");
+    tap_ok(c.n_rows == 5 && c.n_slower == 1 && c.n_faster == 1 && c.n_same == 1 &&
+               c.n_only_base == 1 && c.n_only_new == 1, "the counts");
+    gp_comparison_free(&c);
+    tap_ok(gp_compare_reports(&base, "a", &next, "b", 25.0, &c) == GP_OK && c.n_slower == 0,
+           "a threshold above the change: nothing slower");
+    gp_comparison_free(&c);
+    next.is_exec = true;
+    tap_ok(gp_compare_reports(&base, "a", &next, "b", 5.0, &c) == GP_ERR_USAGE,
+           "an exec report against a kernel report: a usage error");
+    gp_comparison_free(&c);
+    gp_clear_error();
+    next.is_exec = false;
+    gp_report_free(&base);
+    gp_report_free(&next);
+}
+
+static void test_noise(void)
+{
+    double v[] = {1.0, 1.0, 1.0, 1.0, 100.0}, scratch[5];
+    tap_near(gp_relative_spread(v, 5, scratch), 0.0, 0, "one outlier of five: no noise");
+    double w[] = {0.9, 1.0, 1.1}, s3[3];
+    tap_near(gp_relative_spread(w, 3, s3), 14.826, 1e-9, "1.4826 x MAD / median, in %");
+    tap_near(w[0], 0.9, 0, "the samples are left as they were");
+}
+
+static void test_regex_bound(void)
+{
+    tap_ok(gp_regex_expansion("copy.*") < 10, "a plain pattern is small");
+    tap_ok(gp_regex_expansion("^(reduce|copy)[A-Z]+$") < 100, "groups and classes are small");
+    char plus[80] = "a";
+    memset(plus + 1, '+', 66);
+    plus[67] = '\0';
+    tap_ok(gp_regex_expansion(plus) > GP_REGEX_MAX_NODES, "66 repeated + are refused");
+    tap_ok(gp_regex_expansion("((a{255}){255}){255}") > GP_REGEX_MAX_NODES,
+           "nested counted repeats multiply");
+    tap_ok(gp_regex_expansion("(a{255}){255}") <= GP_REGEX_MAX_NODES,
+           "one level of nesting is allowed");
+    tap_ok(gp_regex_expansion("[]+]+") < 10, "a ] first in a bracket is literal");
+}
+
+void test_compare(void)
+{
+    test_verdicts();
+    test_noise();
+    test_regex_bound();
+}
