@@ -1,0 +1,470 @@
+/* Inline SVG charts: horizontal bars and lines, laid out in a viewBox (the page scales them)
+ * with text widths estimated from character counts, as no font can be measured here. */
+#include "svg.h"
+
+#include <math.h>
+#include <string.h>
+
+/* An average glyph of the 12 px sans-serif the page uses, wide enough for digits. */
+#define CHAR_W 6.8
+#define LABEL_MAX 44                 /* characters of a bar's label before it is cut */
+#define BAR_H 15.0
+#define PALETTE 8                    /* series classes s0..s7, then dashed lines */
+
+void gp_html_escape_cut(FILE *out, const char *s, size_t max)
+{
+    size_t shown = 0;
+    for (; s && *s && shown < max; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fputc(*s, out);
+        }
+        /* UTF-8 continuation bytes do not start a character: never cut inside one. */
+        if ((unsigned char)s[1] >> 6 != 2)
+            shown++;
+    }
+    if (s && *s)
+        fputs("\xe2\x80\xa6", out);
+}
+
+void gp_html_escape(FILE *out, const char *s)
+{
+    gp_html_escape_cut(out, s, (size_t)-1);
+}
+
+double gp_svg_tick_step(double max)
+{
+    if (!(max > 0) || !isfinite(max))
+        return 1;
+    const double raw = max / 5;
+    const double mag = pow(10, floor(log10(raw)));
+    const double f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/* The axis' end: the data's maximum rounded up to a whole tick. */
+static double axis_end(double max)
+{
+    if (!(max > 0))
+        return 1;
+    const double step = gp_svg_tick_step(max * 1.02);
+    return ceil(max * 1.02 / step) * step;
+}
+
+static double text_w(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += (unsigned char)*s >> 6 != 2;
+    return CHAR_W * (double)n;
+}
+
+static void svg_open(FILE *out, double w, double h, const char *title, const char *cls)
+{
+    fprintf(out, "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+                 "role=\"img\"><title>", cls, w, h, w, h);
+    gp_html_escape(out, title);
+    fputs("</title>\n", out);
+}
+
+static void text_at(FILE *out, double x, double y, const char *cls, const char *anchor,
+                    const char *s)
+{
+    fprintf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls, x, y,
+            anchor);
+    gp_html_escape(out, s);
+    fputs("</text>\n", out);
+}
+
+static void series_class(char *buf, size_t len, size_t k)
+{
+    snprintf(buf, len, "s%zu%s", k % PALETTE, k >= PALETTE ? " dashed" : "");
+}
+
+/* ---- bar charts ----------------------------------------------------------------------- */
+
+typedef struct {
+    double x0, x1;                   /* the plot's left and right edges */
+    double top, bottom;              /* of the rows */
+    double max;                      /* the axis' end */
+    double width, height;
+} bar_layout;
+
+static double bar_x(const bar_layout *l, double v)
+{
+    return l->x0 + (l->x1 - l->x0) * (v > 0 ? v : 0) / l->max;
+}
+
+static double row_height(const gp_svg_bars *c, const gp_svg_row *row)
+{
+    return row->heading ? 24 : (double)c->n_series * (BAR_H + 2) + 8;
+}
+
+static double data_max(const gp_svg_bars *c)
+{
+    double m = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        for (size_t s = 0; s < c->n_series && !c->rows[i].heading; s++)
+            if (isfinite(c->rows[i].values[s]) && c->rows[i].values[s] > m)
+                m = c->rows[i].values[s];
+    for (size_t i = 0; i < c->n_lines; i++)
+        if (isfinite(c->lines[i].value) && c->lines[i].value > m)
+            m = c->lines[i].value;
+    return m;
+}
+
+/* Room on the right for the longest value text and marker. */
+static double value_room(const gp_svg_bars *c)
+{
+    double w = 60;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        double row = 0;
+        for (size_t s = 0; s < c->n_series; s++)
+            if (text_w(c->rows[i].value_text[s]) > row)
+                row = text_w(c->rows[i].value_text[s]);
+        row += c->rows[i].marker ? text_w(c->rows[i].marker) + 14 : 0;
+        if (row + 12 > w)
+            w = row + 12;
+    }
+    return w > 320 ? 320 : w;
+}
+
+static double label_room(const gp_svg_bars *c)
+{
+    double w = 90;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const double t = text_w(c->rows[i].label);
+        const double cut = t > CHAR_W * LABEL_MAX ? CHAR_W * (LABEL_MAX + 1) : t;
+        if (!c->rows[i].heading && cut + 14 > w)
+            w = cut + 14;
+    }
+    return w;
+}
+
+static bar_layout bar_layout_of(const gp_svg_bars *c)
+{
+    bar_layout l;
+    l.width = c->width > 0 ? c->width : 1000;
+    l.x0 = label_room(c);
+    l.x1 = l.width - value_room(c);
+    l.top = (c->n_series > 1 ? 26 : 6) + 16.0 * (double)c->n_lines;
+    l.bottom = l.top;
+    for (size_t i = 0; i < c->n_rows; i++)
+        l.bottom += row_height(c, &c->rows[i]);
+    l.height = l.bottom + 44;
+    l.max = c->max > 0 ? c->max : axis_end(data_max(c));
+    return l;
+}
+
+static void bar_axis(FILE *out, const gp_svg_bars *c, const bar_layout *l)
+{
+    const double step = gp_svg_tick_step(l->max);
+    for (double v = 0; v <= l->max * (1 + 1e-9); v += step) {
+        const double x = bar_x(l, v);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+                x, x, l->top - 2, l->bottom);
+        char tick[32];
+        snprintf(tick, sizeof tick, "%g", v);
+        text_at(out, x, l->bottom + 15, "tick", "middle", tick);
+    }
+    text_at(out, (l->x0 + l->x1) / 2, l->bottom + 36, "axis-title", "middle", c->axis_title);
+}
+
+static void bar_legend(FILE *out, const gp_svg_bars *c, const bar_layout *l)
+{
+    if (c->n_series < 2)
+        return;
+    double x = l->x0;
+    for (size_t s = 0; s < c->n_series; s++) {
+        fprintf(out, "<rect class=\"swatch s%zu\" x=\"%.1f\" y=\"6\" width=\"14\" "
+                     "height=\"12\"/>\n", s, x);
+        text_at(out, x + 19, 16, "legend", "start", c->series[s]);
+        x += 19 + text_w(c->series[s]) + 24;
+    }
+}
+
+/* Vertical lines across the rows, each labelled above the plot on a line of its own so
+ * that close values (peak and copy bandwidth) do not overwrite each other. */
+static void bar_reflines(FILE *out, const gp_svg_bars *c, const bar_layout *l)
+{
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const gp_svg_refline *r = &c->lines[i];
+        const double x = bar_x(l, r->value);
+        const double y = l->top - 16.0 * (double)(c->n_lines - i) + 11;
+        fprintf(out, "<line class=\"ref %s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                     "y2=\"%.1f\"/>\n", r->cls, x, x, y + 3, l->bottom);
+        const bool right = x > (l->x0 + l->x1) / 2;
+        char cls[48];
+        snprintf(cls, sizeof cls, "ref-label %s", r->cls);
+        text_at(out, right ? x - 4 : x + 4, y, cls, right ? "end" : "start", r->label);
+    }
+}
+
+static void bar_label(FILE *out, const gp_svg_row *row, double x, double y)
+{
+    fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", x,
+            y);
+    gp_html_escape(out, row->label);
+    fputs("</title>", out);
+    gp_html_escape_cut(out, row->label, LABEL_MAX);
+    fputs("</text>\n", out);
+}
+
+/* One series' bar of a row and its value; returns where the value's text ends. */
+static double bar_one(FILE *out, const gp_svg_bars *c, const bar_layout *l,
+                      const gp_svg_row *row, size_t s, double y)
+{
+    const double v = row->values[s];
+    if (!isfinite(v)) {
+        text_at(out, l->x0 + 4, y + BAR_H - 3.5, "value na", "start", "n/a");
+        return l->x0 + 4 + text_w("n/a");
+    }
+    const double x = bar_x(l, v);
+    fprintf(out, "<rect class=\"bar s%zu\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"%.1f\"><title>", s, l->x0, y, x - l->x0, BAR_H);
+    gp_html_escape(out, row->label);
+    if (c->n_series > 1) {
+        fputs(", ", out);
+        gp_html_escape(out, c->series[s]);
+    }
+    fputs(": ", out);
+    gp_html_escape(out, row->value_text[s]);
+    fputs("</title></rect>\n", out);
+    text_at(out, x + 4, y + BAR_H - 3.5, "value", "start", row->value_text[s]);
+    return x + 4 + text_w(row->value_text[s]);
+}
+
+static void bar_row(FILE *out, const gp_svg_bars *c, const bar_layout *l,
+                    const gp_svg_row *row, double y)
+{
+    if (row->heading) {
+        text_at(out, 4, y + 17, "group", "start", row->label);
+        return;
+    }
+    fprintf(out, "<g class=\"row%s%s\">\n", row->row_class ? " " : "",
+            row->row_class ? row->row_class : "");
+    bar_label(out, row, l->x0 - 6, y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2);
+    double end = l->x0;
+    for (size_t s = 0; s < c->n_series; s++) {
+        const double e = bar_one(out, c, l, row, s, y + 4 + (double)s * (BAR_H + 2));
+        end = e > end ? e : end;
+    }
+    if (row->marker)
+        text_at(out, end + 10, y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2, "marker",
+                "start", row->marker);
+    fputs("</g>\n", out);
+}
+
+void gp_svg_bar_chart(FILE *out, const gp_svg_bars *c)
+{
+    const bar_layout l = bar_layout_of(c);
+    svg_open(out, l.width, l.height, c->title, "bars");
+    bar_legend(out, c, &l);
+    bar_axis(out, c, &l);
+    double y = l.top;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        bar_row(out, c, &l, &c->rows[i], y);
+        y += row_height(c, &c->rows[i]);
+    }
+    /* Last, so that the reference lines lie over the bars they are compared with. */
+    bar_reflines(out, c, &l);
+    fputs("</svg>\n", out);
+}
+
+/* ---- line charts ---------------------------------------------------------------------- */
+
+typedef struct {
+    double x0, x1, y0, y1;           /* the plot: left, right, bottom, top */
+    double lo, hi;                   /* x domain (log2 of x when log2_x) */
+    double ymax;
+    bool log2_x;
+    double width, height;
+} line_layout;
+
+static double lx_value(const line_layout *l, double x)
+{
+    return l->log2_x ? log2(x) : x;
+}
+
+static double line_x(const line_layout *l, double x)
+{
+    return l->x0 + (l->x1 - l->x0) * (lx_value(l, x) - l->lo) / (l->hi - l->lo);
+}
+
+static double line_y(const line_layout *l, double y)
+{
+    return l->y0 - (l->y0 - l->y1) * (y > 0 ? y : 0) / l->ymax;
+}
+
+static double legend_room(const gp_svg_lines *c)
+{
+    double w = 0;
+    for (size_t s = 0; s < c->n_series; s++)
+        if (text_w(c->series[s].name) > w)
+            w = text_w(c->series[s].name);
+    w += 44;
+    return w > 320 ? 320 : w;
+}
+
+/* The x domain: the data's, widened a little so points do not sit on the frame. */
+static void x_domain(const gp_svg_lines *c, line_layout *l)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t s = 0; s < c->n_series; s++)
+        for (size_t i = 0; i < c->series[s].n; i++) {
+            const double v = lx_value(l, c->series[s].x[i]);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    if (!isfinite(lo) || !isfinite(hi))
+        lo = 0, hi = 1;
+    if (hi - lo < 1e-9)
+        lo -= 1, hi += 1;
+    const double pad = (hi - lo) * 0.04;
+    l->lo = lo - pad;
+    l->hi = hi + pad;
+}
+
+static double y_max(const gp_svg_lines *c)
+{
+    double m = 0;
+    for (size_t s = 0; s < c->n_series; s++)
+        for (size_t i = 0; i < c->series[s].n; i++)
+            m = isfinite(c->series[s].y[i]) && c->series[s].y[i] > m ? c->series[s].y[i] : m;
+    for (size_t i = 0; i < c->n_lines; i++)
+        m = isfinite(c->lines[i].value) && c->lines[i].value > m ? c->lines[i].value : m;
+    return axis_end(m);
+}
+
+static line_layout line_layout_of(const gp_svg_lines *c)
+{
+    line_layout l;
+    l.width = c->width > 0 ? c->width : 1000;
+    l.height = c->height > 0 ? c->height : 380;
+    l.log2_x = c->log2_x;
+    l.x0 = 76;
+    l.x1 = l.width - legend_room(c) - 16;
+    l.y1 = 14;
+    l.y0 = l.height - 50;
+    l.ymax = y_max(c);
+    x_domain(c, &l);
+    return l;
+}
+
+static void y_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
+{
+    const double step = gp_svg_tick_step(l->ymax);
+    for (double v = 0; v <= l->ymax * (1 + 1e-9); v += step) {
+        const double y = line_y(l, v);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+                l->x0, l->x1, y, y);
+        char tick[32];
+        snprintf(tick, sizeof tick, "%g", v);
+        text_at(out, l->x0 - 6, y + 4, "tick", "end", tick);
+    }
+    fprintf(out, "<text class=\"axis-title\" x=\"0\" y=\"0\" text-anchor=\"middle\" "
+                 "transform=\"translate(16 %.1f) rotate(-90)\">", (l->y0 + l->y1) / 2);
+    gp_html_escape(out, c->y_title);
+    fputs("</text>\n", out);
+}
+
+/* 2^k as people read it: 512, 4096, then 2^16 and up as powers. */
+static void pow2_label(char *buf, size_t len, int k)
+{
+    if (k >= 16 || k < 0)
+        snprintf(buf, len, "2^%d", k);
+    else
+        snprintf(buf, len, "%d", 1 << k);
+}
+
+static void x_tick(FILE *out, const line_layout *l, double x, const char *label)
+{
+    fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x,
+            x, l->y1, l->y0);
+    text_at(out, x, l->y0 + 16, "tick", "middle", label);
+}
+
+static void x_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
+{
+    char label[32];
+    if (l->log2_x) {
+        const int step = l->hi - l->lo > 12 ? 2 : 1;
+        for (int k = (int)ceil(l->lo); k <= (int)floor(l->hi); k += step) {
+            pow2_label(label, sizeof label, k);
+            x_tick(out, l, l->x0 + (l->x1 - l->x0) * (k - l->lo) / (l->hi - l->lo), label);
+        }
+    } else {
+        const double step = gp_svg_tick_step(l->hi - l->lo);
+        for (double v = ceil(l->lo / step) * step; v <= l->hi; v += step) {
+            snprintf(label, sizeof label, "%g", fabs(v) < step * 1e-9 ? 0 : v);
+            x_tick(out, l, line_x(l, v), label);
+        }
+    }
+    text_at(out, (l->x0 + l->x1) / 2, l->y0 + 40, "axis-title", "middle", c->x_title);
+}
+
+static void line_reflines(FILE *out, const gp_svg_lines *c, const line_layout *l)
+{
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const gp_svg_refline *r = &c->lines[i];
+        const double y = line_y(l, r->value);
+        fprintf(out, "<line class=\"ref %s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                     "y2=\"%.1f\"/>\n", r->cls, l->x0, l->x1, y, y);
+        char cls[48];
+        snprintf(cls, sizeof cls, "ref-label %s", r->cls);
+        text_at(out, l->x1 - 4, y + (i % 2 ? 14 : -5), cls, "end", r->label);
+    }
+}
+
+static void point(FILE *out, const line_layout *l, const gp_svg_series *s, const char *cls,
+                  size_t i)
+{
+    fprintf(out, "<circle class=\"point %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>", cls,
+            line_x(l, s->x[i]), line_y(l, s->y[i]));
+    gp_html_escape(out, s->name);
+    fprintf(out, ": %g, %.1f</title></circle>\n", s->x[i], s->y[i]);
+}
+
+static void one_line(FILE *out, const line_layout *l, const gp_svg_series *s, size_t k)
+{
+    char cls[24];
+    series_class(cls, sizeof cls, k);
+    fprintf(out, "<polyline class=\"line %s\" points=\"", cls);
+    for (size_t i = 0; i < s->n; i++)
+        fprintf(out, "%s%.1f,%.1f", i ? " " : "", line_x(l, s->x[i]), line_y(l, s->y[i]));
+    fputs("\"/>\n", out);
+    for (size_t i = 0; i < s->n; i++)
+        point(out, l, s, cls, i);
+}
+
+static void line_legend(FILE *out, const gp_svg_lines *c, const line_layout *l)
+{
+    const double x = l->x1 + 20;
+    for (size_t k = 0; k < c->n_series; k++) {
+        char cls[24];
+        series_class(cls, sizeof cls, k);
+        const double y = l->y1 + 8 + 18.0 * (double)k;
+        fprintf(out, "<line class=\"line %s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                     "y2=\"%.1f\"/>\n", cls, x, x + 22, y, y);
+        fprintf(out, "<circle class=\"swatch %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n", cls,
+                x + 11, y);
+        text_at(out, x + 28, y + 4, "legend", "start", c->series[k].name);
+    }
+}
+
+void gp_svg_line_chart(FILE *out, const gp_svg_lines *c)
+{
+    const line_layout l = line_layout_of(c);
+    svg_open(out, l.width, l.height, c->title, "lines");
+    y_axis(out, c, &l);
+    x_axis(out, c, &l);
+    line_reflines(out, c, &l);
+    for (size_t k = 0; k < c->n_series; k++)
+        one_line(out, &l, &c->series[k], k);
+    line_legend(out, c, &l);
+    fputs("</svg>\n", out);
+}
