@@ -526,28 +526,61 @@ static void set_defaults(gp_request *req, const command_context *cc)
 
 /* ---- checks after parsing ---------------------------------------------------------------- */
 
-static int check_blocks(const gp_request *req, const given_options *given)
+/* Whether the variant takes any of the listed blocks. */
+static bool takes_a_block(const gp_request *req, const gp_variant *var)
+{
+    for (size_t b = 0; b < req->n_blocks; b++)
+        if (gp_block_allowed(var, req->blocks[b]))
+            return true;
+    return false;
+}
+
+static int refuse_block(const gp_request *req, const gp_variant *var, gp_dim3 block)
+{
+    char blk[32], allowed[96];
+    gp_format_block(block, req->family->two_d, blk, sizeof blk);
+    gp_describe_blocks(req->family, var, allowed, sizeof allowed);
+    return gp_fail(GP_ERR_USAGE, "block %s is not allowed for %s %s (allowed: %s)", blk,
+                   req->family->name, var->name, allowed);
+}
+
+/* The first listed block the variant does not take, or NULL. */
+static const gp_dim3 *block_refused(const gp_request *req, const gp_variant *var)
+{
+    for (size_t b = 0; b < req->n_blocks; b++)
+        if (!gp_block_allowed(var, req->blocks[b]))
+            return &req->blocks[b];
+    return NULL;
+}
+
+/* Named variants must take every listed block. Without --variant, a sweep runs each variant
+ * at the blocks it takes (tile at 32xY only); a variant that takes none is left out. */
+static int check_blocks(gp_request *req, const given_options *given)
 {
     const gp_family *f = req->family;
-    for (size_t v = 0; v < req->n_variants; v++)
-        for (size_t b = 0; b < req->n_blocks; b++) {
-            const gp_variant *var = req->variants[v];
-            if (var->flags & GP_VF_GROUP_BLOCK) {
-                /* Its block is --group x --group: a --block meant for the others is fine,
-                 * one given for this variant alone is a mistake. */
-                if (given->seen[OPT_VARIANT] && req->n_variants == 1)
-                    return gp_fail(GP_ERR_USAGE, "--block does not apply to %s %s (its block "
-                                                 "is --group x --group)", f->name, var->name);
+    if (req->n_blocks == 0)
+        return GP_OK; /* each variant's default block */
+    req->skip_disallowed_blocks = !given->seen[OPT_VARIANT] && req->n_variants > 1;
+    size_t kept = 0;
+    for (size_t v = 0; v < req->n_variants; v++) {
+        const gp_variant *var = req->variants[v];
+        if (var->flags & GP_VF_GROUP_BLOCK) {
+            /* Its block is --group x --group: a --block meant for the others is fine,
+             * one given for this variant alone is a mistake. */
+            if (given->seen[OPT_VARIANT] && req->n_variants == 1)
+                return gp_fail(GP_ERR_USAGE, "--block does not apply to %s %s (its block "
+                                             "is --group x --group)", f->name, var->name);
+        } else if (req->skip_disallowed_blocks) {
+            if (!takes_a_block(req, var))
                 continue;
-            }
-            if (gp_block_allowed(var, req->blocks[b]))
-                continue;
-            char blk[32], allowed[96];
-            gp_format_block(req->blocks[b], f->two_d, blk, sizeof blk);
-            gp_describe_blocks(f, var, allowed, sizeof allowed);
-            return gp_fail(GP_ERR_USAGE, "block %s is not allowed for %s %s (allowed: %s)", blk,
-                           f->name, var->name, allowed);
+        } else if (block_refused(req, var)) {
+            return refuse_block(req, var, *block_refused(req, var));
         }
+        req->variants[kept++] = var;
+    }
+    if (kept == 0)
+        return refuse_block(req, req->variants[0], req->blocks[0]);
+    req->n_variants = kept;
     return GP_OK;
 }
 

@@ -191,6 +191,19 @@ static int write_report(const gp_request *req, const char *file, FILE *out,
     return rc;
 }
 
+/* The driver's version, and gpuprof's runtime's (the program's own may be another, linked
+ * into it where gpuprof cannot see). */
+static int set_versions(gp_exec_info *e)
+{
+    int driver, runtime;
+    GP_TRY(gp_device_versions(&driver, &runtime));
+    for (size_t i = 0; i < e->n_devices; i++) {
+        e->devices[i].driver_version = driver;
+        e->devices[i].runtime_version = runtime;
+    }
+    return GP_OK;
+}
+
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
 {
     char file[PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
@@ -204,6 +217,7 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(gp_exec_set_program(&report->exec, req->program_argc, req->program));
     describe_request(req, report);
     GP_TRY(run_program(req, path, library, report));
+    GP_TRY(set_versions(&report->exec));
     if (report->exec.n_devices) {
         report->has_device = true;
         report->device = report->exec.devices[0];

@@ -71,8 +71,13 @@ int gp_device_open(int index, gp_device_info *info)
     /* Double data rate: two transfers per memory clock over the whole bus. */
     info->peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     info->copy_gbps = -1.0;
-    GP_CUDA(cudaDriverGetVersion(&info->driver_version));
-    GP_CUDA(cudaRuntimeGetVersion(&info->runtime_version));
+    return gp_device_versions(&info->driver_version, &info->runtime_version);
+}
+
+int gp_device_versions(int *driver, int *runtime)
+{
+    GP_CUDA(cudaDriverGetVersion(driver));
+    GP_CUDA(cudaRuntimeGetVersion(runtime));
     return GP_OK;
 }
 

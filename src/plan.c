@@ -53,10 +53,20 @@ static choices grids_of(const gp_request *req, const gp_variant *v)
     return (choices){NULL, 0, 0};
 }
 
+/* Block b of the list for this variant: false when the variant does not take it (only
+ * in a sweep over variants not named; named ones were checked to take every block). */
+static bool runs_block(const gp_request *req, const gp_variant *v, size_t b)
+{
+    return !blocks_of(req, v).count || !req->skip_disallowed_blocks ||
+           gp_block_allowed(v, req->blocks[b]);
+}
+
 static size_t configs_of_variant(const gp_request *req, const gp_variant *v)
 {
-    return choice_count(blocks_of(req, v)) * choice_count(pads_of(req, v)) *
-           choice_count(grids_of(req, v));
+    size_t blocks = 0;
+    for (size_t b = 0; b < choice_count(blocks_of(req, v)); b++)
+        blocks += runs_block(req, v, b);
+    return blocks * choice_count(pads_of(req, v)) * choice_count(grids_of(req, v));
 }
 
 static gp_config make_config(const gp_request *req, const gp_problem *p, const gp_variant *v,
@@ -82,7 +92,8 @@ static int fill_configs(const gp_request *req, gp_problem *p, size_t *next_resul
     for (size_t v = 0; v < req->n_variants; v++) {
         const gp_variant *var = req->variants[v];
         for (size_t b = 0; b < choice_count(blocks_of(req, var)); b++)
-            for (size_t k = 0; k < choice_count(pads_of(req, var)); k++)
+            for (size_t k = 0; runs_block(req, var, b) && k < choice_count(pads_of(req, var));
+                 k++)
                 for (size_t g = 0; g < choice_count(grids_of(req, var)); g++) {
                     gp_config *c = &p->configs[n++];
                     *c = make_config(req, p, var, b, k, g);

@@ -14,6 +14,8 @@ void gp_device_use_one_queue(void);
 int gp_device_count(int *count);
 /* Make `index` current, create its context and describe it (copy_gbps left unknown). */
 int gp_device_open(int index, gp_device_info *info);
+/* The driver's and this runtime's versions (13000 = 13.0). */
+int gp_device_versions(int *driver, int *runtime);
 /* Device-to-device copy bandwidth (bytes read + written per second, 10^9), median of runs. */
 int gp_device_measure_copy(gp_device_info *info);
 /* Make `device` current on the calling thread (creating its primary context if needed) and

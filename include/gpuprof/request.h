@@ -24,6 +24,8 @@ typedef struct {
     size_t n_variants;
     gp_dim3 blocks[GP_MAX_LIST];
     size_t n_blocks;                       /* 0: each variant's default */
+    bool skip_disallowed_blocks;           /* variants not named: each runs the blocks it
+                                              takes */
     gp_size sizes[GP_MAX_LIST];
     size_t n_sizes;
     gp_dtype types[2];

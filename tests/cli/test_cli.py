@@ -168,18 +168,24 @@ def test_fixtures_and_report():
             fixture = json.load(f)
         valid, why = validate(fixture, "gpuprof-report-v1.schema.json")
         tap.ok(valid, "%s is valid against the report schema" % name, why)
-        broken = dict(fixture, results=[dict(fixture["results"][0], check="passed")])
+        if "exec" in fixture:
+            broken = dict(fixture, exec=dict(fixture["exec"], launches="none"))
+        else:
+            broken = dict(fixture, results=[dict(fixture["results"][0], check="passed")])
         valid, _ = validate(broken, "gpuprof-report-v1.schema.json")
-        tap.ok(not valid, "%s with a malformed check is rejected by the validator" % name)
+        tap.ok(not valid, "%s with a malformed part is rejected by the validator" % name)
         rc, out, err = run("report", path)
         tap.ok(rc == 0 and fixture["device"]["name"] in out, "report %s: text" % name, err)
-        for res in fixture["results"]:
-            tap.ok(res["variant"] in out, "report %s: row for %s" % (name, res["variant"]))
+        rows = fixture["results"] or fixture["exec"]["launches"]
+        names = [r["variant"] for r in fixture["results"]] or \
+            [k["kernel"].split("(")[0] for k in fixture["exec"]["kernels"]]
+        for row_name in names:
+            tap.ok(row_name in out, "report %s: row for %s" % (name, row_name))
         rc, again, err = run_json("report", path, "--json")
         tap.ok(rc == 0 and again == fixture, "report %s --json reproduces the fixture" % name, err)
         rc, csv, _ = run("report", path, "--csv")
-        tap.ok(rc == 0 and len(csv.splitlines()) == len(fixture["results"]) + 1,
-               "report %s --csv: header + one row per result" % name)
+        tap.ok(rc == 0 and len(csv.splitlines()) == len(rows) + 1,
+               "report %s --csv: header + one row per result or launch" % name)
         rc, detail, _ = run("report", path, "--metrics-detail")
         if fixture["profiler"]["state"] == "ok":
             tap.ok(rc == 0 and "Kernel: " in detail, "report %s --metrics-detail" % name)

@@ -113,8 +113,34 @@ static void variant_errors(void)
            "unrolling2 halves the grid: 2^30 blocks are fine");
 }
 
+/* A sweep over variants not named runs each at the blocks it takes; named ones must take
+ * them all. */
+static void block_sweeps(void)
+{
+    tap_ok(expand("transpose", "--pad=0,1,2", "--block=32x8,32x16,16x16", "--size=4096x4096",
+                  NULL) == GP_OK,
+           "transpose --pad=0,1,2 --block=32x8,32x16,16x16 expands");
+    size_t tile = 0, smem16 = 0;
+    for (size_t i = 0; i < plan.n_configs; i++) {
+        const gp_config *c = config_at(0, i);
+        tile += c && strcmp(c->variant->name, "tile") == 0;
+        smem16 += c && strcmp(c->variant->name, "smem") == 0 && c->block.x == 16;
+    }
+    tap_ok(plan.n_configs == 24 && tile == 6 && smem16 == 3,
+           "smem and smemunroll at 3 blocks x 3 pads, tile at its 2 blocks x 3 pads (%zu)",
+           plan.n_configs);
+    tap_ok(expand("transpose", "--variant=tile,smem", "--block=16x16", NULL) == GP_ERR_USAGE &&
+               strstr(gp_error(), "16x16 is not allowed for transpose tile"),
+           "a named variant that does not take a block is refused");
+    tap_ok(expand("transpose", "--pad=1", "--block=8x8", NULL) == GP_OK &&
+               plan.n_configs == 2,
+           "a variant that takes none of the blocks is left out of a sweep (%zu)",
+           plan.n_configs);
+}
+
 void test_plan(void)
 {
+    block_sweeps();
     default_reduce();
     sizes_types_and_blocks();
     pads_and_groups();
