@@ -9,6 +9,7 @@
  * per-kernel table. Compare: before/after bars of the median time, changes marked. */
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/registry.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 #include "svg.h"
@@ -320,13 +321,17 @@ static bool param_varies(const results_view *v, size_t first, const char *name)
     return false;
 }
 
+/* Whether the known block shapes of a problem differ (a library call's is unknown: 0). */
 static bool block_varies(const results_view *v, size_t first)
 {
-    const gp_dim3 b0 = v->r->results[first].block;
-    for (size_t i = first + 1; i < problem_end(v, first); i++) {
-        const gp_dim3 b = v->r->results[i].block;
-        if (b.x != b0.x || b.y != b0.y || b.z != b0.z)
+    const gp_dim3 *b0 = NULL;
+    for (size_t i = first; i < problem_end(v, first); i++) {
+        const gp_dim3 *b = &v->r->results[i].block;
+        if (b->x == 0)
+            continue;
+        if (b0 && (b->x != b0->x || b->y != b0->y || b->z != b0->z))
             return true;
+        b0 = b0 ? b0 : b;
     }
     return false;
 }
@@ -351,7 +356,7 @@ static void result_label(const results_view *v, size_t i, char *buf, size_t len)
     for (size_t p = 0; p < res->n_params; p++)
         if (!isnan(res->params[p].value) && param_varies(v, v->problem[i], res->params[p].name))
             appendf(buf, len, " %s=%.10g", res->params[p].name, res->params[p].value);
-    if (block_varies(v, v->problem[i])) {
+    if (res->block.x && block_varies(v, v->problem[i])) {
         char dim[32];
         gp_text_format_dim(dim, sizeof dim, res->block, res->nx != 0);
         appendf(buf, len, " block=%s", dim);
@@ -1056,12 +1061,28 @@ static void launch_rows(FILE *out, const results_view *v, const gp_result *res)
     }
 }
 
+/* The variant, with the registry's line on what it does for a tooltip. */
+static void variant_cell(FILE *out, const gp_result *res)
+{
+    const gp_family *f = gp_find_family(res->family);
+    const gp_variant *var = f ? gp_find_variant(f, res->variant) : NULL;
+    fputs("<td", out);
+    if (var && var->summary) {
+        fputs(" title=\"", out);
+        gp_html_escape(out, var->summary);
+        fputc('"', out);
+    }
+    fputc('>', out);
+    gp_html_escape(out, res->variant);
+    fputs("</td>", out);
+}
+
 static void result_row(FILE *out, const results_view *v, size_t i)
 {
     const gp_result *res = &v->r->results[i];
     const bool two_d = res->nx != 0;
     fputs(res->check.status == GP_CHECK_FAILED ? "<tr class=\"failed\">" : "<tr>", out);
-    td_text(out, res->variant);
+    variant_cell(out, res);
     params_cell(out, res);
     dim_cell(out, res->grid, two_d);
     dim_cell(out, res->block, two_d);

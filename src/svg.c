@@ -40,10 +40,10 @@ double gp_svg_tick_step(double max)
 {
     if (!(max > 0) || !isfinite(max))
         return 1;
-    const double raw = max / 5;
+    const double raw = max / 8;
     const double mag = pow(10, floor(log10(raw)));
     const double f = raw / mag;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
 }
 
 /* The axis' end: the data's maximum rounded up to a whole tick. */
@@ -78,6 +78,16 @@ static void text_at(FILE *out, double x, double y, const char *cls, const char *
             anchor);
     gp_html_escape(out, s);
     fputs("</text>\n", out);
+}
+
+/* A centred text that stays inside the chart: labels are estimated, not measured. */
+static void text_centred(FILE *out, double x, double y, double width, const char *cls,
+                         const char *s)
+{
+    const double half = text_w(s) / 2;
+    if (x + half > width - 4)
+        x = width - 4 - half;
+    text_at(out, x - half < 4 ? 4 + half : x, y, cls, "middle", s);
 }
 
 static void series_class(char *buf, size_t len, size_t k)
@@ -171,14 +181,19 @@ static void bar_axis(FILE *out, const gp_svg_bars *c, const bar_layout *l)
         snprintf(tick, sizeof tick, "%g", v);
         text_at(out, x, l->bottom + 15, "tick", "middle", tick);
     }
-    text_at(out, (l->x0 + l->x1) / 2, l->bottom + 36, "axis-title", "middle", c->axis_title);
+    text_centred(out, (l->x0 + l->x1) / 2, l->bottom + 36, l->width, "axis-title",
+                 c->axis_title);
 }
 
 static void bar_legend(FILE *out, const gp_svg_bars *c, const bar_layout *l)
 {
     if (c->n_series < 2)
         return;
-    double x = l->x0;
+    double total = 0;
+    for (size_t s = 0; s < c->n_series; s++)
+        total += 19 + text_w(c->series[s]) + 24;
+    double x = l->x0 + total > l->width ? l->width - total : l->x0;
+    x = x < 4 ? 4 : x;
     for (size_t s = 0; s < c->n_series; s++) {
         fprintf(out, "<rect class=\"swatch s%zu\" x=\"%.1f\" y=\"6\" width=\"14\" "
                      "height=\"12\"/>\n", s, x);
@@ -404,7 +419,7 @@ static void x_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
             x_tick(out, l, line_x(l, v), label);
         }
     }
-    text_at(out, (l->x0 + l->x1) / 2, l->y0 + 40, "axis-title", "middle", c->x_title);
+    text_centred(out, (l->x0 + l->x1) / 2, l->y0 + 40, l->width, "axis-title", c->x_title);
 }
 
 static void line_reflines(FILE *out, const gp_svg_lines *c, const line_layout *l)

@@ -1,0 +1,521 @@
+#!/usr/bin/env python3
+"""--html (issue 21): one self-contained page per report, merged report and comparison.
+
+Static checks on every page: exit 0, a doctype, nothing that could load anything (no URL, no
+script, no src=), a Content-Security-Policy, well-formed markup (every element closed in
+order, no duplicate attribute), text escaped, the charts there with as many bars and points
+as the report has results and values, axis titles with units, the exact numbers in tables.
+
+Then in a real browser (Debian's chromium, headless, driven over the DevTools protocol on a
+pipe, tests/lib/browser.py): no console error, no request besides the page itself, the
+rendered DOM has the same bars and points, and a screenshot of each page goes to
+BUILD/html/<name>.png. Without chromium those report skip; the static checks still run."""
+import copy
+import glob
+import html.parser
+import json
+import os
+import re
+import struct
+import tempfile
+
+import tap
+from gpuprof import BUILD, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURE_DIR = os.path.join(ROOT, "tests", "fixtures")
+FIXTURES = sorted(glob.glob(os.path.join(FIXTURE_DIR, "*.json")))
+REDUCE = os.path.join(FIXTURE_DIR, "reduce-default.json")
+TRANSPOSE = os.path.join(FIXTURE_DIR, "transpose-4096.json")
+OUT_DIR = os.path.join(BUILD, "html")
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+HOSTILE = "<script>alert('x')</script> & \"q\""
+METRIC_CHARTS = {
+    "efficiency": ("gld_efficiency", "gst_efficiency"),
+    "transactions": ("gld_transactions_per_request", "gst_transactions_per_request"),
+    "shared": ("shared_load_transactions_per_request", "shared_store_transactions_per_request"),
+}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+# ---- a small DOM, and the markup's faults --------------------------------------------------
+
+class Node:
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.parent = tag, dict(attrs), parent
+        self.children, self.text = [], ""
+
+    def classes(self):
+        return set((self.attrs.get("class") or "").split())
+
+    def all(self, tag=None, cls=None, id=None):
+        """Descendants with the tag, every class of `cls` (space-separated) and the id."""
+        want = set(cls.split()) if cls else set()
+        for child in self.children:
+            if ((tag is None or child.tag == tag) and want <= child.classes() and
+                    (id is None or child.attrs.get("id") == id)):
+                yield child
+            yield from child.all(tag, cls, id)
+
+    def first(self, tag=None, cls=None, id=None):
+        return next(self.all(tag, cls, id), None)
+
+    def count(self, tag=None, cls=None, id=None):
+        return sum(1 for _ in self.all(tag, cls, id))
+
+    def all_text(self):
+        return self.text + "".join(c.all_text() for c in self.children)
+
+
+class Strict(html.parser.HTMLParser):
+    """Builds the tree and lists what a browser would have to guess about."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", [], None)
+        self.node = self.root
+        self.errors = []
+
+    def handle_starttag(self, tag, attrs):
+        names = [a for a, _ in attrs]
+        if len(names) != len(set(names)):
+            self.errors.append("duplicate attribute in <%s>" % tag)
+        node = Node(tag, attrs, self.node)
+        self.node.children.append(node)
+        if tag not in VOID:
+            self.node = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.node.children.append(Node(tag, attrs, self.node))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self.node.tag != tag:
+            self.errors.append("</%s> closes <%s> (line %d)" % (tag, self.node.tag,
+                                                               self.getpos()[0]))
+            return
+        self.node = self.node.parent
+
+    def handle_data(self, data):
+        self.node.text += data
+
+    def close(self):
+        super().close()
+        if self.node is not self.root:
+            self.errors.append("<%s> never closed" % self.node.tag)
+
+
+def parse(page):
+    p = Strict()
+    p.feed(page)
+    p.close()
+    return p.root, p.errors
+
+
+# ---- what any page must be -----------------------------------------------------------------
+
+def fetches(page):
+    """What could make a browser load something, or run something."""
+    found = []
+    for pattern in (r"https?://", r"<script", r"\bsrc\s*=", r"\burl\(", r"@import", r"<link",
+                    r"<iframe", r"<object", r"<embed", r"\bon[a-z]+\s*=", r"javascript:"):
+        found += re.findall(pattern, page, re.I)
+    return found
+
+
+def static_checks(name, rc, page, err):
+    tap.ok(rc == 0 and page.startswith("<!DOCTYPE html>"),
+           "%s: exit 0, starts with <!DOCTYPE html>" % name, err)
+    tap.ok(not fetches(page), "%s: no URL, script, src= or handler" % name, fetches(page)[:5])
+    root, errors = parse(page)
+    tap.ok(not errors, "%s: well-formed (every element closed in order)" % name, errors[:10])
+    meta = [m for m in root.all("meta") if m.attrs.get("http-equiv") == "Content-Security-Policy"]
+    tap.ok(len(meta) == 1 and meta[0].attrs.get("content") == CSP,
+           "%s: a Content-Security-Policy that blocks every fetch" % name)
+    figures = list(root.all("figure", "chart"))
+    tap.ok(all(f.first("svg") and f.first("figcaption") and f.first("svg").first("title")
+               for f in figures),
+           "%s: every chart an inline <svg> with a title, in a <figure> with a caption" % name)
+    return root
+
+
+def valid_values(results, keys):
+    return sum(1 for r in results for k in keys
+               if (r.get("metrics") or {}).get(k, {}).get("value") is not None)
+
+
+def expected_kernel_charts(doc):
+    """The bars of each chart, counted from the report."""
+    results = doc["results"]
+    want = {"bandwidth": len(results)}
+    for chart, keys in METRIC_CHARTS.items():
+        want[chart] = valid_values(results, keys)
+    return want
+
+
+def check_kernel_page(name, root, doc, sweep_points=0, sweep_lines=0):
+    want = expected_kernel_charts(doc)
+    for chart, bars in want.items():
+        fig = root.first("figure", "chart chart-" + chart)
+        if bars == 0 and chart != "bandwidth":
+            tap.ok(fig is None, "%s: no %s chart (no result has those metrics)" % (name, chart))
+            continue
+        got = fig.count("rect", "bar") if fig else -1
+        tap.ok(got == bars, "%s: %s chart has %d bars" % (name, chart, bars), "got %d" % got)
+    fig = root.first("figure", "chart chart-bandwidth")
+    axis = fig.first("text", "axis-title").all_text() if fig else ""
+    tap.ok("GB/s" in axis and fig.first("line", "ref peak") is not None,
+           "%s: bandwidth axis in GB/s, a line at the GPU's peak" % name, axis)
+    points = sum(f.count("circle", "point") for f in root.all("figure", "chart-sweep"))
+    lines = sum(f.count("polyline", "line") for f in root.all("figure", "chart-sweep"))
+    tap.ok(points == sweep_points and lines == sweep_lines,
+           "%s: sweep charts have %d points on %d lines" % (name, sweep_points, sweep_lines),
+           "got %d points, %d lines" % (points, lines))
+    tables = " ".join(t.all_text() for t in root.all("table", "results"))
+    missing = [r["variant"] for r in doc["results"]
+               if "%.4f" % r["timing"]["median_ms"] not in tables or
+               "%.1f" % r["bandwidth_gbps"] not in tables]
+    tap.ok(not missing, "%s: the tables carry each result's time_ms and GB/s" % name, missing)
+    if not any(r.get("metrics") for r in doc["results"]):
+        tap.ok("No metric charts" in root.all_text(),
+               "%s: no metrics: the page says why there are no metric charts" % name)
+
+
+def write_page(name, page):
+    os.makedirs(OUT_DIR, exist_ok=True)
+    path = os.path.join(OUT_DIR, name + ".html")
+    with open(path, "w") as f:
+        f.write(page)
+    return path
+
+
+# ---- reports made from the fixtures --------------------------------------------------------
+
+class Files:
+    def __init__(self, tmp):
+        self.tmp, self.count = tmp, 0
+
+    def write(self, doc, name=None):
+        self.count += 1
+        path = os.path.join(self.tmp, name or "r%d.json" % self.count)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+
+def block_sweep(variants, blocks):
+    """reduce results of a few variants at several block sizes (GB/s rising with the block,
+    so the lines are not flat)."""
+    base = load(REDUCE)
+    by_name = {r["variant"]: r for r in base["results"]}
+    results = []
+    for v in variants:
+        for i, b in enumerate(blocks):
+            r = copy.deepcopy(by_name[v])
+            r["launch"]["block"] = [b, 1, 1]
+            scale = 0.6 + 0.1 * i
+            r["timing"]["median_ms"] /= scale
+            r["bandwidth_gbps"] *= scale
+            r["percent_of_peak"] *= scale
+            results.append(r)
+    base["results"] = results
+    return base
+
+
+def size_sweep(variant, exponents):
+    base = load(REDUCE)
+    proto = [r for r in base["results"] if r["variant"] == variant][0]
+    results = []
+    for k in exponents:
+        r = copy.deepcopy(proto)
+        r["size"]["n"] = 1 << k
+        r["bytes_moved"] = 4 << k
+        r["launch"]["grid"] = [max(1, (1 << k) // 512), 1, 1]
+        results.append(r)
+    base["results"] = results
+    return base
+
+
+def exec_report(n_kernels, hostile):
+    """An exec report with n kernels (one with a name that is markup), each launched twice."""
+    dev = load(REDUCE)["device"]
+    launches, kernels = [], []
+    for k in range(n_kernels):
+        name = hostile if k == 0 else "kernel_%02d(float *, int)" % k
+        metrics = {"gld_efficiency": {"value": 50.0 + k, "unit": "%", "inputs": {}},
+                   "gld_transactions_per_request": {"value": 8.0, "unit": "sectors/request",
+                                                    "inputs": {}}}
+        for call in range(2):
+            launches.append({"pid": 7, "id": 2 * k + call + 1, "kernel": name, "mangled": None,
+                             "device": 0, "context": 1, "stream": 7, "grid": [64, 1, 1],
+                             "block": [256, 1, 1], "shared_bytes": 0,
+                             "duration_ms": 0.01 * (k + 1), "profiled": True, "graph": 0,
+                             "graph_node": 0, "metrics": metrics})
+        stats = {key: {"unit": m["unit"], "min": m["value"], "average": m["value"],
+                       "max": m["value"], "launches": 2} for key, m in metrics.items()}
+        kernels.append({"kernel": name, "calls": 2, "profiled": 2, "total_ms": 0.02 * (k + 1),
+                        "average_ms": 0.01 * (k + 1), "min_ms": 0.01 * (k + 1),
+                        "max_ms": 0.01 * (k + 1), "time_percent": None, "metrics": stats})
+    total = sum(k["total_ms"] for k in kernels)
+    for k in kernels:
+        k["time_percent"] = 100.0 * k["total_ms"] / total
+    kernels.sort(key=lambda k: -k["total_ms"])
+    return {"schema_version": 1, "tool": {"name": "gpuprof", "version": "0.1.0"},
+            "command": "exec", "command_line": ["gpuprof", "exec", "--json", "--", "./app"],
+            "device": dev,
+            "profiler": {"state": "ok", "reason": None, "chip": "GH100", "passes": 2,
+                         "metric_set": "default",
+                         "api": "CUPTI range profiler, auto range, kernel replay",
+                         "cache_control": "none (the program's own cache state)",
+                         "clock_control": "none (clocks not locked)"},
+            "results": [], "warnings": ["a warning with <markup> & \"quotes\""],
+            "exec": {"program": ["./app", HOSTILE], "pid": 7, "exit_status": 0, "signal": None,
+                     "processes": 1,
+                     "filters": {"kernel": None, "launch_skip": 0, "launch_count": None,
+                                 "per_kernel": None},
+                     "devices": [dev], "launches": launches, "kernels": kernels}}
+
+
+# ---- the tests -------------------------------------------------------------------------------
+
+def test_fixtures(pages):
+    for path in FIXTURES:
+        name = os.path.splitext(os.path.basename(path))[0]
+        doc = load(path)
+        rc, page, err = run("report", path, "--html")
+        root = static_checks(name, rc, page, err)
+        if doc.get("command") == "exec":
+            kernels = [k for k in doc["exec"]["kernels"] if k["total_ms"] is not None]
+            fig = root.first("figure", "chart chart-exec-time")
+            bars = fig.count("rect", "bar") if fig else -1
+            tap.ok(bars == min(20, len(kernels)),
+                   "%s: a time bar per timed kernel (at most 20)" % name, "got %d" % bars)
+            pages.append((name, write_page(name, page), {"rect.bar": None}))
+            continue
+        check_kernel_page(name, root, doc)
+        pages.append((name, write_page(name, page),
+                      {"figure.chart-bandwidth rect.bar": len(doc["results"]),
+                       "circle.point": 0}))
+
+
+def test_escaping(files, pages):
+    doc = exec_report(25, HOSTILE)
+    path = files.write(doc, "a&b<c>'d\".json")
+    rc, page, err = run("report", path, "--html")
+    root = static_checks("exec (25 kernels, markup in names)", rc, page, err)
+    tap.ok("<script>alert" not in page and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; "
+           "&amp; &quot;q&quot;" in page,
+           "a kernel name that is markup is shown as text, & < > \" ' escaped")
+    fig = root.first("figure", "chart chart-exec-time")
+    tap.ok(fig is not None and fig.count("rect", "bar") == 20,
+           "exec: the time chart keeps the 20 kernels that took most")
+    table = root.first("table", "kernels")
+    tap.ok(table is not None and table.count("tr") == 26,
+           "exec: the kernel table has all 25 kernels")
+    eff = root.first("figure", "chart chart-efficiency")
+    tap.ok(eff is not None and eff.count("rect", "bar") == 20 and
+           root.first("figure", "chart chart-transactions").count("rect", "bar") == 20,
+           "exec: metric charts of the kernels' averages (loads only: 20 bars each)")
+    tap.ok("a warning with &lt;markup&gt; &amp; &quot;quotes&quot;" in page,
+           "warnings are listed, escaped")
+    pages.append(("exec-synthetic", write_page("exec-synthetic", page),
+                  {"figure.chart-exec-time rect.bar": 20}))
+    rc, page, err = run("report", path, REDUCE, "--html")
+    tap.ok(rc == 2 or rc == 1, "exec and kernel reports do not merge (exit %d)" % rc, err)
+    other = files.write(load(TRANSPOSE), "t&<x>.json")
+    rc, page, err = run("report", REDUCE, other, "--html")
+    static_checks("merged, a file name with markup", rc, page, err)
+    tap.ok("t&amp;&lt;x&gt;.json" in page and "t&<x>" not in page,
+           "a file name is escaped in the sources table")
+
+
+def test_sweeps(files, pages):
+    blocks = [64, 128, 256, 512, 1024]
+    variants = ["interleaved", "unrolling8", "shfl"]
+    doc = block_sweep(variants, blocks)
+    rc, page, err = run("report", files.write(doc), "--html")
+    root = static_checks("block sweep", rc, page, err)
+    check_kernel_page("block sweep", root, doc, sweep_points=15, sweep_lines=3)
+    fig = root.first("figure", "chart-sweep")
+    tap.ok(fig is not None and fig.attrs.get("data-param") == "block" and
+           "block size" in fig.first("svg").all_text() and
+           all(v in fig.all_text() for v in variants),
+           "block sweep: x axis block size, a legend entry per variant")
+    sweep_table = root.first("table", "sweep")
+    tap.ok(sweep_table is not None and sweep_table.count("tr") == len(blocks) + 1,
+           "block sweep: a table under the chart, a row per block size")
+    pages.append(("sweep-block", write_page("sweep-block", page),
+                  {"figure.chart-sweep circle.point": 15, "figure.chart-sweep polyline.line": 3}))
+    doc = size_sweep("shfl", [16, 18, 20, 22, 24])
+    rc, page, err = run("report", files.write(doc), "--html")
+    root = static_checks("size sweep", rc, page, err)
+    check_kernel_page("size sweep", root, doc, sweep_points=5, sweep_lines=1)
+    fig = root.first("figure", "chart-sweep")
+    tap.ok(fig is not None and fig.attrs.get("data-param") == "n" and "2^24" in fig.all_text(),
+           "size sweep: x axis in powers of two")
+    both = block_sweep(["shfl"], [256, 512])
+    extra = copy.deepcopy(both["results"][0])
+    extra["size"]["n"] = 1 << 20
+    both["results"].append(extra)
+    rc, page, err = run("report", files.write(both), "--html")
+    root = static_checks("two parameters varied", rc, page, err)
+    tap.ok(root.first("figure", "chart-sweep") is None,
+           "results that differ in two parameters draw no line chart")
+
+
+def test_merged(files, pages):
+    a, b = load(REDUCE), load(TRANSPOSE)
+    rc, page, err = run("report", REDUCE, TRANSPOSE, "--html")
+    root = static_checks("merged", rc, page, err)
+    merged = dict(a, results=a["results"] + b["results"])
+    check_kernel_page("merged", root, merged)
+    sources = root.first("table", "sources")
+    tap.ok(sources is not None and sources.count("tr") == 3 and
+           REDUCE in sources.all_text() and TRANSPOSE in sources.all_text(),
+           "merged: the sources table lists both files")
+    fig = root.first("figure", "chart chart-bandwidth")
+    tap.ok(fig.count("text", "group") == 2, "merged: the bandwidth chart has a heading per "
+                                            "problem")
+    pages.append(("merged", write_page("merged", page),
+                  {"figure.chart-bandwidth rect.bar": len(merged["results"])}))
+    b["device"]["name"] = "NVIDIA H200"
+    b["device"]["peak_bandwidth_gbps"] = 4800.0
+    rc, page, err = run("report", REDUCE, files.write(b), "--html")
+    root = static_checks("merged, different GPUs", rc, page, err)
+    labels = [t.all_text() for t in root.first("figure", "chart-bandwidth").all("text", "label")]
+    peaks = root.first("figure", "chart-bandwidth").count("line", "ref peak")
+    tap.ok(all(re.search(r"\[[12]\]$", l) for l in labels) and peaks == 2,
+           "different GPUs: every bar labelled [file], a peak line per GPU", labels[:3])
+
+
+def slowed(doc, index, factor):
+    doc = copy.deepcopy(doc)
+    doc["results"][index]["timing"]["median_ms"] *= factor
+    return doc
+
+
+def test_compare(files, pages):
+    base_doc = load(REDUCE)
+    for r in base_doc["results"]:
+        r["timing"]["noise_pct"] = 1.0
+    base = files.write(base_doc, "base.json")
+    new_doc = slowed(slowed(base_doc, 2, 1.5), 0, 0.5)
+    gone = new_doc["results"].pop(5)
+    extra = copy.deepcopy(new_doc["results"][1])
+    extra["launch"]["block"] = [128, 1, 1]
+    new_doc["results"].append(extra)
+    new_doc["device"]["name"] = "NVIDIA H200"
+    new = files.write(new_doc, "new.json")
+    rc, page, err = run("compare", base, new, "--html")
+    tap.ok(rc == 1, "compare --html with a regression: exit 1", err)
+    root = static_checks("compare", 0, page, err)
+    matched = len(base_doc["results"]) - 1
+    fig = root.first("figure", "chart chart-compare")
+    tap.ok(fig is not None and fig.count("rect", "bar") == 2 * matched,
+           "compare: a before and an after bar per matched result (%d)" % matched)
+    slower = list(fig.all("g", "significant slower")) if fig else []
+    faster = list(fig.all("g", "significant faster")) if fig else []
+    tap.ok(len(slower) == 1 and "\u25b2" in slower[0].all_text() and
+           base_doc["results"][2]["variant"] in slower[0].all_text(),
+           "compare: the slower result marked (class, \u25b2)")
+    tap.ok(len(faster) == 1 and "\u25bc" in faster[0].all_text(),
+           "compare: the faster result marked (class, \u25bc)")
+    only_base, only_new = root.first("table", id="only-base"), root.first("table", id="only-new")
+    tap.ok(only_base is not None and gone["variant"] in only_base.all_text() and
+           only_new is not None and "128" in only_new.all_text(),
+           "compare: unmatched results in 'only in BASE' and 'only in NEW' tables")
+    header = root.first("header").all_text()
+    tap.ok("base.json" in header and "new.json" in header and "NVIDIA H200" in header and
+           "different GPUs" in header and "5 %" in header,
+           "compare header: both files, their GPUs, 'different GPUs', the threshold")
+    tap.ok("REGRESSION" in root.all_text(), "compare: REGRESSION said in words")
+    pages.append(("compare", write_page("compare", page),
+                  {"figure.chart-compare rect.bar": 2 * matched,
+                   "figure.chart-compare g.significant.slower": 1}))
+    rc, page, err = run("compare", base, base, "--html")
+    root = static_checks("compare, identical", rc, page, err)
+    tap.ok(rc == 0 and root.count("g", "significant") == 0 and
+           "REGRESSION" not in root.all_text(),
+           "compare A A --html: exit 0, nothing marked")
+
+
+# ---- in the browser ------------------------------------------------------------------------
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+def test_browser(pages):
+    import browser
+    try:
+        b = browser.Browser()
+    except browser.Unavailable as e:
+        for name, _, _ in pages:
+            tap.skip("%s in chromium: no console error, no request, DOM, screenshot" % name,
+                     str(e))
+        return
+    with b:
+        for name, path, counts in pages:
+            shot = os.path.join(OUT_DIR, name + ".png")
+            if os.path.exists(shot):
+                os.remove(shot)
+            page = b.load(path, screenshot=shot)
+            tap.ok(not page.console, "%s in chromium: no console error or CSP report" % name,
+                   page.console)
+            tap.ok(not page.requests and not page.failed,
+                   "%s in chromium: no request besides the page itself" % name,
+                   page.requests + page.failed)
+            for selector, want in counts.items():
+                got = b.count(selector)
+                tap.ok(got == want if want is not None else got > 0,
+                       "%s in chromium: %s %s" % (name, selector,
+                                                  want if want is not None else "present"),
+                       "got %d" % got)
+            size = png_size(shot) if os.path.exists(shot) else None
+            tap.ok(size == (browser.WIDTH, browser.HEIGHT) and os.path.getsize(shot) > 20000,
+                   "%s: screenshot %s (%dx%d)" % (name, os.path.relpath(shot), browser.WIDTH,
+                                                  browser.HEIGHT), size)
+        control(b)
+
+
+def control(b):
+    """The harness sees what it must: a page that breaks the rules is caught."""
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "bad.html")
+        with open(bad, "w") as f:
+            f.write("<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" "
+                    "content=\"%s\"></head><body><img src=\"http://127.0.0.1:9/x.png\">"
+                    "<script>console.error('x')</script></body></html>" % CSP)
+        page = b.load(bad)
+        tap.ok(len(page.console) >= 2 and any("Content Security Policy" in t
+                                              for _, t in page.console),
+               "control: a page with a fetch and a script is caught (CSP reports logged)",
+               page.console)
+
+
+def main():
+    pages = []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = Files(tmp)
+        test_fixtures(pages)
+        test_escaping(files, pages)
+        test_sweeps(files, pages)
+        test_merged(files, pages)
+        test_compare(files, pages)
+        test_browser(pages)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
