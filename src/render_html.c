@@ -58,7 +58,10 @@ static const char STYLE[] =
     "svg .row.failed .label{fill:#b00020}svg .marker{font-weight:700}"
     "svg .row.slower .bar.s1{fill:#d55e00}svg .row.slower .marker{fill:#b00020}"
     "svg .row.faster .bar.s1{fill:#009e73}svg .row.faster .marker{fill:#00704f}"
-    "svg .row.same .bar.s1{fill:#9fb8cc}\n"
+    "svg .row.same .marker{fill:#666;font-weight:400}.chart-compare .s1{fill:#9fb8cc}\n"
+    ".key{font-weight:600;padding:0 4px;border-radius:3px}.key.slower{color:#fff;"
+    "background:#d55e00}.key.faster{color:#fff;background:#009e73}.key.same{background:"
+    "#9fb8cc}td.verdict{white-space:nowrap}\n"
     "table{border-collapse:collapse;font-size:12.5px;margin:6px 0 10px}"
     "th,td{padding:2px 8px;border-bottom:1px solid #e6e6e6;text-align:left;vertical-align:top}"
     "th{background:#f2f2f2;font-weight:600}td.num,th.num{text-align:right;"
@@ -637,12 +640,37 @@ static void fill_metrics(const results_view *v, size_t i, gp_svg_row *row, const
     }
 }
 
+static bool row_has_values(const gp_svg_row *row)
+{
+    return !row->heading && (isfinite(row->values[0]) || isfinite(row->values[1]));
+}
+
 static bool chart_has_values(const gp_svg_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!rows[i].heading && (isfinite(rows[i].values[0]) || isfinite(rows[i].values[1])))
+        if (row_has_values(&rows[i]))
             return true;
     return false;
+}
+
+/* Rows with neither metric (a kernel without shared-memory instructions) say nothing a
+ * chart can show: left out, as are headings left with no row; the table still has them. */
+static size_t drop_empty_rows(gp_svg_row *rows, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].heading) {
+            size_t k = i + 1;
+            while (k < n && !rows[k].heading && !row_has_values(&rows[k]))
+                k++;
+            if (k == n || rows[k].heading)
+                continue;
+        } else if (!row_has_values(&rows[i])) {
+            continue;
+        }
+        rows[kept++] = rows[i];
+    }
+    return kept;
 }
 
 /* One metric chart; nothing when no result has either metric. */
@@ -650,6 +678,8 @@ static int one_metric_chart(FILE *out, const metric_chart *mc, gp_svg_row *rows,
 {
     if (!chart_has_values(rows, n))
         return GP_OK;
+    const size_t all = n;
+    n = drop_empty_rows(rows, n);
     const gp_svg_bars chart = {.title = mc->caption, .axis_title = mc->axis,
                                .series = {mc->series[0], mc->series[1]}, .n_series = 2,
                                .rows = rows, .n_rows = n, .max = mc->max, .width = 600};
@@ -657,6 +687,8 @@ static int one_metric_chart(FILE *out, const metric_chart *mc, gp_svg_row *rows,
     gp_svg_bar_chart(out, &chart);
     fputs("<figcaption>", out);
     gp_html_escape(out, mc->caption);
+    if (n < all)
+        fputs(" Results with neither value (n/a in the table) are left out.", out);
     fputs("</figcaption>\n</figure>\n", out);
     return GP_OK;
 }
@@ -1139,8 +1171,8 @@ static int kernel_page(FILE *out, const results_view *v)
     if (!r->n_results)
         return GP_OK;
     GP_TRY(bandwidth_chart(out, v));
-    GP_TRY(metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     GP_TRY(sweep_section(out, v));
+    GP_TRY(metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     results_section(out, v);
     return GP_OK;
 }
@@ -1481,10 +1513,74 @@ static void compare_rows_free(compare_rows *cr)
     free(cr->markers);
 }
 
-static void fill_compare_row(const gp_compare_row *row, gp_svg_row *out, char *label,
-                             char *marker)
+/* The keys every matched row has with the same value ("reduce", "int32", "size=…"): the
+ * chart's labels leave them to its caption, so that the labels keep what differs. */
+typedef struct {
+    const gp_compare_key *keys[GP_COMPARE_MAX_KEYS];
+    size_t n;
+} common_keys;
+
+static bool row_has_key(const gp_compare_row *row, const gp_compare_key *key)
 {
-    gp_compare_label(row, label, LABEL_LEN);
+    for (size_t k = 0; k < row->n_keys; k++)
+        if (strcmp(row->keys[k].name, key->name) == 0 &&
+            strcmp(row->keys[k].value, key->value) == 0)
+            return true;
+    return false;
+}
+
+static void find_common(const gp_comparison *c, common_keys *ck)
+{
+    ck->n = 0;
+    const gp_compare_row *first = NULL;
+    for (size_t i = 0; i < c->n_rows && !first; i++)
+        first = matched(&c->rows[i]) ? &c->rows[i] : NULL;
+    for (size_t k = 0; first && k < first->n_keys; k++) {
+        bool everywhere = true;
+        for (size_t i = 0; i < c->n_rows && everywhere; i++)
+            everywhere = !matched(&c->rows[i]) || row_has_key(&c->rows[i], &first->keys[k]);
+        if (everywhere)
+            ck->keys[ck->n++] = &first->keys[k];
+    }
+}
+
+static bool is_common(const common_keys *ck, const gp_compare_key *key)
+{
+    for (size_t i = 0; i < ck->n; i++)
+        if (strcmp(ck->keys[i]->name, key->name) == 0 &&
+            strcmp(ck->keys[i]->value, key->value) == 0)
+            return true;
+    return false;
+}
+
+/* As gp_compare_label writes a key: "reduce", "int32", "size=16777216". */
+static void append_key(char *buf, size_t len, const gp_compare_key *k)
+{
+    const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
+                      strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
+    appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name, bare ? "" : "=",
+            k->value);
+}
+
+/* gp_compare_label's words: those every row shares (`common`), or the others. */
+static void label_keys(const common_keys *ck, const gp_compare_row *row, bool common,
+                       char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < row->n_keys; i++) {
+        const gp_compare_key *k = &row->keys[i];
+        if (is_common(ck, k) != common)
+            continue;
+        append_key(buf, len, k);
+    }
+    if (!common && !buf[0])
+        gp_compare_label(row, buf, len);
+}
+
+static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
+                             gp_svg_row *out, char *label, char *marker)
+{
+    label_keys(ck, row, false, label, LABEL_LEN);
     verdict_marker(marker, GP_SVG_VALUE_LEN, row);
     out->label = label;
     out->marker = marker;
@@ -1507,13 +1603,29 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
         compare_rows_free(cr);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
+    common_keys ck;
+    find_common(c, &ck);
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]) && cr->n + 1 < n) {
-            fill_compare_row(&c->rows[i], &cr->rows[cr->n], cr->labels[cr->n],
+            fill_compare_row(&ck, &c->rows[i], &cr->rows[cr->n], cr->labels[cr->n],
                              cr->markers[cr->n]);
             cr->n++;
         }
     return GP_OK;
+}
+
+static void common_caption(FILE *out, const gp_comparison *c)
+{
+    common_keys ck;
+    find_common(c, &ck);
+    char words[LABEL_LEN] = "";
+    for (size_t i = 0; i < ck.n; i++)
+        append_key(words, sizeof words, ck.keys[i]);
+    if (!words[0])
+        return;
+    fputs(" Every bar is of ", out);
+    gp_html_escape(out, words);
+    fputc('.', out);
 }
 
 static int compare_chart(FILE *out, const gp_comparison *c)
@@ -1535,9 +1647,11 @@ static int compare_chart(FILE *out, const gp_comparison *c)
     figure_start(out, "compare");
     gp_svg_bar_chart(out, &chart);
     fputs("<figcaption>Each result's median time in the base report (upper bar) and the new "
-          "one (lower bar). \xe2\x96\xb2 marks a significant slowdown, \xe2\x96\xbc a "
-          "significant speed-up; the others changed by no more than the bound.</figcaption>\n"
-          "</figure>\n", out);
+          "one (lower bar): <span class=\"key slower\">\xe2\x96\xb2 significantly "
+          "slower</span>, <span class=\"key faster\">\xe2\x96\xbc significantly "
+          "faster</span>, <span class=\"key same\">within the bound</span>.", out);
+    common_caption(out, c);
+    fputs("</figcaption>\n</figure>\n", out);
     compare_rows_free(&cr);
     return GP_OK;
 }

@@ -160,7 +160,31 @@ def expected_kernel_charts(doc):
     return want
 
 
-def check_kernel_page(name, root, doc, sweep_points=0, sweep_lines=0):
+def sweep_values(r):
+    """What a result may sweep: block (threads), n, and the parameters pad, group, grid."""
+    b = [d or 1 for d in r["launch"]["block"][1:]]
+    params = r.get("params") or {}
+    return (r["launch"]["block"][0] * b[0] * b[1], r["size"]["n"],
+            params.get("pad"), params.get("group"), params.get("grid"))
+
+
+def expected_sweeps(doc):
+    """(points, lines) of the line charts: the results of one family, variant and type that
+    differ in exactly one of the sweep values make a line."""
+    groups = {}
+    for r in doc["results"]:
+        groups.setdefault((r["family"], r["variant"], r["type"]), []).append(sweep_values(r))
+    points = lines = 0
+    for values in groups.values():
+        varied = [i for i in range(5) if len(set(v[i] for v in values)) > 1]
+        if len(values) > 1 and len(varied) == 1:
+            points, lines = points + len(values), lines + 1
+    return points, lines
+
+
+def check_kernel_page(name, root, doc, sweep_points=None, sweep_lines=None):
+    if sweep_points is None:
+        sweep_points, sweep_lines = expected_sweeps(doc)
     want = expected_kernel_charts(doc)
     for chart, bars in want.items():
         fig = root.first("figure", "chart chart-" + chart)
@@ -302,7 +326,7 @@ def test_fixtures(pages):
         check_kernel_page(name, root, doc)
         pages.append((name, write_page(name, page),
                       {"figure.chart-bandwidth rect.bar": len(doc["results"]),
-                       "circle.point": 0}))
+                       "figure.chart-sweep circle.point": expected_sweeps(doc)[0]}))
 
 
 def test_escaping(files, pages):
