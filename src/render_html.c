@@ -56,6 +56,9 @@ static const char STYLE[] =
     "svg .bar{stroke:none}svg polyline.line,svg line.line{fill:none;stroke-width:2}"
     "svg .dashed{stroke-dasharray:7 4}svg .point{stroke:#fff;stroke-width:1}\n"
     "svg .row.failed .label{fill:#b00020}svg .marker{font-weight:700}"
+    "svg .row.best .bar.s0{fill:#005082}svg .row.best .label{font-weight:700}"
+    "svg .value,svg .marker,svg .ref-label{paint-order:stroke;stroke:#fff;stroke-width:3px;"
+    "stroke-linejoin:round}"
     "svg .row.slower .bar.s1{fill:#d55e00}svg .row.slower .marker{fill:#b00020}"
     "svg .row.faster .bar.s1{fill:#009e73}svg .row.faster .marker{fill:#00704f}"
     "svg .row.same .marker{fill:#666;font-weight:400}.chart-compare .s1{fill:#9fb8cc}\n"
@@ -436,14 +439,21 @@ static void problem_title(const results_view *v, size_t first, char *buf, size_t
 
 /* ---- at a glance: the best and worst of each problem ------------------------------------ */
 
+/* The result of a problem with the most (sign > 0) or the least GB/s. */
+static size_t extreme_of_problem(const results_view *v, size_t first, int sign)
+{
+    size_t pick = first;
+    for (size_t i = first; i < problem_end(v, first); i++)
+        if (sign * (v->r->results[i].gbps - v->r->results[pick].gbps) > 0)
+            pick = i;
+    return pick;
+}
+
 static void glance_problem(FILE *out, const results_view *v, size_t first)
 {
     const size_t end = problem_end(v, first);
-    size_t best = first, worst = first;
-    for (size_t i = first; i < end; i++) {
-        best = v->r->results[i].gbps > v->r->results[best].gbps ? i : best;
-        worst = v->r->results[i].gbps < v->r->results[worst].gbps ? i : worst;
-    }
+    const size_t best = extreme_of_problem(v, first, 1);
+    const size_t worst = extreme_of_problem(v, first, -1);
     const gp_result *b = &v->r->results[best], *w = &v->r->results[worst];
     char title[LABEL_LEN * 2], pct[64] = "";
     problem_title(v, first, title, sizeof title);
@@ -514,6 +524,12 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
                  res->percent_of_peak);
     else
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", res->gbps);
+    const size_t first = v->problem[i];
+    if (!row->row_class && problem_end(v, first) - first > 1 &&
+        extreme_of_problem(v, first, 1) == i) {
+        row->row_class = "best";
+        row->marker = "\xe2\x97\x80 fastest";
+    }
 }
 
 #define MAX_REFLINES 8

@@ -280,13 +280,13 @@ void gp_svg_bar_chart(FILE *out, const gp_svg_bars *c)
     svg_open(out, l.width, l.height, c->title, "bars");
     bar_legend(out, c, &l);
     bar_axis(out, c, &l);
+    /* Under the rows, so that no line crosses a value or marker (their text has a halo). */
+    bar_reflines(out, c, &l);
     double y = l.top;
     for (size_t i = 0; i < c->n_rows; i++) {
         bar_row(out, c, &l, &c->rows[i], y);
         y += row_height(c, &c->rows[i]);
     }
-    /* Last, so that the reference lines lie over the bars they are compared with. */
-    bar_reflines(out, c, &l);
     fputs("</svg>\n", out);
 }
 
