@@ -8,27 +8,61 @@
 /* An average glyph of the 12 px sans-serif the page uses, wide enough for digits. */
 #define CHAR_W 6.8
 #define LABEL_MAX 44                 /* characters of a bar's label before it is cut */
+#define SIDE_SHARE 0.35              /* of a bar chart's width, at most, for labels or values */
 #define BAR_H 15.0
 #define PALETTE 8                    /* series classes s0..s7, then dashed lines */
+#define MAX_TICKS 40                 /* whatever the numbers, an axis ends */
 
-void gp_html_escape_cut(FILE *out, const char *s, size_t max)
+static bool utf8_start(char c)
 {
-    size_t shown = 0;
-    for (; s && *s && shown < max; s++) {
+    return (unsigned char)c >> 6 != 2;
+}
+
+/* Where the k-th character (not byte) of s starts, or its end. */
+static const char *utf8_at(const char *s, size_t k)
+{
+    for (; *s; s++)
+        if (utf8_start(*s) && k-- == 0)
+            break;
+    return s;
+}
+
+static void escape_bytes(FILE *out, const char *s, const char *end)
+{
+    for (; s < end; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
-        default: fputc(*s, out);
+        default:
+            /* Control characters are not allowed in HTML text: shown as U+FFFD. */
+            if (((unsigned char)*s < 0x20 && !strchr("\t\n\r", *s)) || *s == 0x7f)
+                fputs("\xef\xbf\xbd", out);
+            else
+                fputc(*s, out);
         }
-        /* UTF-8 continuation bytes do not start a character: never cut inside one. */
-        if ((unsigned char)s[1] >> 6 != 2)
-            shown++;
     }
-    if (s && *s)
-        fputs("\xe2\x80\xa6", out);
+}
+
+/* The cut is in the middle: a name's start and its end ("... [2]", "... #6") both tell. */
+void gp_html_escape_cut(FILE *out, const char *s, size_t max)
+{
+    if (!s)
+        return;
+    size_t n = 0;
+    for (const char *p = s; *p; p++)
+        n += utf8_start(*p);
+    if (n <= max || max < 2) {
+        escape_bytes(out, s, s + strlen(s));
+        return;
+    }
+    const size_t tail = max / 3, head = max - tail - 1;
+    escape_bytes(out, s, utf8_at(s, head));
+    fputs("\xe2\x80\xa6", out);
+    const char *from = utf8_at(s, n - tail);
+    escape_bytes(out, from, from + strlen(from));
 }
 
 void gp_html_escape(FILE *out, const char *s)
@@ -51,6 +85,8 @@ static double axis_end(double max)
 {
     if (!(max > 0))
         return 1;
+    if (!isfinite(max * 1.02))
+        return max;
     const double step = gp_svg_tick_step(max * 1.02);
     return ceil(max * 1.02 / step) * step;
 }
@@ -59,7 +95,7 @@ static double text_w(const char *s)
 {
     size_t n = 0;
     for (; s && *s; s++)
-        n += (unsigned char)*s >> 6 != 2;
+        n += utf8_start(*s);
     return CHAR_W * (double)n;
 }
 
@@ -127,6 +163,11 @@ static double data_max(const gp_svg_bars *c)
     return m;
 }
 
+static double chart_width(const gp_svg_bars *c)
+{
+    return c->width > 0 ? c->width : 1000;
+}
+
 /* Room on the right for the longest value text and marker. */
 static double value_room(const gp_svg_bars *c)
 {
@@ -140,17 +181,24 @@ static double value_room(const gp_svg_bars *c)
         if (row + 12 > w)
             w = row + 12;
     }
-    return w > 320 ? 320 : w;
+    return fmin(w, SIDE_SHARE * chart_width(c));
+}
+
+/* Labels longer than this are cut, so that a narrow chart keeps room for its bars. */
+static size_t label_chars(const gp_svg_bars *c)
+{
+    const double fit = (SIDE_SHARE * chart_width(c) - 14) / CHAR_W - 1;
+    return fit < LABEL_MAX ? (size_t)fit : LABEL_MAX;
 }
 
 static double label_room(const gp_svg_bars *c)
 {
+    const double most = CHAR_W * (double)(label_chars(c) + 1);
     double w = 90;
     for (size_t i = 0; i < c->n_rows; i++) {
-        const double t = text_w(c->rows[i].label);
-        const double cut = t > CHAR_W * LABEL_MAX ? CHAR_W * (LABEL_MAX + 1) : t;
-        if (!c->rows[i].heading && cut + 14 > w)
-            w = cut + 14;
+        const double t = fmin(text_w(c->rows[i].label), most);
+        if (!c->rows[i].heading && t + 14 > w)
+            w = t + 14;
     }
     return w;
 }
@@ -158,7 +206,7 @@ static double label_room(const gp_svg_bars *c)
 static bar_layout bar_layout_of(const gp_svg_bars *c)
 {
     bar_layout l;
-    l.width = c->width > 0 ? c->width : 1000;
+    l.width = chart_width(c);
     l.x0 = label_room(c);
     l.x1 = l.width - value_room(c);
     l.top = (c->n_series > 1 ? 26 : 6) + 16.0 * (double)c->n_lines;
@@ -173,8 +221,8 @@ static bar_layout bar_layout_of(const gp_svg_bars *c)
 static void bar_axis(FILE *out, const gp_svg_bars *c, const bar_layout *l)
 {
     const double step = gp_svg_tick_step(l->max);
-    for (double v = 0; v <= l->max * (1 + 1e-9); v += step) {
-        const double x = bar_x(l, v);
+    for (int k = 0; k <= MAX_TICKS && k * step <= l->max * (1 + 1e-9); k++) {
+        const double v = k * step, x = bar_x(l, v);
         fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
                 x, x, l->top - 2, l->bottom);
         char tick[32];
@@ -219,13 +267,13 @@ static void bar_reflines(FILE *out, const gp_svg_bars *c, const bar_layout *l)
     }
 }
 
-static void bar_label(FILE *out, const gp_svg_row *row, double x, double y)
+static void bar_label(FILE *out, const gp_svg_row *row, size_t cut, double x, double y)
 {
     fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", x,
             y);
     gp_html_escape(out, row->label);
     fputs("</title>", out);
-    gp_html_escape_cut(out, row->label, LABEL_MAX);
+    gp_html_escape_cut(out, row->label, cut);
     fputs("</text>\n", out);
 }
 
@@ -262,7 +310,8 @@ static void bar_row(FILE *out, const gp_svg_bars *c, const bar_layout *l,
     }
     fprintf(out, "<g class=\"row%s%s\">\n", row->row_class ? " " : "",
             row->row_class ? row->row_class : "");
-    bar_label(out, row, l->x0 - 6, y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2);
+    bar_label(out, row, label_chars(c), l->x0 - 6,
+              y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2);
     double end = l->x0;
     for (size_t s = 0; s < c->n_series; s++) {
         const double e = bar_one(out, c, l, row, s, y + 4 + (double)s * (BAR_H + 2));
@@ -373,8 +422,8 @@ static line_layout line_layout_of(const gp_svg_lines *c)
 static void y_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
 {
     const double step = gp_svg_tick_step(l->ymax);
-    for (double v = 0; v <= l->ymax * (1 + 1e-9); v += step) {
-        const double y = line_y(l, v);
+    for (int k = 0; k <= MAX_TICKS && k * step <= l->ymax * (1 + 1e-9); k++) {
+        const double v = k * step, y = line_y(l, v);
         fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
                 l->x0, l->x1, y, y);
         char tick[32];
@@ -407,14 +456,16 @@ static void x_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
 {
     char label[32];
     if (l->log2_x) {
-        const int step = l->hi - l->lo > 12 ? 2 : 1;
+        const int step = (int)ceil((l->hi - l->lo) / 12);
         for (int k = (int)ceil(l->lo); k <= (int)floor(l->hi); k += step) {
             pow2_label(label, sizeof label, k);
             x_tick(out, l, l->x0 + (l->x1 - l->x0) * (k - l->lo) / (l->hi - l->lo), label);
         }
     } else {
         const double step = gp_svg_tick_step(l->hi - l->lo);
-        for (double v = ceil(l->lo / step) * step; v <= l->hi; v += step) {
+        const double first = ceil(l->lo / step) * step;
+        for (int k = 0; k <= MAX_TICKS && first + k * step <= l->hi; k++) {
+            const double v = first + k * step;
             snprintf(label, sizeof label, "%g", fabs(v) < step * 1e-9 ? 0 : v);
             x_tick(out, l, line_x(l, v), label);
         }

@@ -14,7 +14,8 @@
 
 /* Text for HTML and SVG alike: & < > " ' escaped, so names from users cannot make markup. */
 void gp_html_escape(FILE *out, const char *s);
-/* The same, cut to at most `max` characters (an ellipsis marks the cut). */
+/* The same, cut to at most `max` characters: the start and the end kept, an ellipsis
+ * between. Control characters become U+FFFD in both. */
 void gp_html_escape_cut(FILE *out, const char *s, size_t max);
 
 /* One row of a bar chart: a bar per series, or a heading that names the rows below it. */

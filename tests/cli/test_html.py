@@ -139,6 +139,8 @@ def static_checks(name, rc, page, err):
     meta = [m for m in root.all("meta") if m.attrs.get("http-equiv") == "Content-Security-Policy"]
     tap.ok(len(meta) == 1 and meta[0].attrs.get("content") == CSP,
            "%s: a Content-Security-Policy that blocks every fetch" % name)
+    negative = re.findall(r'(?:width|height)="-', page)
+    tap.ok(not negative, "%s: no negative width or height in the charts" % name)
     figures = list(root.all("figure", "chart"))
     tap.ok(all(f.first("svg") and f.first("figcaption") and f.first("svg").first("title")
                for f in figures),
@@ -273,6 +275,12 @@ def exec_report(n_kernels, hostile):
     launches, kernels = [], []
     for k in range(n_kernels):
         name = hostile if k == 0 else "kernel_%02d(float *, int)" % k
+        if k == 2:
+            name = "bell\x07kernel(int)"
+        if k % 5 == 1:   # a C++ template name, as long as real ones get
+            name = ("void cub::DeviceReduceKernel<cub::DeviceReducePolicy<float, float, int>"
+                    "::Policy600, float *, float *, int, cub::Sum>(float *, float *, int, "
+                    "cub::GridEvenShare<int>, cub::Sum) #%d" % k)
         metrics = {"gld_efficiency": {"value": 50.0 + k, "unit": "%", "inputs": {}},
                    "gld_transactions_per_request": {"value": 8.0, "unit": "sectors/request",
                                                     "inputs": {}}}
@@ -349,6 +357,12 @@ def test_escaping(files, pages):
            "exec: metric charts of the kernels' averages (loads only: 20 bars each)")
     tap.ok("a warning with &lt;markup&gt; &amp; &quot;quotes&quot;" in page,
            "warnings are listed, escaped")
+    tap.ok("\x07" not in page and "bell\ufffdkernel" in page,
+           "a control character in a name is shown as U+FFFD")
+    labels = [t.text for t in fig.all("text", "label")] if fig else []  # less the <title>
+    long_ones = [l for l in labels if l.startswith("void cub::")]
+    tap.ok(long_ones and all("\u2026" in l and re.search(r"#\d+$", l) for l in long_ones),
+           "a long kernel name is cut in the middle: its start and end stay", long_ones[:2])
     pages.append(("exec-synthetic", write_page("exec-synthetic", page),
                   {"figure.chart-exec-time rect.bar": 20}))
     rc, page, err = run("report", path, REDUCE, "--html")
@@ -413,7 +427,7 @@ def test_merged(files, pages):
     b["device"]["peak_bandwidth_gbps"] = 4800.0
     rc, page, err = run("report", REDUCE, files.write(b), "--html")
     root = static_checks("merged, different GPUs", rc, page, err)
-    labels = [t.all_text() for t in root.first("figure", "chart-bandwidth").all("text", "label")]
+    labels = [t.text for t in root.first("figure", "chart-bandwidth").all("text", "label")]
     peaks = root.first("figure", "chart-bandwidth").count("line", "ref peak")
     tap.ok(all(re.search(r"\[[12]\]$", l) for l in labels) and peaks == 2,
            "different GPUs: every bar labelled [file], a peak line per GPU", labels[:3])
