@@ -204,8 +204,8 @@ static void profiler_line(FILE *out, const gp_profiler_info *p, const char *repl
     char text[GP_TEXT_LEN * 2];
     if (p->state == GP_PROF_OK)
         snprintf(text, sizeof text, "CUPTI range profiler on %s, %s set, %d pass%s per "
-                 "kernel (%s), caches flushed, clocks not locked", p->chip, p->metric_set,
-                 p->passes, p->passes == 1 ? "" : "es", replay);
+                 "kernel (%s), clocks not locked", p->chip, p->metric_set, p->passes,
+                 p->passes == 1 ? "" : "es", replay);
     else if (p->state == GP_PROF_UNAVAILABLE)
         snprintf(text, sizeof text, "unavailable: %s", p->reason);
     else
@@ -260,7 +260,7 @@ static void kernel_header(FILE *out, const gp_report *r)
         describe_device(dev, sizeof dev, &r->device);
     dd_text(out, r->n_sources ? "device (first file)" : "device", dev);
     timing_line(out, r);
-    profiler_line(out, &r->profiler, "user replay");
+    profiler_line(out, &r->profiler, "user replay, caches flushed");
     fputs("</dl>\n", out);
     if (r->n_sources) {
         if (gp_report_sources_differ(r))
@@ -280,6 +280,7 @@ typedef struct {
     bool label_sources;
     char (*labels)[LABEL_LEN];       /* per result: variant, the parameters that vary, [file] */
     size_t *problem;                 /* per result: the index of its problem's first result */
+    size_t *end;                     /* per problem's first result: the problem's end */
     size_t n_problems;
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;                   /* the table's metric columns */
@@ -312,10 +313,7 @@ static bool same_problem(const gp_result *a, const gp_result *b)
 
 static size_t problem_end(const results_view *v, size_t first)
 {
-    size_t i = first + 1;
-    while (i < v->r->n_results && v->problem[i] == first)
-        i++;
-    return i;
+    return v->end[first];
 }
 
 static bool param_varies(const results_view *v, size_t first, const char *name)
@@ -375,6 +373,7 @@ static void view_free(results_view *v)
 {
     free(v->labels);
     free(v->problem);
+    free(v->end);
 }
 
 static int view_init(results_view *v, const gp_report *r)
@@ -385,7 +384,8 @@ static int view_init(results_view *v, const gp_report *r)
     const size_t n = r->n_results ? r->n_results : 1;
     v->labels = calloc(n, sizeof *v->labels);
     v->problem = calloc(n, sizeof *v->problem);
-    if (!v->labels || !v->problem) {
+    v->end = calloc(n, sizeof *v->end);
+    if (!v->labels || !v->problem || !v->end) {
         view_free(v);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
@@ -393,6 +393,7 @@ static int view_init(results_view *v, const gp_report *r)
         const bool same = i && same_problem(&r->results[v->problem[i - 1]], &r->results[i]);
         v->problem[i] = same ? v->problem[i - 1] : i;
         v->n_problems += !same;
+        v->end[v->problem[i]] = i + 1;
     }
     for (size_t i = 0; i < r->n_results; i++)
         result_label(v, i, v->labels[i], LABEL_LEN);
@@ -443,7 +444,8 @@ static void problem_title(const results_view *v, size_t first, char *buf, size_t
 static size_t extreme_of_problem(const results_view *v, size_t first, int sign)
 {
     size_t pick = first;
-    for (size_t i = first; i < problem_end(v, first); i++)
+    const size_t end = problem_end(v, first);
+    for (size_t i = first; i < end; i++)
         if (sign * (v->r->results[i].gbps - v->r->results[pick].gbps) > 0)
             pick = i;
     return pick;
@@ -514,6 +516,16 @@ static gp_svg_row *result_rows(const results_view *v, row_filler fill, const voi
     return rows;
 }
 
+/* Whether no result of its problem has more GB/s, nor as much before it: the fastest. */
+static bool is_best(const results_view *v, size_t i)
+{
+    const double g = v->r->results[i].gbps;
+    for (size_t k = v->problem[i]; k < problem_end(v, v->problem[i]); k++)
+        if (v->r->results[k].gbps > g || (k < i && v->r->results[k].gbps == g))
+            return false;
+    return true;
+}
+
 static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, const void *arg)
 {
     (void)arg;
@@ -525,8 +537,7 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
     else
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", res->gbps);
     const size_t first = v->problem[i];
-    if (!row->row_class && problem_end(v, first) - first > 1 &&
-        extreme_of_problem(v, first, 1) == i) {
+    if (!row->row_class && problem_end(v, first) - first > 1 && is_best(v, i)) {
         row->row_class = "best";
         row->marker = "\xe2\x97\x80 fastest";
     }
@@ -1304,7 +1315,7 @@ static void exec_header(FILE *out, const gp_report *r)
     snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
              "replay); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
     dd_text(out, "times", times);
-    profiler_line(out, &r->profiler, "kernel replay");
+    profiler_line(out, &r->profiler, "kernel replay, the program's own cache state");
     fputs("</dl>\n", out);
     warnings_list(out, r);
     fputs("</header>\n", out);
