@@ -484,6 +484,24 @@ def test_compare(files, pages):
            "compare A A --html: exit 0, nothing marked")
 
 
+def test_compare_exec(files, pages):
+    base_doc = exec_report(6, "plain(int)")
+    new_doc = copy.deepcopy(base_doc)
+    for launch in new_doc["exec"]["launches"]:
+        if launch["kernel"] == "kernel_03(float *, int)":
+            launch["duration_ms"] *= 2
+    rc, page, err = run("compare", files.write(base_doc), files.write(new_doc), "--html")
+    tap.ok(rc == 1, "compare of exec reports --html, one kernel twice as slow: exit 1", err)
+    root = static_checks("compare exec", 0, page, err)
+    fig = root.first("figure", "chart chart-compare")
+    slower = list(fig.all("g", "significant slower")) if fig else []
+    tap.ok(fig is not None and fig.count("rect", "bar") == 12 and len(slower) == 1 and
+           "kernel_03" in slower[0].all_text(),
+           "compare exec: two bars per kernel, the slower one marked")
+    pages.append(("compare-exec", write_page("compare-exec", page),
+                  {"figure.chart-compare rect.bar": 12}))
+
+
 # ---- in the browser ------------------------------------------------------------------------
 
 def png_size(path):
@@ -551,6 +569,7 @@ def main():
         test_sweeps(files, pages)
         test_merged(files, pages)
         test_compare(files, pages)
+        test_compare_exec(files, pages)
         test_browser(pages)
     tap.done()
 
