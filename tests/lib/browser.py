@@ -71,6 +71,7 @@ class Browser:
 
         argv = [self.path, "--headless", "--no-sandbox", "--disable-gpu",
                 "--remote-debugging-pipe", "--user-data-dir=" + self.profile,
+                "--disable-dev-shm-usage",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--hide-scrollbars", "--mute-audio",
