@@ -184,7 +184,7 @@ static void usage_errors(void)
     refused("did you mean 'unrollwarps8'", "reduce", "--variant=unrollwarp8", NULL);
     refused("did you mean '--block'", "reduce", "--blok=512", NULL);
     refused("did you mean 'report'", "repot", NULL);
-    refused("more than 100000 nodes", "exec", "--kernel=((a{99}){99}){99}", "--", "ls", NULL);
+    refused("more than 2000 nodes", "exec", "--kernel=((a{99}){99}){99}", "--", "ls", NULL);
     refused("unknown option '--block'", "list", "--block=5", NULL);
     refused("--chip and --device", "metrics", "--chip=GH100", "--device=0", NULL);
     refused("unknown option '--type'", "list", "--type=int32", NULL);
