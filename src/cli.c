@@ -379,6 +379,10 @@ static int check_regex(const char *text, const char **out)
         return gp_fail(GP_ERR_USAGE, "invalid value for --kernel: the pattern would expand to "
                                      "more than %.0f nodes (repeated or nested quantifiers)",
                        GP_REGEX_MAX_NODES);
+    if (gp_regex_repeats_empty(text))
+        return gp_fail(GP_ERR_USAGE, "invalid value for --kernel: a *, + or {m,} repeats what "
+                                     "can match nothing (as in r?+ or (a|)*), which takes "
+                                     "regcomp exponential time; repeat what matches a character");
     regex_t re;
     int e = regcomp(&re, text, REG_EXTENDED | REG_NOSUB);
     if (e != 0) {

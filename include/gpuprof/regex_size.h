@@ -6,10 +6,20 @@
 #ifndef GPUPROF_REGEX_SIZE_H
 #define GPUPROF_REGEX_SIZE_H
 
+#include <stdbool.h>
+
 #define GP_REGEX_MAX_NODES 2000.0
 
 /* The nodes the pattern may expand to: each quantifier copies the atom before it ({m,n} up
- * to n+1 times, + twice), and copies of copies multiply. An over-estimate, never under. */
+ * to n+1 times, + twice), and copies of copies multiply. An over-estimate, never under;
+ * infinite for an interval regcomp would refuse only after copying what precedes it. */
 double gp_regex_expansion(const char *pattern);
+
+/* Whether a *, + or {m,} repeats something that can match the empty string: "r?+", "(a|)*",
+ * "(\b)*" (but not "(\ba)*"). regcomp builds such a repeat as a loop of empty steps, and
+ * after an anchor the time it takes to follow them grows exponentially with their number,
+ * whatever the nodes: "^r?+++++" takes 8 s, "^(r?)*" written 64 times more than 20 s. Such a
+ * repeat can always be written without it ("(r?)+" is "r*"). */
+bool gp_regex_repeats_empty(const char *pattern);
 
 #endif

@@ -185,6 +185,8 @@ static void usage_errors(void)
     refused("did you mean '--block'", "reduce", "--blok=512", NULL);
     refused("did you mean 'report'", "repot", NULL);
     refused("more than 2000 nodes", "exec", "--kernel=((a{99}){99}){99}", "--", "ls", NULL);
+    refused("repeats what can match nothing", "exec", "--kernel=IWWr^r?++++++fl,cub", "--", "ls",
+            NULL);
     refused("unknown option '--block'", "list", "--block=5", NULL);
     refused("--chip and --device", "metrics", "--chip=GH100", "--device=0", NULL);
     refused("unknown option '--type'", "list", "--type=int32", NULL);

@@ -1,5 +1,5 @@
 /* compare's matching and verdicts on reports built in memory, the noise statistic, and the
- * --kernel expansion bound. */
+ * --kernel expansion bound and empty repeats. */
 #include "tap.h"
 
 #include "gpuprof/compare.h"
@@ -108,9 +108,40 @@ static void test_regex_bound(void)
     tap_ok(gp_regex_expansion(plus) > GP_REGEX_MAX_NODES, "66 repeated + are refused");
     tap_ok(gp_regex_expansion("((a{255}){255}){255}") > GP_REGEX_MAX_NODES,
            "nested counted repeats multiply");
-    tap_ok(gp_regex_expansion("(a{255}){255}") <= GP_REGEX_MAX_NODES,
+    tap_ok(gp_regex_expansion("(a{30}){30}") <= GP_REGEX_MAX_NODES,
            "one level of nesting is allowed");
+    tap_ok(gp_regex_expansion("((a{00}){99}){99}") > GP_REGEX_MAX_NODES,
+           "empty-matching nested repeats are refused (CI fuzz finding)");
     tap_ok(gp_regex_expansion("[]+]+") < 10, "a ] first in a bracket is literal");
+    char plus_bad[80];
+    snprintf(plus_bad, sizeof plus_bad, "(%s){-1}", plus);
+    tap_ok(gp_regex_expansion(plus_bad) > GP_REGEX_MAX_NODES, "a bad interval after copies");
+    snprintf(plus_bad, sizeof plus_bad, "%s{nan}", plus);
+    tap_ok(gp_regex_expansion(plus_bad) > GP_REGEX_MAX_NODES, "{nan} after copies");
+    char deep[300];
+    memset(deep, '(', sizeof deep - 1);
+    deep[sizeof deep - 1] = '\0';
+    tap_ok(gp_regex_expansion(deep) > GP_REGEX_MAX_NODES, "groups nested 299 deep");
+}
+
+/* Repeats of what can match nothing (regcomp's time grows exponentially with them after an
+ * anchor), and the repeats and empty matches that are fine. */
+static void test_regex_empty_repeats(void)
+{
+    static const char *const refused[] = {
+        "IWWr^r?++++++fl,cub",   /* a fuzz finding: over 10 s in regcomp */
+        "^r?+", "(a|)*", "(a|b*)+", "^(.*)*", "()*", "(\\b)+", "(^)*", "(x)(\\1)*",
+        "(a?b?){2,}", "((a?)(b*))+", "a**", "(((a?)))+", "(b|(a|()))+", "(a|b)?+",
+    };
+    static const char *const allowed[] = {
+        "^(reduce|copy)[A-Z]+$", "^.*foo.*$", "(a?b)+", "(a|b)*", "(^a)+", "(\\ba)*",
+        "a?{3}", "(a?){0,4}", "a*?", "(*a)", "[?*]+", "\\?+", "(a?)|b+", "(a|b+)+",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        tap_ok(gp_regex_repeats_empty(refused[i]), "%s repeats what can match nothing",
+               refused[i]);
+    for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
+        tap_ok(!gp_regex_repeats_empty(allowed[i]), "%s does not", allowed[i]);
 }
 
 void test_compare(void)
@@ -118,4 +149,5 @@ void test_compare(void)
     test_verdicts();
     test_noise();
     test_regex_bound();
+    test_regex_empty_repeats();
 }
