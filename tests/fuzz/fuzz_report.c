@@ -1,7 +1,9 @@
 /* libFuzzer harness: a report read from arbitrary bytes (gp_report_parse_json), and when it
  * reads, rendered as text (with and without --metrics-detail, and per launch), CSV (with
- * and without the header) and JSON to /dev/null. The report is freed on every return;
+ * and without the header), JSON and HTML to /dev/null, then compared with itself and the
+ * comparison rendered as text, CSV, JSON and HTML. The report is freed on every return;
  * nothing is printed. */
+#include "gpuprof/compare.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
@@ -14,6 +16,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *sink;
+
+/* compare A A: every row matched, so the page's chart, table and caption all run. */
+static void compare_with_itself(const gp_report *r)
+{
+    gp_comparison c;
+    if (gp_compare_reports(r, "a", r, "b", GP_COMPARE_DEFAULT_THRESHOLD, &c) == GP_OK) {
+        const gp_render_options o = {.no_header = false};
+        gp_render_compare_text(sink, &c);
+        gp_render_compare_csv(sink, &c, &o);
+        gp_render_compare_json(sink, &c);
+        gp_render_compare_html(sink, &c);
+    }
+    gp_comparison_free(&c);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gp_render_text(sink, &r, &o);
         gp_render_csv(sink, &r, &o);
         gp_render_json(sink, &r);
+        gp_render_html(sink, &r);
+        compare_with_itself(&r);
     }
     gp_report_free(&r);
     gp_clear_error();
