@@ -13,13 +13,41 @@
 
 /* ---- what identifies a row ------------------------------------------------------------- */
 
+static bool utf8_continuation(char c)
+{
+    return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* A key's value: whole when it fits, else its start and its end around an ellipsis, cut
+ * between characters, as the HTML page cuts long names: names that share a long start
+ * (namespaces, template arguments) mostly differ at their end (the last arguments). */
+static void set_value(char *dst, size_t size, const char *value)
+{
+    static const char ellipsis[] = "\xe2\x80\xa6";
+    const size_t n = strlen(value);
+    if (n < size) {
+        memcpy(dst, value, n + 1);
+        return;
+    }
+    const size_t room = size - sizeof ellipsis, tail = room / 3;
+    size_t head = room - tail;
+    while (head > 0 && utf8_continuation(value[head]))
+        head--;
+    const char *end = value + n - tail;
+    while (*end && utf8_continuation(*end))
+        end++;
+    memcpy(dst, value, head);
+    memcpy(dst + head, ellipsis, sizeof ellipsis - 1);
+    memcpy(dst + head + sizeof ellipsis - 1, end, strlen(end) + 1);
+}
+
 static void add_key(gp_compare_row *row, const char *name, const char *value)
 {
     if (row->n_keys >= GP_COMPARE_MAX_KEYS)
         return;
     gp_compare_key *k = &row->keys[row->n_keys++];
     snprintf(k->name, sizeof k->name, "%s", name);
-    snprintf(k->value, sizeof k->value, "%s", value);
+    set_value(k->value, sizeof k->value, value);
 }
 
 static void result_keys(gp_compare_row *row, const gp_result *r)
@@ -208,10 +236,12 @@ static gp_compare_row *new_row(gp_comparison *c)
 /* The first result of `next` not matched yet with the row's keys, or SIZE_MAX. */
 static size_t find_result(const gp_report *next, const bool *used, const gp_compare_row *row)
 {
+    gp_compare_row probe;   /* only its keys are set: its 12 values of GP_COMPARE_VALUE_LEN
+                               are not cleared for each candidate */
     for (size_t i = 0; i < next->n_results; i++) {
         if (used[i])
             continue;
-        gp_compare_row probe = {0};
+        probe.n_keys = 0;
         result_keys(&probe, &next->results[i]);
         if (same_keys(&probe, row))
             return i;

@@ -96,7 +96,7 @@ static void print_text_metrics(FILE *out, const gp_compare_row *row, double thre
 
 static void print_text_row(FILE *out, const gp_compare_row *row, double threshold_pct)
 {
-    char label[512];
+    char label[GP_COMPARE_LABEL_LEN];
     gp_compare_label(row, label, sizeof label);
     fprintf(out, "%-10s ", gp_change_name(row->verdict));
     put_cell(out, "%+*.1f", 8, row->change_pct);
@@ -136,7 +136,7 @@ static void put_csv_number(FILE *out, double v)
 
 static void put_csv_row(FILE *out, const gp_compare_row *row, const char **keys, size_t n)
 {
-    char label[512];
+    char label[GP_COMPARE_LABEL_LEN];
     gp_compare_label(row, label, sizeof label);
     gp_csv_field(out, label, true);
     fprintf(out, ",%s", gp_change_name(row->verdict));

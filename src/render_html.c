@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_LEN 160
+#define LABEL_LEN 160                /* a result's label (compare: GP_COMPARE_LABEL_LEN) */
 #define EXEC_TOP 20                  /* kernels in the exec time chart */
 
 /* ---- the page ---------------------------------------------------------------------------- */
@@ -1528,7 +1528,7 @@ static void verdict_marker(char *buf, size_t len, const gp_compare_row *row)
 
 typedef struct {
     gp_svg_row *rows;
-    char (*labels)[LABEL_LEN];
+    char (*labels)[GP_COMPARE_LABEL_LEN];
     char (*markers)[GP_SVG_VALUE_LEN];
     size_t n;
 } compare_rows;
@@ -1607,7 +1607,7 @@ static void label_keys(const common_keys *ck, const gp_compare_row *row, bool co
 static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
                              gp_svg_row *out, char *label, char *marker)
 {
-    label_keys(ck, row, false, label, LABEL_LEN);
+    label_keys(ck, row, false, label, GP_COMPARE_LABEL_LEN);
     verdict_marker(marker, GP_SVG_VALUE_LEN, row);
     out->label = label;
     out->marker = marker;
@@ -1645,7 +1645,7 @@ static void common_caption(FILE *out, const gp_comparison *c)
 {
     common_keys ck;
     find_common(c, &ck);
-    char words[LABEL_LEN] = "";
+    char words[GP_COMPARE_LABEL_LEN] = "";
     for (size_t i = 0; i < ck.n; i++)
         append_key(words, sizeof words, ck.keys[i]);
     if (!words[0])
@@ -1711,7 +1711,7 @@ static void changed_metrics(FILE *out, const gp_compare_row *row, double thresho
 
 static void compare_row(FILE *out, const gp_compare_row *row, double threshold_pct)
 {
-    char label[LABEL_LEN];
+    char label[GP_COMPARE_LABEL_LEN];
     gp_compare_label(row, label, sizeof label);
     const char *arrow = row->verdict == GP_CHANGE_SLOWER ? "\xe2\x96\xb2 "
                         : row->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc " : "";
@@ -1760,7 +1760,7 @@ static void unmatched_table(FILE *out, const gp_comparison *c, gp_change which,
         if (row->verdict != which)
             continue;
         const gp_compare_side *s = which == GP_CHANGE_ONLY_BASE ? &row->base : &row->next;
-        char label[LABEL_LEN];
+        char label[GP_COMPARE_LABEL_LEN];
         gp_compare_label(row, label, sizeof label);
         fputs("<tr>", out);
         td_text(out, label);

@@ -11,6 +11,13 @@
 
 #define GP_COMPARE_DEFAULT_THRESHOLD 5.0   /* %: below this no change is significant */
 #define GP_COMPARE_MAX_KEYS 12
+/* A key's value: room for the demangled C++ names of exec reports' kernels, which run to
+ * hundreds of characters and often share a long start (namespaces, template arguments), so
+ * that a row is named in full. A longer name is cut in the middle; rows are still matched
+ * on the whole name. */
+#define GP_COMPARE_VALUE_LEN 1024
+/* A row's keys joined (gp_compare_label): one long value and the short others. */
+#define GP_COMPARE_LABEL_LEN (2 * GP_COMPARE_VALUE_LEN)
 
 typedef enum {
     GP_CHANGE_SAME = 0,          /* matched; the time changed by no more than the bound */
@@ -36,7 +43,7 @@ typedef struct {
  * block; for exec reports kernel, grid, block. */
 typedef struct {
     char name[32];
-    char value[GP_NAME_LEN];
+    char value[GP_COMPARE_VALUE_LEN];
 } gp_compare_key;
 
 typedef struct {
@@ -66,7 +73,8 @@ void gp_comparison_free(gp_comparison *c);
 
 const char *gp_change_name(gp_change c);   /* "same", "faster", "slower", "only-base", … */
 
-/* A row's keys joined for people: "reduce neighbored int32 n=16777216 block=512". */
+/* A row's keys joined for people: "reduce neighbored int32 n=16777216 block=512"; a buffer
+ * of GP_COMPARE_LABEL_LEN holds any row's. */
 void gp_compare_label(const gp_compare_row *row, char *buf, size_t len);
 
 #endif

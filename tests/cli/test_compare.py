@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """gpuprof report A B (merged reports) and gpuprof compare BASE NEW, on reports derived from
 the recorded fixtures: matching, noise-aware significance, the threshold, unmatched results,
-different GPUs, exit statuses (0 nothing slower, 1 a regression, 2 trouble) and bad input."""
+different GPUs, exit statuses (0 nothing slower, 1 a regression, 2 trouble), long kernel
+names of exec reports, and bad input."""
 import copy
 import csv
+import html
 import io
 import json
 import os
+import re
 import tempfile
 
 import tap
@@ -17,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 REDUCE = os.path.join(FIXTURES, "reduce-default.json")
 TRANSPOSE = os.path.join(FIXTURES, "transpose-4096.json")
+EXEC = os.path.join(FIXTURES, "exec-copy.json")
 
 
 def load(path):
@@ -186,6 +190,58 @@ def test_csv(files):
            "compare --csv --no-header: rows only")
 
 
+def exec_doc(names, slow=None):
+    """exec-copy.json with one launch of each kernel named; `slow`'s twice as long."""
+    doc = load(EXEC)
+    launch = doc["exec"]["launches"][0]
+    doc["exec"]["launches"] = []
+    for i, name in enumerate(names):
+        one = dict(copy.deepcopy(launch), id=i + 1, kernel=name, mangled=None)
+        if name == slow:
+            one["duration_ms"] *= 2
+        doc["exec"]["launches"].append(one)
+    return doc
+
+
+def test_long_kernel_names(files):
+    start = ("void cub::CUB_200200_900_NS::DeviceReduceSingleTileKernel<cub::CUB_200200_900_NS::"
+             "DeviceReducePolicy<float, unsigned int, cub::CUB_200200_900_NS::Sum>::Policy600, "
+             "float *, float *, unsigned int, cub::CUB_200200_900_NS::Sum, float, float, ")
+    a = start + "cuda::std::__4::identity>(float *, float *, unsigned int, float)"
+    b = start + "cub::CUB_200200_900_NS::detail::square>(float *, float *, unsigned int, float)"
+    assert len(start) >= 200 and len(a) > 250
+    base = files.write(exec_doc([a, b]))
+    new = files.write(exec_doc([a, b], slow=b))
+    rc, doc, err = run_json("compare", base, new, "--json")
+    keys = [r["key"]["kernel"] for r in doc["rows"]] if doc else []
+    verdicts = [r["verdict"] for r in doc["rows"]] if doc else []
+    tap.ok(rc == 1 and keys == [a, b] and verdicts == ["same", "slower"],
+           "exec kernels sharing their first %d characters: kept apart, keyed in full"
+           % len(start), err)
+    rc, out, _ = run("compare", base, new)
+    rows = [line for line in out.splitlines() if line.startswith(("same", "slower"))]
+    tap.ok(rc == 1 and len(rows) == 2 and rows[0].startswith("same") and
+           rows[0].endswith("  %s grid=65536x1x1 block=256x1x1" % a) and
+           rows[1].startswith("slower") and rows[1].endswith(b + " grid=65536x1x1 block=256x1x1"),
+           "text: each row names its kernel in full", out)
+    rc, out, _ = run("compare", base, new, "--csv")
+    table = list(csv.DictReader(io.StringIO(out)))
+    tap.ok(rc == 1 and [r["result"] for r in table] ==
+           [n + " grid=65536x1x1 block=256x1x1" for n in (a, b)],
+           "csv: the result column names each kernel in full")
+    rc, page, _ = run("compare", base, new, "--html")
+    cells = re.findall(r"<td>([^<]*) grid=65536x1x1 block=256x1x1</td>", page)
+    labels = [(t, html.unescape(shown)) for t, shown in
+              re.findall(r'<text class="label"[^>]*><title>([^<]*)</title>([^<]*)</text>', page)]
+    tap.ok(rc == 1 and cells == [html.escape(a), html.escape(b)],
+           "html: the table names each kernel in full", cells)
+    tap.ok([t for t, _ in labels] == [html.escape(a), html.escape(b)] and
+           all(len(shown) < 60 and "\u2026" in shown and a.startswith(shown.split("\u2026")[0])
+               and a.endswith(shown.split("\u2026")[1]) for _, shown in labels),
+           "html: the chart's labels are cut in the middle, its tooltips name them in full",
+           labels)
+
+
 def test_bad_input(files):
     base = files.write(with_noise(load(REDUCE), 1.0))
     cases = [
@@ -214,6 +270,7 @@ def main():
         test_significance(files)
         test_unmatched_and_devices(files)
         test_csv(files)
+        test_long_kernel_names(files)
         test_bad_input(files)
     tap.done()
 

@@ -1,5 +1,5 @@
-/* compare's matching and verdicts on reports built in memory, the noise statistic, and the
- * --kernel expansion bound and empty repeats. */
+/* compare's matching and verdicts on reports built in memory (long exec kernel names too), the
+ * noise statistic, and the --kernel expansion bound. */
 #include "tap.h"
 
 #include "gpuprof/compare.h"
@@ -89,6 +89,74 @@ static void test_verdicts(void)
     gp_report_free(&next);
 }
 
+/* An exec launch of `kernel` (grid 4096, block 256) that took `ms`. */
+static void add_launch(gp_report *r, const char *kernel, double ms)
+{
+    gp_exec_launch *l;
+    if (gp_exec_add_launch(&r->exec, &l) != GP_OK)
+        return;
+    l->kernel = strdup(kernel);
+    l->grid = (gp_dim3){4096, 1, 1};
+    l->block = (gp_dim3){256, 1, 1};
+    l->duration_ms = ms;
+}
+
+static const gp_compare_row *kernel_row(const gp_comparison *c, const char *value)
+{
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (c->rows[i].n_keys && strcmp(c->rows[i].keys[0].name, "kernel") == 0 &&
+            strcmp(c->rows[i].keys[0].value, value) == 0)
+            return &c->rows[i];
+    return NULL;
+}
+
+/* Demangled template names share long starts: each row keeps its own kernel, named in full,
+ * and one too long for a key is cut in the middle, its start and end kept. */
+static void test_long_kernel_names(void)
+{
+    char start[1600], a[1700], b[1700], huge_a[1700], huge_b[1700];
+    memset(start, 'n', sizeof start - 1);
+    start[sizeof start - 1] = '\0';
+    snprintf(a, sizeof a, "void ns::%.200s::kernel<float>(float *)", start);
+    snprintf(b, sizeof b, "void ns::%.200s::kernel<double>(double *)", start);
+    snprintf(huge_a, sizeof huge_a, "void ns::%s::kernel<int>(int *)", start);
+    snprintf(huge_b, sizeof huge_b, "void ns::%s::kernel<long>(long *)", start);
+    gp_report base, next;
+    gp_report_init(&base);
+    gp_report_init(&next);
+    base.is_exec = next.is_exec = true;
+    const char *names[] = {a, b, huge_a, huge_b};
+    for (size_t i = 0; i < 4; i++) {
+        add_launch(&base, names[i], 1.0);
+        add_launch(&next, names[i], i == 1 ? 2.0 : 1.0);
+    }
+    gp_comparison c;
+    tap_ok(gp_compare_reports(&base, "a", &next, "b", 5.0, &c) == GP_OK, "exec compare runs");
+    tap_ok(c.n_rows == 4 && c.n_same == 3 && c.n_slower == 1,
+           "four kernels sharing their first 200 characters: four matched rows");
+    const gp_compare_row *ra = kernel_row(&c, a), *rb = kernel_row(&c, b);
+    tap_ok(ra && ra->verdict == GP_CHANGE_SAME, "a %zu-character name is a key in full",
+           strlen(a));
+    tap_ok(rb && rb->verdict == GP_CHANGE_SLOWER, "and the other keeps its own times");
+    char label[GP_COMPARE_LABEL_LEN];
+    if (rb)
+        gp_compare_label(rb, label, sizeof label);
+    tap_ok(rb && strncmp(label, b, strlen(b)) == 0 &&
+               strcmp(label + strlen(b), " grid=4096x1x1 block=256x1x1") == 0,
+           "the label holds the whole name");
+    const char *cut = c.n_rows == 4 ? c.rows[2].keys[0].value : "", *end = "::kernel<int>(int *)";
+    const size_t n = strlen(cut);
+    tap_ok(n < GP_COMPARE_VALUE_LEN && strncmp(cut, huge_a, 600) == 0 &&
+               strstr(cut, "n\xe2\x80\xa6n") && n > strlen(end) &&
+               strcmp(cut + n - strlen(end), end) == 0,
+           "a name longer than a key: cut in the middle, its start and end kept");
+    tap_ok(c.n_rows == 4 && strcmp(c.rows[2].keys[0].value, c.rows[3].keys[0].value) != 0,
+           "two such names, differing at their end, still differ");
+    gp_comparison_free(&c);
+    gp_report_free(&base);
+    gp_report_free(&next);
+}
+
 static void test_noise(void)
 {
     double v[] = {1.0, 1.0, 1.0, 1.0, 100.0}, scratch[5];
@@ -147,6 +215,7 @@ static void test_regex_empty_repeats(void)
 void test_compare(void)
 {
     test_verdicts();
+    test_long_kernel_names();
     test_noise();
     test_regex_bound();
     test_regex_empty_repeats();
