@@ -15,6 +15,11 @@ size_t gp_exec_profiled(const gp_exec_info *e)
     return n;
 }
 
+const char *gp_exec_replay(int passes)
+{
+    return passes == 1 ? "one pass, no replay" : "kernel replay";
+}
+
 static gp_exec_kernel *entry_for(gp_exec_kernel *k, size_t *n, const char *name)
 {
     for (size_t i = 0; i < *n; i++)

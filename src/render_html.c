@@ -1313,9 +1313,12 @@ static void exec_header(FILE *out, const gp_report *r)
     }
     char times[128];
     snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
-             "replay); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
+             "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
     dd_text(out, "times", times);
-    profiler_line(out, &r->profiler, "kernel replay, the program's own cache state");
+    char replay[96];
+    snprintf(replay, sizeof replay, "%s, the program's own cache state",
+             gp_exec_replay(r->profiler.passes));
+    profiler_line(out, &r->profiler, replay);
     fputs("</dl>\n", out);
     warnings_list(out, r);
     fputs("</header>\n", out);

@@ -37,10 +37,11 @@ static void print_profiler(FILE *out, const gp_report *r)
     const gp_profiler_info *p = &r->profiler;
     const size_t profiled = gp_exec_profiled(&r->exec);
     if (p->state == GP_PROF_OK)
-        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, kernel replay (%d passes), "
-                     "%zu of %zu kernels profiled; times from CUPTI's activity records, of a "
-                     "profiled kernel from its replay\n",
-                p->chip, p->metric_set, p->passes, profiled, r->exec.n_launches);
+        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %s (%d pass%s), %zu of %zu "
+                     "kernels profiled; times from CUPTI's activity records, of a profiled "
+                     "kernel from its counters\n",
+                p->chip, p->metric_set, gp_exec_replay(p->passes), p->passes,
+                p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
     else if (p->state == GP_PROF_UNAVAILABLE)
         fprintf(out, "metrics: unavailable (%s); times from CUPTI's activity records\n",
                 p->reason);

@@ -310,8 +310,10 @@ static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
         cJSON_AddStringToObject(o, "chip", p->chip);
         cJSON_AddNumberToObject(o, "passes", p->passes);
         cJSON_AddStringToObject(o, "metric_set", p->metric_set);
-        cJSON_AddStringToObject(o, "api", exec ? "CUPTI range profiler, auto range, kernel replay"
-                                                : "CUPTI range profiler, auto range, user replay");
+        char api[96];
+        snprintf(api, sizeof api, "CUPTI range profiler, auto range, %s",
+                 exec ? gp_exec_replay(p->passes) : "user replay");
+        cJSON_AddStringToObject(o, "api", api);
         cJSON_AddStringToObject(o, "cache_control",
                                 exec ? "none (the program's own cache state)"
                                      : "L2 flushed before every kernel");

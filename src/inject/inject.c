@@ -168,6 +168,7 @@ static void finish(void)
     pthread_mutex_lock(&once);
     if (!done) {
         done = true;
+        gp_launches_end_passes(true);
         gp_activity_flush();
         gp_record r;
         gp_record_begin(&r, "end");
@@ -179,9 +180,10 @@ static void finish(void)
     pthread_mutex_unlock(&once);
 }
 
-/* A crash: write the kernel times CUPTI still holds, then die of the same signal the way the
- * program would have (its own handler, if it had one, runs as before). Flushing is not
- * async-signal-safe; the process is ending either way, and the records are what is left. */
+/* A crash: write the profiled launches of the open passes and the kernel times CUPTI still
+ * holds, then die of the same signal the way the program would have (its own handler, if it
+ * had one, runs as before). Flushing is not async-signal-safe; the process is ending either
+ * way, and the records are what is left. */
 static const int crash_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 static struct sigaction previous[sizeof crash_signals / sizeof crash_signals[0]];
 
@@ -190,6 +192,7 @@ static void on_crash(int sig)
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
         if (crash_signals[i] == sig)
             sigaction(sig, &previous[i], NULL);
+    gp_launches_end_passes(false);
     gp_activity_flush();
     raise(sig);
 }

@@ -34,6 +34,9 @@ void gp_launches_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
 void gp_launches_on_context_created(CUcontext ctx);
 void gp_launches_on_context_destroyed(CUcontext ctx);
 bool gp_launches_was_profiled(uint32_t correlation_id);
+/* End every context's open pass, writing its launches: at the end of the process, and after
+ * a crash (may_wait false: skipped when another thread is inside a launch). */
+void gp_launches_end_passes(bool may_wait);
 
 /* activity.c: kernel times from CUPTI's activity records. */
 int gp_activity_start(void);

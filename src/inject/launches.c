@@ -1,15 +1,17 @@
-/* The launch callbacks: choose the launches to profile (ncu's filters), and profile each one
- * in a session of its own on its context: Start at the launch's API entry, kernel replay
- * while the driver runs it (CUPTI saves and restores device memory between passes, so an
- * in-place kernel still computes its result), Stop, decode and write its counters at the API
- * exit. One lock is held from every launch's entry to its exit, so no other thread's kernel
- * falls into a profiled launch's session, and a launch being captured into a CUDA graph is
- * left alone (it runs later, as a graph node). */
+/* The launch callbacks: choose the launches to profile (ncu's filters), and profile them in
+ * their context's sessions (sessions.h): with kernel replay a session per launch, started at
+ * its API entry and decoded at its exit (CUPTI saves and restores device memory between
+ * passes, so an in-place kernel still computes its result); with one pass, one pass around
+ * consecutive profiled launches, ended before any other kernel runs there. One lock is held
+ * from every launch's entry to its exit, so no other thread's kernel falls into a profiled
+ * launch's session, and a launch being captured into a CUDA graph is left alone (it runs
+ * later, as a graph node). */
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/status.h"
 #include "inject.h"
 #include "record.h"
+#include "sessions.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,10 +24,8 @@
 #define STARTED 1u   /* its session was started */
 
 typedef struct {
-    CUcontext ctx;
-    uint32_t uid, device;
-    gp_collector *collector;   /* opened at the first launch to profile */
-    bool tried;                /* opening was tried (and failed when collector is NULL) */
+    gp_sessions sessions;      /* its collector opened at the first launch to profile */
+    bool tried;                /* opening was tried (and failed when the collector is NULL) */
 } context_state;
 
 /* A distinct kernel (by mangled name): whether the filter takes it, launches profiled. */
@@ -234,12 +234,12 @@ static kernel_state *kernel_named(const char *name)
 }
 
 /* ncu's order: the filter by name, then --launch-skip and --launch-count over the launches
- * it takes, then at most --per-kernel of each kernel. A launch being captured into a graph
- * does not run now: it counts for none of them. */
-static bool choose(const char *name, const launch_facts *l)
+ * it takes, then at most --per-kernel of each kernel. (A launch being captured into a graph
+ * does not run now: the caller asks about none of them.) */
+static bool choose(const char *name)
 {
     kernel_state *k = kernel_named(name);
-    if (!k || !k->matches || being_captured(l))
+    if (!k || !k->matches)
         return false;
     const uint64_t index = matching_launches++;
     if (index < gp_inject.skip || profiled_launches >= gp_inject.count ||
@@ -255,7 +255,7 @@ static bool choose(const char *name, const launch_facts *l)
 static context_state *find_context(CUcontext ctx)
 {
     for (size_t i = 0; i < n_contexts; i++)
-        if (contexts[i].ctx == ctx)
+        if (contexts[i].sessions.ctx == ctx)
             return &contexts[i];
     return NULL;
 }
@@ -302,25 +302,26 @@ void gp_launches_on_context_created(CUcontext ctx)
     write_device(uid, device);
     lock();
     if (n_contexts < MAX_CONTEXTS)
-        contexts[n_contexts++] = (context_state){.ctx = ctx, .uid = uid, .device = device};
+        contexts[n_contexts++] =
+            (context_state){.sessions = {.ctx = ctx, .uid = uid, .device = device}};
     unlock();
 }
 
-static void write_profiler(const context_state *cs)
+static void write_profiler(const gp_sessions *s)
 {
-    const gp_collector *c = cs->collector;
+    const gp_collector *c = s->collector;
     const char *keys[GP_MAX_METRIC_NAMES + 32], *units[GP_MAX_METRIC_NAMES + 32],
         *missing[GP_MAX_METRIC_NAMES + 32];
     for (size_t i = 0; i < c->n_metrics; i++) {
-        const gp_selected_metric *s = &c->metrics[i];
-        keys[i] = s->def ? s->def->key : s->raw_name;
-        units[i] = s->def ? s->def->unit : s->raw_unit;
-        missing[i] = s->missing ? s->missing : "";
+        const gp_selected_metric *m = &c->metrics[i];
+        keys[i] = m->def ? m->def->key : m->raw_name;
+        units[i] = m->def ? m->def->unit : m->raw_unit;
+        missing[i] = m->missing ? m->missing : "";
     }
     gp_record r;
     gp_record_begin(&r, "profiler");
     gp_record_int(&r, "pid", getpid());
-    gp_record_uint(&r, "context", cs->uid);
+    gp_record_uint(&r, "context", s->uid);
     gp_record_string(&r, "chip", c->chip);
     gp_record_int(&r, "passes", c->passes);
     gp_record_string(&r, "set", gp_metrics_kind_name(c->kind));
@@ -331,31 +332,37 @@ static void write_profiler(const context_state *cs)
     gp_record_end(&r);
 }
 
-/* The context's profiler, opened the first time one of its launches is to be profiled. A
- * failure (no permission, another profiler) is said once; its launches are then only timed. */
-static gp_collector *collector_of(context_state *cs)
+/* The context's sessions, their profiler opened the first time one of its launches is to be
+ * profiled. A failure (no permission, another profiler) is said once; its launches are then
+ * only timed. */
+static gp_sessions *sessions_of(context_state *cs)
 {
+    gp_sessions *s = &cs->sessions;
     if (cs->tried)
-        return cs->collector;
+        return s->collector ? s : NULL;
     cs->tried = true;
     gp_collector *c = NULL;
-    int rc = gp_collector_open((int)cs->device, &gp_inject.metrics, &c);
-    /* Counters that fit in one pass need no replay: the program's own run of the kernel is
-     * the pass, and nothing is saved or restored. */
+    int rc = gp_collector_open((int)s->device, &gp_inject.metrics, &c);
     if (rc == GP_OK)
-        rc = gp_collector_attach(c, cs->ctx, c->passes == 1 ? GP_REPLAY_USER : GP_REPLAY_KERNEL,
-                                 1);
+        rc = gp_collector_attach(c, s->ctx, gp_sessions_replay(c), gp_sessions_capacity(c));
     if (rc != GP_OK) {
         char text[GP_MESSAGE_LEN + 64];
-        snprintf(text, sizeof text, "metrics unavailable on device %u: %s", cs->device,
+        snprintf(text, sizeof text, "metrics unavailable on device %u: %s", s->device,
                  gp_error());
         gp_inject_warn(text, gp_hint());
         gp_collector_close(c);
         return NULL;
     }
-    cs->collector = c;
-    write_profiler(cs);
-    return c;
+    s->collector = c;
+    s->one_pass = gp_sessions_replay(c) == GP_REPLAY_USER;
+    write_profiler(s);
+    return s;
+}
+
+static void end_pass_of(context_state *cs)
+{
+    if (cs && cs->sessions.collector)
+        gp_sessions_end_pass(&cs->sessions);
 }
 
 void gp_launches_on_context_destroyed(CUcontext ctx)
@@ -363,94 +370,73 @@ void gp_launches_on_context_destroyed(CUcontext ctx)
     lock();
     context_state *cs = find_context(ctx);
     if (cs) {
-        gp_collector_close(cs->collector); /* its range profiler ends with the context */
+        end_pass_of(cs);
+        gp_collector_close(cs->sessions.collector); /* its range profiler ends with the context */
         *cs = contexts[--n_contexts];
     }
     unlock();
 }
 
+void gp_launches_end_passes(bool may_wait)
+{
+    if (may_wait)
+        lock();
+    else if (pthread_once(&lock_once, make_lock) != 0 || pthread_mutex_trylock(&launch_lock) != 0)
+        return; /* a crash while another thread launches: its pass is lost */
+    for (size_t i = 0; i < n_contexts; i++)
+        end_pass_of(&contexts[i]);
+    unlock();
+}
+
 /* ---- one launch ---------------------------------------------------------------------------- */
 
-static void write_launch(const CUpti_CallbackData *d, const context_state *cs,
-                         const launch_facts *l, const double *values, size_t n_values)
-{
-    uint32_t stream_id = 0;
-    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &stream_id);
-    gp_record r;
-    gp_record_begin(&r, "launch");
-    gp_record_int(&r, "pid", getpid());
-    gp_record_uint(&r, "id", d->correlationId);
-    gp_record_uint(&r, "context", cs ? cs->uid : d->contextUid);
-    gp_record_uint(&r, "device", cs ? cs->device : 0);
-    gp_record_uint(&r, "stream", stream_id);
-    gp_record_string(&r, "kernel", d->symbolName);
-    gp_record_dim(&r, "grid", l->grid[0], l->grid[1], l->grid[2]);
-    gp_record_dim(&r, "block", l->block[0], l->block[1], l->block[2]);
-    gp_record_uint(&r, "smem", l->smem);
-    gp_record_int(&r, "profiled", values != NULL);
-    if (values)
-        gp_record_numbers(&r, "values", values, n_values);
-    gp_record_end(&r);
-}
-
-/* After the last launch --launch-count allows, no launch needs a callback. */
+/* After the last launch --launch-count allows, no launch needs a callback: the passes end
+ * first, since a launch without a callback would fall into one. */
 static void stop_watching_when_done(void)
 {
-    if (profiled_launches >= gp_inject.count)
-        gp_inject_stop_launch_callbacks();
+    if (profiled_launches < gp_inject.count)
+        return;
+    for (size_t i = 0; i < n_contexts; i++)
+        end_pass_of(&contexts[i]);
+    gp_inject_stop_launch_callbacks();
 }
 
-/* API entry: start a session when this launch is to be profiled. */
+/* API entry: start this launch's session when it is to be profiled; end the context's pass
+ * when it is not, so that it does not become a range. A launch being captured into a graph
+ * runs nothing now and leaves the pass alone: ending it would synchronise the context, which
+ * a capture forbids (the capture would fail). */
 static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
 {
     *d->correlationData = ORDINARY;
-    if (!d->symbolName || !choose(d->symbolName, l))
+    if (being_captured(l))
         return;
     context_state *cs = find_context(d->context);
-    gp_collector *c = cs ? collector_of(cs) : NULL;
-    if (!c)
-        return;
-    if (gp_profiler_begin(c->profiler, 1) != GP_OK || gp_profiler_start(c->profiler) != GP_OK) {
-        gp_inject_warn(gp_error(), gp_hint());
+    const bool chosen = d->symbolName && choose(d->symbolName);
+    gp_sessions *s = chosen && cs ? sessions_of(cs) : NULL;
+    if (!s) {
+        end_pass_of(cs);
         return;
     }
-    *d->correlationData = STARTED;
+    if (gp_sessions_start(s))
+        *d->correlationData = STARTED;
 }
 
-/* The session of a profiled launch: its one range's counters, or NULL when there is none. */
-static bool finish_session(gp_collector *c, double *values)
-{
-    bool last = false;
-    size_t ranges = 0;
-    if (gp_profiler_stop(c->profiler, &last) != GP_OK ||
-        gp_profiler_end(c->profiler, &ranges) != GP_OK) {
-        gp_inject_warn(gp_error(), gp_hint());
-        return false;
-    }
-    if (ranges != 1)
-        return false;
-    if (gp_profiler_read(c->profiler, 0, values) != GP_OK) {
-        gp_inject_warn(gp_error(), gp_hint());
-        return false;
-    }
-    return true;
-}
-
-/* API exit of a profiled launch: stop its session, write it with its counters. The others
- * need no record here: their activity records say all there is. */
+/* API exit of a profiled launch: its session or pass takes it. The others need no record
+ * here: their activity records say all there is. */
 static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
 {
     if (*d->correlationData != STARTED)
         return;
     const CUresult *ret = d->functionReturnValue;
     context_state *cs = find_context(d->context);
-    double values[GP_MAX_COUNTERS];
-    const bool profiled = cs && cs->collector && finish_session(cs->collector, values);
-    if (ret && *ret != CUDA_SUCCESS)
-        return; /* nothing ran */
-    if (profiled)
+    if (!cs)
+        return;
+    gp_launch_info info = {.id = d->correlationId, .kernel = (char *)d->symbolName,
+                           .grid = {l->grid[0], l->grid[1], l->grid[2]},
+                           .block = {l->block[0], l->block[1], l->block[2]}, .smem = l->smem};
+    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
+    if (gp_sessions_launched(&cs->sessions, &info, !ret || *ret == CUDA_SUCCESS))
         remember_profiled(d->correlationId);
-    write_launch(d, cs, l, profiled ? values : NULL, profiled ? cs->collector->n_counters : 0);
     stop_watching_when_done();
 }
 
@@ -481,6 +467,7 @@ void gp_launches_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
          * out of another thread's profiled session. */
         if (d->callbackSite == CUPTI_API_ENTER) {
             lock();
+            end_pass_of(find_context(d->context));
             say_graphs_are_timed();
         } else {
             unlock();

@@ -144,14 +144,71 @@ def test_managed_and_contexts():
            "a program that exits without synchronising: its launch is reported", err)
 
 
+ONE_PASS = "--metrics=dram_read_bytes,dram_write_bytes"
+
+
+def counted(ls):
+    """The launches that carry their counters (dram_read_bytes) as profiled launches."""
+    return [l for l in ls if l["profiled"] and metric(l, "dram_read_bytes") is not None]
+
+
+def test_one_pass():
+    """Counters of one pass: one pass around consecutive profiled launches (no replay),
+    ended by a launch not profiled, a full pass (32 ranges), the process's end or a crash."""
+    # 2^24 floats: in and out (128 MB) do not fit in L2 (50 MB on the H100), so each launch,
+    # counted in the cache state the one before left (no replay flushes it), reads ~4 N from
+    # DRAM; writes are ~4 N give or take the dirty lines that move between launches.
+    n = 1 << 24
+    rc, doc, _, err = exec_json(ONE_PASS, app("copy"), "both", "2^24", "3")
+    ls = launches(doc)
+    tap.ok(rc == 0 and doc and doc["profiler"]["passes"] == 1 and len(counted(ls)) == 6 and
+           "one pass, no replay" in doc["profiler"]["api"],
+           "one pass: the 6 launches of copy both x3 profiled with their counters, no replay",
+           err)
+    tap.ok(len(ls) == 6 and all(near(metric(l, "dram_read_bytes"), 4 * n, 0.15 * 4 * n) and
+                                0.5 * 4 * n < metric(l, "dram_write_bytes") < 1.5 * 4 * n
+                                for l in ls),
+           "one pass: each launch's own DRAM bytes (reads ~4 N = %d, writes ~4 N)" % (4 * n),
+           [(metric(l, "dram_read_bytes"), metric(l, "dram_write_bytes")) for l in ls])
+    rc, doc, _, err = exec_json(ONE_PASS, app("many"), "100", "2")
+    tap.ok(rc == 0 and len(launches(doc)) == 100 and len(counted(launches(doc))) == 100,
+           "one pass: 100 launches, over passes of 32 ranges, all profiled", err)
+    rc, doc, _, err = exec_json(ONE_PASS, "--kernel=manyTiny<0>", app("many"), "100", "2")
+    ls = launches(doc)
+    tap.ok(rc == 0 and len(ls) == 100 and
+           all(("<0>" in l["kernel"]) == (l in counted(ls)) for l in ls) and
+           all(l["duration_ms"] and l["duration_ms"] > 0 for l in ls),
+           "one pass: alternate launches profiled (each other one ends the pass), the rest "
+           "timed", err)
+    rc, doc, _, err = exec_json(ONE_PASS, "--launch-count=5", app("many"), "100", "2")
+    tap.ok(rc == 0 and len(launches(doc)) == 100 and len(counted(launches(doc))) == 5,
+           "one pass: --launch-count=5 ends the pass at the 5th launch, the rest timed", err)
+    rc, doc, _, err = exec_json(ONE_PASS, app("threads"))
+    tap.ok(rc == 0 and len(counted(launches(doc, "threadWorker"))) == 10,
+           "one pass: two host threads, 10 launches profiled", err)
+    rc, doc, _, err = exec_json(ONE_PASS, app("abort"))
+    tap.ok(rc == 134 and len(counted(launches(doc, "beforeAbort"))) == 4,
+           "one pass: abort() after 4 launches, their counters reported", err)
+    rc, doc, _, err = exec_json(ONE_PASS, app("graph"))
+    eager = launches(doc, "eagerLaunch")
+    tap.ok(rc == 0 and len(counted(eager)) == 1 and
+           len([l for l in launches(doc) if l["graph_node"]]) == 6,
+           "one pass: around a graph, the ordinary launch profiled and the 6 nodes timed", err)
+
+
 def test_devices():
     rc, doc, out, err = exec_json(app("multigpu"))
     ls = launches(doc)
     used = int(out.split("used ")[1].split()[0]) if "used " in out else -1
-    right = all(l["kernel"].startswith("onDevice%d(" % (l["device"] % 8)) for l in ls)
+    # Device d runs onDevice{d % 8} with grid d + 1: name and grid both say where it ran.
+    right = all(l["kernel"].startswith("onDevice%d(" % (l["device"] % 8)) and
+                l["grid"][0] == l["device"] + 1 and l["profiled"] and
+                "gst_efficiency" in l["metrics"] for l in ls)
     tap.ok(rc == 0 and len(ls) == used and right and
+           sorted(l["device"] for l in ls) == list(range(used)) and
            len(doc["exec"]["devices"]) == used,
-           "every GPU: one launch on each of the %d device(s), attributed to it" % used, err)
+           "every GPU: one launch on each of the %d device(s), attributed to it and "
+           "profiled there" % used, err)
 
 
 def test_exit_statuses():
@@ -230,6 +287,24 @@ def test_children_and_output():
                (files, p.stderr))
 
 
+def differences(a, b, path=""):
+    """Where two JSON documents differ (the first few paths)."""
+    if type(a) is not type(b):
+        return ["%s: %r != %r" % (path, a, b)]
+    if isinstance(a, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += (differences(a[k], b[k], path + "/" + k) if k in a and k in b
+                    else ["%s/%s: only in %s" % (path, k, "the first" if k in a else "the second")])
+        return out[:10]
+    if isinstance(a, list):
+        out = [] if len(a) == len(b) else ["%s: %d != %d items" % (path, len(a), len(b))]
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += differences(x, y, "%s/%d" % (path, i))
+        return out[:10]
+    return [] if a == b else ["%s: %r != %r" % (path, a, b)]
+
+
 def test_report_of_exec():
     rc, doc, _, err = exec_json(app("copy"), "both")
     if not doc:
@@ -241,7 +316,8 @@ def test_report_of_exec():
     try:
         p = subprocess.run([BIN, "report", path, "--json"], capture_output=True, text=True)
         again = json.loads(p.stdout) if p.returncode == 0 else None
-        tap.ok(again == doc, "gpuprof report FILE --json reproduces an exec report", p.stderr)
+        tap.ok(again == doc, "gpuprof report FILE --json reproduces an exec report",
+               p.stderr or differences(doc, again))
         p = subprocess.run([BIN, "report", path], capture_output=True, text=True)
         tap.ok(p.returncode == 0 and "copyStrided" in p.stdout and "calls" in p.stdout,
                "gpuprof report renders an exec report as text", p.stderr)
@@ -306,6 +382,7 @@ def main():
     test_devices()
     test_exit_statuses()
     test_timing_only()
+    test_one_pass()
     test_filters()
     test_children_and_output()
     test_report_of_exec()
