@@ -231,7 +231,14 @@ $(FUZZ_BUILD)/report.dict: schemas/gpuprof-report-v1.schema.json tests/fuzz/json
 fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/report.dict
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESS)
 
-bench: $(BIN)
+# bench/replay_cost: CUPTI's cost per profiled launch, on the profiler module itself.
+REPLAY_COST := $(BUILD)/bench/replay_cost
+$(REPLAY_COST): bench/replay_cost.cu $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
+	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
+
+bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST)
 	@sh bench/run-all.sh $(BUILD)
 
 # gpuprof exec finds the library it injects in ../lib/gpuprof beside the binary.

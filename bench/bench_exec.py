@@ -4,14 +4,18 @@
 cost     wall time of `gpuprof exec` (default metrics) / wall time of `ncu --metrics <the same
          counters> --clock-control none`, on programs of 20 to 300 launches (target <= 0.10),
          medians of RUNS alternating runs;
+onepass  the same with metrics that fit in one pass (ONE_PASS: no replay);
 timing   what `gpuprof exec --metrics=none` adds per launch on `many` (tiny kernels), from
          10,000 and 100,000 launches: the slope is the cost per launch (target <= 5 us), the
          rest the fixed start-up;
 scale    `many 100000` with --per-kernel=5 against twice its own run time plus the profiled
          launches' cost (the same 10 launches profiled in a program of 10);
 agree    each launch's instruction-determined counters against ncu's on the same programs
-         (target: within 1 %).
-`--only=cost,timing,scale,agree` runs some of them. Raw output goes to $BENCH_OUT."""
+         (target: within 1 %);
+devices  multigpu (one launch on each visible GPU, onDevice{d} with grid d + 1) under gpuprof
+         exec: every launch attributed to the device it ran on, and profiled there (needs
+         two GPUs or more to mean anything; says so with one).
+`--only=cost,onepass,timing,scale,agree,devices` runs some of them. Raw output goes to $BENCH_OUT."""
 import argparse
 import csv
 import io
@@ -54,12 +58,18 @@ def wall(argv, log=None):
     return seconds, p.stdout
 
 
-def default_counters():
+# Metrics that fit in one pass: exec profiles them without replay (src/inject/sessions.h).
+ONE_PASS = ["dram_read_bytes", "dram_write_bytes"]
+
+
+def default_counters(keys=None):
+    """The counters of the default set (or of the metrics `keys`), and the clock counters
+    every result reports."""
     doc = json.loads(subprocess.run([BIN, "metrics", "--chip=GH100", "--json"],
                                     capture_output=True, text=True).stdout)
     names = []
     for m in doc["metrics"]:
-        if m["set"] == "default":
+        if (m["key"] in keys) if keys else m["set"] == "default":
             names += [i for i in m["inputs"] if i not in names]
     return names + ["gpu__time_duration.sum", "sm__cycles_elapsed.avg", "dram__cycles_elapsed.avg"]
 
@@ -69,21 +79,26 @@ def ncu_argv(counters, program):
             "--csv"] + program
 
 
-def cost(counters):
+def cost(counters, metrics=None):
+    """gpuprof exec against ncu on the same counters: the default set, or `metrics`."""
     rows, total_gp, total_ncu = [], 0.0, 0.0
+    what = ["--metrics=" + ",".join(metrics)] if metrics else []
+    tag = "onepass-" if metrics else ""
     for name, args in COST_PROGRAMS:
         alone, gp, nc = [], [], []
         for r in range(RUNS):
             alone.append(wall(app(args))[0])
-            gp.append(wall([BIN, "exec", "--output=/dev/null"] + app(args),
-                           "exec-%s-%d.txt" % (args[0], r))[0])
-            nc.append(wall(ncu_argv(counters, app(args)), "ncu-%s-%d.csv" % (args[0], r))[0])
+            gp.append(wall([BIN, "exec", "--output=/dev/null"] + what + app(args),
+                           "exec-%s%s-%d.txt" % (tag, args[0], r))[0])
+            nc.append(wall(ncu_argv(counters, app(args)),
+                           "ncu-%s%s-%d.csv" % (tag, args[0], r))[0])
         a, g, n = statistics.median(alone), statistics.median(gp), statistics.median(nc)
         total_gp += g
         total_ncu += n
         rows.append([name, "%.2f" % a, "%.2f" % g, "%.2f" % n, "%.3f" % (g / n)])
-    print("cost: wall time (s), medians of %d alternating runs; default metrics, the same "
-          "counters for ncu:" % RUNS)
+    print("\ncost: wall time (s), medians of %d alternating runs; %s, the same counters for "
+          "ncu:" % (RUNS, "--metrics=" + ",".join(metrics) + " (one pass)" if metrics
+                    else "default metrics"))
     table(["program", "alone", "gpuprof exec", "ncu", "ratio"], rows)
     print("all programs: gpuprof / ncu = %s" % verdict(total_gp / total_ncu, 0.10, False))
 
@@ -164,9 +179,35 @@ def agree(counters):
         100 * worst, "met" if worst <= 0.01 else "NOT met"))
 
 
+def devices():
+    gpus = len(json.loads(subprocess.run([BIN, "device", "--json"], capture_output=True,
+                                         text=True).stdout)["devices"])
+    path = out_path("devices-exec.json")
+    wall([BIN, "exec", "--json", "--output=" + path] + app(["multigpu"]), "devices-exec.txt")
+    with open(path) as f:
+        ls = json.load(f)["exec"]["launches"]
+    rows, right = [], 0
+    for l in sorted(ls, key=lambda l: l["device"]):
+        ok = (l["kernel"].startswith("onDevice%d(" % (l["device"] % 8)) and
+              l["grid"][0] == l["device"] + 1 and l["profiled"])
+        right += ok
+        eff = (l["metrics"] or {}).get("gst_efficiency", {}).get("value")
+        rows.append([l["device"], l["kernel"], "x".join(map(str, l["grid"])), l["profiled"],
+                     "-" if eff is None else "%g" % eff, "yes" if ok else "NO"])
+    print("\ndevices: multigpu under gpuprof exec on %d visible GPU(s):" % gpus)
+    table(["device", "kernel", "grid", "profiled", "gst_efficiency", "right device"], rows)
+    if gpus < 2:
+        print("two GPUs: not measured here (one GPU on this machine)")
+    else:
+        print("two GPUs or more: %d of %d launches attributed to the device they ran on and "
+              "profiled there (target: all): %s" % (right, gpus,
+                                                    "met" if right == gpus == len(ls)
+                                                    else "NOT met"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="cost,timing,scale,agree")
+    parser.add_argument("--only", default="cost,onepass,timing,scale,agree,devices")
     parts = parser.parse_args().only.split(",")
     if not os.path.exists(os.path.join(APPS, "many")):
         raise SystemExit("build the test programs first: make apps")
@@ -174,16 +215,18 @@ def main():
     have_ncu = shutil.which("ncu") is not None
     if "cost" in parts and have_ncu:
         cost(counters)
+    if "onepass" in parts and have_ncu:
+        cost(default_counters(ONE_PASS), ONE_PASS)
     if "timing" in parts:
         timing()
     if "scale" in parts:
         scale()
     if "agree" in parts and have_ncu:
         agree(counters)
+    if "devices" in parts:
+        devices()
     if not have_ncu:
         print("ncu not found: cost and agreement not measured")
-    print("\ntwo GPUs: not measured here (one GPU on this machine); the multigpu program's "
-          "launches are checked per device by tests/gpu/test_exec.py")
 
 
 if __name__ == "__main__":
