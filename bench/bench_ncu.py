@@ -15,7 +15,8 @@ of each side spread over five placements of gpuprof's buffers in device memory
 
 Cost: wall time of `gpuprof reduce` with the default metrics / wall time of ncu collecting
 the same counters on the same kernels, medians of five alternating runs of each (target
-<= 0.2). `--cost-only` skips the agreement part, `--agreement-only` the cost."""
+<= 0.2). `--cost-only` skips the agreement part, `--agreement-only` the cost;
+`--kernel-metrics-only` judges the instruction-determined metrics alone, one run of each tool."""
 import argparse
 import collections
 import csv
@@ -370,18 +371,21 @@ def state_alone(family, launches, rows_all, state_runs, flushes):
     return not over
 
 
-def agreement(family, cat, flushes):
+def agreement(family, cat, flushes, kernel_only=False):
+    """(kernel metrics agree, cache-state counts agree); with kernel_only one run of each
+    tool and the cache-state counts not judged (None)."""
     ncu_metrics = counters_of(cat, ("default", "all")) + [m["ncu_metric"] for m in cat
                                                           if m["ncu_metric"]]
     ncu_metrics = list(dict.fromkeys(ncu_metrics))
     rows, _, _, _ = run_ncu(family, ncu_metrics)
-    rows2, _, _, _ = run_ncu(family, ncu_metrics)
+    rows2 = rows if kernel_only else run_ncu(family, ncu_metrics)[0]
     spread = ncu_spread(rows, rows2)
     # The cache-state counts move with placement: the k-th run at PLACEMENTS_MB[k], as ncu's.
     # The first run's kernel metrics are the ones compared.
+    placements = PLACEMENTS_MB[:1] if kernel_only else PLACEMENTS_MB
     docs = [run_gpuprof(family, "all", ["--warmup=0", "--repeat=1"],
                         label="all" if k == 0 else "all-%d" % (k + 1), pad_mb=pad)[0]
-            for k, pad in enumerate(PLACEMENTS_MB)]
+            for k, pad in enumerate(placements)]
     launches = [(r["variant"], l) for r in docs[0]["results"] for l in r["launches"]]
     state_runs = [[launch_inputs(l) for r in doc["results"] for l in r["launches"]]
                   for doc in docs]
@@ -412,7 +416,7 @@ def agreement(family, cat, flushes):
     for variant, c, self_diff in bad:
         print("  %s %s %s: gpuprof %.6g, ncu %.6g (%s); ncu vs ncu %s" % (
             "DIFF" if c[6] == "kernel" else c[6], variant, c[0], c[1], c[2], c[3], self_diff))
-    state_ok = state_alone(family, launches, rows, state_runs, flushes)
+    state_ok = None if kernel_only else state_alone(family, launches, rows, state_runs, flushes)
     return not any(c[6] == "kernel" for _, c, _ in bad), state_ok
 
 
@@ -483,6 +487,9 @@ def parse_args():
     part = parser.add_mutually_exclusive_group()
     part.add_argument("--agreement-only", action="store_true", help="skip the cost part")
     part.add_argument("--cost-only", action="store_true", help="skip the agreement part")
+    parser.add_argument("--kernel-metrics-only", action="store_true",
+                        help="agreement of the instruction-determined metrics only: one run of "
+                             "each tool, the cache-state counts not judged (a quick check)")
     parser.add_argument("--gpuprof-flush", action="store_true",
                         help="also set the cache-state counts against ncu after gpuprof's L2 "
                              "flush (ncu --cache-control none; twice the ncu runs)")
@@ -498,13 +505,16 @@ def main():
     cat = catalogue(chip)
     if not args.cost_only:
         flushes = FLUSHES if args.gpuprof_flush else FLUSHES[:1]
-        results = [agreement(family, cat, flushes) for family in ("reduce", "transpose")]
+        results = [agreement(family, cat, flushes, args.kernel_metrics_only)
+                   for family in ("reduce", "transpose")]
         print("\nagreement of the kernel metrics (instruction-determined counters and what "
               "derives from them): %s" % ("every one within 1 % / 1 point"
                                           if all(k for k, _ in results) else "DIFF lines above"))
-        print("agreement of the cache-state counts of 1 M or more (DRAM bytes, L2 hits), "
-              "against ncu's flush: %s" % ("every one within 1 %" if all(st for _, st in results)
-                                           else "over 1 % lines above"))
+        if not args.kernel_metrics_only:
+            print("agreement of the cache-state counts of 1 M or more (DRAM bytes, L2 hits), "
+                  "against ncu's flush: %s" % ("every one within 1 %"
+                                               if all(st for _, st in results)
+                                               else "over 1 % lines above"))
     if not args.agreement_only:
         cost(cat)
 
