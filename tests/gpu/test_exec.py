@@ -189,6 +189,13 @@ def test_one_pass():
     rc, doc, _, err = exec_json(ONE_PASS, app("abort"))
     tap.ok(rc == 134 and len(counted(launches(doc, "beforeAbort"))) == 4,
            "one pass: abort() after 4 launches, their counters reported", err)
+    rc, doc, _, err = exec_json(ONE_PASS, app("reset"))
+    tap.ok(rc == 0 and len(counted(launches(doc, "beforeReset"))) == 1 and
+           len(counted(launches(doc, "afterReset"))) == 1,
+           "one pass: cudaDeviceReset ends the first context's pass, both launches counted", err)
+    rc, doc, _, err = exec_json(ONE_PASS, app("reset"), "noexit_sync")
+    tap.ok(rc == 0 and len(counted(launches(doc, "noSyncExit"))) == 1,
+           "one pass: a program that exits without synchronising, its pass ended at exit", err)
     rc, doc, _, err = exec_json(ONE_PASS, app("graph"))
     eager = launches(doc, "eagerLaunch")
     tap.ok(rc == 0 and len(counted(eager)) == 1 and
