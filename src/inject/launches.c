@@ -64,6 +64,12 @@ static void lock(void)
     pthread_mutex_lock(&launch_lock);
 }
 
+static bool try_lock(void)
+{
+    pthread_once(&lock_once, make_lock);
+    return pthread_mutex_trylock(&launch_lock) == 0;
+}
+
 static void unlock(void)
 {
     pthread_mutex_unlock(&launch_lock);
@@ -344,7 +350,7 @@ static gp_sessions *sessions_of(context_state *cs)
     gp_collector *c = NULL;
     int rc = gp_collector_open((int)s->device, &gp_inject.metrics, &c);
     if (rc == GP_OK)
-        rc = gp_collector_attach(c, s->ctx, gp_sessions_replay(c), gp_sessions_capacity(c));
+        rc = gp_sessions_attach(s, c);
     if (rc != GP_OK) {
         char text[GP_MESSAGE_LEN + 64];
         snprintf(text, sizeof text, "metrics unavailable on device %u: %s", s->device,
@@ -353,8 +359,6 @@ static gp_sessions *sessions_of(context_state *cs)
         gp_collector_close(c);
         return NULL;
     }
-    s->collector = c;
-    s->one_pass = gp_sessions_replay(c) == GP_REPLAY_USER;
     write_profiler(s);
     return s;
 }
@@ -377,14 +381,19 @@ void gp_launches_on_context_destroyed(CUcontext ctx)
     unlock();
 }
 
+static void end_all_passes(void)
+{
+    for (size_t i = 0; i < n_contexts; i++)
+        end_pass_of(&contexts[i]);
+}
+
 void gp_launches_end_passes(bool may_wait)
 {
     if (may_wait)
         lock();
-    else if (pthread_once(&lock_once, make_lock) != 0 || pthread_mutex_trylock(&launch_lock) != 0)
+    else if (!try_lock())
         return; /* a crash while another thread launches: its pass is lost */
-    for (size_t i = 0; i < n_contexts; i++)
-        end_pass_of(&contexts[i]);
+    end_all_passes();
     unlock();
 }
 
@@ -396,8 +405,7 @@ static void stop_watching_when_done(void)
 {
     if (profiled_launches < gp_inject.count)
         return;
-    for (size_t i = 0; i < n_contexts; i++)
-        end_pass_of(&contexts[i]);
+    end_all_passes();
     gp_inject_stop_launch_callbacks();
 }
 

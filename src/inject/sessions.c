@@ -10,14 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
-gp_replay gp_sessions_replay(const gp_collector *c)
+/* Counters of one pass need no replay: the program's own run of each kernel is the pass. */
+static bool one_pass(const gp_collector *c)
 {
-    return c->passes == 1 ? GP_REPLAY_USER : GP_REPLAY_KERNEL;
+    return c->passes == 1;
 }
 
-size_t gp_sessions_capacity(const gp_collector *c)
+static size_t capacity(const gp_collector *c)
 {
-    return c->passes == 1 ? GP_PASS_RANGES : 1;
+    return one_pass(c) ? GP_PASS_RANGES : 1;
+}
+
+int gp_sessions_attach(gp_sessions *s, gp_collector *c)
+{
+    const gp_replay replay = one_pass(c) ? GP_REPLAY_USER : GP_REPLAY_KERNEL;
+    const int rc = gp_collector_attach(c, s->ctx, replay, capacity(c));
+    if (rc == GP_OK)
+        s->collector = c;
+    return rc;
 }
 
 static void write_launch(const gp_sessions *s, const gp_launch_info *l, const double *values)
@@ -49,12 +59,12 @@ bool gp_sessions_start(gp_sessions *s)
     if (s->pass_open)
         return true;
     gp_profiler *p = s->collector->profiler;
-    if (gp_profiler_begin(p, gp_sessions_capacity(s->collector)) != GP_OK ||
+    if (gp_profiler_begin(p, capacity(s->collector)) != GP_OK ||
         gp_profiler_start(p) != GP_OK) {
         warn_error();
         return false;
     }
-    s->pass_open = s->one_pass;
+    s->pass_open = one_pass(s->collector);
     return true;
 }
 
@@ -66,7 +76,7 @@ static size_t stop_and_decode(gp_sessions *s)
     size_t ranges = 0;
     gp_profiler *p = s->collector->profiler;
     int rc = gp_profiler_stop(p, &last);
-    if (rc == GP_OK && s->one_pass) {
+    if (rc == GP_OK && one_pass(s->collector)) {
         /* Relaxed: another thread's graph capture is not broken by this synchronisation. */
         CUcontext was = NULL;
         CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -134,7 +144,7 @@ static void add_pending(gp_sessions *s, const gp_launch_info *l)
 
 bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran)
 {
-    if (!s->one_pass) {
+    if (!one_pass(s->collector)) {
         const size_t ranges = stop_and_decode(s);
         return ran && write_ranges(s, l, 1, ranges) == 1;
     }

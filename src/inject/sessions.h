@@ -32,15 +32,14 @@ typedef struct {
     CUcontext ctx;
     uint32_t uid, device;
     gp_collector *collector;           /* NULL: nothing is profiled on this context */
-    bool one_pass;                     /* the configuration has one pass: no replay */
     bool pass_open;
     gp_launch_info pending[GP_PASS_RANGES];
     size_t n_pending;
 } gp_sessions;
 
-/* The replay and session capacity to attach the collector with. */
-gp_replay gp_sessions_replay(const gp_collector *c);
-size_t gp_sessions_capacity(const gp_collector *c);
+/* Attach an opened collector to the context, with the replay and capacity its passes need;
+ * on success the sessions own it. */
+int gp_sessions_attach(gp_sessions *s, gp_collector *c);
 
 /* At a profiled launch's API entry: its session or pass is running once this is true. */
 bool gp_sessions_start(gp_sessions *s);
