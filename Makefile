@@ -44,7 +44,7 @@ endif
 # header of that name, first on the include path, lets C code include it.
 SHIM := $(BUILD)/shim
 
-CPPFLAGS := -Iinclude -I$(CUPTI_INCDIR) -I$(CUDA_HOME)/include -DGPUPROF_VERSION='"$(VERSION)"'
+CPPFLAGS := -Iinclude -Isrc -I$(CUPTI_INCDIR) -I$(CUDA_HOME)/include -DGPUPROF_VERSION='"$(VERSION)"'
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -MMD -MP
 NVFLAGS  ?= -O3 -lineinfo
@@ -70,11 +70,11 @@ RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
             $(call rpath,'$$ORIGIN/../lib/gpuprof') \
             $(call rpath,$(CUPTI_LIBDIR))
 
-SRC_C    := $(wildcard src/*.c)
-# The library `gpuprof exec` injects into programs: its own sources and the profiler layer
+# The host code: one folder per layer (HACKING.md), the library exec injects aside.
+SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c))
+# The library `gpuprof exec` injects into programs: its own sources and the counters layer
 # it shares with gpuprof, compiled position-independent, exporting InitializeInjection alone.
-INJECT_SRC := $(wildcard src/inject/*.c) src/profiler.c src/collector.c src/metrics.c \
-              src/status.c src/demangle.c
+INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c)
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)
@@ -157,7 +157,7 @@ python-deps:
 	@$(PYTHON) third_party/stage-python.py $(PY_STAGE) third_party/python-modules.txt || \
 	    echo "make: the tests' Python modules could not be staged; the schema tests will fail" >&2
 
-# check-sanitize: the host code (src/*.c and the unit tests) built again with AddressSanitizer
+# check-sanitize: the host code (src/ and the unit tests) built again with AddressSanitizer
 # and UBSan into $(SAN_BUILD), linked by the C compiler against this build's kernel objects
 # (nvcc compiles those as usual), then the unit and command-line tests run on it. Any
 # sanitizer report fails it: reports go to $(SAN_BUILD)/logs/, printed at the end. The
@@ -187,7 +187,7 @@ sanitize-run: $(BIN) $(UNIT_BIN)
 	     echo "check-sanitize: sanitizer reports, above and in $(SAN_LOGS)"; exit 1; fi; exit $$rc
 
 # fuzz: libFuzzer harnesses tests/fuzz/fuzz_*.c, built by a SANITIZE=1 sub-make into
-# $(FUZZ_BUILD) with clang: src/*.c instrumented (fuzzer-no-link, ASan, UBSan), this build's
+# $(FUZZ_BUILD) with clang: src/ instrumented (fuzzer-no-link, ASan, UBSan), this build's
 # kernel objects linked as they are. fuzz-run runs each harness for FUZZ_SECONDS
 # (tests/fuzz/run.sh): first the saved inputs in tests/fuzz/regressions/HARNESS/, then
 # fuzzing from the seed corpus (the fixtures, the command lines of the tests, and

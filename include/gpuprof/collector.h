@@ -7,7 +7,6 @@
 
 #include "gpuprof/metrics.h"
 #include "gpuprof/profiler.h"
-#include "gpuprof/report.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -28,7 +28,7 @@ void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
 /* How exec's counters were collected for `passes` passes: "kernel replay" (several), or
- * without replay in the program's own run (one; see src/inject/sessions.h). */
+ * without replay in the program's own run (one; see src/exec/inject/sessions.h). */
 const char *gp_exec_replay(int passes);
 
 #endif

@@ -8,14 +8,14 @@
 #ifndef GPUPROF_KERNELS_H
 #define GPUPROF_KERNELS_H
 
+#include "gpuprof/types.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { GP_INT32 = 0, GP_FLOAT32 = 1 } gp_dtype;
 
 /* Bytes of one element of every type in the catalogue (int32, float32). */
 #define GP_ELEMENT_BYTES 4u
@@ -30,10 +30,6 @@ typedef enum { GP_INT32 = 0, GP_FLOAT32 = 1 } gp_dtype;
 /* Problem sizes: 2^36 elements (256 GiB of int32) is beyond any GPU today; the memory check
  * refuses what does not fit, with the byte counts. */
 #define GP_MAX_ELEMENTS ((uint64_t)1 << 36)
-
-typedef struct {
-    unsigned x, y, z;
-} gp_dim3;
 
 /* One kernel launch as the reports show it. */
 typedef struct {

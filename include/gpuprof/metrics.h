@@ -52,6 +52,50 @@ typedef struct {
     bool in_table;             /* shown as a column of the text table */
 } gp_metric_def;
 
+/* ---- measured values ---------------------------------------------------------------------- */
+
+#define GP_NAME_LEN 128          /* a counter's, metric's or kernel's name in a report */
+#define GP_TEXT_LEN 256          /* a reason or detail in a report */
+
+typedef struct {
+    char name[GP_NAME_LEN];
+    double value;
+} gp_counter;
+
+/* One metric of one kernel (or of several summed): its value, or why it has none. */
+typedef struct {
+    char key[GP_NAME_LEN];
+    char unit[32];
+    bool valid;
+    double value;
+    char why[GP_TEXT_LEN];       /* when not valid */
+    char inputs[4][GP_NAME_LEN];
+    size_t n_inputs;
+} gp_metric_value;
+
+/* The raw counters and the metrics derived from them. */
+typedef struct {
+    gp_counter *counters;
+    size_t n_counters;
+    gp_metric_value *metrics;
+    size_t n_metrics;
+} gp_metric_set;
+
+void gp_metric_set_free(gp_metric_set *s);
+/* A counter's value in a metric set by name; NAN when it is not there. */
+double gp_metric_set_counter(const gp_metric_set *s, const char *name);
+
+/* How a report's metrics were collected: the profiler's part of a report. */
+typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
+
+typedef struct {
+    gp_profiler_state state;
+    char reason[GP_TEXT_LEN];
+    char chip[32];
+    int passes;
+    char metric_set[32];         /* default / all / list */
+} gp_profiler_info;
+
 const gp_metric_def *gp_metric_catalogue(size_t *count);
 const gp_metric_def *gp_find_metric(const char *key);
 

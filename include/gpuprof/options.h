@@ -1,4 +1,4 @@
-/* The command-line options: one enum and one table (src/cli.c) that the parser, `--help`,
+/* The command-line options: one enum and one table (src/cli/cli.c) that the parser, `--help`,
  * the command table and the family table all refer to by id. */
 #ifndef GPUPROF_OPTIONS_H
 #define GPUPROF_OPTIONS_H

@@ -1,5 +1,6 @@
 /* Hardware counters per range through CUPTI's Range Profiler and Profiler Host API (CUDA 13).
- * profiler.c is the only file that includes CUPTI. It knows counters, contexts, passes and
+ * counters/profiler.c is the one file that drives the range profiler (exec/inject/ uses
+ * CUPTI's callbacks and activity records besides). It knows counters, contexts, passes and
  * ranges; nothing of kernels, requests, results or metric names.
  *
  * Use: open (device or chip) → configure (the counters) → attach (a context, a replay

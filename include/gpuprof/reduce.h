@@ -1,5 +1,5 @@
 /* The reduce family: sum of n int32 or float32 values.
- * The C ABI between kernels/reduce.cu and its host side (src/workload_reduce.c). */
+ * The C ABI between kernels/reduce.cu and its host side (src/catalogue/workload_reduce.c). */
 #ifndef GPUPROF_REDUCE_H
 #define GPUPROF_REDUCE_H
 

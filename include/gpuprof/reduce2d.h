@@ -1,5 +1,5 @@
 /* The reduce2d family: multi-pass sum of an nx x ny float matrix.
- * The C ABI between kernels/reduce2d.cu and its host side (src/workload_reduce2d.c). */
+ * The C ABI between kernels/reduce2d.cu and its host side (src/catalogue/workload_reduce2d.c). */
 #ifndef GPUPROF_REDUCE2D_H
 #define GPUPROF_REDUCE2D_H
 

@@ -1,4 +1,4 @@
-/* The kernel catalogue: one row per family, one row per variant (src/registry.c). `list`,
+/* The kernel catalogue: one row per family, one row per variant (src/catalogue/registry.c). `list`,
  * `--help`, the parser, the plan, the runner and the man-page test all read these tables:
  * adding a variant means adding one row, adding a family one family row (its kernel file,
  * its workload file and the man page aside). */

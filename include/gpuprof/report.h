@@ -3,7 +3,8 @@
 #ifndef GPUPROF_REPORT_H
 #define GPUPROF_REPORT_H
 
-#include "gpuprof/kernels.h"
+#include "gpuprof/metrics.h"
+#include "gpuprof/types.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,8 +12,6 @@
 #include <stdio.h>
 
 #define GP_SCHEMA_VERSION 1
-#define GP_NAME_LEN 128
-#define GP_TEXT_LEN 256
 
 typedef struct {
     int index;
@@ -29,28 +28,6 @@ typedef struct {
     int driver_version;          /* 13000 = 13.0 */
     int runtime_version;
 } gp_device_info;
-
-typedef struct {
-    char name[GP_NAME_LEN];
-    double value;
-} gp_counter;
-
-typedef struct {
-    char key[GP_NAME_LEN];
-    char unit[32];
-    bool valid;
-    double value;
-    char why[GP_TEXT_LEN];       /* when not valid */
-    char inputs[4][GP_NAME_LEN];
-    size_t n_inputs;
-} gp_metric_value;
-
-typedef struct {
-    gp_counter *counters;
-    size_t n_counters;
-    gp_metric_value *metrics;
-    size_t n_metrics;
-} gp_metric_set;
 
 typedef enum { GP_CHECK_PASSED = 0, GP_CHECK_FAILED, GP_CHECK_SKIPPED } gp_check_status;
 
@@ -113,16 +90,6 @@ typedef struct {
     size_t n_launches;
     size_t source;               /* merged reports: the index of its report in `sources` */
 } gp_result;
-
-typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
-
-typedef struct {
-    gp_profiler_state state;
-    char reason[GP_TEXT_LEN];
-    char chip[32];
-    int passes;
-    char metric_set[32];         /* default / all / list */
-} gp_profiler_info;
 
 /* gpuprof exec: one kernel that ran in the program. */
 typedef struct {
@@ -193,7 +160,6 @@ void gp_report_free(gp_report *r);
 int gp_report_add_result(gp_report *r, gp_result **out);
 int gp_report_add_warning(gp_report *r, const char *text);
 int gp_report_set_command_line(gp_report *r, int argc, char **argv);
-void gp_metric_set_free(gp_metric_set *s);
 int gp_result_add_launch(gp_result *res, gp_launch_record **out);
 /* exec: a launch zeroed (duration unknown), a device, the program's command line. */
 int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out);
@@ -212,8 +178,6 @@ const char *gp_check_status_name(gp_check_status s);
 bool gp_check_status_from_name(const char *name, gp_check_status *s);
 const char *gp_dtype_name(gp_dtype t);
 bool gp_dtype_from_name(const char *name, gp_dtype *t);
-/* A counter's value in a metric set by name; NAN when it is not there. */
-double gp_metric_set_counter(const gp_metric_set *s, const char *name);
 /* The result's metric by key, or NULL. */
 const gp_metric_value *gp_result_metric(const gp_result *r, const char *key);
 

@@ -1,5 +1,5 @@
 /* The saxpy family: y = a*x + y.
- * The C ABI between kernels/saxpy.cu and its host side (src/workload_saxpy.c). */
+ * The C ABI between kernels/saxpy.cu and its host side (src/catalogue/workload_saxpy.c). */
 #ifndef GPUPROF_SAXPY_H
 #define GPUPROF_SAXPY_H
 

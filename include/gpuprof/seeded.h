@@ -1,4 +1,4 @@
-/* The seeded inputs' generator, one definition for the host (src/random.c) and the device
+/* The seeded inputs' generator, one definition for the host (src/catalogue/random.c) and the device
  * (kernels/random.cu), so the inputs a kernel reads on the GPU and the values the CPU checks
  * it against are the same numbers.
  *

@@ -1,5 +1,5 @@
 /* The transpose family: out (nx rows of ny) = the transpose of in (ny rows of nx).
- * The C ABI between kernels/transpose.cu and its host side (src/workload_transpose.c). */
+ * The C ABI between kernels/transpose.cu and its host side (src/catalogue/workload_transpose.c). */
 #ifndef GPUPROF_TRANSPOSE_H
 #define GPUPROF_TRANSPOSE_H
 

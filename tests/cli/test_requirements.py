@@ -44,7 +44,9 @@ def is_stdlib(name):
 
 
 def is_local(name, folder):
-    for where in (folder, os.path.join(ROOT, "tests", "lib")):
+    """A module of the tests' own: beside the file, in tests/lib, or in another tests/ folder
+    that the file puts on its path."""
+    for where in [folder] + sorted(glob.glob(os.path.join(ROOT, "tests", "*"))):
         if os.path.exists(os.path.join(where, name + ".py")) or \
            os.path.exists(os.path.join(where, name, "__init__.py")):
             return True

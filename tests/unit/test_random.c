@@ -3,7 +3,7 @@
  * the sums the checks take of streams they do not store. */
 #include "tap.h"
 
-#include "../../src/workload.h"
+#include "catalogue/workload.h"
 #include "gpuprof/seeded.h"
 
 #include <stdbool.h>

@@ -2,7 +2,7 @@
  * table in step with its enum, the command table's options known. */
 #include "tap.h"
 
-#include "../../src/workload.h"
+#include "catalogue/workload.h"
 #include "gpuprof/commands.h"
 #include "gpuprof/options.h"
 #include "gpuprof/registry.h"

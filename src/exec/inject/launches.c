@@ -1,0 +1,495 @@
+/* The launch callbacks: choose the launches to profile (ncu's filters), and profile them in
+ * their context's sessions (sessions.h): with kernel replay a session per launch, started at
+ * its API entry and decoded at its exit (CUPTI saves and restores device memory between
+ * passes, so an in-place kernel still computes its result); with one pass, one pass around
+ * consecutive profiled launches, ended before any other kernel runs there. One lock is held
+ * from every launch's entry to its exit, so no other thread's kernel falls into a profiled
+ * launch's session, and a launch being captured into a CUDA graph is left alone (it runs
+ * later, as a graph node). */
+#include "gpuprof/collector.h"
+#include "gpuprof/demangle.h"
+#include "gpuprof/status.h"
+#include "exec/inject/inject.h"
+#include "exec/inject/record.h"
+#include "exec/inject/sessions.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_CONTEXTS 64
+/* What the entry callback tells the exit callback of the same launch (its correlationData). */
+#define ORDINARY 0u
+#define STARTED 1u   /* its session was started */
+
+typedef struct {
+    gp_sessions sessions;      /* its collector opened at the first launch to profile */
+    bool tried;                /* opening was tried (and failed when the collector is NULL) */
+} context_state;
+
+/* A distinct kernel (by mangled name): whether the filter takes it, launches profiled. */
+typedef struct {
+    char *name;
+    bool matches;
+    uint64_t profiled;
+} kernel_state;
+
+static pthread_mutex_t launch_lock;
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+static context_state contexts[MAX_CONTEXTS];
+static size_t n_contexts;
+static kernel_state *kernels;      /* open addressing, power-of-two size */
+static size_t kernel_slots, n_kernels;
+static uint64_t matching_launches, profiled_launches;
+
+/* Correlation ids of the profiled launches, read by the activity thread. */
+static pthread_mutex_t profiled_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t *profiled_ids;     /* open addressing; 0 is free (ids start at 1) */
+static size_t profiled_slots, n_profiled_ids;
+
+/* Recursive: CUPTI may call back on this thread while the lock is held. */
+static void make_lock(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&launch_lock, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+static void lock(void)
+{
+    pthread_once(&lock_once, make_lock);
+    pthread_mutex_lock(&launch_lock);
+}
+
+static bool try_lock(void)
+{
+    pthread_once(&lock_once, make_lock);
+    return pthread_mutex_trylock(&launch_lock) == 0;
+}
+
+static void unlock(void)
+{
+    pthread_mutex_unlock(&launch_lock);
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* ---- the profiled launches' ids ------------------------------------------------------------ */
+
+static bool insert_id(uint32_t *slots, size_t n, uint32_t id)
+{
+    for (size_t i = id & (n - 1);; i = (i + 1) & (n - 1)) {
+        if (slots[i] == id)
+            return false;
+        if (slots[i] == 0) {
+            slots[i] = id;
+            return true;
+        }
+    }
+}
+
+static void remember_profiled(uint32_t id)
+{
+    pthread_mutex_lock(&profiled_lock);
+    if (2 * (n_profiled_ids + 1) > profiled_slots) {
+        size_t slots = profiled_slots ? 2 * profiled_slots : 1024;
+        uint32_t *bigger = calloc(slots, sizeof *bigger);
+        for (size_t i = 0; bigger && i < profiled_slots; i++)
+            if (profiled_ids[i])
+                insert_id(bigger, slots, profiled_ids[i]);
+        if (bigger) {
+            free(profiled_ids);
+            profiled_ids = bigger;
+            profiled_slots = slots;
+        }
+    }
+    if (profiled_ids && 2 * (n_profiled_ids + 1) <= profiled_slots)
+        n_profiled_ids += insert_id(profiled_ids, profiled_slots, id);
+    pthread_mutex_unlock(&profiled_lock);
+}
+
+bool gp_launches_was_profiled(uint32_t id)
+{
+    bool found = false;
+    pthread_mutex_lock(&profiled_lock);
+    for (size_t i = id & (profiled_slots - 1); profiled_slots && profiled_ids[i];
+         i = (i + 1) & (profiled_slots - 1))
+        if (profiled_ids[i] == id) {
+            found = true;
+            break;
+        }
+    pthread_mutex_unlock(&profiled_lock);
+    return found;
+}
+
+typedef struct {
+    CUfunction f;
+    CUstream stream;
+    unsigned grid[3], block[3], smem;
+    bool per_thread_stream;    /* a _ptsz entry point: the default stream is the thread's */
+} launch_facts;
+
+#define PLAIN_LAUNCH(T)                                                                      \
+    do {                                                                                     \
+        const T *p = params;                                                                 \
+        *l = (launch_facts){p->f, p->hStream, {p->gridDimX, p->gridDimY, p->gridDimZ},       \
+                            {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,   \
+                            false};                                                          \
+    } while (0)
+#define EX_LAUNCH(T)                                                                         \
+    do {                                                                                     \
+        const T *p = params;                                                                 \
+        const CUlaunchConfig *c = p->config;                                                 \
+        *l = (launch_facts){p->f, c->hStream, {c->gridDimX, c->gridDimY, c->gridDimZ},       \
+                            {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,   \
+                            false};                                                          \
+    } while (0)
+
+static bool launch_facts_of(CUpti_CallbackId cbid, const void *params, launch_facts *l)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: PLAIN_LAUNCH(cuLaunchKernel_params); break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        PLAIN_LAUNCH(cuLaunchKernel_ptsz_params);
+        l->per_thread_stream = true;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        PLAIN_LAUNCH(cuLaunchCooperativeKernel_params);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        PLAIN_LAUNCH(cuLaunchCooperativeKernel_ptsz_params);
+        l->per_thread_stream = true;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: EX_LAUNCH(cuLaunchKernelEx_params); break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        EX_LAUNCH(cuLaunchKernelEx_ptsz_params);
+        l->per_thread_stream = true;
+        break;
+    default: return false;
+    }
+    return true;
+}
+
+/* A launch into a stream being captured only records a graph node: nothing runs now. */
+static bool being_captured(const launch_facts *l)
+{
+    CUstream s = l->stream ? l->stream : l->per_thread_stream ? CU_STREAM_PER_THREAD : NULL;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return cuStreamIsCapturing(s, &status) == CUDA_SUCCESS &&
+           status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* ---- kernels and the filters ------------------------------------------------------------- */
+
+static bool filter_matches(const char *mangled)
+{
+    if (!gp_inject.has_regex)
+        return true;
+    if (regexec(&gp_inject.regex, mangled, 0, NULL, 0) == 0)
+        return true;
+    char *demangled = gp_demangle(mangled);
+    bool match = demangled && regexec(&gp_inject.regex, demangled, 0, NULL, 0) == 0;
+    free(demangled);
+    return match;
+}
+
+static kernel_state *slot_of(kernel_state *table, size_t slots, const char *name)
+{
+    for (size_t i = hash_name(name) & (slots - 1);; i = (i + 1) & (slots - 1))
+        if (!table[i].name || strcmp(table[i].name, name) == 0)
+            return &table[i];
+}
+
+static bool grow_kernels(void)
+{
+    size_t slots = kernel_slots ? 2 * kernel_slots : 256;
+    kernel_state *bigger = calloc(slots, sizeof *bigger);
+    if (!bigger)
+        return false;
+    for (size_t i = 0; i < kernel_slots; i++)
+        if (kernels[i].name)
+            *slot_of(bigger, slots, kernels[i].name) = kernels[i];
+    free(kernels);
+    kernels = bigger;
+    kernel_slots = slots;
+    return true;
+}
+
+static kernel_state *kernel_named(const char *name)
+{
+    if (2 * (n_kernels + 1) > kernel_slots && !grow_kernels())
+        return NULL;
+    kernel_state *k = slot_of(kernels, kernel_slots, name);
+    if (!k->name) {
+        k->name = strdup(name);
+        if (!k->name)
+            return NULL;
+        k->matches = filter_matches(name);
+        n_kernels++;
+    }
+    return k;
+}
+
+/* ncu's order: the filter by name, then --launch-skip and --launch-count over the launches
+ * it takes, then at most --per-kernel of each kernel. (A launch being captured into a graph
+ * does not run now: the caller asks about none of them.) */
+static bool choose(const char *name)
+{
+    kernel_state *k = kernel_named(name);
+    if (!k || !k->matches)
+        return false;
+    const uint64_t index = matching_launches++;
+    if (index < gp_inject.skip || profiled_launches >= gp_inject.count ||
+        k->profiled >= gp_inject.per_kernel)
+        return false;
+    k->profiled++;
+    profiled_launches++;
+    return true;
+}
+
+/* ---- contexts and their profilers -------------------------------------------------------- */
+
+static context_state *find_context(CUcontext ctx)
+{
+    for (size_t i = 0; i < n_contexts; i++)
+        if (contexts[i].sessions.ctx == ctx)
+            return &contexts[i];
+    return NULL;
+}
+
+static void write_device(uint32_t uid, uint32_t ordinal)
+{
+    CUdevice dev;
+    if (cuDeviceGet(&dev, (int)ordinal) != CUDA_SUCCESS)
+        return;
+    char name[256] = "";
+    int major = 0, minor = 0, sms = 0, l2 = 0, clock = 0, mem_clock = 0, bus = 0;
+    size_t memory = 0;
+    cuDeviceGetName(name, sizeof name, dev);
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev);
+    cuDeviceGetAttribute(&clock, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev);
+    cuDeviceGetAttribute(&mem_clock, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev);
+    cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev);
+    cuDeviceTotalMem(&memory, dev);
+    gp_record r;
+    gp_record_begin(&r, "device");
+    gp_record_int(&r, "pid", getpid());
+    gp_record_uint(&r, "context", uid);
+    gp_record_uint(&r, "device", ordinal);
+    gp_record_string(&r, "name", name);
+    gp_record_int(&r, "cc_major", major);
+    gp_record_int(&r, "cc_minor", minor);
+    gp_record_int(&r, "sms", sms);
+    gp_record_uint(&r, "memory", memory);
+    gp_record_int(&r, "l2", l2);
+    gp_record_int(&r, "sm_clock_khz", clock);
+    gp_record_int(&r, "memory_clock_khz", mem_clock);
+    gp_record_int(&r, "bus_bits", bus);
+    gp_record_end(&r);
+}
+
+void gp_launches_on_context_created(CUcontext ctx)
+{
+    uint32_t uid = 0, device = 0;
+    cuptiGetContextId(ctx, &uid);
+    cuptiGetDeviceId(ctx, &device);
+    write_device(uid, device);
+    lock();
+    if (n_contexts < MAX_CONTEXTS)
+        contexts[n_contexts++] =
+            (context_state){.sessions = {.ctx = ctx, .uid = uid, .device = device}};
+    unlock();
+}
+
+static void write_profiler(const gp_sessions *s)
+{
+    const gp_collector *c = s->collector;
+    const char *keys[GP_MAX_METRIC_NAMES + 32], *units[GP_MAX_METRIC_NAMES + 32],
+        *missing[GP_MAX_METRIC_NAMES + 32];
+    for (size_t i = 0; i < c->n_metrics; i++) {
+        const gp_selected_metric *m = &c->metrics[i];
+        keys[i] = m->def ? m->def->key : m->raw_name;
+        units[i] = m->def ? m->def->unit : m->raw_unit;
+        missing[i] = m->missing ? m->missing : "";
+    }
+    gp_record r;
+    gp_record_begin(&r, "profiler");
+    gp_record_int(&r, "pid", getpid());
+    gp_record_uint(&r, "context", s->uid);
+    gp_record_string(&r, "chip", c->chip);
+    gp_record_int(&r, "passes", c->passes);
+    gp_record_string(&r, "set", gp_metrics_kind_name(c->kind));
+    gp_record_strings(&r, "counters", c->counters, c->n_counters);
+    gp_record_strings(&r, "metrics", keys, c->n_metrics);
+    gp_record_strings(&r, "units", units, c->n_metrics);
+    gp_record_strings(&r, "missing", missing, c->n_metrics);
+    gp_record_end(&r);
+}
+
+/* The context's sessions, their profiler opened the first time one of its launches is to be
+ * profiled. A failure (no permission, another profiler) is said once; its launches are then
+ * only timed. */
+static gp_sessions *sessions_of(context_state *cs)
+{
+    gp_sessions *s = &cs->sessions;
+    if (cs->tried)
+        return s->collector ? s : NULL;
+    cs->tried = true;
+    gp_collector *c = NULL;
+    int rc = gp_collector_open((int)s->device, &gp_inject.metrics, &c);
+    if (rc == GP_OK)
+        rc = gp_sessions_attach(s, c);
+    if (rc != GP_OK) {
+        char text[GP_MESSAGE_LEN + 64];
+        snprintf(text, sizeof text, "metrics unavailable on device %u: %s", s->device,
+                 gp_error());
+        gp_inject_warn(text, gp_hint());
+        gp_collector_close(c);
+        return NULL;
+    }
+    write_profiler(s);
+    return s;
+}
+
+static void end_pass_of(context_state *cs)
+{
+    if (cs && cs->sessions.collector)
+        gp_sessions_end_pass(&cs->sessions);
+}
+
+void gp_launches_on_context_destroyed(CUcontext ctx)
+{
+    lock();
+    context_state *cs = find_context(ctx);
+    if (cs) {
+        end_pass_of(cs);
+        gp_collector_close(cs->sessions.collector); /* its range profiler ends with the context */
+        *cs = contexts[--n_contexts];
+    }
+    unlock();
+}
+
+static void end_all_passes(void)
+{
+    for (size_t i = 0; i < n_contexts; i++)
+        end_pass_of(&contexts[i]);
+}
+
+void gp_launches_end_passes(bool may_wait)
+{
+    if (may_wait)
+        lock();
+    else if (!try_lock())
+        return; /* a crash while another thread launches: its pass is lost */
+    end_all_passes();
+    unlock();
+}
+
+/* ---- one launch ---------------------------------------------------------------------------- */
+
+/* After the last launch --launch-count allows, no launch needs a callback: the passes end
+ * first, since a launch without a callback would fall into one. */
+static void stop_watching_when_done(void)
+{
+    if (profiled_launches < gp_inject.count)
+        return;
+    end_all_passes();
+    gp_inject_stop_launch_callbacks();
+}
+
+/* API entry: start this launch's session when it is to be profiled; end the context's pass
+ * when it is not, so that it does not become a range. A launch being captured into a graph
+ * runs nothing now and leaves the pass alone: ending it would synchronise the context, which
+ * a capture forbids (the capture would fail). */
+static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
+{
+    *d->correlationData = ORDINARY;
+    if (being_captured(l))
+        return;
+    context_state *cs = find_context(d->context);
+    const bool chosen = d->symbolName && choose(d->symbolName);
+    gp_sessions *s = chosen && cs ? sessions_of(cs) : NULL;
+    if (!s) {
+        end_pass_of(cs);
+        return;
+    }
+    if (gp_sessions_start(s))
+        *d->correlationData = STARTED;
+}
+
+/* API exit of a profiled launch: its session or pass takes it. The others need no record
+ * here: their activity records say all there is. */
+static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
+{
+    if (*d->correlationData != STARTED)
+        return;
+    const CUresult *ret = d->functionReturnValue;
+    context_state *cs = find_context(d->context);
+    if (!cs)
+        return;
+    gp_launch_info info = {.id = d->correlationId, .kernel = (char *)d->symbolName,
+                           .grid = {l->grid[0], l->grid[1], l->grid[2]},
+                           .block = {l->block[0], l->block[1], l->block[2]}, .smem = l->smem};
+    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
+    if (gp_sessions_launched(&cs->sessions, &info, !ret || *ret == CUDA_SUCCESS))
+        remember_profiled(d->correlationId);
+    stop_watching_when_done();
+}
+
+/* Once: CUPTI's kernel replay collects no counters of the SASS instrumentation (sectors,
+ * requests, efficiencies) for a graph's kernel nodes, so gpuprof profiles none of them. */
+static void say_graphs_are_timed(void)
+{
+    static bool said;
+    if (said)
+        return;
+    said = true;
+    gp_inject_warn("kernels launched from CUDA graphs are timed, not profiled: CUPTI's kernel "
+                   "replay gives their nodes no instruction-level counters",
+                   "to profile such a kernel, launch it outside a graph");
+}
+
+static bool is_graph_launch(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+void gp_launches_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
+{
+    launch_facts l;
+    if (is_graph_launch(cbid)) {
+        /* A graph's kernels are timed, not profiled; launching it under the lock keeps them
+         * out of another thread's profiled session. */
+        if (d->callbackSite == CUPTI_API_ENTER) {
+            lock();
+            end_pass_of(find_context(d->context));
+            say_graphs_are_timed();
+        } else {
+            unlock();
+        }
+        return;
+    }
+    if (!launch_facts_of(cbid, d->functionParams, &l))
+        return;
+    if (d->callbackSite == CUPTI_API_ENTER) {
+        lock(); /* held until this launch's exit */
+        on_enter(d, &l);
+        return;
+    }
+    on_exit_of(d, &l);
+    unlock();
+}

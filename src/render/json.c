@@ -1,0 +1,504 @@
+/* JSON output of reports and of the catalogue commands' documents. The layout is described
+ * by schemas/gpuprof-report-v1.schema.json and gpuprof-catalog-v1.schema.json; keys are
+ * stable snake_case, and a breaking change bumps schema_version. */
+#include "gpuprof/render.h"
+
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/registry.h"
+#include "gpuprof/status.h"
+#include "report/json_out.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writing ----------------------------------------------------------------------- */
+
+/* NaN and infinities are not JSON numbers: they become null. */
+static cJSON *number_or_null(double v)
+{
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+void gp_json_add_number(cJSON *o, const char *key, double v)
+{
+    cJSON_AddItemToObject(o, key, number_or_null(v));
+}
+
+static cJSON *dim_array(gp_dim3 d)
+{
+    cJSON *a = cJSON_CreateArray();
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.x));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.y));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.z));
+    return a;
+}
+
+static cJSON *pair_array(unsigned a, unsigned b)
+{
+    cJSON *arr = cJSON_CreateArray();
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(a));
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(b));
+    return arr;
+}
+
+static cJSON *device_json(const gp_device_info *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    char cc[16], drv[16], rt[16];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    snprintf(drv, sizeof drv, "%d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
+    snprintf(rt, sizeof rt, "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+    cJSON_AddNumberToObject(o, "index", d->index);
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "compute_capability", cc);
+    cJSON_AddNumberToObject(o, "multiprocessors", d->multiprocessors);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
+    cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes);
+    cJSON_AddNumberToObject(o, "sm_clock_mhz", d->sm_clock_mhz);
+    cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
+    cJSON_AddNumberToObject(o, "memory_bus_bits", d->memory_bus_bits);
+    cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", d->peak_gbps);
+    gp_json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
+    cJSON_AddStringToObject(o, "driver_version", drv);
+    cJSON_AddStringToObject(o, "runtime_version", rt);
+    return o;
+}
+
+static cJSON *metrics_json(const gp_metric_set *s)
+{
+    if (s->n_metrics == 0)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < s->n_metrics; i++) {
+        const gp_metric_value *m = &s->metrics[i];
+        cJSON *e = cJSON_CreateObject();
+        gp_json_add_number(e, "value", m->valid ? m->value : NAN);
+        cJSON_AddStringToObject(e, "unit", m->unit);
+        cJSON *inputs = cJSON_CreateObject();
+        for (size_t k = 0; k < m->n_inputs; k++)
+            gp_json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
+        cJSON_AddItemToObject(e, "inputs", inputs);
+        if (!m->valid)
+            cJSON_AddStringToObject(e, "reason", m->why);
+        cJSON_AddItemToObject(o, m->key, e);
+    }
+    return o;
+}
+
+static cJSON *check_json(const gp_check *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "status", gp_check_status_name(c->status));
+    cJSON_AddBoolToObject(o, "exact", c->exact);
+    gp_json_add_number(o, "expected", c->expected);
+    gp_json_add_number(o, "got", c->got);
+    cJSON_AddNumberToObject(o, "tolerance", c->tolerance);
+    cJSON_AddNumberToObject(o, "mismatches", (double)c->mismatches);
+    cJSON_AddStringToObject(o, "detail", c->detail);
+    if (c->rechecked)
+        cJSON_AddStringToObject(o, "after_profile", gp_check_status_name(c->after_profile));
+    else
+        cJSON_AddNullToObject(o, "after_profile");
+    return o;
+}
+
+static cJSON *launch_json(const gp_launch_record *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", l->kernel);
+    cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
+    cJSON_AddItemToObject(o, "block", dim_array(l->block));
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
+    cJSON_AddBoolToObject(o, "library_call", l->opaque != 0);
+    if (l->in_nx) {
+        cJSON_AddItemToObject(o, "input_shape", pair_array(l->in_nx, l->in_ny));
+        cJSON_AddItemToObject(o, "output_shape", pair_array(l->out_nx, l->out_ny));
+    }
+    gp_json_add_number(o, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+    cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
+    return o;
+}
+
+/* Multi-pass workloads (their launches carry the shapes they reduce): the passes, as the
+ * seed's host loop prints them. */
+static bool is_multi_pass(const gp_result *r)
+{
+    return r->n_launches > 0 && r->launches[0].in_nx != 0;
+}
+
+static cJSON *passes_json(const gp_result *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < r->n_launches; i++) {
+        const gp_launch_record *l = &r->launches[i];
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "pass", (double)(i + 1));
+        cJSON_AddItemToObject(p, "input_shape", pair_array(l->in_nx, l->in_ny));
+        cJSON_AddItemToObject(p, "output_shape", pair_array(l->out_nx, l->out_ny));
+        gp_json_add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+        cJSON_AddItemToArray(a, p);
+    }
+    return a;
+}
+
+static cJSON *result_json(const gp_result *r, bool merged)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (merged)
+        cJSON_AddNumberToObject(o, "source", (double)r->source);
+    cJSON_AddStringToObject(o, "family", r->family);
+    cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddStringToObject(o, "type", r->type);
+    cJSON *size = cJSON_AddObjectToObject(o, "size");
+    cJSON_AddNumberToObject(size, "n", (double)r->n);
+    if (r->nx) {
+        cJSON_AddNumberToObject(size, "nx", r->nx);
+        cJSON_AddNumberToObject(size, "ny", r->ny);
+    }
+    cJSON *params = cJSON_AddObjectToObject(o, "params");
+    for (size_t i = 0; i < r->n_params; i++)
+        gp_json_add_number(params, r->params[i].name, r->params[i].value);
+    cJSON *launch = cJSON_AddObjectToObject(o, "launch");
+    cJSON_AddItemToObject(launch, "grid", dim_array(r->grid));
+    cJSON_AddItemToObject(launch, "block", dim_array(r->block));
+    cJSON_AddNumberToObject(launch, "shared_bytes", (double)r->shared_bytes);
+    cJSON_AddNumberToObject(launch, "kernels", (double)r->n_launches);
+    cJSON *t = cJSON_AddObjectToObject(o, "timing");
+    cJSON_AddNumberToObject(t, "min_ms", r->timing.min_ms);
+    cJSON_AddNumberToObject(t, "median_ms", r->timing.median_ms);
+    cJSON_AddNumberToObject(t, "max_ms", r->timing.max_ms);
+    if (!isnan(r->timing.noise_pct)) /* unknown in reports of older versions */
+        cJSON_AddNumberToObject(t, "noise_pct", r->timing.noise_pct);
+    cJSON_AddNumberToObject(t, "repeats", r->timing.repeats);
+    cJSON_AddNumberToObject(t, "warmup", r->timing.warmup);
+    cJSON_AddNumberToObject(o, "bytes_moved", (double)r->bytes_moved);
+    gp_json_add_number(o, "bandwidth_gbps", r->gbps);
+    gp_json_add_number(o, "percent_of_peak", r->percent_of_peak);
+    cJSON_AddItemToObject(o, "check", check_json(&r->check));
+    if (r->profiled) {
+        cJSON *p = cJSON_AddObjectToObject(o, "profile");
+        cJSON_AddNumberToObject(p, "passes", r->passes);
+        gp_json_add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
+        gp_json_add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
+    } else {
+        cJSON_AddNullToObject(o, "profile");
+    }
+    cJSON_AddItemToObject(o, "metrics", metrics_json(&r->metrics));
+    cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+    for (size_t i = 0; i < r->n_launches; i++)
+        cJSON_AddItemToArray(launches, launch_json(&r->launches[i]));
+    if (is_multi_pass(r))
+        cJSON_AddItemToObject(o, "passes", passes_json(r));
+    return o;
+}
+
+static const char *profiler_state_name(gp_profiler_state s)
+{
+    return s == GP_PROF_OK ? "ok" : s == GP_PROF_UNAVAILABLE ? "unavailable" : "disabled";
+}
+
+/* ---- gpuprof exec ---------------------------------------------------------------------- */
+
+static cJSON *count_or_null(uint64_t v)
+{
+    return v == UINT64_MAX ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
+}
+
+static cJSON *exec_launch_json(const gp_exec_launch *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pid", l->pid);
+    cJSON_AddNumberToObject(o, "id", (double)l->id);
+    cJSON_AddStringToObject(o, "kernel", l->kernel);
+    if (l->mangled)
+        cJSON_AddStringToObject(o, "mangled", l->mangled);
+    else
+        cJSON_AddNullToObject(o, "mangled");
+    cJSON_AddNumberToObject(o, "device", l->device);
+    cJSON_AddNumberToObject(o, "context", l->context);
+    cJSON_AddNumberToObject(o, "stream", l->stream);
+    cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
+    cJSON_AddItemToObject(o, "block", dim_array(l->block));
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
+    gp_json_add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
+    cJSON_AddBoolToObject(o, "profiled", l->profiled);
+    cJSON_AddNumberToObject(o, "graph", (double)l->graph);
+    cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
+    cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
+    return o;
+}
+
+static cJSON *stats_json(const gp_metric_stats *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "unit", s->average.unit);
+    gp_json_add_number(o, "min", s->min.valid ? s->min.value : NAN);
+    gp_json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
+    gp_json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
+    cJSON_AddNumberToObject(o, "launches", (double)s->launches);
+    return o;
+}
+
+static cJSON *exec_kernel_json(const gp_exec_kernel *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddNumberToObject(o, "calls", (double)k->calls);
+    cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
+    gp_json_add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
+    gp_json_add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
+    gp_json_add_number(o, "min_ms", k->min_ms);
+    gp_json_add_number(o, "max_ms", k->max_ms);
+    gp_json_add_number(o, "time_percent", k->time_percent);
+    cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+    for (size_t i = 0; i < k->n_metrics; i++)
+        cJSON_AddItemToObject(m, k->metrics[i].average.key, stats_json(&k->metrics[i]));
+    return o;
+}
+
+static cJSON *exec_json(const gp_exec_info *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *argv = cJSON_AddArrayToObject(o, "program");
+    for (size_t i = 0; i < e->argc; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(e->argv[i]));
+    cJSON_AddNumberToObject(o, "pid", e->pid);
+    cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
+    if (e->signal)
+        cJSON_AddNumberToObject(o, "signal", e->signal);
+    else
+        cJSON_AddNullToObject(o, "signal");
+    cJSON_AddNumberToObject(o, "processes", (double)e->processes);
+    cJSON *filters = cJSON_AddObjectToObject(o, "filters");
+    if (e->kernel_filter[0])
+        cJSON_AddStringToObject(filters, "kernel", e->kernel_filter);
+    else
+        cJSON_AddNullToObject(filters, "kernel");
+    cJSON_AddNumberToObject(filters, "launch_skip", (double)e->launch_skip);
+    cJSON_AddItemToObject(filters, "launch_count", count_or_null(e->launch_count));
+    cJSON_AddItemToObject(filters, "per_kernel", count_or_null(e->per_kernel));
+    cJSON *devices = cJSON_AddArrayToObject(o, "devices");
+    for (size_t i = 0; i < e->n_devices; i++)
+        cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
+    cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+    for (size_t i = 0; i < e->n_launches; i++)
+        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i]));
+    cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    if (gp_exec_summarize(e, &k, &nk) == GP_OK)
+        for (size_t i = 0; i < nk; i++)
+            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i]));
+    gp_exec_summary_free(k, nk);
+    return o;
+}
+
+/* How the counters were collected: the kernel commands replay their own workloads, exec
+ * has CUPTI replay the program's kernels. */
+static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "state", profiler_state_name(p->state));
+    if (p->state == GP_PROF_UNAVAILABLE)
+        cJSON_AddStringToObject(o, "reason", p->reason);
+    else
+        cJSON_AddNullToObject(o, "reason");
+    if (p->state == GP_PROF_OK) {
+        cJSON_AddStringToObject(o, "chip", p->chip);
+        cJSON_AddNumberToObject(o, "passes", p->passes);
+        cJSON_AddStringToObject(o, "metric_set", p->metric_set);
+        char api[96];
+        snprintf(api, sizeof api, "CUPTI range profiler, auto range, %s",
+                 exec ? gp_exec_replay(p->passes) : "user replay");
+        cJSON_AddStringToObject(o, "api", api);
+        cJSON_AddStringToObject(o, "cache_control",
+                                exec ? "none (the program's own cache state)"
+                                     : "L2 flushed before every kernel");
+        cJSON_AddStringToObject(o, "clock_control", "none (clocks not locked)");
+    }
+    return o;
+}
+
+/* A merged report: the files it was made of, in order; results refer to them by index. */
+static cJSON *sources_json(const gp_report *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const gp_report_source *s = &r->sources[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", s->file);
+        cJSON_AddStringToObject(o, "tool_version", s->tool_version);
+        cJSON_AddStringToObject(o, "command", s->command);
+        if (s->has_device)
+            cJSON_AddItemToObject(o, "device", device_json(&s->device));
+        else
+            cJSON_AddNullToObject(o, "device");
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *report_json(const gp_report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", GP_SCHEMA_VERSION);
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "gpuprof");
+    cJSON_AddStringToObject(tool, "version", r->tool_version);
+    cJSON_AddStringToObject(root, "command", r->command);
+    cJSON *argv = cJSON_AddArrayToObject(root, "command_line");
+    for (size_t i = 0; i < r->command_line_len; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(r->command_line[i]));
+    if (r->has_device)
+        cJSON_AddItemToObject(root, "device", device_json(&r->device));
+    else
+        cJSON_AddNullToObject(root, "device");
+    if (!r->is_exec) {
+        cJSON *run = cJSON_AddObjectToObject(root, "run");
+        cJSON_AddNumberToObject(run, "repeat", r->repeat);
+        cJSON_AddNumberToObject(run, "warmup", r->warmup);
+        cJSON_AddNumberToObject(run, "seed", (double)r->seed);
+        cJSON_AddStringToObject(run, "time_unit", "ms");
+        cJSON_AddStringToObject(run, "bandwidth_unit", "GB/s, 1 GB = 10^9 bytes");
+        if (!isnan(r->max_noise_pct))
+            cJSON_AddNumberToObject(run, "max_noise_pct", r->max_noise_pct);
+    }
+    if (r->n_sources)
+        cJSON_AddItemToObject(root, "sources", sources_json(r));
+    cJSON_AddItemToObject(root, "profiler", profiler_json(&r->profiler, r->is_exec));
+    cJSON *results = cJSON_AddArrayToObject(root, "results");
+    for (size_t i = 0; i < r->n_results; i++)
+        cJSON_AddItemToArray(results, result_json(&r->results[i], r->n_sources > 0));
+    cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
+    for (size_t i = 0; i < r->n_warnings; i++)
+        cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
+    if (r->is_exec)
+        cJSON_AddItemToObject(root, "exec", exec_json(&r->exec));
+    return root;
+}
+
+int gp_json_print(FILE *out, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing JSON");
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    return GP_OK;
+}
+
+int gp_render_json(FILE *out, const gp_report *r)
+{
+    return gp_json_print(out, report_json(r));
+}
+
+/* ---- documents of the catalogue commands ------------------------------------------- */
+
+static cJSON *document(void)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", GP_SCHEMA_VERSION);
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "gpuprof");
+    cJSON_AddStringToObject(tool, "version", GPUPROF_VERSION);
+    return root;
+}
+
+static cJSON *mask_array(unsigned mask)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < 31; k++)
+        if ((mask >> k) & 1u)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(1u << k));
+    return a;
+}
+
+static cJSON *variant_json(const gp_variant *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", v->name);
+    cJSON_AddStringToObject(o, "summary", v->summary);
+    cJSON_AddStringToObject(o, "origin", v->origin);
+    cJSON_AddItemToObject(o, "block_x", mask_array(v->block_x_mask));
+    cJSON_AddItemToObject(o, "block_y", mask_array(v->block_y_mask));
+    cJSON_AddItemToObject(o, "default_block", dim_array(v->default_block));
+    cJSON_AddBoolToObject(o, "in_place", (v->flags & GP_VF_IN_PLACE) != 0);
+    return o;
+}
+
+int gp_render_list_json(FILE *out)
+{
+    cJSON *root = document();
+    cJSON *families = cJSON_AddArrayToObject(root, "families");
+    size_t n;
+    const gp_family *table = gp_family_table(&n);
+    for (size_t f = 0; f < n; f++) {
+        cJSON *fam = cJSON_CreateObject();
+        cJSON_AddStringToObject(fam, "name", table[f].name);
+        cJSON_AddStringToObject(fam, "summary", table[f].summary);
+        cJSON *variants = cJSON_AddArrayToObject(fam, "variants");
+        for (size_t i = 0; i < table[f].n_variants; i++)
+            cJSON_AddItemToArray(variants, variant_json(&table[f].variants[i]));
+        cJSON_AddItemToArray(families, fam);
+    }
+    return gp_json_print(out, root);
+}
+
+int gp_render_devices_json(FILE *out, const gp_device_info *devices, size_t n)
+{
+    cJSON *root = document();
+    cJSON *arr = cJSON_AddArrayToObject(root, "devices");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, device_json(&devices[i]));
+    return gp_json_print(out, root);
+}
+
+static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, size_t i)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "key", m->key);
+    cJSON_AddStringToObject(o, "unit", m->unit);
+    cJSON_AddStringToObject(o, "description", m->description);
+    cJSON_AddStringToObject(o, "formula", m->formula);
+    cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
+    for (size_t k = 0; k < m->n_inputs; k++)
+        cJSON_AddItemToArray(inputs, cJSON_CreateString(m->inputs[k]));
+    cJSON_AddStringToObject(o, "set", (m->sets & GP_SET_DEFAULT) ? "default" : "all");
+    if (m->ncu_metric)
+        cJSON_AddStringToObject(o, "ncu_metric", m->ncu_metric);
+    else
+        cJSON_AddNullToObject(o, "ncu_metric");
+    cJSON_AddNumberToObject(o, "ncu_scale", m->ncu_scale);
+    if (c->chip)
+        cJSON_AddBoolToObject(o, "available", c->availability[i].available);
+    else
+        cJSON_AddNullToObject(o, "available");
+    if (c->chip && !c->availability[i].available)
+        cJSON_AddStringToObject(o, "missing", c->availability[i].missing);
+    return o;
+}
+
+int gp_render_metrics_json(FILE *out, const gp_chip_metrics *c)
+{
+    cJSON *root = document();
+    if (c->chip) {
+        cJSON_AddStringToObject(root, "chip", c->chip);
+        cJSON *passes = cJSON_AddObjectToObject(root, "passes");
+        cJSON_AddNumberToObject(passes, "default", c->passes_default);
+        cJSON_AddNumberToObject(passes, "all", c->passes_all);
+    } else {
+        cJSON_AddNullToObject(root, "chip");
+        cJSON_AddNullToObject(root, "passes");
+    }
+    size_t n;
+    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    cJSON *arr = cJSON_AddArrayToObject(root, "metrics");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, metric_def_json(&cat[i], c, i));
+    return gp_json_print(out, root);
+}

@@ -1,0 +1,355 @@
+/* Text output for people: a header with the GPU and the run's configuration, one aligned
+ * row per result, per-launch rows for multi-kernel workloads, optional long metric form. */
+#include "gpuprof/render.h"
+
+#include "gpuprof/metrics.h"
+
+#include "gpuprof/registry.h"
+#include "gpuprof/status.h"
+#include "render/cells.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void format_size(char *buf, size_t len, const gp_result *r)
+{
+    if (r->nx)
+        snprintf(buf, len, "%ux%u", r->nx, r->ny);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)r->n);
+}
+
+static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int k = 1; k < 64; k++) {
+        uint64_t p = (uint64_t)1 << k;
+        if (p == n)
+            snprintf(buf, len, " (2^%d)", k);
+        else if (n > p && n - p < 1000 && n < (p << 1))
+            snprintf(buf, len, " (2^%d+%llu)", k, (unsigned long long)(n - p));
+    }
+    return buf;
+}
+
+static void print_gpu(FILE *out, const gp_device_info *d)
+{
+    fprintf(out, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)\n", d->index, d->name,
+            d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
+}
+
+/* Merged reports: each file, numbered as the rows refer to it when they differ. */
+static void print_sources(FILE *out, const gp_report *r)
+{
+    fprintf(out, "gpuprof %s  report of %zu files%s\n", GPUPROF_VERSION, r->n_sources,
+            gp_report_sources_differ(r) ? " from different GPUs or gpuprof versions: each "
+                                          "row says which [file]" : "");
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const gp_report_source *src = &r->sources[i];
+        fprintf(out, "  [%zu] %s: gpuprof %s %s on ", i + 1, src->file, src->tool_version,
+                src->command);
+        if (src->has_device)
+            print_gpu(out, &src->device);
+        else
+            fputs("no GPU\n", out);
+    }
+}
+
+static void print_header(FILE *out, const gp_report *r)
+{
+    if (r->n_sources) {
+        print_sources(out, r);
+    } else {
+        fprintf(out, "gpuprof %s  %s on ", r->tool_version, r->command);
+        print_gpu(out, &r->device);
+    }
+    fprintf(out, "time: median of %u runs after %u warm-up%s, L2 flushed before each; "
+                 "GB/s = minimum bytes moved / median time, 1 GB = 10^9 bytes\n",
+            r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
+    fprintf(out, "noise%%: the runs' spread, 1.4826 x median absolute deviation / median");
+    if (!isnan(r->max_noise_pct))
+        fprintf(out, "; repeated until at most %g %% where possible", r->max_noise_pct);
+    fputc('\n', out);
+    const gp_profiler_info *p = &r->profiler;
+    if (p->state == GP_PROF_OK)
+        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %d passes per kernel, caches "
+                     "flushed, clocks not locked\n", p->chip, p->metric_set, p->passes);
+    else if (p->state == GP_PROF_UNAVAILABLE)
+        fprintf(out, "metrics: unavailable (%s)\n", p->reason);
+}
+
+/* Metric columns: those of the first result that has metrics. */
+static size_t metric_columns(const gp_report *r, const char **keys, const char **labels)
+{
+    for (size_t i = 0; i < r->n_results; i++)
+        if (r->results[i].metrics.n_metrics)
+            return gp_text_metric_columns(&r->results[i].metrics,
+                                          strcmp(r->profiler.metric_set, "list") == 0, keys,
+                                          labels);
+    return 0;
+}
+
+static void print_column_titles(FILE *out, const char **labels, size_t n)
+{
+    fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", "variant", "grid", "block",
+            "time_ms", "noise%", "GB/s", "%peak", "check");
+    gp_text_column_titles(out, labels, n);
+}
+
+static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
+                               const char **labels, size_t n)
+{
+    gp_text_metric_cells(out, s, keys, labels, n);
+    fputc('\n', out);
+}
+
+/* ---- parameters: the same in every row of a problem go in its heading, the others in
+ * each row's name ---------------------------------------------------------------------- */
+
+typedef struct {
+    const gp_result *rows;
+    size_t n;
+    bool label_sources;          /* merged reports of different GPUs or versions */
+} problem_rows;
+
+static bool same_value(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+static double param_value(const gp_result *r, const char *name)
+{
+    const gp_param *p = gp_result_param(r, name);
+    return p ? p->value : NAN;
+}
+
+static bool param_is_constant(problem_rows pr, const char *name)
+{
+    const double first = param_value(&pr.rows[0], name);
+    for (size_t i = 1; i < pr.n; i++)
+        if (!same_value(param_value(&pr.rows[i], name), first))
+            return false;
+    return true;
+}
+
+static void format_number(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, "%.10g", v);
+}
+
+/* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
+static void row_params(problem_rows pr, const gp_result *res, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < res->n_params; i++) {
+        const gp_param *p = &res->params[i];
+        if (isnan(p->value) || param_is_constant(pr, p->name))
+            continue;
+        char v[32];
+        format_number(v, sizeof v, p->value);
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, " %s=%s", p->name, v);
+    }
+}
+
+static void format_noise(char *buf, size_t len, double noise_pct)
+{
+    if (isnan(noise_pct))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f", noise_pct);
+}
+
+static void print_row(FILE *out, problem_rows pr, const gp_result *res, const char **keys,
+                      const char **labels, size_t n)
+{
+    bool two_d = res->nx != 0;
+    char grid[32], block[32], name[128], params[96], source[24] = "", noise[16];
+    gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
+    gp_text_format_dim(block, sizeof block, res->block, two_d);
+    row_params(pr, res, params, sizeof params);
+    if (pr.label_sources)
+        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+    snprintf(name, sizeof name, "%.60s%s%s", res->variant, params, source);
+    format_noise(noise, sizeof noise, res->timing.noise_pct);
+    fprintf(out, "%-22s %12s %9s %10.4f %6s %9.1f %6.1f  %-7s", name, grid, block,
+            res->timing.median_ms, noise, res->gbps, res->percent_of_peak,
+            gp_check_status_name(res->check.status));
+    print_metric_cells(out, &res->metrics, keys, labels, n);
+    if (res->n_launches <= 1)
+        return;
+    for (size_t i = 0; i < res->n_launches; i++) {
+        const gp_launch_record *l = &res->launches[i];
+        char lname[64], shape[40] = "";
+        if (l->in_nx)
+            snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
+                     l->out_ny);
+        snprintf(lname, sizeof lname, "  #%zu%s", i + 1, shape);
+        gp_text_format_dim(grid, sizeof grid, l->grid, two_d);
+        gp_text_format_dim(block, sizeof block, l->block, two_d);
+        if (l->median_ms >= 0)
+            fprintf(out, "%-22s %12s %9s %10.4f %6s %9s %6s  %-7s", lname, grid, block,
+                    l->median_ms, "", "", "", "");
+        else
+            fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", lname, grid, block, "-", "",
+                    "", "", "");
+        print_metric_cells(out, &l->metrics, keys, labels, n);
+    }
+}
+
+/* Rows of one problem: the same family, size and type. */
+static bool same_problem(const gp_result *a, const gp_result *b)
+{
+    return strcmp(a->family, b->family) == 0 && a->n == b->n && a->nx == b->nx &&
+           a->ny == b->ny && strcmp(a->type, b->type) == 0;
+}
+
+/* The heading of a problem, with the parameters every one of its rows shares. */
+static void print_problem(FILE *out, problem_rows pr)
+{
+    const gp_result *res = &pr.rows[0];
+    char size[64], note[32];
+    format_size(size, sizeof size, res);
+    double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
+    fprintf(out, "\n%s %s, %s%s, %.1f MiB moved at least", res->family, res->type, size,
+            res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
+    for (size_t i = 0; i < res->n_params; i++) {
+        const gp_param *p = &res->params[i];
+        if (isnan(p->value) || !param_is_constant(pr, p->name))
+            continue;
+        char v[32];
+        format_number(v, sizeof v, p->value);
+        fprintf(out, ", %s %s", p->name, v);
+    }
+    fputc('\n', out);
+}
+
+/* nvprof's --metrics long form: kernel, metric, description, value, unit. */
+static void print_detail(FILE *out, const gp_report *r)
+{
+    for (size_t i = 0; i < r->n_results; i++) {
+        const gp_result *res = &r->results[i];
+        for (size_t l = 0; l < res->n_launches; l++) {
+            const gp_launch_record *lr = &res->launches[l];
+            fprintf(out, "\nKernel: %s (%s %s, launch %zu of %zu)\n", lr->kernel, res->family,
+                    res->variant, l + 1, res->n_launches);
+            for (size_t m = 0; m < lr->metrics.n_metrics; m++) {
+                const gp_metric_value *v = &lr->metrics.metrics[m];
+                const gp_metric_def *def = gp_find_metric(v->key);
+                char cell[32];
+                gp_text_format_value(cell, sizeof cell, v);
+                fprintf(out, "    %-38s %-62s %14s %s\n", v->key,
+                        def ? def->description : "PerfWorks metric", cell, v->unit);
+            }
+        }
+    }
+}
+
+static void print_failures(FILE *out, const gp_report *r)
+{
+    for (size_t i = 0; i < r->n_results; i++) {
+        const gp_result *res = &r->results[i];
+        if (res->check.status != GP_CHECK_FAILED)
+            continue;
+        fprintf(out, "FAILED %s %s block %u: %s%s\n", res->family, res->variant, res->block.x,
+                res->check.detail,
+                res->check.rechecked && res->check.after_profile == GP_CHECK_FAILED
+                    ? " (after profiling)" : "");
+    }
+}
+
+int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    if (r->is_exec)
+        return gp_render_exec_text(out, r, o);
+    const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
+    size_t n = metric_columns(r, keys, labels);
+    print_header(out, r);
+    const bool label_sources = gp_report_sources_differ(r);
+    for (size_t i = 0; i < r->n_results;) {
+        problem_rows pr = {&r->results[i], 1, label_sources};
+        while (i + pr.n < r->n_results && same_problem(&pr.rows[0], &pr.rows[pr.n]))
+            pr.n++;
+        print_problem(out, pr);
+        print_column_titles(out, labels, n);
+        for (size_t k = 0; k < pr.n; k++)
+            print_row(out, pr, &pr.rows[k], keys, labels, n);
+        i += pr.n;
+    }
+    print_failures(out, r);
+    if (o && o->metrics_detail)
+        print_detail(out, r);
+    return GP_OK;
+}
+
+/* ---- the catalogue commands ---------------------------------------------------------- */
+
+int gp_render_list_text(FILE *out)
+{
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    for (size_t f = 0; f < n; f++) {
+        const gp_family *fam = &families[f];
+        fprintf(out, "%s: %s\n", fam->name, fam->summary);
+        fprintf(out, "  %-22s %-9s %-36s %s\n", "variant", "default", "blocks", "summary");
+        for (size_t i = 0; i < fam->n_variants; i++) {
+            const gp_variant *v = &fam->variants[i];
+            char blocks[96], def[32];
+            gp_describe_blocks(fam, v, blocks, sizeof blocks);
+            gp_format_block(v->default_block, fam->two_d, def, sizeof def);
+            fprintf(out, "  %-22s %-9s %-36s %s\n", v->name, def, blocks, v->summary);
+        }
+        fputc('\n', out);
+    }
+    return GP_OK;
+}
+
+static void print_device(FILE *out, const gp_device_info *d)
+{
+    fprintf(out, "GPU %d: %s\n", d->index, d->name);
+    fprintf(out, "  compute capability    %d.%d\n", d->cc_major, d->cc_minor);
+    fprintf(out, "  multiprocessors       %d\n", d->multiprocessors);
+    fprintf(out, "  memory                %.1f GiB, %d-bit bus at %.0f MHz\n",
+            d->memory_bytes / 1073741824.0, d->memory_bus_bits, d->memory_clock_mhz);
+    fprintf(out, "  L2 cache              %.1f MiB\n", d->l2_bytes / 1048576.0);
+    fprintf(out, "  SM clock (maximum)    %.0f MHz\n", d->sm_clock_mhz);
+    fprintf(out, "  peak DRAM bandwidth   %.1f GB/s (2 x memory clock x bus width)\n",
+            d->peak_gbps);
+    fprintf(out, "  copy bandwidth        %.1f GB/s measured (device-to-device, bytes read + "
+                 "written), %.1f%% of peak\n", d->copy_gbps, 100.0 * d->copy_gbps / d->peak_gbps);
+    fprintf(out, "  driver / runtime      %d.%d / %d.%d\n", d->driver_version / 1000,
+            d->driver_version % 1000 / 10, d->runtime_version / 1000,
+            d->runtime_version % 1000 / 10);
+}
+
+int gp_render_devices_text(FILE *out, const gp_device_info *devices, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        print_device(out, &devices[i]);
+    return GP_OK;
+}
+
+int gp_render_metrics_text(FILE *out, const gp_chip_metrics *c)
+{
+    size_t n;
+    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    if (c->chip)
+        fprintf(out, "chip %s: default set %d passes, all %d passes per kernel\n\n", c->chip,
+                c->passes_default, c->passes_all);
+    for (size_t i = 0; i < n; i++) {
+        const gp_metric_def *m = &cat[i];
+        const bool available = c->chip && c->availability[i].available;
+        fprintf(out, "%-38s %-22s %s%s\n", m->key, m->unit,
+                (m->sets & GP_SET_DEFAULT) ? "default" : "all",
+                c->chip ? (available ? ", available" : ", NOT AVAILABLE") : "");
+        fprintf(out, "    %s\n    = %s\n", m->description, m->formula);
+        for (size_t k = 0; k < m->n_inputs; k++)
+            fprintf(out, "      %s\n", m->inputs[k]);
+        if (m->ncu_metric)
+            fprintf(out, "    ncu: %s\n", m->ncu_metric);
+        if (c->chip && !available)
+            fprintf(out, "    missing on %s: %s\n", c->chip, c->availability[i].missing);
+    }
+    return GP_OK;
+}
