@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     test_device();
     test_suggest();
     test_compare();
+    test_hashmap();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

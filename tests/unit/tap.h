@@ -28,5 +28,6 @@ void test_random(void);
 void test_device(void);
 void test_suggest(void);
 void test_compare(void);
+void test_hashmap(void);
 
 #endif
