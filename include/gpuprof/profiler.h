@@ -3,9 +3,11 @@
  * CUPTI's callbacks and activity records besides). It knows counters, contexts, passes and
  * ranges; nothing of kernels, requests, results or metric names.
  *
- * Use: open (device or chip) → configure (the counters) → attach (a context, a replay
- * policy) → sessions: begin, then pass start/stop until the last pass (user replay reruns
- * the work each pass; kernel replay needs one), end (decode), read each range's values. */
+ * Use: open (device or chip) → configure (the counters; several configurations may be added,
+ * numbered from 0, each collected in sessions of its own) → attach (a context, a replay
+ * policy) → sessions: begin (a configuration, a replay), then pass start/stop until the last
+ * pass (user replay reruns the work each pass; kernel replay needs one), end (decode), read
+ * each range's values. */
 #ifndef GPUPROF_PROFILER_H
 #define GPUPROF_PROFILER_H
 
@@ -29,9 +31,16 @@ void gp_profiler_close(gp_profiler *p);
 const char *gp_profiler_chip(const gp_profiler *p);
 /* Whether the chip has the counter `name`; its unit when it does. */
 bool gp_profiler_has_counter(const gp_profiler *p, const char *name, const char **unit);
-/* The counters to collect (kept by pointer: they must outlive the profiler); the number of
- * replay passes they take. A profiler is configured once. */
+#define GP_PROFILER_MAX_CONFIGS 32
+
+/* Add a configuration of counters collected together (kept by pointer: they must outlive
+ * the profiler); *passes: the replay passes it takes. The first added is configuration 0. */
 int gp_profiler_configure(gp_profiler *p, const char *const *counters, size_t n, int *passes);
+/* The passes the counters would take together, without adding a configuration. */
+int gp_profiler_count_passes(const gp_profiler *p, const char *const *counters, size_t n,
+                             int *passes);
+size_t gp_profiler_configurations(const gp_profiler *p);
+/* Configuration 0's passes; the counters of the latest session's configuration. */
 int gp_profiler_passes(const gp_profiler *p);
 size_t gp_profiler_counters(const gp_profiler *p);
 
@@ -39,14 +48,17 @@ size_t gp_profiler_counters(const gp_profiler *p);
  * the given replay, with room for sessions of `ranges` ranges (0: decide at the first). */
 int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t ranges);
 
-/* A session of at most `ranges` ranges: the counter data is reset. */
+/* A session of at most `ranges` ranges of a configuration with a replay: its counter data
+ * is reset. gp_profiler_begin: configuration 0 with the replay given at attach. */
+int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size_t ranges);
 int gp_profiler_begin(gp_profiler *p, size_t ranges);
 int gp_profiler_start(gp_profiler *p);
 /* *last: CUPTI has every pass it needs (always, with kernel replay). */
 int gp_profiler_stop(gp_profiler *p, bool *last);
 /* Decode the session: the number of ranges it recorded. */
 int gp_profiler_end(gp_profiler *p, size_t *ranges);
-/* The counters' values for one range, in configure order (values[gp_profiler_counters]). */
+/* The counters' values for one range of the session, in its configuration's order
+ * (values[gp_profiler_counters]). */
 int gp_profiler_read(const gp_profiler *p, size_t range, double *values);
 
 /* Chip name of a device (e.g. "GH100"); needs the driver but no profiling permission. */

@@ -87,9 +87,9 @@ static int select_metrics(gp_collector *c, const gp_metrics_request *req)
 
 /* ---- opening ------------------------------------------------------------------------------ */
 
-static int open_steps(gp_collector *c, int device, const gp_metrics_request *req)
+/* The metrics the chip provides, their counters, and the configuration of all of them. */
+static int choose(gp_collector *c, const gp_metrics_request *req)
 {
-    GP_TRY(gp_profiler_open(device, &c->profiler));
     snprintf(c->chip, sizeof c->chip, "%s", gp_profiler_chip(c->profiler));
     GP_TRY(select_metrics(c, req));
     if (c->n_counters == 0)
@@ -97,14 +97,20 @@ static int open_steps(gp_collector *c, int device, const gp_metrics_request *req
     return gp_profiler_configure(c->profiler, c->counters, c->n_counters, &c->passes);
 }
 
-int gp_collector_open(int device, const gp_metrics_request *req, gp_collector **out)
+/* A collector opened by `open` (a device's profiler, or a chip's), or nothing held and the
+ * first failure's message kept. */
+static int open_collector(int device, const char *chip, const gp_metrics_request *req,
+                          gp_collector **out)
 {
     *out = NULL;
     gp_collector *c = calloc(1, sizeof *c);
     if (!c)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     c->kind = req->kind;
-    int rc = open_steps(c, device, req);
+    int rc = chip ? gp_profiler_open_chip(chip, &c->profiler)
+                  : gp_profiler_open(device, &c->profiler);
+    if (rc == GP_OK)
+        rc = choose(c, req);
     if (rc != GP_OK) {
         char hint[GP_MESSAGE_LEN];
         snprintf(hint, sizeof hint, "%s", gp_hint());
@@ -115,6 +121,16 @@ int gp_collector_open(int device, const gp_metrics_request *req, gp_collector **
     }
     *out = c;
     return GP_OK;
+}
+
+int gp_collector_open(int device, const gp_metrics_request *req, gp_collector **out)
+{
+    return open_collector(device, NULL, req, out);
+}
+
+int gp_collector_open_chip(const char *chip, const gp_metrics_request *req, gp_collector **out)
+{
+    return open_collector(-1, chip, req, out);
 }
 
 int gp_collector_attach(gp_collector *c, void *context, gp_replay replay, size_t ranges)
@@ -222,23 +238,54 @@ int gp_collector_metric_set(const gp_collector *c, const double *values, size_t 
     return GP_OK;
 }
 
+/* Whether every input of the metric was collected. */
+static bool has_inputs(const gp_collector *c, const gp_selected_metric *s, const bool *collected)
+{
+    if (s->missing)
+        return true; /* n/a on this chip whatever was collected: it stays, saying why */
+    if (!s->def) {
+        const size_t i = counter_index(c, s->raw_name);
+        return i < c->n_counters && collected[i];
+    }
+    for (size_t k = 0; k < s->def->n_inputs; k++) {
+        const size_t i = counter_index(c, s->def->inputs[k]);
+        if (i == c->n_counters || !collected[i])
+            return false;
+    }
+    return true;
+}
+
+int gp_collector_partial_metric_set(const gp_collector *c, const double *values,
+                                    const bool *collected, gp_metric_set *out)
+{
+    GP_TRY(gp_collector_metric_set(c, values, 1, out));
+    size_t kept = 0;
+    for (size_t i = 0; i < c->n_counters; i++)
+        if (collected[i])
+            out->counters[kept++] = out->counters[i];
+    out->n_counters = kept;
+    for (size_t i = 0; i < c->n_metrics; i++)
+        if (!has_inputs(c, &c->metrics[i], collected)) {
+            gp_metric_value *m = &out->metrics[i];
+            m->valid = false;
+            m->value = 0.0;
+            snprintf(m->why, sizeof m->why, "%s", GP_NOT_IN_THIS_PASS);
+        }
+    return GP_OK;
+}
+
 /* ---- a chip without a GPU ----------------------------------------------------------------- */
 
-/* Passes of the metric set `set` on the chip: a fresh host object per configuration, since
- * one holds every metric ever added to it. */
+/* Passes of the metric set `set` on the chip: a collector of its own per set, since a
+ * host object holds every metric ever added to it. */
 static int chip_passes(const char *chip, unsigned set, int *passes)
 {
     gp_metrics_request req = {.kind = set == GP_SET_DEFAULT ? GP_METRICS_DEFAULT : GP_METRICS_ALL};
-    gp_collector *c = calloc(1, sizeof *c);
-    if (!c)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = gp_profiler_open_chip(chip, &c->profiler);
-    if (rc == GP_OK)
-        rc = select_metrics(c, &req);
-    if (rc == GP_OK)
-        rc = gp_profiler_configure(c->profiler, c->counters, c->n_counters, passes);
+    gp_collector *c = NULL;
+    GP_TRY(gp_collector_open_chip(chip, &req, &c));
+    *passes = c->passes;
     gp_collector_close(c);
-    return rc;
+    return GP_OK;
 }
 
 int gp_collector_chip_summary(const char *chip, gp_metric_availability *avail, size_t n,

@@ -2,7 +2,10 @@
  * The only file that includes CUPTI; it knows counters, contexts, passes and ranges, and
  * nothing of what the ranges measure.
  *
- * Ranges: auto range, one range per kernel launch in launch order. Replay: the caller's
+ * Ranges: auto range, one range per kernel launch in launch order. Configurations: sets of
+ * counters collected together, each with its own image and counter data, any of them chosen
+ * for a session (exec rotates one-pass configurations over a kernel's launches). Replay: the
+ * caller's
  * (user replay: it reruns its work once per pass, so it controls what each kernel finds in
  * memory and in L2) or CUPTI's (kernel replay: CUPTI saves and restores device memory around
  * each pass of each kernel, for programs whose kernels gpuprof does not launch itself). */
@@ -21,20 +24,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct gp_profiler {
-    char chip[32];
-    bool initialized;          /* cuptiProfilerInitialize succeeded: deinitialise at close */
+/* One configuration: counters collected together, its image, the passes it takes, and the
+ * counter data its sessions write. Each has a host object of its own, since a host object
+ * holds every counter ever added to it. */
+typedef struct {
     CUpti_Profiler_Host_Object *host;
     const char *const *counters;
     size_t n_counters;
-    uint8_t *config;
-    size_t config_size;
+    uint8_t *image;
+    size_t image_size;
     int passes;
-    CUcontext ctx;
-    gp_replay replay;
-    CUpti_RangeProfiler_Object *range_profiler;
     uint8_t *counter_data;
     size_t counter_data_size;
+    size_t data_ranges;        /* ranges the counter data is sized for */
+} configuration;
+
+struct gp_profiler {
+    char chip[32];
+    bool initialized;          /* cuptiProfilerInitialize succeeded: deinitialise at close */
+    CUpti_Profiler_Host_Object *host;    /* the chip's counters, for questions about them */
+    configuration configs[GP_PROFILER_MAX_CONFIGS];
+    size_t n_configs;
+    size_t current;            /* the configuration of the latest session */
+    CUcontext ctx;
+    gp_replay replay;          /* of sessions begun without naming one */
+    CUpti_RangeProfiler_Object *range_profiler;
     size_t capacity;           /* ranges a session may hold; 0 until sized */
     bool configured;           /* a session was configured: the capacity is fixed */
 };
@@ -133,57 +147,105 @@ bool gp_profiler_has_counter(const gp_profiler *p, const char *name, const char 
     return true;
 }
 
-static int count_passes(gp_profiler *p)
+static int count_passes(configuration *k)
 {
     CUpti_Profiler_Host_GetNumOfPasses_Params np = {
         .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.pConfigImage = p->config;
-    np.configImageSize = p->config_size;
+    np.pConfigImage = k->image;
+    np.configImageSize = k->image_size;
     CUPTI(cuptiProfilerHostGetNumOfPasses(&np));
-    p->passes = (int)np.numOfPasses;
+    k->passes = (int)np.numOfPasses;
     return GP_OK;
 }
 
-/* The configuration image for the counters, and the passes it takes. */
-int gp_profiler_configure(gp_profiler *p, const char *const *counters, size_t n, int *passes)
+/* The configuration image of the counters on the configuration's host object, and the
+ * passes it takes. */
+static int build_configuration(configuration *k, const char *const *counters, size_t n)
 {
-    if (p->config)
-        return gp_fail(GP_ERR_RUNTIME, "internal error: the profiler is configured already");
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
         .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = p->host;
+    add.pHostObject = k->host;
     add.ppMetricNames = (const char **)counters;
     add.numMetrics = n;
     CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
     CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
         .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    sz.pHostObject = p->host;
+    sz.pHostObject = k->host;
     CUPTI(cuptiProfilerHostGetConfigImageSize(&sz));
-    p->config = malloc(sz.configImageSize);
-    if (!p->config)
+    k->image = malloc(sz.configImageSize);
+    if (!k->image)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    p->config_size = sz.configImageSize;
+    k->image_size = sz.configImageSize;
     CUpti_Profiler_Host_GetConfigImage_Params img = {
         .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    img.pHostObject = p->host;
-    img.configImageSize = p->config_size;
-    img.pConfigImage = p->config;
+    img.pHostObject = k->host;
+    img.configImageSize = k->image_size;
+    img.pConfigImage = k->image;
     CUPTI(cuptiProfilerHostGetConfigImage(&img));
-    GP_TRY(count_passes(p));
-    p->counters = counters;
-    p->n_counters = n;
-    *passes = p->passes;
+    GP_TRY(count_passes(k));
+    k->counters = counters;
+    k->n_counters = n;
     return GP_OK;
+}
+
+static void free_configuration(configuration *k, const gp_profiler *p)
+{
+    if (k->host != p->host)
+        host_close(k->host);
+    free(k->image);
+    free(k->counter_data);
+    memset(k, 0, sizeof *k);
+}
+
+int gp_profiler_configure(gp_profiler *p, const char *const *counters, size_t n, int *passes)
+{
+    if (p->n_configs == GP_PROFILER_MAX_CONFIGS)
+        return gp_fail(GP_ERR_RUNTIME, "internal error: more than %d profiler configurations",
+                       GP_PROFILER_MAX_CONFIGS);
+    configuration *k = &p->configs[p->n_configs];
+    /* The first configuration shares the chip's host object: adding counters to it changes
+     * none of the answers about the chip. */
+    int rc = p->n_configs == 0 ? GP_OK : host_open(p->chip, &k->host);
+    if (p->n_configs == 0)
+        k->host = p->host;
+    if (rc == GP_OK)
+        rc = build_configuration(k, counters, n);
+    if (rc != GP_OK) {
+        free_configuration(k, p);
+        return rc;
+    }
+    p->n_configs++;
+    *passes = k->passes;
+    return GP_OK;
+}
+
+int gp_profiler_count_passes(const gp_profiler *p, const char *const *counters, size_t n,
+                             int *passes)
+{
+    configuration k = {0};
+    int rc = host_open(p->chip, &k.host);
+    if (rc == GP_OK)
+        rc = build_configuration(&k, counters, n);
+    if (rc == GP_OK)
+        *passes = k.passes;
+    host_close(k.host);
+    free(k.image);
+    return rc;
+}
+
+size_t gp_profiler_configurations(const gp_profiler *p)
+{
+    return p->n_configs;
 }
 
 int gp_profiler_passes(const gp_profiler *p)
 {
-    return p->passes;
+    return p->n_configs ? p->configs[0].passes : 0;
 }
 
 size_t gp_profiler_counters(const gp_profiler *p)
 {
-    return p->n_counters;
+    return p->configs[p->current].n_counters;
 }
 
 const char *gp_profiler_chip(const gp_profiler *p)
@@ -316,11 +378,11 @@ void gp_profiler_close(gp_profiler *p)
     if (!p)
         return;
     (void)disable_range_profiler(p);
+    for (size_t i = 0; i < p->n_configs; i++)
+        free_configuration(&p->configs[i], p);
     host_close(p->host);
     if (p->initialized)
         deinitialize();
-    free(p->config);
-    free(p->counter_data);
     free(p);
 }
 
@@ -344,32 +406,35 @@ static int enable_range_profiler(gp_profiler *p)
     return GP_OK;
 }
 
-/* The counter data image every session uses, sized for the capacity. */
-static int size_counter_data(gp_profiler *p)
+/* The configuration's counter data image, sized for the capacity. */
+static int size_counter_data(gp_profiler *p, configuration *k)
 {
+    if (k->counter_data && k->data_ranges == p->capacity)
+        return GP_OK;
     CUpti_RangeProfiler_GetCounterDataSize_Params s = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     s.pRangeProfilerObject = p->range_profiler;
-    s.pMetricNames = (const char **)p->counters;
-    s.numMetrics = p->n_counters;
+    s.pMetricNames = (const char **)k->counters;
+    s.numMetrics = k->n_counters;
     s.maxNumOfRanges = p->capacity;
     s.maxNumRangeTreeNodes = p->capacity;
     CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
-    free(p->counter_data);
-    p->counter_data = malloc(s.counterDataSize);
-    if (!p->counter_data)
+    free(k->counter_data);
+    k->counter_data = malloc(s.counterDataSize);
+    if (!k->counter_data)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
-    p->counter_data_size = s.counterDataSize;
+    k->counter_data_size = s.counterDataSize;
+    k->data_ranges = p->capacity;
     return GP_OK;
 }
 
-static int initialize_counter_data(gp_profiler *p)
+static int initialize_counter_data(gp_profiler *p, configuration *k)
 {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ci.pRangeProfilerObject = p->range_profiler;
-    ci.counterDataSize = p->counter_data_size;
-    ci.pCounterData = p->counter_data;
+    ci.counterDataSize = k->counter_data_size;
+    ci.pCounterData = k->counter_data;
     CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&ci));
     return GP_OK;
 }
@@ -387,12 +452,12 @@ static int reserve_ranges(gp_profiler *p, size_t ranges)
         p->configured = false;
     }
     p->capacity = ranges;
-    return size_counter_data(p);
+    return GP_OK;
 }
 
 int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t ranges)
 {
-    if (!p->config)
+    if (p->n_configs == 0)
         return gp_fail(GP_ERR_RUNTIME, "internal error: attaching an unconfigured profiler");
     p->ctx = (CUcontext)context;
     p->replay = replay;
@@ -402,20 +467,21 @@ int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t r
     /* Sizing the counter data and touching it the first time (page faults on a fresh image)
      * are done here, where the caller can overlap them with work of its own. */
     GP_TRY(reserve_ranges(p, ranges));
-    return initialize_counter_data(p);
+    GP_TRY(size_counter_data(p, &p->configs[0]));
+    return initialize_counter_data(p, &p->configs[0]);
 }
 
-static int set_config(gp_profiler *p)
+static int set_config(gp_profiler *p, const configuration *k, gp_replay replay)
 {
     CUpti_RangeProfiler_SetConfig_Params sc = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     sc.pRangeProfilerObject = p->range_profiler;
-    sc.configSize = p->config_size;
-    sc.pConfig = p->config;
-    sc.counterDataImageSize = p->counter_data_size;
-    sc.pCounterDataImage = p->counter_data;
+    sc.configSize = k->image_size;
+    sc.pConfig = k->image;
+    sc.counterDataImageSize = k->counter_data_size;
+    sc.pCounterDataImage = k->counter_data;
     sc.range = CUPTI_AutoRange;
-    sc.replayMode = p->replay == GP_REPLAY_KERNEL ? CUPTI_KernelReplay : CUPTI_UserReplay;
+    sc.replayMode = replay == GP_REPLAY_KERNEL ? CUPTI_KernelReplay : CUPTI_UserReplay;
     sc.maxRangesPerPass = p->capacity;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
@@ -426,13 +492,24 @@ static int set_config(gp_profiler *p)
     return GP_OK;
 }
 
-int gp_profiler_begin(gp_profiler *p, size_t ranges)
+int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size_t ranges)
 {
     if (!p->range_profiler)
         return gp_fail(GP_ERR_RUNTIME, "internal error: a session on a detached profiler");
+    if (config >= p->n_configs)
+        return gp_fail(GP_ERR_RUNTIME, "internal error: no profiler configuration %zu", config);
+    configuration *k = &p->configs[config];
     GP_TRY(reserve_ranges(p, ranges));
-    GP_TRY(initialize_counter_data(p));
-    return set_config(p);
+    GP_TRY(size_counter_data(p, k));
+    GP_TRY(initialize_counter_data(p, k));
+    GP_TRY(set_config(p, k, replay));
+    p->current = config;
+    return GP_OK;
+}
+
+int gp_profiler_begin(gp_profiler *p, size_t ranges)
+{
+    return gp_profiler_begin_with(p, 0, p->replay, ranges);
 }
 
 int gp_profiler_start(gp_profiler *p)
@@ -463,10 +540,11 @@ int gp_profiler_end(gp_profiler *p, size_t *ranges)
     if (d.numOfRangeDropped > 0)
         return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %zu)",
                        d.numOfRangeDropped, p->capacity);
+    const configuration *k = &p->configs[p->current];
     CUpti_RangeProfiler_GetCounterDataInfo_Params i = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    i.pCounterDataImage = p->counter_data;
-    i.counterDataImageSize = p->counter_data_size;
+    i.pCounterDataImage = k->counter_data;
+    i.counterDataImageSize = k->counter_data_size;
     CUPTI(cuptiRangeProfilerGetCounterDataInfo(&i));
     *ranges = i.numTotalRanges;
     return GP_OK;
@@ -474,14 +552,15 @@ int gp_profiler_end(gp_profiler *p, size_t *ranges)
 
 int gp_profiler_read(const gp_profiler *p, size_t range, double *values)
 {
+    const configuration *k = &p->configs[p->current];
     CUpti_Profiler_Host_EvaluateToGpuValues_Params e = {
         .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    e.pHostObject = p->host;
-    e.pCounterDataImage = p->counter_data;
-    e.counterDataImageSize = p->counter_data_size;
+    e.pHostObject = k->host;
+    e.pCounterDataImage = k->counter_data;
+    e.counterDataImageSize = k->counter_data_size;
     e.rangeIndex = range;
-    e.ppMetricNames = (const char **)p->counters;
-    e.numMetrics = p->n_counters;
+    e.ppMetricNames = (const char **)k->counters;
+    e.numMetrics = k->n_counters;
     e.pMetricValues = values;
     CUPTI(cuptiProfilerHostEvaluateToGpuValues(&e));
     return GP_OK;

@@ -1,0 +1,125 @@
+/* The one-pass groups exec rotates over a kernel's launches (counters/groups.c), on chips
+ * named without a GPU: every group takes one pass, every counter is in one, a metric's
+ * inputs share a group where they can, and launches of several groups combine into the
+ * whole set. */
+#include "tap.h"
+
+#include "gpuprof/collector.h"
+#include "gpuprof/status.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool in_group(const gp_counter_group *g, size_t counter)
+{
+    for (size_t k = 0; k < g->n_counters; k++)
+        if (g->counters[k] == counter)
+            return true;
+    return false;
+}
+
+/* The group holding every input of the metric, or -1. */
+static int group_of_metric(const gp_collector *c, const char *key)
+{
+    const gp_metric_def *m = gp_find_metric(key);
+    for (size_t g = 0; m && g < c->n_groups; g++) {
+        bool all = true;
+        for (size_t k = 0; k < m->n_inputs && all; k++) {
+            size_t i = 0;
+            while (i < c->n_counters && strcmp(c->counters[i], m->inputs[k]) != 0)
+                i++;
+            all = i < c->n_counters && in_group(&c->groups[g], i);
+        }
+        if (all)
+            return (int)g;
+    }
+    return -1;
+}
+
+static void split_chip(const char *chip, gp_metrics_kind kind, size_t want_groups)
+{
+    gp_metrics_request req = {.kind = kind};
+    gp_collector *c = NULL;
+    if (!tap_ok(gp_collector_open_chip(chip, &req, &c) == GP_OK, "%s %s: collector opened (%s)",
+                chip, gp_metrics_kind_name(kind), gp_error()))
+        return;
+    const int together = c->passes;
+    tap_ok(gp_collector_split(c) == GP_OK, "%s %s: split (%s)", chip, gp_metrics_kind_name(kind),
+           gp_error());
+    tap_ok(c->n_groups == want_groups, "%s %s: %zu one-pass groups (%d passes together)", chip,
+           gp_metrics_kind_name(kind), c->n_groups, together);
+    bool one_pass = true, covered = true;
+    for (size_t g = 0; g < c->n_groups; g++)
+        one_pass = one_pass && c->groups[g].passes == 1;
+    for (size_t i = 0; i < c->n_counters; i++) {
+        bool found = false;
+        for (size_t g = 0; g < c->n_groups && !found; g++)
+            found = in_group(&c->groups[g], i);
+        covered = covered && found;
+    }
+    tap_ok(one_pass, "%s %s: every group takes one pass", chip, gp_metrics_kind_name(kind));
+    tap_ok(covered, "%s %s: every counter is in a group", chip, gp_metrics_kind_name(kind));
+    tap_ok(gp_profiler_configurations(c->profiler) == 1 + c->n_groups,
+           "%s %s: a profiler configuration per group beside the whole set", chip,
+           gp_metrics_kind_name(kind));
+    tap_ok(gp_collector_split(c) == GP_OK && c->n_groups == want_groups,
+           "%s %s: splitting again changes nothing", chip, gp_metrics_kind_name(kind));
+    gp_collector_close(c);
+}
+
+/* GH100's default set: the SASS counters in one pass, DRAM and clocks in the other; the
+ * SASS throughputs (sectors over time) take both. */
+static void gh100_default(void)
+{
+    gp_metrics_request req = {.kind = GP_METRICS_DEFAULT};
+    gp_collector *c = NULL;
+    if (gp_collector_open_chip("GH100", &req, &c) != GP_OK || gp_collector_split(c) != GP_OK) {
+        tap_ok(false, "GH100 default: opened and split (%s)", gp_error());
+        gp_collector_close(c);
+        return;
+    }
+    const int eff = group_of_metric(c, "gld_efficiency");
+    const int dram = group_of_metric(c, "dram_throughput");
+    tap_ok(eff >= 0 && dram >= 0 && eff != dram,
+           "GH100 default: load efficiency and DRAM throughput each within one group, two groups");
+    tap_ok(group_of_metric(c, "shared_load_transactions_per_request") == eff,
+           "GH100 default: shared-memory SASS counters beside the global ones");
+    tap_ok(group_of_metric(c, "gld_throughput") < 0,
+           "GH100 default: gld_throughput's sectors and duration are in different groups");
+
+    bool collected[GP_MAX_COUNTERS];
+    gp_collector_collected(c, (gp_group_mask)1 << eff, collected);
+    double values[GP_MAX_COUNTERS];
+    for (size_t i = 0; i < c->n_counters; i++)
+        values[i] = collected[i] ? 64.0 : NAN;
+    gp_metric_set set;
+    if (gp_collector_partial_metric_set(c, values, collected, &set) == GP_OK) {
+        const gp_metric_value *ld = NULL, *dram_v = NULL;
+        for (size_t i = 0; i < set.n_metrics; i++) {
+            if (strcmp(set.metrics[i].key, "gld_efficiency") == 0)
+                ld = &set.metrics[i];
+            if (strcmp(set.metrics[i].key, "dram_throughput") == 0)
+                dram_v = &set.metrics[i];
+        }
+        size_t counters = 0;
+        for (size_t i = 0; i < c->n_counters; i++)
+            counters += collected[i];
+        tap_ok(ld && ld->valid && fabs(ld->value - 100.0 / 32.0) < 1e-9,
+               "a launch of the SASS group gives gld_efficiency (64 / (32 * 64) = 3.125 %%)");
+        tap_ok(dram_v && !dram_v->valid && strcmp(dram_v->why, GP_NOT_IN_THIS_PASS) == 0,
+               "a launch of the SASS group has DRAM throughput n/a, saying why");
+        tap_ok(set.n_counters == counters, "a launch's set holds the counters it collected");
+        gp_metric_set_free(&set);
+    } else {
+        tap_ok(false, "partial metric set (%s)", gp_error());
+    }
+    gp_collector_close(c);
+}
+
+void test_groups(void)
+{
+    split_chip("GH100", GP_METRICS_DEFAULT, 2);
+    split_chip("GH100", GP_METRICS_ALL, 3);
+    split_chip("GA100", GP_METRICS_DEFAULT, 2);
+    gh100_default();
+}
