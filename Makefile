@@ -238,7 +238,14 @@ $(REPLAY_COST): bench/replay_cost.cu $(LIB)
 	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
 	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
 
-bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST)
+# bench/rotation_probe: the profiler's configurations switched between sessions (rotation).
+ROTATION_PROBE := $(BUILD)/bench/rotation_probe
+$(ROTATION_PROBE): bench/rotation_probe.cu $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
+	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
+
+bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST) $(ROTATION_PROBE)
 	@sh bench/run-all.sh $(BUILD)
 
 # gpuprof exec finds the library it injects in ../lib/gpuprof beside the binary.

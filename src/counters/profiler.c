@@ -34,9 +34,8 @@ typedef struct {
     uint8_t *image;
     size_t image_size;
     int passes;
-    uint8_t *counter_data;
+    uint8_t *counter_data;     /* what its sessions write, sized by the range profiler */
     size_t counter_data_size;
-    size_t data_ranges;        /* ranges the counter data is sized for */
 } configuration;
 
 struct gp_profiler {
@@ -48,9 +47,13 @@ struct gp_profiler {
     size_t current;            /* the configuration of the latest session */
     CUcontext ctx;
     gp_replay replay;          /* of sessions begun without naming one */
+    /* The range profiler on the context keeps what its first session was configured with:
+     * capacity, replay and configuration are fixed once `configured`. */
     CUpti_RangeProfiler_Object *range_profiler;
     size_t capacity;           /* ranges a session may hold; 0 until sized */
-    bool configured;           /* a session was configured: the capacity is fixed */
+    bool configured;
+    gp_replay configured_replay;
+    size_t configured_config;
 };
 
 /* ---- errors ------------------------------------------------------------------------ */
@@ -361,7 +364,18 @@ int gp_profiler_open_chip(const char *chip, gp_profiler **out)
     return GP_OK;
 }
 
-/* Returns CUPTI's result rather than recording it: closing reports no errors. */
+/* Every configuration's counter data: sized anew at its next session. */
+static void drop_counter_data(gp_profiler *p)
+{
+    for (size_t i = 0; i < p->n_configs; i++) {
+        free(p->configs[i].counter_data);
+        p->configs[i].counter_data = NULL;
+    }
+}
+
+/* Returns CUPTI's result rather than recording it: closing reports no errors. The counter
+ * data images belong to the range profiler that sized them (CUPTI 13.0 crashed initialising
+ * one again for another): they go with it. */
 static CUptiResult disable_range_profiler(gp_profiler *p)
 {
     if (!p->range_profiler)
@@ -370,6 +384,8 @@ static CUptiResult disable_range_profiler(gp_profiler *p)
         .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     d.pRangeProfilerObject = p->range_profiler;
     p->range_profiler = NULL;
+    p->configured = false;
+    drop_counter_data(p);
     return cuptiRangeProfilerDisable(&d);
 }
 
@@ -409,8 +425,6 @@ static int enable_range_profiler(gp_profiler *p)
 /* The configuration's counter data image, sized for the capacity. */
 static int size_counter_data(gp_profiler *p, configuration *k)
 {
-    if (k->counter_data && k->data_ranges == p->capacity)
-        return GP_OK;
     CUpti_RangeProfiler_GetCounterDataSize_Params s = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     s.pRangeProfilerObject = p->range_profiler;
@@ -424,7 +438,6 @@ static int size_counter_data(gp_profiler *p, configuration *k)
     if (!k->counter_data)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
     k->counter_data_size = s.counterDataSize;
-    k->data_ranges = p->capacity;
     return GP_OK;
 }
 
@@ -439,20 +452,27 @@ static int initialize_counter_data(gp_profiler *p, configuration *k)
     return GP_OK;
 }
 
-/* Room for a session of `ranges` ranges. A range profiler keeps the capacity of the first
- * configuration it is given (CUPTI 13.0 recorded only that many ranges in a later, larger
- * one), so once a session was configured a larger one needs a fresh range profiler. */
-static int reserve_ranges(gp_profiler *p, size_t ranges)
+/* A range profiler able to take a session of `ranges` ranges of the configuration with the
+ * replay, and the configuration's counter data sized for it. A range profiler keeps what its
+ * first session was configured with: CUPTI 13.0 recorded only as many ranges in a later,
+ * larger session, crashed in a session of the other replay, and collected none of another
+ * configuration's counters (bench/rotation_probe.cu). So a change of any of the three takes
+ * a fresh range profiler, whose first start costs about 180 ms on the H100 against a few for
+ * a later one: exec changes configuration as seldom as it can. A second range profiler on
+ * the same context enables, but will not start. */
+static int ready_range_profiler(gp_profiler *p, size_t config, gp_replay replay, size_t ranges)
 {
-    if (ranges <= p->capacity)
-        return GP_OK;
-    if (p->configured) {
+    if (p->configured && (ranges > p->capacity || replay != p->configured_replay ||
+                          config != p->configured_config)) {
         CUPTI(disable_range_profiler(p));
         GP_TRY(enable_range_profiler(p));
-        p->configured = false;
     }
-    p->capacity = ranges;
-    return GP_OK;
+    if (ranges > p->capacity) {
+        p->capacity = ranges;
+        drop_counter_data(p); /* sized for fewer ranges */
+    }
+    configuration *k = &p->configs[config];
+    return k->counter_data ? GP_OK : size_counter_data(p, k);
 }
 
 int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t ranges)
@@ -466,13 +486,13 @@ int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t r
         return GP_OK;
     /* Sizing the counter data and touching it the first time (page faults on a fresh image)
      * are done here, where the caller can overlap them with work of its own. */
-    GP_TRY(reserve_ranges(p, ranges));
-    GP_TRY(size_counter_data(p, &p->configs[0]));
+    GP_TRY(ready_range_profiler(p, 0, replay, ranges));
     return initialize_counter_data(p, &p->configs[0]);
 }
 
-static int set_config(gp_profiler *p, const configuration *k, gp_replay replay)
+static int set_config(gp_profiler *p, size_t config, gp_replay replay)
 {
+    const configuration *k = &p->configs[config];
     CUpti_RangeProfiler_SetConfig_Params sc = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     sc.pRangeProfilerObject = p->range_profiler;
@@ -489,6 +509,8 @@ static int set_config(gp_profiler *p, const configuration *k, gp_replay replay)
     sc.targetNestingLevel = 1;
     CUPTI(cuptiRangeProfilerSetConfig(&sc));
     p->configured = true;
+    p->configured_replay = replay;
+    p->configured_config = config;
     return GP_OK;
 }
 
@@ -498,11 +520,9 @@ int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size
         return gp_fail(GP_ERR_RUNTIME, "internal error: a session on a detached profiler");
     if (config >= p->n_configs)
         return gp_fail(GP_ERR_RUNTIME, "internal error: no profiler configuration %zu", config);
-    configuration *k = &p->configs[config];
-    GP_TRY(reserve_ranges(p, ranges));
-    GP_TRY(size_counter_data(p, k));
-    GP_TRY(initialize_counter_data(p, k));
-    GP_TRY(set_config(p, k, replay));
+    GP_TRY(ready_range_profiler(p, config, replay, ranges));
+    GP_TRY(initialize_counter_data(p, &p->configs[config]));
+    GP_TRY(set_config(p, config, replay));
     p->current = config;
     return GP_OK;
 }
@@ -533,6 +553,7 @@ int gp_profiler_stop(gp_profiler *p, bool *last)
 
 int gp_profiler_end(gp_profiler *p, size_t *ranges)
 {
+    const configuration *k = &p->configs[p->current];
     CUpti_RangeProfiler_DecodeData_Params d = {
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     d.pRangeProfilerObject = p->range_profiler;
@@ -540,7 +561,6 @@ int gp_profiler_end(gp_profiler *p, size_t *ranges)
     if (d.numOfRangeDropped > 0)
         return gp_fail(GP_ERR_RUNTIME, "CUPTI dropped %zu ranges (more than %zu)",
                        d.numOfRangeDropped, p->capacity);
-    const configuration *k = &p->configs[p->current];
     CUpti_RangeProfiler_GetCounterDataInfo_Params i = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     i.pCounterDataImage = k->counter_data;
