@@ -199,13 +199,16 @@ static void two_objects(void)
     cudaFree(0);
     CUcontext ctx;
     cuCtxGetCurrent(&ctx);
-    CUpti_Profiler_Initialize_Params init = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CUpti_Profiler_Initialize_Params init;
+    memset(&init, 0, sizeof init);
+    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
     printf("initialize: %d\n", (int)cuptiProfilerInitialize(&init));
-    CUpti_RangeProfiler_Enable_Params a = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    CUpti_RangeProfiler_Enable_Params a, b;
+    memset(&a, 0, sizeof a);
+    a.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     a.ctx = ctx;
     printf("enable A: %d\n", (int)cuptiRangeProfilerEnable(&a));
-    CUpti_RangeProfiler_Enable_Params b = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    b.ctx = ctx;
+    b = a;
     printf("enable B: %d (same object: %d)\n", (int)cuptiRangeProfilerEnable(&b),
            a.pRangeProfilerObject == b.pRangeProfilerObject);
 }
