@@ -126,17 +126,6 @@ static void remove_records_dir(const char *dir)
 
 /* ---- running ----------------------------------------------------------------------------------- */
 
-static void metrics_value(const gp_metrics_request *m, char *buf, size_t len)
-{
-    if (m->kind != GP_METRICS_LIST) {
-        snprintf(buf, len, "%s", gp_metrics_kind_name(m->kind));
-        return;
-    }
-    size_t used = (size_t)snprintf(buf, len, "list:");
-    for (size_t i = 0; i < m->n_names && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", m->names[i]);
-}
-
 static void describe_request(const gp_request *req, gp_report *report)
 {
     gp_exec_info *e = &report->exec;
@@ -155,12 +144,16 @@ static void describe_request(const gp_request *req, gp_report *report)
 static int run_program(const gp_request *req, const char *path, const char *library,
                        gp_report *report)
 {
-    char dir[PATH_LEN], metrics[GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN];
+    char dir[PATH_LEN];
     GP_TRY(make_records_dir(dir, sizeof dir));
-    metrics_value(&req->metrics, metrics, sizeof metrics);
-    const gp_exec_spawn s = {path, req->program, library, dir, metrics, req->kernel_regex,
-                             req->launch_skip, req->launch_count, req->per_kernel,
-                             req->follow_children};
+    const gp_exec_options options = {.library = library, .records_dir = dir,
+                                     .metrics = req->metrics, .kernel_regex = req->kernel_regex,
+                                     .launch_skip = req->launch_skip,
+                                     .launch_count = req->launch_count,
+                                     .per_kernel = req->per_kernel,
+                                     .parent_pid = (long)getpid(),
+                                     .follow_children = req->follow_children};
+    const gp_exec_spawn s = {path, req->program, &options};
     gp_exec_outcome o;
     int rc = gp_exec_run(&s, &o);
     if (rc == GP_OK) {

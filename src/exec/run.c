@@ -20,7 +20,6 @@
 extern char **environ;
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
-#define ENV_SLOTS 12 /* the variables exec adds */
 
 /* ---- finding the program --------------------------------------------------------------- */
 
@@ -80,32 +79,17 @@ typedef struct {
     size_t n;
 } env_list;
 
-static int add_var(env_list *env, char **owned, size_t *n_owned, const char *key,
-                   const char *value)
+/* The entry "NAME=VALUE" in the environment: in place of NAME's entry there, if any, so
+ * the program sees gpuprof's value. */
+static void put_var(env_list *env, char *entry)
 {
-    const size_t klen = strlen(key);
-    char *entry = malloc(klen + strlen(value) + 2);
-    if (!entry)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    sprintf(entry, "%s=%s", key, value);
-    owned[(*n_owned)++] = entry;
+    const size_t name_len = (size_t)(strchr(entry, '=') - entry);
     for (size_t i = 0; i < env->n; i++)
-        if (strncmp(env->vars[i], key, klen) == 0 && env->vars[i][klen] == '=') {
-            env->vars[i] = entry; /* the program sees gpuprof's value */
-            return GP_OK;
+        if (strncmp(env->vars[i], entry, name_len) == 0 && env->vars[i][name_len] == '=') {
+            env->vars[i] = entry;
+            return;
         }
     env->vars[env->n++] = entry;
-    return GP_OK;
-}
-
-static int add_count(env_list *env, char **owned, size_t *n_owned, const char *key,
-                     uint64_t value)
-{
-    char text[32];
-    if (value == UINT64_MAX)
-        return GP_OK;
-    snprintf(text, sizeof text, "%llu", (unsigned long long)value);
-    return add_var(env, owned, n_owned, key, text);
 }
 
 /* The program's environment: gpuprof's, plus the library and its options. Built before the
@@ -116,22 +100,15 @@ static int build_environment(const gp_exec_spawn *s, env_list *env, char **owned
     size_t n = 0;
     while (environ[n])
         n++;
-    env->vars = calloc(n + ENV_SLOTS + 1, sizeof *env->vars);
+    env->vars = calloc(n + GP_EXEC_OPTION_VARS + 1, sizeof *env->vars);
     if (!env->vars)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     memcpy(env->vars, environ, n * sizeof *env->vars);
     env->n = n;
-    char parent[32];
-    snprintf(parent, sizeof parent, "%ld", (long)getpid());
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_INJECTION, s->library));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_DIR, s->records_dir));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_METRICS, s->metrics));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_PARENT, parent));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_FOLLOW, s->follow_children ? "1" : "0"));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_KERNEL, s->kernel_regex ? s->kernel_regex : ""));
-    GP_TRY(add_count(env, owned, n_owned, GP_ENV_SKIP, s->launch_skip));
-    GP_TRY(add_count(env, owned, n_owned, GP_ENV_COUNT, s->launch_count));
-    return add_count(env, owned, n_owned, GP_ENV_PER_KERNEL, s->per_kernel);
+    GP_TRY(gp_exec_options_encode(s->options, owned, n_owned));
+    for (size_t i = 0; i < *n_owned; i++)
+        put_var(env, owned[i]);
+    return GP_OK;
 }
 
 /* ---- starting and waiting ---------------------------------------------------------------- */
@@ -195,7 +172,7 @@ static int run(const gp_exec_spawn *s, char **envp, gp_exec_outcome *out)
 int gp_exec_run(const gp_exec_spawn *s, gp_exec_outcome *out)
 {
     env_list env = {NULL, 0};
-    char *owned[ENV_SLOTS];
+    char *owned[GP_EXEC_OPTION_VARS];
     size_t n_owned = 0;
     int rc = build_environment(s, &env, owned, &n_owned);
     if (rc == GP_OK)

@@ -2,19 +2,14 @@
 #ifndef GPUPROF_EXEC_RUN_H
 #define GPUPROF_EXEC_RUN_H
 
-#include <stdbool.h>
+#include "exec/protocol.h"
+
 #include <stddef.h>
-#include <stdint.h>
 
 typedef struct {
     const char *path;              /* the program, as gp_exec_find_program found it */
     char *const *argv;             /* its command line (argv[0] as the user wrote it) */
-    const char *library;           /* libgpuprof-inject.so */
-    const char *records_dir;
-    const char *metrics;           /* none | default | all | list:a,b */
-    const char *kernel_regex;      /* NULL: every kernel */
-    uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
-    bool follow_children;
+    const gp_exec_options *options;   /* the library and its options, for its environment */
 } gp_exec_spawn;
 
 typedef struct {

@@ -5,6 +5,7 @@
  * launch's correlation id: both are left out, the launch record of a profiled kernel has its
  * duration from the counters. A program may run a million kernels: these lines are numbers
  * only, written a buffer at a time. */
+#include "exec/protocol.h"
 #include "exec/inject/inject.h"
 #include "exec/inject/record.h"
 
@@ -76,7 +77,7 @@ static bool number_of(gp_record *batch, const char *name, uint64_t *number)
         if (!s->name)
             return false;
         s->number = ++n_names;
-        gp_record_add(batch, "name");
+        gp_record_add(batch, GP_RECORD_NAME);
         gp_record_int(batch, "pid", getpid());
         gp_record_uint(batch, "n", s->number);
         gp_record_string(batch, "name", name);
@@ -91,12 +92,16 @@ static void add_kernel(gp_record *batch, const CUpti_ActivityKernel10 *k)
     uint64_t name = 0;
     if (!number_of(batch, k->name ? k->name : "?", &name))
         return;
-    const uint64_t fields[] = {
-        (uint64_t)getpid(), k->correlationId, k->contextId, k->deviceId, k->streamId, name,
-        (uint64_t)k->gridX, (uint64_t)k->gridY, (uint64_t)k->gridZ, (uint64_t)k->blockX,
-        (uint64_t)k->blockY, (uint64_t)k->blockZ, k->dynamicSharedMemory, k->start, k->end,
-        k->graphId, k->graphNodeId};
-    gp_record_numbers_line(batch, 'K', fields, sizeof fields / sizeof fields[0]);
+    const uint64_t fields[GP_K_FIELDS] = {
+        [GP_K_PID] = (uint64_t)getpid(), [GP_K_ID] = k->correlationId,
+        [GP_K_CONTEXT] = k->contextId, [GP_K_DEVICE] = k->deviceId,
+        [GP_K_STREAM] = k->streamId, [GP_K_NAME] = name,
+        [GP_K_GX] = (uint64_t)k->gridX, [GP_K_GY] = (uint64_t)k->gridY,
+        [GP_K_GZ] = (uint64_t)k->gridZ, [GP_K_BX] = (uint64_t)k->blockX,
+        [GP_K_BY] = (uint64_t)k->blockY, [GP_K_BZ] = (uint64_t)k->blockZ,
+        [GP_K_SMEM] = k->dynamicSharedMemory, [GP_K_START] = k->start, [GP_K_END] = k->end,
+        [GP_K_GRAPH] = k->graphId, [GP_K_NODE] = k->graphNodeId};
+    gp_record_numbers_line(batch, GP_KERNEL_TAG, fields, GP_K_FIELDS);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,

@@ -17,6 +17,8 @@
 
 #define EXPORTED __attribute__((visibility("default")))
 
+extern char **environ;
+
 gp_inject_options gp_inject;
 
 static CUpti_SubscriberHandle subscriber;
@@ -25,7 +27,7 @@ static bool subscribed;
 void gp_inject_warn(const char *text, const char *hint)
 {
     gp_record r;
-    gp_record_begin(&r, "warning");
+    gp_record_begin(&r, GP_RECORD_WARNING);
     gp_record_int(&r, "pid", getpid());
     gp_record_string(&r, "text", text);
     if (hint && hint[0])
@@ -35,62 +37,26 @@ void gp_inject_warn(const char *text, const char *hint)
 
 /* ---- options --------------------------------------------------------------------------- */
 
-static uint64_t env_count(const char *name)
+/* The launch filters of the options; -1 when the kernel filter does not compile. */
+static int take_options(const gp_exec_options *o)
 {
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return UINT64_MAX;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end ? UINT64_MAX : n;
-}
-
-static void read_metric_list(gp_metrics_request *m, const char *list)
-{
-    char buf[GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN];
-    snprintf(buf, sizeof buf, "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok && m->n_names < GP_MAX_METRIC_NAMES;
-         tok = strtok_r(NULL, ",", &save))
-        snprintf(m->names[m->n_names++], GP_METRIC_NAME_LEN, "%s", tok);
-}
-
-static int read_options(void)
-{
-    const char *metrics = getenv(GP_ENV_METRICS);
-    gp_metrics_request *m = &gp_inject.metrics;
-    if (!metrics || strcmp(metrics, "none") == 0)
-        m->kind = GP_METRICS_NONE;
-    else if (strcmp(metrics, "all") == 0)
-        m->kind = GP_METRICS_ALL;
-    else if (strncmp(metrics, "list:", 5) == 0) {
-        m->kind = GP_METRICS_LIST;
-        read_metric_list(m, metrics + 5);
-    } else
-        m->kind = GP_METRICS_DEFAULT;
-    const char *regex = getenv(GP_ENV_KERNEL);
-    if (regex && *regex) {
-        if (regcomp(&gp_inject.regex, regex, REG_EXTENDED | REG_NOSUB) != 0)
+    gp_inject.metrics = o->metrics;
+    if (o->kernel_regex && *o->kernel_regex) {
+        if (regcomp(&gp_inject.regex, o->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0)
             return -1; /* gpuprof exec checked it; a failure here profiles nothing */
         gp_inject.has_regex = true;
     }
-    gp_inject.skip = env_count(GP_ENV_SKIP);
-    if (gp_inject.skip == UINT64_MAX)
-        gp_inject.skip = 0;
-    gp_inject.count = env_count(GP_ENV_COUNT);
-    gp_inject.per_kernel = env_count(GP_ENV_PER_KERNEL);
+    gp_inject.skip = o->launch_skip;
+    gp_inject.count = o->launch_count;
+    gp_inject.per_kernel = o->per_kernel;
     return 0;
 }
 
 /* Is this the process gpuprof exec started (its child, also after the program exec'd
  * another), or with --follow-children any process that started from it? */
-static bool wanted_here(void)
+static bool wanted_here(const gp_exec_options *o)
 {
-    const char *follow = getenv(GP_ENV_FOLLOW);
-    if (follow && strcmp(follow, "1") == 0)
-        return true;
-    const char *parent = getenv(GP_ENV_PARENT);
-    return parent && atol(parent) == (long)getppid();
+    return o->follow_children || o->parent_pid == (long)getppid();
 }
 
 /* ---- callbacks --------------------------------------------------------------------------- */
@@ -171,7 +137,7 @@ static void finish(void)
         gp_launches_end_passes(true);
         gp_activity_flush();
         gp_record r;
-        gp_record_begin(&r, "end");
+        gp_record_begin(&r, GP_RECORD_END);
         gp_record_int(&r, "pid", getpid());
         gp_record_end(&r);
         /* The file stays open: the driver's teardown after this may still end a context,
@@ -215,15 +181,17 @@ EXPORTED int InitializeInjection(void)
     if (initialized)
         return 1;
     initialized = true;
-    const char *dir = getenv(GP_ENV_DIR);
-    if (!dir || !wanted_here() || gp_record_open(dir, getpid()) != 0)
+    static gp_exec_options options; /* static: its metric list is large for a stack */
+    gp_exec_options_decode(environ, &options);
+    if (!options.records_dir || !wanted_here(&options) ||
+        gp_record_open(options.records_dir, getpid()) != 0)
         return 1; /* not a process gpuprof exec asked about: stay out of its way */
     gp_record r;
-    gp_record_begin(&r, "process");
+    gp_record_begin(&r, GP_RECORD_PROCESS);
     gp_record_int(&r, "pid", getpid());
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
-    if (read_options() != 0) {
+    if (take_options(&options) != 0) {
         gp_inject_warn("the kernel filter does not compile here: nothing was profiled", NULL);
         gp_inject.metrics.kind = GP_METRICS_NONE;
     }

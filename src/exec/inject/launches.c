@@ -9,6 +9,7 @@
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/status.h"
+#include "exec/protocol.h"
 #include "exec/inject/inject.h"
 #include "exec/inject/record.h"
 #include "exec/inject/sessions.h"
@@ -285,7 +286,7 @@ static void write_device(uint32_t uid, uint32_t ordinal)
     cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev);
     cuDeviceTotalMem(&memory, dev);
     gp_record r;
-    gp_record_begin(&r, "device");
+    gp_record_begin(&r, GP_RECORD_DEVICE);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", uid);
     gp_record_uint(&r, "device", ordinal);
@@ -326,7 +327,7 @@ static void write_profiler(const gp_sessions *s)
         missing[i] = m->missing ? m->missing : "";
     }
     gp_record r;
-    gp_record_begin(&r, "profiler");
+    gp_record_begin(&r, GP_RECORD_PROFILER);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", s->uid);
     gp_record_string(&r, "chip", c->chip);

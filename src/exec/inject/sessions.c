@@ -3,6 +3,7 @@
 #include "exec/inject/sessions.h"
 
 #include "gpuprof/status.h"
+#include "exec/protocol.h"
 #include "exec/inject/inject.h"
 #include "exec/inject/record.h"
 
@@ -33,7 +34,7 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c)
 static void write_launch(const gp_sessions *s, const gp_launch_info *l, const double *values)
 {
     gp_record r;
-    gp_record_begin(&r, "launch");
+    gp_record_begin(&r, GP_RECORD_LAUNCH);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "id", l->id);
     gp_record_uint(&r, "context", s->uid);
