@@ -66,7 +66,7 @@ static int expand_output(const char *pattern, char *out, size_t len)
     return GP_OK;
 }
 
-/* ---- the request ------------------------------------------------------------------------------ */
+/* ---- the request ------------------------------------------------------------------------- */
 
 static void describe_request(const gp_request *req, gp_report *report)
 {

@@ -75,7 +75,7 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
     return rc;
 }
 
-/* ---- decoding ------------------------------------------------------------------------------ */
+/* ---- decoding ---------------------------------------------------------------------------- */
 
 static const char *lookup(char *const *env, const char *name)
 {

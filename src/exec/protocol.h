@@ -65,8 +65,9 @@ typedef struct {
 #define GP_EXEC_OPTION_VARS 9
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
- * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, then SKIP, COUNT and PER_KERNEL
- * unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out (nothing is left allocated). */
+ * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, then SKIP, COUNT
+ * and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out (nothing is then
+ * left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
 
@@ -76,7 +77,7 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
  * parent, children not followed. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 
-/* ---- the records -------------------------------------------------------------------------- */
+/* ---- the records ------------------------------------------------------------------------- */
 
 #define GP_RECORD_SUFFIX ".jsonl"
 

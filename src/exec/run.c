@@ -42,7 +42,7 @@ int gp_exec_find_library(char *path, size_t len)
                    LIBRARY_NAME, self);
 }
 
-/* ---- the records' folder --------------------------------------------------------------------- */
+/* ---- the records' folder ----------------------------------------------------------------- */
 
 static int make_records_dir(char *dir, size_t len)
 {
@@ -70,7 +70,7 @@ static void remove_records_dir(const char *dir)
     rmdir(dir);
 }
 
-/* ---- the run ----------------------------------------------------------------------------------- */
+/* ---- the run ----------------------------------------------------------------------------- */
 
 static void note_outcome(const gp_exec_outcome *o, gp_report *report)
 {

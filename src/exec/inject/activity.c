@@ -5,10 +5,13 @@
  * launch's correlation id: both are left out, the launch record of a profiled kernel has its
  * duration from the counters. A program may run a million kernels: these lines are numbers
  * only, written a buffer at a time. */
+#include "exec/inject/activity.h"
+
 #include "exec/protocol.h"
-#include "exec/inject/inject.h"
+#include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
 
+#include <cupti.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -120,7 +123,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-        if (k->start == 0 || (k->graphNodeId == 0 && gp_launches_was_profiled(k->correlationId)))
+        if (k->start == 0 || (k->graphNodeId == 0 && gp_profiled_has(k->correlationId)))
             continue;
         add_kernel(&batch, k);
     }

@@ -1,12 +1,21 @@
-/* libgpuprof-inject.so: the driver calls InitializeInjection before the program's first CUDA
- * call returns. It reads gpuprof exec's options from the environment, subscribes to CUPTI
- * (contexts created and destroyed; kernel launches when counters are asked for), starts the
- * activity records that time every kernel, and writes its records until the process exits.
- * CUPTI's profiler cannot be initialised here, nor the driver called: the context-created
- * and launch callbacks do that. */
+/* libgpuprof-inject.so, the library `gpuprof exec` has the CUDA driver load into a program:
+ * its entry point and its end. The driver calls InitializeInjection before the program's
+ * first CUDA call returns. It reads gpuprof exec's options from the environment (protocol.h),
+ * hands them to the launch callbacks (launches.h), subscribes to CUPTI (subscription.h:
+ * contexts created and destroyed; kernel launches when counters are asked for), starts the
+ * activity records that time every kernel (activity.h), and writes its records until the
+ * process exits or crashes. CUPTI's profiler cannot be initialised here, nor the driver
+ * called: the context-created and launch callbacks do that.
+ *
+ * The library's rule: everything runs inside someone else's process. Nothing in inject/
+ * exits, prints, or changes the program's CUDA state beyond what profiling needs; what
+ * cannot be done becomes a warning record. inject.c calls the other parts, which never call
+ * it back. */
 #include "exec/protocol.h"
-#include "exec/inject/inject.h"
+#include "exec/inject/activity.h"
+#include "exec/inject/launches.h"
 #include "exec/inject/record.h"
+#include "exec/inject/subscription.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -19,38 +28,7 @@
 
 extern char **environ;
 
-gp_inject_options gp_inject;
-
-static CUpti_SubscriberHandle subscriber;
-static bool subscribed;
-
-void gp_inject_warn(const char *text, const char *hint)
-{
-    gp_record r;
-    gp_record_begin(&r, GP_RECORD_WARNING);
-    gp_record_int(&r, "pid", getpid());
-    gp_record_string(&r, "text", text);
-    if (hint && hint[0])
-        gp_record_string(&r, "hint", hint);
-    gp_record_end(&r);
-}
-
-/* ---- options --------------------------------------------------------------------------- */
-
-/* The launch filters of the options; -1 when the kernel filter does not compile. */
-static int take_options(const gp_exec_options *o)
-{
-    gp_inject.metrics = o->metrics;
-    if (o->kernel_regex && *o->kernel_regex) {
-        if (regcomp(&gp_inject.regex, o->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0)
-            return -1; /* gpuprof exec checked it; a failure here profiles nothing */
-        gp_inject.has_regex = true;
-    }
-    gp_inject.skip = o->launch_skip;
-    gp_inject.count = o->launch_count;
-    gp_inject.per_kernel = o->per_kernel;
-    return 0;
-}
+/* ---- the process --------------------------------------------------------------------------- */
 
 /* Is this the process gpuprof exec started (its child, also after the program exec'd
  * another), or with --follow-children any process that started from it? */
@@ -76,53 +54,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         gp_launches_on_callback(cbid, data);
     }
-}
-
-static const CUpti_CallbackId launch_callbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
-
-void gp_inject_stop_launch_callbacks(void)
-{
-    /* The graph launches keep theirs: one may be under way on another thread. */
-    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
-        if (launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch &&
-            launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
-            cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
-}
-
-static int subscribe(void)
-{
-    CUpti_SubscriberParams sp = {.structSize = CUpti_SubscriberParams_STRUCT_SIZE};
-    char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = "";
-    sp.subscriberName = "gpuprof exec";
-    sp.oldSubscriberName = other;
-    sp.oldSubscriberSize = sizeof other;
-    CUptiResult r = cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp);
-    if (r != CUPTI_SUCCESS) {
-        char text[256];
-        snprintf(text, sizeof text, "another CUPTI tool (%s) already watches the program: "
-                 "nothing was timed or profiled", other[0] ? other : "unnamed");
-        gp_inject_warn(text, "run the program under one profiler at a time");
-        return -1;
-    }
-    subscribed = true;
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    if (gp_inject.metrics.kind == GP_METRICS_NONE)
-        return 0; /* timing only: no launch callbacks, the least overhead per launch */
-    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
-        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
-    return 0;
 }
 
 /* ---- the end of the process ----------------------------------------------------------- */
@@ -191,15 +122,15 @@ EXPORTED int InitializeInjection(void)
     gp_record_int(&r, "pid", getpid());
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
-    if (take_options(&options) != 0) {
-        gp_inject_warn("the kernel filter does not compile here: nothing was profiled", NULL);
-        gp_inject.metrics.kind = GP_METRICS_NONE;
+    if (gp_launches_start(&options) != 0) {
+        gp_record_warning("the kernel filter does not compile here: nothing was profiled", NULL);
+        options.metrics.kind = GP_METRICS_NONE;
     }
-    if (subscribe() != 0)
+    if (gp_subscription_start(on_callback, options.metrics.kind != GP_METRICS_NONE) != 0)
         return 1;
     if (gp_activity_start() != 0)
-        gp_inject_warn("CUPTI's activity records could not be started: kernels are not timed",
-                       NULL);
+        gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",
+                          NULL);
     watch_crashes();
     atexit(finish);
     return 1;
