@@ -7,6 +7,7 @@
  * only, written a buffer at a time. */
 #include "exec/inject/activity.h"
 
+#include "gpuprof/hashmap.h"
 #include "exec/protocol.h"
 #include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
@@ -29,64 +30,27 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-/* Names seen in this process, by the number their `name` record gave them. Only the
- * activity thread reads and writes it. */
-typedef struct {
-    char *name;
-    uint64_t number;
-} name_slot;
-
-static name_slot *names;
-static size_t name_slots, n_names;
-
-static uint64_t hash_text(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static name_slot *find_slot(name_slot *table, size_t slots, const char *name)
-{
-    for (size_t i = hash_text(name) & (slots - 1);; i = (i + 1) & (slots - 1))
-        if (!table[i].name || strcmp(table[i].name, name) == 0)
-            return &table[i];
-}
-
-static bool grow_names(void)
-{
-    const size_t slots = name_slots ? 2 * name_slots : 256;
-    name_slot *bigger = calloc(slots, sizeof *bigger);
-    if (!bigger)
-        return false;
-    for (size_t i = 0; i < name_slots; i++)
-        if (names[i].name)
-            *find_slot(bigger, slots, names[i].name) = names[i];
-    free(names);
-    names = bigger;
-    name_slots = slots;
-    return true;
-}
+/* The kernel names seen in this process, and the number each one's `name` record gave it
+ * (1, 2, ... in order of first sight). Only buffer_completed reads and writes it, one call
+ * at a time. */
+static gp_hashmap name_numbers;
 
 /* The name's number; a new one gets its `name` record into the batch first. */
 static bool number_of(gp_record *batch, const char *name, uint64_t *number)
 {
-    if (2 * (n_names + 1) > name_slots && !grow_names())
+    bool added = false;
+    uint64_t *n = gp_hashmap_add_str(&name_numbers, name, &added);
+    if (!n)
         return false;
-    name_slot *s = find_slot(names, name_slots, name);
-    if (!s->name) {
-        s->name = strdup(name);
-        if (!s->name)
-            return false;
-        s->number = ++n_names;
+    if (added) {
+        *n = name_numbers.count;
         gp_record_add(batch, GP_RECORD_NAME);
         gp_record_int(batch, "pid", getpid());
-        gp_record_uint(batch, "n", s->number);
+        gp_record_uint(batch, "n", *n);
         gp_record_string(batch, "name", name);
         gp_record_end_object(batch);
     }
-    *number = s->number;
+    *number = *n;
     return true;
 }
 
@@ -134,6 +98,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 int gp_activity_start(void)
 {
+    gp_hashmap_init(&name_numbers, sizeof(uint64_t));
     if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
         return -1;
     return cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS ? 0 : -1;

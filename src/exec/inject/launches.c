@@ -10,6 +10,7 @@
 
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
+#include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 #include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
@@ -35,7 +36,6 @@ typedef struct {
 
 /* A distinct kernel (by mangled name): whether the filter takes it, launches profiled. */
 typedef struct {
-    char *name;
     bool matches;
     uint64_t profiled;
 } kernel_state;
@@ -53,8 +53,7 @@ static pthread_mutex_t launch_lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
 static context_state contexts[MAX_CONTEXTS];
 static size_t n_contexts;
-static kernel_state *kernels;      /* open addressing, power-of-two size */
-static size_t kernel_slots, n_kernels;
+static gp_hashmap kernels;         /* kernel_state by mangled name, under the launch lock */
 static uint64_t matching_launches, profiled_launches;
 
 /* Recursive: CUPTI may call back on this thread while the lock is held. */
@@ -82,14 +81,6 @@ static bool try_lock(void)
 static void unlock(void)
 {
     pthread_mutex_unlock(&launch_lock);
-}
-
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
 }
 
 typedef struct {
@@ -153,6 +144,7 @@ static bool being_captured(const launch_facts *l)
 
 int gp_launches_start(const gp_exec_options *o)
 {
+    gp_hashmap_init(&kernels, sizeof(kernel_state));
     wanted.metrics = o->metrics;
     if (o->kernel_regex && *o->kernel_regex) {
         if (regcomp(&wanted.regex, o->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0) {
@@ -180,40 +172,12 @@ static bool filter_matches(const char *mangled)
     return match;
 }
 
-static kernel_state *slot_of(kernel_state *table, size_t slots, const char *name)
-{
-    for (size_t i = hash_name(name) & (slots - 1);; i = (i + 1) & (slots - 1))
-        if (!table[i].name || strcmp(table[i].name, name) == 0)
-            return &table[i];
-}
-
-static bool grow_kernels(void)
-{
-    size_t slots = kernel_slots ? 2 * kernel_slots : 256;
-    kernel_state *bigger = calloc(slots, sizeof *bigger);
-    if (!bigger)
-        return false;
-    for (size_t i = 0; i < kernel_slots; i++)
-        if (kernels[i].name)
-            *slot_of(bigger, slots, kernels[i].name) = kernels[i];
-    free(kernels);
-    kernels = bigger;
-    kernel_slots = slots;
-    return true;
-}
-
 static kernel_state *kernel_named(const char *name)
 {
-    if (2 * (n_kernels + 1) > kernel_slots && !grow_kernels())
-        return NULL;
-    kernel_state *k = slot_of(kernels, kernel_slots, name);
-    if (!k->name) {
-        k->name = strdup(name);
-        if (!k->name)
-            return NULL;
+    bool added = false;
+    kernel_state *k = gp_hashmap_add_str(&kernels, name, &added);
+    if (k && added)
         k->matches = filter_matches(name);
-        n_kernels++;
-    }
     return k;
 }
 

@@ -1,55 +1,26 @@
-/* The set of profiled correlation ids of profiled.h. */
+/* The set of profiled correlation ids of profiled.h: the shared hash map, behind a lock. */
 #include "exec/inject/profiled.h"
 
+#include "gpuprof/hashmap.h"
+
 #include <pthread.h>
-#include <stdlib.h>
 
-static pthread_mutex_t profiled_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t *profiled_ids;     /* open addressing; 0 is free (ids start at 1) */
-static size_t profiled_slots, n_profiled_ids;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static gp_hashmap ids; /* zeroed: an empty set (values of size 0) */
 
-static bool insert_id(uint32_t *slots, size_t n, uint32_t id)
+void gp_profiled_add(uint32_t correlation_id)
 {
-    for (size_t i = id & (n - 1);; i = (i + 1) & (n - 1)) {
-        if (slots[i] == id)
-            return false;
-        if (slots[i] == 0) {
-            slots[i] = id;
-            return true;
-        }
-    }
+    if (correlation_id == 0)
+        return; /* no launch's: CUPTI's ids start at 1 */
+    pthread_mutex_lock(&lock);
+    gp_hashmap_add(&ids, &correlation_id, sizeof correlation_id, NULL);
+    pthread_mutex_unlock(&lock);
 }
 
-void gp_profiled_add(uint32_t id)
+bool gp_profiled_has(uint32_t correlation_id)
 {
-    pthread_mutex_lock(&profiled_lock);
-    if (2 * (n_profiled_ids + 1) > profiled_slots) {
-        size_t slots = profiled_slots ? 2 * profiled_slots : 1024;
-        uint32_t *bigger = calloc(slots, sizeof *bigger);
-        for (size_t i = 0; bigger && i < profiled_slots; i++)
-            if (profiled_ids[i])
-                insert_id(bigger, slots, profiled_ids[i]);
-        if (bigger) {
-            free(profiled_ids);
-            profiled_ids = bigger;
-            profiled_slots = slots;
-        }
-    }
-    if (profiled_ids && 2 * (n_profiled_ids + 1) <= profiled_slots)
-        n_profiled_ids += insert_id(profiled_ids, profiled_slots, id);
-    pthread_mutex_unlock(&profiled_lock);
-}
-
-bool gp_profiled_has(uint32_t id)
-{
-    bool found = false;
-    pthread_mutex_lock(&profiled_lock);
-    for (size_t i = id & (profiled_slots - 1); profiled_slots && profiled_ids[i];
-         i = (i + 1) & (profiled_slots - 1))
-        if (profiled_ids[i] == id) {
-            found = true;
-            break;
-        }
-    pthread_mutex_unlock(&profiled_lock);
+    pthread_mutex_lock(&lock);
+    const bool found = gp_hashmap_find(&ids, &correlation_id, sizeof correlation_id) != NULL;
+    pthread_mutex_unlock(&lock);
     return found;
 }
