@@ -72,9 +72,10 @@ RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
 
 # The host code: one folder per layer (HACKING.md), the library exec injects aside.
 SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c))
-# The library `gpuprof exec` injects into programs: its own sources and the counters layer
-# it shares with gpuprof, compiled position-independent, exporting InitializeInjection alone.
-INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c)
+# The library `gpuprof exec` injects into programs: its own sources, the counters layer and
+# exec's protocol (the options' codec) it shares with gpuprof, compiled position-independent,
+# exporting InitializeInjection alone.
+INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c) src/exec/protocol.c
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)

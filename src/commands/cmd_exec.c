@@ -2,24 +2,19 @@
  * library injected by the driver, then report its kernels: each launch's time, and the
  * metrics of those the filters chose, as the kernel commands report their own. The
  * program's output passes through; gpuprof exits with the program's status. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "gpuprof/commands.h"
 
-#include "exec/read.h"
 #include "exec/run.h"
 #include "gpuprof/device.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define LIBRARY_NAME "libgpuprof-inject.so"
 #define PATH_LEN 4096
 
 /* ---- --output ------------------------------------------------------------------------------ */
@@ -71,71 +66,7 @@ static int expand_output(const char *pattern, char *out, size_t len)
     return GP_OK;
 }
 
-/* ---- the library ------------------------------------------------------------------------- */
-
-/* Beside gpuprof in the build folder, or in PREFIX/lib/gpuprof once installed. */
-static int find_library(char *path, size_t len)
-{
-    char self[PATH_LEN];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return gp_fail(GP_ERR_RUNTIME, "cannot find gpuprof's own folder: %s", strerror(errno));
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    *slash = '\0';
-    const char *candidates[] = {"%s/" LIBRARY_NAME, "%s/../lib/gpuprof/" LIBRARY_NAME};
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-        snprintf(path, len, candidates[i], self);
-        char resolved[PATH_MAX];
-        if (realpath(path, resolved) && access(resolved, R_OK) == 0) {
-            snprintf(path, len, "%s", resolved);
-            return GP_OK;
-        }
-    }
-    return gp_fail(GP_ERR_RUNTIME, "cannot find %s beside gpuprof (%s) or in its ../lib/gpuprof",
-                   LIBRARY_NAME, self);
-}
-
-/* ---- the records' folder --------------------------------------------------------------------- */
-
-static int make_records_dir(char *dir, size_t len)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, len, "%s/gpuprof-exec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return gp_fail(GP_ERR_RUNTIME, "cannot make a folder for the records in %s: %s",
-                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    return GP_OK;
-}
-
-static void remove_records_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char path[PATH_LEN + sizeof e->d_name + 1];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
-/* ---- running ----------------------------------------------------------------------------------- */
-
-static void metrics_value(const gp_metrics_request *m, char *buf, size_t len)
-{
-    if (m->kind != GP_METRICS_LIST) {
-        snprintf(buf, len, "%s", gp_metrics_kind_name(m->kind));
-        return;
-    }
-    size_t used = (size_t)snprintf(buf, len, "list:");
-    for (size_t i = 0; i < m->n_names && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", m->names[i]);
-}
+/* ---- the request ------------------------------------------------------------------------- */
 
 static void describe_request(const gp_request *req, gp_report *report)
 {
@@ -152,26 +83,13 @@ static void describe_request(const gp_request *req, gp_report *report)
              gp_metrics_kind_name(req->metrics.kind));
 }
 
-static int run_program(const gp_request *req, const char *path, const char *library,
-                       gp_report *report)
+/* What the library is asked to do: the request's metrics, filters and children. */
+static void options_of(const gp_request *req, const char *library, gp_exec_options *o)
 {
-    char dir[PATH_LEN], metrics[GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN];
-    GP_TRY(make_records_dir(dir, sizeof dir));
-    metrics_value(&req->metrics, metrics, sizeof metrics);
-    const gp_exec_spawn s = {path, req->program, library, dir, metrics, req->kernel_regex,
-                             req->launch_skip, req->launch_count, req->per_kernel,
-                             req->follow_children};
-    gp_exec_outcome o;
-    int rc = gp_exec_run(&s, &o);
-    if (rc == GP_OK) {
-        report->exec.pid = o.pid;
-        report->exec.exit_status = o.exit_status;
-        report->exec.signal = o.signal;
-        report->exit_status = o.exit_status;
-        rc = gp_exec_read_records(dir, report);
-    }
-    remove_records_dir(dir);
-    return rc;
+    *o = (gp_exec_options){.library = library, .metrics = req->metrics,
+                           .kernel_regex = req->kernel_regex, .launch_skip = req->launch_skip,
+                           .launch_count = req->launch_count, .per_kernel = req->per_kernel,
+                           .follow_children = req->follow_children};
 }
 
 /* ---- the report -------------------------------------------------------------------------------- */
@@ -212,11 +130,14 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(gp_exec_find_program(req->program[0], path, sizeof path));
     int count;
     GP_TRY(gp_device_count(&count));
-    GP_TRY(find_library(library, sizeof library));
+    GP_TRY(gp_exec_find_library(library, sizeof library));
     GP_TRY(gp_report_set_command_line(report, req->argc, req->argv));
     GP_TRY(gp_exec_set_program(&report->exec, req->program_argc, req->program));
     describe_request(req, report);
-    GP_TRY(run_program(req, path, library, report));
+    gp_exec_options options;
+    options_of(req, library, &options);
+    const gp_exec_spawn program = {path, req->program, &options};
+    GP_TRY(gp_exec_run_program(&program, report));
     GP_TRY(set_versions(&report->exec));
     if (report->exec.n_devices) {
         report->has_device = true;

@@ -1,7 +1,11 @@
 /* What `gpuprof exec` and the library it injects into the program (libgpuprof-inject.so)
- * say to each other. Options go to the library through the environment; the library writes
- * one record per line to <GPUPROF_EXEC_DIR>/<pid>.jsonl, as each thing happens, so a
- * program that crashes loses at most the launch in flight. Never the program's own stdout or
+ * say to each other: the one definition both sides build on. protocol.c is linked into both
+ * (no cJSON, no cudart, no printing).
+ *
+ * Options go to the library through the environment: gp_exec_options_encode (gpuprof)
+ * writes them, gp_exec_options_decode (the library) reads them back. The library writes one
+ * record per line to <GPUPROF_EXEC_DIR>/<pid>.jsonl, as each thing happens, so a program
+ * that crashes loses at most the launch in flight. Never the program's own stdout or
  * stderr: those pass through untouched.
  *
  * Records, one JSON object per line (key "t"):
@@ -19,10 +23,16 @@
  * and, many times over, one line of numbers per kernel that ran (an activity record):
  *   K pid id context device stream name-number grid.x grid.y grid.z block.x block.y block.z
  *     smem start_ns end_ns graph node
- * `id` is CUPTI's correlation id: a launch and the kernel it ran share it, and it grows in
- * launch order within a process. */
+ * (gp_kernel_field below). `id` is CUPTI's correlation id: a launch and the kernel it ran
+ * share it, and it grows in launch order within a process. */
 #ifndef GPUPROF_EXEC_PROTOCOL_H
 #define GPUPROF_EXEC_PROTOCOL_H
+
+#include "gpuprof/metrics.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define GP_ENV_INJECTION "CUDA_INJECTION64_PATH"
 #define GP_ENV_DIR "GPUPROF_EXEC_DIR"
@@ -35,6 +45,58 @@
                                                        is the one whose parent it is */
 #define GP_ENV_FOLLOW "GPUPROF_EXEC_FOLLOW"         /* 1: that process's children too */
 
+/* ---- the options, through the environment ---------------------------------------------- */
+
+/* What gpuprof exec asks of the library. Decoded, the strings point into the environment
+ * they were read from. */
+typedef struct {
+    const char *library;           /* libgpuprof-inject.so: the driver loads it */
+    const char *records_dir;       /* NULL: not set (the library then stays out of the way) */
+    gp_metrics_request metrics;    /* kind NONE: time every kernel, profile none */
+    const char *kernel_regex;      /* NULL or "": every kernel */
+    uint64_t launch_skip;          /* --launch-skip */
+    uint64_t launch_count;         /* --launch-count (UINT64_MAX: no limit) */
+    uint64_t per_kernel;           /* --per-kernel (UINT64_MAX: no limit) */
+    long parent_pid;               /* gpuprof's pid; -1: not set */
+    bool follow_children;
+} gp_exec_options;
+
+/* The variables gp_exec_options_encode writes at most. */
+#define GP_EXEC_OPTION_VARS 9
+
+/* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
+ * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, then SKIP, COUNT
+ * and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out (nothing is then
+ * left allocated). */
+int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
+                           size_t *n);
+
+/* The options read from an environment (NULL-terminated "NAME=VALUE" entries, the first of
+ * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
+ * when unset and DEFAULT when unknown, no filter, skip 0, no count or per-kernel limit, no
+ * parent, children not followed. */
+void gp_exec_options_decode(char *const *env, gp_exec_options *o);
+
+/* ---- the records ------------------------------------------------------------------------- */
+
 #define GP_RECORD_SUFFIX ".jsonl"
+
+/* The record types (key "t"). */
+#define GP_RECORD_PROCESS "process"
+#define GP_RECORD_DEVICE "device"
+#define GP_RECORD_PROFILER "profiler"
+#define GP_RECORD_LAUNCH "launch"
+#define GP_RECORD_NAME "name"
+#define GP_RECORD_WARNING "warning"
+#define GP_RECORD_END "end"
+
+/* A kernel that ran: the tag that starts its line, then its numbers in this order. */
+#define GP_KERNEL_TAG 'K'
+typedef enum {
+    GP_K_PID, GP_K_ID, GP_K_CONTEXT, GP_K_DEVICE, GP_K_STREAM, GP_K_NAME,
+    GP_K_GX, GP_K_GY, GP_K_GZ, GP_K_BX, GP_K_BY, GP_K_BZ,
+    GP_K_SMEM, GP_K_START, GP_K_END, GP_K_GRAPH, GP_K_NODE,
+    GP_K_FIELDS
+} gp_kernel_field;
 
 #endif

@@ -1,207 +1,99 @@
-#define _GNU_SOURCE /* pipe2 */
-/* Running the program for gpuprof exec: found as a shell finds it, started with the injection
- * library and the options in its environment, waited for; its exit status as a shell reports
- * it. */
+/* One run of gpuprof exec's program: the injected library found beside gpuprof, a records
+ * folder made for the run, the program spawned with the library and the options, its records
+ * read into the report, the folder removed. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "exec/run.h"
 
-#include "exec/protocol.h"
+#include "exec/read.h"
 #include "gpuprof/status.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+#define LIBRARY_NAME "libgpuprof-inject.so"
+#define PATH_LEN 4096
 
-#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
-#define ENV_SLOTS 12 /* the variables exec adds */
+/* ---- the library ------------------------------------------------------------------------- */
 
-/* ---- finding the program --------------------------------------------------------------- */
-
-/* 0: an executable file; else the errno a start would fail with. */
-static int check_executable(const char *path)
+int gp_exec_find_library(char *path, size_t len)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return errno;
-    if (S_ISDIR(st.st_mode))
-        return EISDIR;
-    return access(path, X_OK) == 0 ? 0 : EACCES;
-}
-
-static int cannot_start(const char *name, int error)
-{
-    /* As env(1) and shells: 127 for a program that is not there, 126 for one that cannot
-     * be started. */
-    const int code = error == ENOENT ? 127 : 126;
-    return gp_fail(code, "cannot run %s: %s", name,
-                   error == ENOENT && !strchr(name, '/') ? "command not found"
-                                                         : strerror(error));
-}
-
-int gp_exec_find_program(const char *name, char *path, size_t len)
-{
-    if (strchr(name, '/')) {
-        snprintf(path, len, "%s", name);
-        const int e = check_executable(path);
-        return e ? cannot_start(name, e) : GP_OK;
-    }
-    const char *search = getenv("PATH");
-    if (!search || !*search)
-        search = DEFAULT_PATH;
-    int first_error = ENOENT;
-    for (const char *p = search;;) {
-        const char *colon = strchr(p, ':');
-        const size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        /* An empty entry is the current folder. */
-        snprintf(path, len, "%.*s%s%s", (int)n, n ? p : ".", "/", name);
-        const int e = check_executable(path);
-        if (e == 0)
-            return GP_OK;
-        if (e != ENOENT && first_error == ENOENT)
-            first_error = e;
-        if (!colon)
-            break;
-        p = colon + 1;
-    }
-    return cannot_start(name, first_error);
-}
-
-/* ---- the environment ------------------------------------------------------------------- */
-
-typedef struct {
-    char **vars;
-    size_t n;
-} env_list;
-
-static int add_var(env_list *env, char **owned, size_t *n_owned, const char *key,
-                   const char *value)
-{
-    const size_t klen = strlen(key);
-    char *entry = malloc(klen + strlen(value) + 2);
-    if (!entry)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    sprintf(entry, "%s=%s", key, value);
-    owned[(*n_owned)++] = entry;
-    for (size_t i = 0; i < env->n; i++)
-        if (strncmp(env->vars[i], key, klen) == 0 && env->vars[i][klen] == '=') {
-            env->vars[i] = entry; /* the program sees gpuprof's value */
+    char self[PATH_LEN];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return gp_fail(GP_ERR_RUNTIME, "cannot find gpuprof's own folder: %s", strerror(errno));
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    *slash = '\0';
+    const char *candidates[] = {"%s/" LIBRARY_NAME, "%s/../lib/gpuprof/" LIBRARY_NAME};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        snprintf(path, len, candidates[i], self);
+        char resolved[PATH_MAX];
+        if (realpath(path, resolved) && access(resolved, R_OK) == 0) {
+            snprintf(path, len, "%s", resolved);
             return GP_OK;
         }
-    env->vars[env->n++] = entry;
+    }
+    return gp_fail(GP_ERR_RUNTIME, "cannot find %s beside gpuprof (%s) or in its ../lib/gpuprof",
+                   LIBRARY_NAME, self);
+}
+
+/* ---- the records' folder ----------------------------------------------------------------- */
+
+static int make_records_dir(char *dir, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, len, "%s/gpuprof-exec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return gp_fail(GP_ERR_RUNTIME, "cannot make a folder for the records in %s: %s",
+                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
     return GP_OK;
 }
 
-static int add_count(env_list *env, char **owned, size_t *n_owned, const char *key,
-                     uint64_t value)
+static void remove_records_dir(const char *dir)
 {
-    char text[32];
-    if (value == UINT64_MAX)
-        return GP_OK;
-    snprintf(text, sizeof text, "%llu", (unsigned long long)value);
-    return add_var(env, owned, n_owned, key, text);
-}
-
-/* The program's environment: gpuprof's, plus the library and its options. Built before the
- * fork: after it, only async-signal-safe calls are allowed. */
-static int build_environment(const gp_exec_spawn *s, env_list *env, char **owned,
-                             size_t *n_owned)
-{
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    env->vars = calloc(n + ENV_SLOTS + 1, sizeof *env->vars);
-    if (!env->vars)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    memcpy(env->vars, environ, n * sizeof *env->vars);
-    env->n = n;
-    char parent[32];
-    snprintf(parent, sizeof parent, "%ld", (long)getpid());
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_INJECTION, s->library));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_DIR, s->records_dir));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_METRICS, s->metrics));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_PARENT, parent));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_FOLLOW, s->follow_children ? "1" : "0"));
-    GP_TRY(add_var(env, owned, n_owned, GP_ENV_KERNEL, s->kernel_regex ? s->kernel_regex : ""));
-    GP_TRY(add_count(env, owned, n_owned, GP_ENV_SKIP, s->launch_skip));
-    GP_TRY(add_count(env, owned, n_owned, GP_ENV_COUNT, s->launch_count));
-    return add_count(env, owned, n_owned, GP_ENV_PER_KERNEL, s->per_kernel);
-}
-
-/* ---- starting and waiting ---------------------------------------------------------------- */
-
-/* In the child: start the program; on failure tell the parent why, through the pipe. */
-static void start_child(const char *path, char *const *argv, char **envp, int report_fd)
-{
-    execve(path, argv, envp);
-    const int e = errno;
-    if (write(report_fd, &e, sizeof e) < 0) {
-        /* nothing left to tell it with */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[PATH_LEN + sizeof e->d_name + 1];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
     }
-    _exit(e == ENOENT ? 127 : 126);
+    if (d)
+        closedir(d);
+    rmdir(dir);
 }
 
-static int wait_for(pid_t pid, int *status)
+/* ---- the run ----------------------------------------------------------------------------- */
+
+static void note_outcome(const gp_exec_outcome *o, gp_report *report)
 {
-    /* The terminal's Ctrl-C reaches the program, which decides; gpuprof stays to report. */
-    struct sigaction ignore, old_int, old_quit;
-    memset(&ignore, 0, sizeof ignore);
-    ignore.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ignore, &old_int);
-    sigaction(SIGQUIT, &ignore, &old_quit);
-    pid_t got;
-    do
-        got = waitpid(pid, status, 0);
-    while (got < 0 && errno == EINTR);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    return got == pid ? GP_OK : gp_fail(GP_ERR_RUNTIME, "waitpid: %s", strerror(errno));
+    report->exec.pid = o->pid;
+    report->exec.exit_status = o->exit_status;
+    report->exec.signal = o->signal;
+    report->exit_status = o->exit_status;
 }
 
-static int run(const gp_exec_spawn *s, char **envp, gp_exec_outcome *out)
+int gp_exec_run_program(const gp_exec_spawn *s, gp_report *report)
 {
-    int pipe_fds[2];
-    if (pipe2(pipe_fds, O_CLOEXEC) != 0)
-        return gp_fail(GP_ERR_RUNTIME, "pipe: %s", strerror(errno));
-    fflush(NULL); /* nothing buffered is written twice */
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        return gp_fail(GP_ERR_RUNTIME, "fork: %s", strerror(errno));
+    char dir[PATH_LEN];
+    GP_TRY(make_records_dir(dir, sizeof dir));
+    gp_exec_options options = *s->options;
+    options.records_dir = dir;
+    options.parent_pid = (long)getpid();
+    const gp_exec_spawn run = {s->path, s->argv, &options};
+    gp_exec_outcome o;
+    int rc = gp_exec_spawn_and_wait(&run, &o);
+    if (rc == GP_OK) {
+        note_outcome(&o, report);
+        rc = gp_exec_read_records(dir, report);
     }
-    if (pid == 0)
-        start_child(s->path, s->argv, envp, pipe_fds[1]);
-    close(pipe_fds[1]);
-    int error = 0;
-    const ssize_t got = read(pipe_fds[0], &error, sizeof error);
-    close(pipe_fds[0]);
-    int status = 0;
-    GP_TRY(wait_for(pid, &status));
-    if (got == (ssize_t)sizeof error)
-        return cannot_start(s->argv[0], error);
-    out->pid = (int)pid;
-    out->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    out->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + out->signal;
-    return GP_OK;
-}
-
-int gp_exec_run(const gp_exec_spawn *s, gp_exec_outcome *out)
-{
-    env_list env = {NULL, 0};
-    char *owned[ENV_SLOTS];
-    size_t n_owned = 0;
-    int rc = build_environment(s, &env, owned, &n_owned);
-    if (rc == GP_OK)
-        rc = run(s, env.vars, out);
-    for (size_t i = 0; i < n_owned; i++)
-        free(owned[i]);
-    free(env.vars);
+    remove_records_dir(dir);
     return rc;
 }

@@ -1,32 +1,20 @@
-/* gpuprof exec: finding, starting and waiting for the program. */
+/* gpuprof exec: one run of the program under the injected library, from finding the library
+ * to the program's records read into the report. */
 #ifndef GPUPROF_EXEC_RUN_H
 #define GPUPROF_EXEC_RUN_H
 
-#include <stdbool.h>
+#include "exec/spawn.h"
+#include "gpuprof/report.h"
+
 #include <stddef.h>
-#include <stdint.h>
 
-typedef struct {
-    const char *path;              /* the program, as gp_exec_find_program found it */
-    char *const *argv;             /* its command line (argv[0] as the user wrote it) */
-    const char *library;           /* libgpuprof-inject.so */
-    const char *records_dir;
-    const char *metrics;           /* none | default | all | list:a,b */
-    const char *kernel_regex;      /* NULL: every kernel */
-    uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
-    bool follow_children;
-} gp_exec_spawn;
+/* libgpuprof-inject.so: beside gpuprof in the build folder, or in PREFIX/lib/gpuprof once
+ * installed. */
+int gp_exec_find_library(char *path, size_t len);
 
-typedef struct {
-    int pid;
-    int exit_status;               /* as a shell reports it: its code, or 128 + the signal */
-    int signal;                    /* the signal that ended it; 0 if none */
-} gp_exec_outcome;
-
-/* The program `name` as a shell would run it (a name without '/' searched in PATH) into path;
- * 127 when it is not there, 126 when it cannot be run (a folder, no permission). */
-int gp_exec_find_program(const char *name, char *path, size_t len);
-/* Start it and wait for it. 126/127 when it could not be started. */
-int gp_exec_run(const gp_exec_spawn *s, gp_exec_outcome *out);
+/* Run the program with the library and s->options, in a records folder of its own (made,
+ * then removed; it and gpuprof's pid replace the options' records_dir and parent_pid): how
+ * it ended, and its records, into the report. */
+int gp_exec_run_program(const gp_exec_spawn *s, gp_report *report);
 
 #endif

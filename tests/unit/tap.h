@@ -30,5 +30,6 @@ void test_suggest(void);
 void test_compare(void);
 void test_hashmap(void);
 void test_groups(void);
+void test_protocol(void);
 
 #endif

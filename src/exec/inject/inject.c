@@ -1,12 +1,21 @@
-/* libgpuprof-inject.so: the driver calls InitializeInjection before the program's first CUDA
- * call returns. It reads gpuprof exec's options from the environment, subscribes to CUPTI
- * (contexts created and destroyed; kernel launches when counters are asked for), starts the
- * activity records that time every kernel, and writes its records until the process exits.
- * CUPTI's profiler cannot be initialised here, nor the driver called: the context-created
- * and launch callbacks do that. */
+/* libgpuprof-inject.so, the library `gpuprof exec` has the CUDA driver load into a program:
+ * its entry point and its end. The driver calls InitializeInjection before the program's
+ * first CUDA call returns. It reads gpuprof exec's options from the environment (protocol.h),
+ * hands them to the launch callbacks (launches.h), subscribes to CUPTI (subscription.h:
+ * contexts created and destroyed; kernel launches when counters are asked for), starts the
+ * activity records that time every kernel (activity.h), and writes its records until the
+ * process exits or crashes. CUPTI's profiler cannot be initialised here, nor the driver
+ * called: the context-created and launch callbacks do that.
+ *
+ * The library's rule: everything runs inside someone else's process. Nothing in inject/
+ * exits, prints, or changes the program's CUDA state beyond what profiling needs; what
+ * cannot be done becomes a warning record. inject.c calls the other parts, which never call
+ * it back. */
 #include "exec/protocol.h"
-#include "exec/inject/inject.h"
+#include "exec/inject/activity.h"
+#include "exec/inject/launches.h"
 #include "exec/inject/record.h"
+#include "exec/inject/subscription.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -17,80 +26,15 @@
 
 #define EXPORTED __attribute__((visibility("default")))
 
-gp_inject_options gp_inject;
+extern char **environ;
 
-static CUpti_SubscriberHandle subscriber;
-static bool subscribed;
-
-void gp_inject_warn(const char *text, const char *hint)
-{
-    gp_record r;
-    gp_record_begin(&r, "warning");
-    gp_record_int(&r, "pid", getpid());
-    gp_record_string(&r, "text", text);
-    if (hint && hint[0])
-        gp_record_string(&r, "hint", hint);
-    gp_record_end(&r);
-}
-
-/* ---- options --------------------------------------------------------------------------- */
-
-static uint64_t env_count(const char *name)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return UINT64_MAX;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end ? UINT64_MAX : n;
-}
-
-static void read_metric_list(gp_metrics_request *m, const char *list)
-{
-    char buf[GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN];
-    snprintf(buf, sizeof buf, "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok && m->n_names < GP_MAX_METRIC_NAMES;
-         tok = strtok_r(NULL, ",", &save))
-        snprintf(m->names[m->n_names++], GP_METRIC_NAME_LEN, "%s", tok);
-}
-
-static int read_options(void)
-{
-    const char *metrics = getenv(GP_ENV_METRICS);
-    gp_metrics_request *m = &gp_inject.metrics;
-    if (!metrics || strcmp(metrics, "none") == 0)
-        m->kind = GP_METRICS_NONE;
-    else if (strcmp(metrics, "all") == 0)
-        m->kind = GP_METRICS_ALL;
-    else if (strncmp(metrics, "list:", 5) == 0) {
-        m->kind = GP_METRICS_LIST;
-        read_metric_list(m, metrics + 5);
-    } else
-        m->kind = GP_METRICS_DEFAULT;
-    const char *regex = getenv(GP_ENV_KERNEL);
-    if (regex && *regex) {
-        if (regcomp(&gp_inject.regex, regex, REG_EXTENDED | REG_NOSUB) != 0)
-            return -1; /* gpuprof exec checked it; a failure here profiles nothing */
-        gp_inject.has_regex = true;
-    }
-    gp_inject.skip = env_count(GP_ENV_SKIP);
-    if (gp_inject.skip == UINT64_MAX)
-        gp_inject.skip = 0;
-    gp_inject.count = env_count(GP_ENV_COUNT);
-    gp_inject.per_kernel = env_count(GP_ENV_PER_KERNEL);
-    return 0;
-}
+/* ---- the process --------------------------------------------------------------------------- */
 
 /* Is this the process gpuprof exec started (its child, also after the program exec'd
  * another), or with --follow-children any process that started from it? */
-static bool wanted_here(void)
+static bool wanted_here(const gp_exec_options *o)
 {
-    const char *follow = getenv(GP_ENV_FOLLOW);
-    if (follow && strcmp(follow, "1") == 0)
-        return true;
-    const char *parent = getenv(GP_ENV_PARENT);
-    return parent && atol(parent) == (long)getppid();
+    return o->follow_children || o->parent_pid == (long)getppid();
 }
 
 /* ---- callbacks --------------------------------------------------------------------------- */
@@ -112,53 +56,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
     }
 }
 
-static const CUpti_CallbackId launch_callbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
-
-void gp_inject_stop_launch_callbacks(void)
-{
-    /* The graph launches keep theirs: one may be under way on another thread. */
-    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
-        if (launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch &&
-            launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
-            cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
-}
-
-static int subscribe(void)
-{
-    CUpti_SubscriberParams sp = {.structSize = CUpti_SubscriberParams_STRUCT_SIZE};
-    char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = "";
-    sp.subscriberName = "gpuprof exec";
-    sp.oldSubscriberName = other;
-    sp.oldSubscriberSize = sizeof other;
-    CUptiResult r = cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp);
-    if (r != CUPTI_SUCCESS) {
-        char text[256];
-        snprintf(text, sizeof text, "another CUPTI tool (%s) already watches the program: "
-                 "nothing was timed or profiled", other[0] ? other : "unnamed");
-        gp_inject_warn(text, "run the program under one profiler at a time");
-        return -1;
-    }
-    subscribed = true;
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    if (gp_inject.metrics.kind == GP_METRICS_NONE)
-        return 0; /* timing only: no launch callbacks, the least overhead per launch */
-    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
-        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
-    return 0;
-}
-
 /* ---- the end of the process ----------------------------------------------------------- */
 
 static void finish(void)
@@ -171,7 +68,7 @@ static void finish(void)
         gp_launches_end_passes(true);
         gp_activity_flush();
         gp_record r;
-        gp_record_begin(&r, "end");
+        gp_record_begin(&r, GP_RECORD_END);
         gp_record_int(&r, "pid", getpid());
         gp_record_end(&r);
         /* The file stays open: the driver's teardown after this may still end a context,
@@ -215,23 +112,25 @@ EXPORTED int InitializeInjection(void)
     if (initialized)
         return 1;
     initialized = true;
-    const char *dir = getenv(GP_ENV_DIR);
-    if (!dir || !wanted_here() || gp_record_open(dir, getpid()) != 0)
+    static gp_exec_options options; /* static: its metric list is large for a stack */
+    gp_exec_options_decode(environ, &options);
+    if (!options.records_dir || !wanted_here(&options) ||
+        gp_record_open(options.records_dir, getpid()) != 0)
         return 1; /* not a process gpuprof exec asked about: stay out of its way */
     gp_record r;
-    gp_record_begin(&r, "process");
+    gp_record_begin(&r, GP_RECORD_PROCESS);
     gp_record_int(&r, "pid", getpid());
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
-    if (read_options() != 0) {
-        gp_inject_warn("the kernel filter does not compile here: nothing was profiled", NULL);
-        gp_inject.metrics.kind = GP_METRICS_NONE;
+    if (gp_launches_start(&options) != 0) {
+        gp_record_warning("the kernel filter does not compile here: nothing was profiled", NULL);
+        options.metrics.kind = GP_METRICS_NONE;
     }
-    if (subscribe() != 0)
+    if (gp_subscription_start(on_callback, options.metrics.kind != GP_METRICS_NONE) != 0)
         return 1;
     if (gp_activity_start() != 0)
-        gp_inject_warn("CUPTI's activity records could not be started: kernels are not timed",
-                       NULL);
+        gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",
+                          NULL);
     watch_crashes();
     atexit(finish);
     return 1;

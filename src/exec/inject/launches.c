@@ -6,14 +6,19 @@
  * from every launch's entry to its exit, so no other thread's kernel falls into a profiled
  * launch's session, and a launch being captured into a CUDA graph is left alone (it runs
  * later, as a graph node). */
+#include "exec/inject/launches.h"
+
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
+#include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
-#include "exec/inject/inject.h"
+#include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
 #include "exec/inject/sessions.h"
+#include "exec/inject/subscription.h"
 
 #include <pthread.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,23 +36,25 @@ typedef struct {
 
 /* A distinct kernel (by mangled name): whether the filter takes it, launches profiled. */
 typedef struct {
-    char *name;
     bool matches;
     uint64_t profiled;
 } kernel_state;
+
+/* What to profile: gpuprof exec's options (protocol.h), taken at the start. */
+static struct {
+    gp_metrics_request metrics;
+    bool has_regex;
+    regex_t regex;                /* --kernel, matched against mangled and demangled names */
+    uint64_t skip, count;         /* --launch-skip, --launch-count (UINT64_MAX: no limit) */
+    uint64_t per_kernel;          /* --per-kernel (UINT64_MAX: no limit) */
+} wanted;
 
 static pthread_mutex_t launch_lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
 static context_state contexts[MAX_CONTEXTS];
 static size_t n_contexts;
-static kernel_state *kernels;      /* open addressing, power-of-two size */
-static size_t kernel_slots, n_kernels;
+static gp_hashmap kernels;         /* kernel_state by mangled name, under the launch lock */
 static uint64_t matching_launches, profiled_launches;
-
-/* Correlation ids of the profiled launches, read by the activity thread. */
-static pthread_mutex_t profiled_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t *profiled_ids;     /* open addressing; 0 is free (ids start at 1) */
-static size_t profiled_slots, n_profiled_ids;
 
 /* Recursive: CUPTI may call back on this thread while the lock is held. */
 static void make_lock(void)
@@ -74,62 +81,6 @@ static bool try_lock(void)
 static void unlock(void)
 {
     pthread_mutex_unlock(&launch_lock);
-}
-
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* ---- the profiled launches' ids ------------------------------------------------------------ */
-
-static bool insert_id(uint32_t *slots, size_t n, uint32_t id)
-{
-    for (size_t i = id & (n - 1);; i = (i + 1) & (n - 1)) {
-        if (slots[i] == id)
-            return false;
-        if (slots[i] == 0) {
-            slots[i] = id;
-            return true;
-        }
-    }
-}
-
-static void remember_profiled(uint32_t id)
-{
-    pthread_mutex_lock(&profiled_lock);
-    if (2 * (n_profiled_ids + 1) > profiled_slots) {
-        size_t slots = profiled_slots ? 2 * profiled_slots : 1024;
-        uint32_t *bigger = calloc(slots, sizeof *bigger);
-        for (size_t i = 0; bigger && i < profiled_slots; i++)
-            if (profiled_ids[i])
-                insert_id(bigger, slots, profiled_ids[i]);
-        if (bigger) {
-            free(profiled_ids);
-            profiled_ids = bigger;
-            profiled_slots = slots;
-        }
-    }
-    if (profiled_ids && 2 * (n_profiled_ids + 1) <= profiled_slots)
-        n_profiled_ids += insert_id(profiled_ids, profiled_slots, id);
-    pthread_mutex_unlock(&profiled_lock);
-}
-
-bool gp_launches_was_profiled(uint32_t id)
-{
-    bool found = false;
-    pthread_mutex_lock(&profiled_lock);
-    for (size_t i = id & (profiled_slots - 1); profiled_slots && profiled_ids[i];
-         i = (i + 1) & (profiled_slots - 1))
-        if (profiled_ids[i] == id) {
-            found = true;
-            break;
-        }
-    pthread_mutex_unlock(&profiled_lock);
-    return found;
 }
 
 typedef struct {
@@ -191,52 +142,42 @@ static bool being_captured(const launch_facts *l)
 
 /* ---- kernels and the filters ------------------------------------------------------------- */
 
+int gp_launches_start(const gp_exec_options *o)
+{
+    gp_hashmap_init(&kernels, sizeof(kernel_state));
+    wanted.metrics = o->metrics;
+    if (o->kernel_regex && *o->kernel_regex) {
+        if (regcomp(&wanted.regex, o->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0) {
+            wanted.metrics.kind = GP_METRICS_NONE; /* gpuprof exec checked it; a failure
+                                                      here profiles nothing */
+            return -1;
+        }
+        wanted.has_regex = true;
+    }
+    wanted.skip = o->launch_skip;
+    wanted.count = o->launch_count;
+    wanted.per_kernel = o->per_kernel;
+    return 0;
+}
+
 static bool filter_matches(const char *mangled)
 {
-    if (!gp_inject.has_regex)
+    if (!wanted.has_regex)
         return true;
-    if (regexec(&gp_inject.regex, mangled, 0, NULL, 0) == 0)
+    if (regexec(&wanted.regex, mangled, 0, NULL, 0) == 0)
         return true;
     char *demangled = gp_demangle(mangled);
-    bool match = demangled && regexec(&gp_inject.regex, demangled, 0, NULL, 0) == 0;
+    bool match = demangled && regexec(&wanted.regex, demangled, 0, NULL, 0) == 0;
     free(demangled);
     return match;
 }
 
-static kernel_state *slot_of(kernel_state *table, size_t slots, const char *name)
-{
-    for (size_t i = hash_name(name) & (slots - 1);; i = (i + 1) & (slots - 1))
-        if (!table[i].name || strcmp(table[i].name, name) == 0)
-            return &table[i];
-}
-
-static bool grow_kernels(void)
-{
-    size_t slots = kernel_slots ? 2 * kernel_slots : 256;
-    kernel_state *bigger = calloc(slots, sizeof *bigger);
-    if (!bigger)
-        return false;
-    for (size_t i = 0; i < kernel_slots; i++)
-        if (kernels[i].name)
-            *slot_of(bigger, slots, kernels[i].name) = kernels[i];
-    free(kernels);
-    kernels = bigger;
-    kernel_slots = slots;
-    return true;
-}
-
 static kernel_state *kernel_named(const char *name)
 {
-    if (2 * (n_kernels + 1) > kernel_slots && !grow_kernels())
-        return NULL;
-    kernel_state *k = slot_of(kernels, kernel_slots, name);
-    if (!k->name) {
-        k->name = strdup(name);
-        if (!k->name)
-            return NULL;
+    bool added = false;
+    kernel_state *k = gp_hashmap_add_str(&kernels, name, &added);
+    if (k && added)
         k->matches = filter_matches(name);
-        n_kernels++;
-    }
     return k;
 }
 
@@ -249,8 +190,8 @@ static bool choose(const char *name)
     if (!k || !k->matches)
         return false;
     const uint64_t index = matching_launches++;
-    if (index < gp_inject.skip || profiled_launches >= gp_inject.count ||
-        k->profiled >= gp_inject.per_kernel)
+    if (index < wanted.skip || profiled_launches >= wanted.count ||
+        k->profiled >= wanted.per_kernel)
         return false;
     k->profiled++;
     profiled_launches++;
@@ -285,7 +226,7 @@ static void write_device(uint32_t uid, uint32_t ordinal)
     cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev);
     cuDeviceTotalMem(&memory, dev);
     gp_record r;
-    gp_record_begin(&r, "device");
+    gp_record_begin(&r, GP_RECORD_DEVICE);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", uid);
     gp_record_uint(&r, "device", ordinal);
@@ -326,7 +267,7 @@ static void write_profiler(const gp_sessions *s)
         missing[i] = m->missing ? m->missing : "";
     }
     gp_record r;
-    gp_record_begin(&r, "profiler");
+    gp_record_begin(&r, GP_RECORD_PROFILER);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", s->uid);
     gp_record_string(&r, "chip", c->chip);
@@ -349,14 +290,14 @@ static gp_sessions *sessions_of(context_state *cs)
         return s->collector ? s : NULL;
     cs->tried = true;
     gp_collector *c = NULL;
-    int rc = gp_collector_open((int)s->device, &gp_inject.metrics, &c);
+    int rc = gp_collector_open((int)s->device, &wanted.metrics, &c);
     if (rc == GP_OK)
         rc = gp_sessions_attach(s, c);
     if (rc != GP_OK) {
         char text[GP_MESSAGE_LEN + 64];
         snprintf(text, sizeof text, "metrics unavailable on device %u: %s", s->device,
                  gp_error());
-        gp_inject_warn(text, gp_hint());
+        gp_record_warning(text, gp_hint());
         gp_collector_close(c);
         return NULL;
     }
@@ -404,10 +345,10 @@ void gp_launches_end_passes(bool may_wait)
  * first, since a launch without a callback would fall into one. */
 static void stop_watching_when_done(void)
 {
-    if (profiled_launches < gp_inject.count)
+    if (profiled_launches < wanted.count)
         return;
     end_all_passes();
-    gp_inject_stop_launch_callbacks();
+    gp_subscription_stop_launches();
 }
 
 /* API entry: start this launch's session when it is to be profiled; end the context's pass
@@ -445,7 +386,7 @@ static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
                            .block = {l->block[0], l->block[1], l->block[2]}, .smem = l->smem};
     cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
     if (gp_sessions_launched(&cs->sessions, &info, !ret || *ret == CUDA_SUCCESS))
-        remember_profiled(d->correlationId);
+        gp_profiled_add(d->correlationId);
     stop_watching_when_done();
 }
 
@@ -457,9 +398,9 @@ static void say_graphs_are_timed(void)
     if (said)
         return;
     said = true;
-    gp_inject_warn("kernels launched from CUDA graphs are timed, not profiled: CUPTI's kernel "
-                   "replay gives their nodes no instruction-level counters",
-                   "to profile such a kernel, launch it outside a graph");
+    gp_record_warning("kernels launched from CUDA graphs are timed, not profiled: CUPTI's "
+                      "kernel replay gives their nodes no instruction-level counters",
+                      "to profile such a kernel, launch it outside a graph");
 }
 
 static bool is_graph_launch(CUpti_CallbackId cbid)

@@ -1,4 +1,5 @@
-/* Records as JSON lines, written whole with one write() each. */
+/* Records as JSON lines, written whole with one write() each; the warning record, which
+ * every part of the library writes. */
 #include "exec/inject/record.h"
 
 #include "exec/protocol.h"
@@ -209,4 +210,15 @@ void gp_record_end(gp_record *r)
 {
     gp_record_end_object(r);
     gp_record_flush(r);
+}
+
+void gp_record_warning(const char *text, const char *hint)
+{
+    gp_record r;
+    gp_record_begin(&r, GP_RECORD_WARNING);
+    gp_record_int(&r, "pid", getpid());
+    gp_record_string(&r, "text", text);
+    if (hint && hint[0])
+        gp_record_string(&r, "hint", hint);
+    gp_record_end(&r);
 }

@@ -1,6 +1,7 @@
 /* Writing the records of src/exec/protocol.h: one JSON object per line, built in a buffer
- * and written with one write() so lines from several threads never interleave. No cJSON:
- * the library lives in someone else's process and keeps its dependencies few. */
+ * and written with one write() so lines from several threads never interleave; and the
+ * warning record, which every part of the library writes. No cJSON: the library lives in
+ * someone else's process and keeps its dependencies few. */
 #ifndef GPUPROF_INJECT_RECORD_H
 #define GPUPROF_INJECT_RECORD_H
 
@@ -37,6 +38,10 @@ void gp_record_end(gp_record *r);
 
 /* A line of numbers: the tag, then each number after a space ("K 12 5 ..."). */
 void gp_record_numbers_line(gp_record *r, char tag, const uint64_t *values, size_t n);
+
+/* A warning record of this process: what could not be done, and what to do about it (hint
+ * NULL or "": none). */
+void gp_record_warning(const char *text, const char *hint);
 
 /* `s` as a JSON string (quotes included) appended to r's buffer. */
 void gp_record_append_string(gp_record *r, const char *s);

@@ -3,7 +3,7 @@
 #include "exec/inject/sessions.h"
 
 #include "gpuprof/status.h"
-#include "exec/inject/inject.h"
+#include "exec/protocol.h"
 #include "exec/inject/record.h"
 
 #include <stdlib.h>
@@ -33,7 +33,7 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c)
 static void write_launch(const gp_sessions *s, const gp_launch_info *l, const double *values)
 {
     gp_record r;
-    gp_record_begin(&r, "launch");
+    gp_record_begin(&r, GP_RECORD_LAUNCH);
     gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "id", l->id);
     gp_record_uint(&r, "context", s->uid);
@@ -51,7 +51,7 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, const do
 
 static void warn_error(void)
 {
-    gp_inject_warn(gp_error(), gp_hint());
+    gp_record_warning(gp_error(), gp_hint());
 }
 
 bool gp_sessions_start(gp_sessions *s)
@@ -103,8 +103,8 @@ static size_t write_ranges(gp_sessions *s, const gp_launch_info *launches, size_
                            size_t ranges)
 {
     if (ranges != n && n > 0)
-        gp_inject_warn("CUPTI recorded a different number of ranges than profiled launches: "
-                       "their counters are not reported", NULL);
+        gp_record_warning("CUPTI recorded a different number of ranges than profiled "
+                          "launches: their counters are not reported", NULL);
     size_t with_counters = 0;
     for (size_t i = 0; i < n; i++) {
         double values[GP_MAX_COUNTERS];
@@ -136,7 +136,7 @@ static void add_pending(gp_sessions *s, const gp_launch_info *l)
     *p = *l;
     p->kernel = strdup(l->kernel);
     if (!p->kernel) {
-        gp_inject_warn("out of host memory: a profiled launch is not reported", NULL);
+        gp_record_warning("out of host memory: a profiled launch is not reported", NULL);
         return;
     }
     s->n_pending++;

@@ -1,0 +1,26 @@
+/* The set of profiled correlation ids of profiled.h: the shared hash map, behind a lock. */
+#include "exec/inject/profiled.h"
+
+#include "gpuprof/hashmap.h"
+
+#include <pthread.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static gp_hashmap ids; /* zeroed: an empty set (values of size 0) */
+
+void gp_profiled_add(uint32_t correlation_id)
+{
+    if (correlation_id == 0)
+        return; /* no launch's: CUPTI's ids start at 1 */
+    pthread_mutex_lock(&lock);
+    gp_hashmap_add(&ids, &correlation_id, sizeof correlation_id, NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+bool gp_profiled_has(uint32_t correlation_id)
+{
+    pthread_mutex_lock(&lock);
+    const bool found = gp_hashmap_find(&ids, &correlation_id, sizeof correlation_id) != NULL;
+    pthread_mutex_unlock(&lock);
+    return found;
+}

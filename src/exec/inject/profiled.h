@@ -1,0 +1,15 @@
+/* The correlation ids of the launches profiled with counters: launches.c adds each at the
+ * launch's exit, and CUPTI's activity thread (activity.c) asks about every kernel that ran,
+ * leaving out those whose time the counters give. Locked inside: the two are different
+ * threads. The library runs inside someone else's process: nothing here exits or prints. */
+#ifndef GPUPROF_INJECT_PROFILED_H
+#define GPUPROF_INJECT_PROFILED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Remember a profiled launch (out of memory: forgotten, its kernel then also timed). */
+void gp_profiled_add(uint32_t correlation_id);
+bool gp_profiled_has(uint32_t correlation_id);
+
+#endif

@@ -1,0 +1,54 @@
+/* The CUPTI subscriber of subscription.h: one per process, for the library's one callback. */
+#include "exec/inject/subscription.h"
+
+#include "exec/inject/record.h"
+
+#include <stdio.h>
+
+static CUpti_SubscriberHandle subscriber;
+
+static const CUpti_CallbackId launch_callbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+void gp_subscription_stop_launches(void)
+{
+    /* The graph launches keep theirs: one may be under way on another thread. */
+    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
+        if (launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch &&
+            launch_callbacks[i] != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
+            cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
+}
+
+int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches)
+{
+    CUpti_SubscriberParams sp = {.structSize = CUpti_SubscriberParams_STRUCT_SIZE};
+    char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = "";
+    sp.subscriberName = "gpuprof exec";
+    sp.oldSubscriberName = other;
+    sp.oldSubscriberSize = sizeof other;
+    CUptiResult r = cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp);
+    if (r != CUPTI_SUCCESS) {
+        char text[256];
+        snprintf(text, sizeof text, "another CUPTI tool (%s) already watches the program: "
+                 "nothing was timed or profiled", other[0] ? other : "unnamed");
+        gp_record_warning(text, "run the program under one profiler at a time");
+        return -1;
+    }
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (!launches)
+        return 0; /* timing only: no launch callbacks, the least overhead per launch */
+    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* The environment codec of exec/protocol.h: gpuprof exec's options written into the
+ * program's environment, and read back by the library inside the program. Both halves
+ * here, so what one writes the other reads. Linked into gpuprof and into
+ * libgpuprof-inject.so: no cJSON, no cudart, no printing. */
+#include "exec/protocol.h"
+
+#include "gpuprof/status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest --metrics list: every name at its longest. */
+#define METRICS_TEXT_LEN (GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN)
+
+/* ---- encoding --------------------------------------------------------------------------- */
+
+static void metrics_text(const gp_metrics_request *m, char *buf, size_t len)
+{
+    if (m->kind != GP_METRICS_LIST) {
+        snprintf(buf, len, "%s", gp_metrics_kind_name(m->kind));
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, len, "list:");
+    for (size_t i = 0; i < m->n_names && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", m->names[i]);
+}
+
+static int add_var(char **vars, size_t *n, const char *name, const char *value)
+{
+    char *entry = malloc(strlen(name) + strlen(value) + 2);
+    if (!entry)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    sprintf(entry, "%s=%s", name, value);
+    vars[(*n)++] = entry;
+    return GP_OK;
+}
+
+/* A count the library reads as "no limit" when it is absent. */
+static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
+{
+    char text[32];
+    if (value == UINT64_MAX)
+        return GP_OK;
+    snprintf(text, sizeof text, "%llu", (unsigned long long)value);
+    return add_var(vars, n, name, text);
+}
+
+static int add_all(const gp_exec_options *o, char **vars, size_t *n)
+{
+    char metrics[METRICS_TEXT_LEN], parent[32];
+    metrics_text(&o->metrics, metrics, sizeof metrics);
+    snprintf(parent, sizeof parent, "%ld", o->parent_pid);
+    GP_TRY(add_var(vars, n, GP_ENV_INJECTION, o->library ? o->library : ""));
+    GP_TRY(add_var(vars, n, GP_ENV_DIR, o->records_dir ? o->records_dir : ""));
+    GP_TRY(add_var(vars, n, GP_ENV_METRICS, metrics));
+    GP_TRY(add_var(vars, n, GP_ENV_PARENT, parent));
+    GP_TRY(add_var(vars, n, GP_ENV_FOLLOW, o->follow_children ? "1" : "0"));
+    GP_TRY(add_var(vars, n, GP_ENV_KERNEL, o->kernel_regex ? o->kernel_regex : ""));
+    GP_TRY(add_count(vars, n, GP_ENV_SKIP, o->launch_skip));
+    GP_TRY(add_count(vars, n, GP_ENV_COUNT, o->launch_count));
+    return add_count(vars, n, GP_ENV_PER_KERNEL, o->per_kernel);
+}
+
+int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
+                           size_t *n)
+{
+    *n = 0;
+    const int rc = add_all(o, vars, n);
+    if (rc != GP_OK) {
+        for (size_t i = 0; i < *n; i++)
+            free(vars[i]);
+        *n = 0;
+    }
+    return rc;
+}
+
+/* ---- decoding ---------------------------------------------------------------------------- */
+
+static const char *lookup(char *const *env, const char *name)
+{
+    const size_t len = strlen(name);
+    for (char *const *e = env; e && *e; e++)
+        if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+            return *e + len + 1;
+    return NULL;
+}
+
+/* A count; UINT64_MAX when unset, empty or not a whole number. */
+static uint64_t read_count(char *const *env, const char *name)
+{
+    const char *v = lookup(env, name);
+    if (!v || !*v)
+        return UINT64_MAX;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end ? UINT64_MAX : n;
+}
+
+static void read_metric_list(gp_metrics_request *m, const char *list)
+{
+    char buf[METRICS_TEXT_LEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok && m->n_names < GP_MAX_METRIC_NAMES;
+         tok = strtok_r(NULL, ",", &save))
+        snprintf(m->names[m->n_names++], GP_METRIC_NAME_LEN, "%s", tok);
+}
+
+static void read_metrics(gp_metrics_request *m, const char *text)
+{
+    memset(m, 0, sizeof *m);
+    if (!text || strcmp(text, "none") == 0)
+        m->kind = GP_METRICS_NONE;
+    else if (strcmp(text, "all") == 0)
+        m->kind = GP_METRICS_ALL;
+    else if (strncmp(text, "list:", 5) == 0) {
+        m->kind = GP_METRICS_LIST;
+        read_metric_list(m, text + 5);
+    } else
+        m->kind = GP_METRICS_DEFAULT;
+}
+
+void gp_exec_options_decode(char *const *env, gp_exec_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->library = lookup(env, GP_ENV_INJECTION);
+    o->records_dir = lookup(env, GP_ENV_DIR);
+    read_metrics(&o->metrics, lookup(env, GP_ENV_METRICS));
+    o->kernel_regex = lookup(env, GP_ENV_KERNEL);
+    o->launch_skip = read_count(env, GP_ENV_SKIP);
+    if (o->launch_skip == UINT64_MAX)
+        o->launch_skip = 0;
+    o->launch_count = read_count(env, GP_ENV_COUNT);
+    o->per_kernel = read_count(env, GP_ENV_PER_KERNEL);
+    const char *parent = lookup(env, GP_ENV_PARENT);
+    o->parent_pid = parent ? atol(parent) : -1;
+    const char *follow = lookup(env, GP_ENV_FOLLOW);
+    o->follow_children = follow && strcmp(follow, "1") == 0;
+}
