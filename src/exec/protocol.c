@@ -4,6 +4,7 @@
  * libgpuprof-inject.so: no cJSON, no cudart, no printing. */
 #include "exec/protocol.h"
 
+#include "gpuprof/collector.h"
 #include "gpuprof/status.h"
 
 #include <stdio.h>
@@ -46,17 +47,39 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
     return add_var(vars, n, name, text);
 }
 
+static const char *const replay_names[GP_REPLAY_MODES] = {
+    [GP_REPLAY_AUTO] = "auto", [GP_REPLAY_ROTATE] = "rotate", [GP_REPLAY_WHOLE] = "kernel",
+    [GP_REPLAY_APPLICATION] = "application"};
+
+const char *gp_replay_mode_name(gp_replay_mode m)
+{
+    return (unsigned)m < GP_REPLAY_MODES ? replay_names[m] : "auto";
+}
+
+bool gp_replay_mode_from_name(const char *name, gp_replay_mode *m)
+{
+    for (unsigned i = 0; name && i < GP_REPLAY_MODES; i++)
+        if (strcmp(name, replay_names[i]) == 0) {
+            *m = (gp_replay_mode)i;
+            return true;
+        }
+    return false;
+}
+
 static int add_all(const gp_exec_options *o, char **vars, size_t *n)
 {
-    char metrics[METRICS_TEXT_LEN], parent[32];
+    char metrics[METRICS_TEXT_LEN], parent[32], pass[16];
     metrics_text(&o->metrics, metrics, sizeof metrics);
     snprintf(parent, sizeof parent, "%ld", o->parent_pid);
+    snprintf(pass, sizeof pass, "%u", o->app_pass);
     GP_TRY(add_var(vars, n, GP_ENV_INJECTION, o->library ? o->library : ""));
     GP_TRY(add_var(vars, n, GP_ENV_DIR, o->records_dir ? o->records_dir : ""));
     GP_TRY(add_var(vars, n, GP_ENV_METRICS, metrics));
     GP_TRY(add_var(vars, n, GP_ENV_PARENT, parent));
     GP_TRY(add_var(vars, n, GP_ENV_FOLLOW, o->follow_children ? "1" : "0"));
     GP_TRY(add_var(vars, n, GP_ENV_KERNEL, o->kernel_regex ? o->kernel_regex : ""));
+    GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_replay_mode_name(o->replay)));
+    GP_TRY(add_var(vars, n, GP_ENV_APP_PASS, pass));
     GP_TRY(add_count(vars, n, GP_ENV_SKIP, o->launch_skip));
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, o->launch_count));
     return add_count(vars, n, GP_ENV_PER_KERNEL, o->per_kernel);
@@ -137,4 +160,8 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o)
     o->parent_pid = parent ? atol(parent) : -1;
     const char *follow = lookup(env, GP_ENV_FOLLOW);
     o->follow_children = follow && strcmp(follow, "1") == 0;
+    if (!gp_replay_mode_from_name(lookup(env, GP_ENV_REPLAY), &o->replay))
+        o->replay = GP_REPLAY_AUTO;
+    const uint64_t pass = read_count(env, GP_ENV_APP_PASS);
+    o->app_pass = pass < GP_MAX_GROUPS ? (unsigned)pass : 0;
 }

@@ -12,10 +12,13 @@
  *   process   pid, ppid                                   the library started in a process
  *   device    context, device, name, cc, sms, memory, l2, sm_clock_khz, memory_clock_khz,
  *             bus_bits                                    a context was created
- *   profiler  context, chip, passes, set, counters[], metrics[{key, unit, missing}]
+ *   profiler  context, chip, passes, set, counters[], metrics[], units[], missing[],
+ *             replay, groups[[counter index...]...] (the one-pass groups exec rotates over;
+ *             none when the counters take one pass, or with --replay=kernel)
  *                                                         a context's counters were set up
  *   launch    id, context, device, stream, kernel (mangled), grid[3], block[3], smem,
- *             profiled, values[] (one per counter of the context's profiler record)
+ *             profiled, values[] (one per counter of the context's profiler record, null
+ *             where not collected), passes[] (the groups collected; absent: every counter)
  *                                                         a kernel launch (metrics mode)
  *   name      n, name (mangled)                           a kernel name's number
  *   warning   text, hint                                  something could not be done
@@ -44,6 +47,22 @@
 #define GP_ENV_PARENT "GPUPROF_EXEC_PARENT"         /* gpuprof's pid: the process it started
                                                        is the one whose parent it is */
 #define GP_ENV_FOLLOW "GPUPROF_EXEC_FOLLOW"         /* 1: that process's children too */
+#define GP_ENV_REPLAY "GPUPROF_EXEC_REPLAY"         /* auto | rotate | kernel | application */
+#define GP_ENV_APP_PASS "GPUPROF_EXEC_APP_PASS"     /* application: the pass this run takes */
+
+/* How a launch's counters are collected when the metrics take several passes (--replay). */
+typedef enum {
+    GP_REPLAY_AUTO = 0,      /* each kernel signature's first launch by kernel replay, the
+                                later ones one pass each, no replay */
+    GP_REPLAY_ROTATE,        /* never replay: one pass per launch */
+    GP_REPLAY_WHOLE,         /* kernel replay of every profiled launch (--replay=kernel) */
+    GP_REPLAY_APPLICATION    /* the program run once per pass, each run one pass */
+} gp_replay_mode;
+
+#define GP_REPLAY_MODES 4
+/* "auto", "rotate", "kernel", "application"; false for another name. */
+const char *gp_replay_mode_name(gp_replay_mode m);
+bool gp_replay_mode_from_name(const char *name, gp_replay_mode *m);
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
@@ -59,22 +78,24 @@ typedef struct {
     uint64_t per_kernel;           /* --per-kernel (UINT64_MAX: no limit) */
     long parent_pid;               /* gpuprof's pid; -1: not set */
     bool follow_children;
+    gp_replay_mode replay;
+    unsigned app_pass;             /* application: the one-pass group this run collects */
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 9
+#define GP_EXEC_OPTION_VARS 11
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
- * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, then SKIP, COUNT
- * and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out (nothing is then
- * left allocated). */
+ * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
+ * then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
+ * (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
 
 /* The options read from an environment (NULL-terminated "NAME=VALUE" entries, the first of
  * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
  * when unset and DEFAULT when unknown, no filter, skip 0, no count or per-kernel limit, no
- * parent, children not followed. */
+ * parent, children not followed, replay auto, application pass 0. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 
 /* ---- the records ------------------------------------------------------------------------- */
