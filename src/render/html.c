@@ -8,6 +8,7 @@
  * per parameter swept, the table of each problem. Exec reports: time per kernel and the
  * per-kernel table. Compare: before/after bars of the median time, changes marked. */
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/render.h"
@@ -279,8 +280,7 @@ typedef struct {
     const gp_report *r;
     bool label_sources;
     char (*labels)[LABEL_LEN];       /* per result: variant, the parameters that vary, [file] */
-    size_t *problem;                 /* per result: the index of its problem's first result */
-    size_t *end;                     /* per problem's first result: the problem's end */
+    gp_problem *problem;             /* per result: its problem */
     size_t n_problems;
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;                   /* the table's metric columns */
@@ -291,53 +291,6 @@ static const gp_device_info *result_device(const gp_report *r, const gp_result *
     if (r->n_sources && res->source < r->n_sources)
         return r->sources[res->source].has_device ? &r->sources[res->source].device : NULL;
     return r->has_device ? &r->device : NULL;
-}
-
-static bool same_value(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || a == b;
-}
-
-static double param_value(const gp_result *res, const char *name)
-{
-    const gp_param *p = gp_result_param(res, name);
-    return p ? p->value : NAN;
-}
-
-/* Rows of one problem: the same family, size and type, one after the other. */
-static bool same_problem(const gp_result *a, const gp_result *b)
-{
-    return strcmp(a->family, b->family) == 0 && a->n == b->n && a->nx == b->nx &&
-           a->ny == b->ny && strcmp(a->type, b->type) == 0;
-}
-
-static size_t problem_end(const results_view *v, size_t first)
-{
-    return v->end[first];
-}
-
-static bool param_varies(const results_view *v, size_t first, const char *name)
-{
-    const double p0 = param_value(&v->r->results[first], name);
-    for (size_t i = first + 1; i < problem_end(v, first); i++)
-        if (!same_value(param_value(&v->r->results[i], name), p0))
-            return true;
-    return false;
-}
-
-/* Whether the known block shapes of a problem differ (a library call's is unknown: 0). */
-static bool block_varies(const results_view *v, size_t first)
-{
-    const gp_dim3 *b0 = NULL;
-    for (size_t i = first; i < problem_end(v, first); i++) {
-        const gp_dim3 *b = &v->r->results[i].block;
-        if (b->x == 0)
-            continue;
-        if (b0 && (b->x != b0->x || b->y != b0->y || b->z != b0->z))
-            return true;
-        b0 = b0 ? b0 : b;
-    }
-    return false;
 }
 
 /* printf at the end of what the buffer holds. */
@@ -358,9 +311,10 @@ static void result_label(const results_view *v, size_t i, char *buf, size_t len)
     const gp_result *res = &v->r->results[i];
     snprintf(buf, len, "%s", res->variant);
     for (size_t p = 0; p < res->n_params; p++)
-        if (!isnan(res->params[p].value) && param_varies(v, v->problem[i], res->params[p].name))
+        if (!isnan(res->params[p].value) &&
+            gp_problem_param_varies(&v->problem[i], res->params[p].name))
             appendf(buf, len, " %s=%.10g", res->params[p].name, res->params[p].value);
-    if (res->block.x && block_varies(v, v->problem[i])) {
+    if (res->block.x && gp_problem_block_varies(&v->problem[i])) {
         char dim[32];
         gp_text_format_dim(dim, sizeof dim, res->block, res->nx != 0);
         appendf(buf, len, " block=%s", dim);
@@ -373,7 +327,6 @@ static void view_free(results_view *v)
 {
     free(v->labels);
     free(v->problem);
-    free(v->end);
 }
 
 static int view_init(results_view *v, const gp_report *r)
@@ -384,16 +337,15 @@ static int view_init(results_view *v, const gp_report *r)
     const size_t n = r->n_results ? r->n_results : 1;
     v->labels = calloc(n, sizeof *v->labels);
     v->problem = calloc(n, sizeof *v->problem);
-    v->end = calloc(n, sizeof *v->end);
-    if (!v->labels || !v->problem || !v->end) {
+    if (!v->labels || !v->problem) {
         view_free(v);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
-    for (size_t i = 0; i < r->n_results; i++) {
-        const bool same = i && same_problem(&r->results[v->problem[i - 1]], &r->results[i]);
-        v->problem[i] = same ? v->problem[i - 1] : i;
-        v->n_problems += !same;
-        v->end[v->problem[i]] = i + 1;
+    for (size_t first = 0; first < r->n_results; first = v->problem[first].end) {
+        const gp_problem p = gp_problem_at(r, first);
+        for (size_t i = p.first; i < p.end; i++)
+            v->problem[i] = p;
+        v->n_problems++;
     }
     for (size_t i = 0; i < r->n_results; i++)
         result_label(v, i, v->labels[i], LABEL_LEN);
@@ -434,7 +386,8 @@ static void problem_title(const results_view *v, size_t first, char *buf, size_t
     snprintf(buf, len, "%s %s, %s, %.1f MiB moved at least", res->family, res->type, size,
              (double)res->bytes_moved / (1024.0 * 1024.0));
     for (size_t p = 0; p < res->n_params; p++)
-        if (!isnan(res->params[p].value) && !param_varies(v, first, res->params[p].name))
+        if (!isnan(res->params[p].value) &&
+            !gp_problem_param_varies(&v->problem[first], res->params[p].name))
             appendf(buf, len, ", %s %.10g", res->params[p].name, res->params[p].value);
 }
 
@@ -444,7 +397,7 @@ static void problem_title(const results_view *v, size_t first, char *buf, size_t
 static size_t extreme_of_problem(const results_view *v, size_t first, int sign)
 {
     size_t pick = first;
-    const size_t end = problem_end(v, first);
+    const size_t end = v->problem[first].end;
     for (size_t i = first; i < end; i++)
         if (sign * (v->r->results[i].gbps - v->r->results[pick].gbps) > 0)
             pick = i;
@@ -453,7 +406,7 @@ static size_t extreme_of_problem(const results_view *v, size_t first, int sign)
 
 static void glance_problem(FILE *out, const results_view *v, size_t first)
 {
-    const size_t end = problem_end(v, first);
+    const size_t end = v->problem[first].end;
     const size_t best = extreme_of_problem(v, first, 1);
     const size_t worst = extreme_of_problem(v, first, -1);
     const gp_result *b = &v->r->results[best], *w = &v->r->results[worst];
@@ -482,7 +435,7 @@ static void glance(FILE *out, const results_view *v)
     fputs("<section class=\"glance\">\n", out);
     if (!v->r->n_results)
         fputs("<p>The report has no results.</p>\n", out);
-    for (size_t i = 0; i < v->r->n_results; i = problem_end(v, i))
+    for (size_t i = 0; i < v->r->n_results; i = v->problem[i].end)
         glance_problem(out, v, i);
     if (failed)
         fprintf(out, "<p class=\"failed\">%zu result%s failed the check against the CPU: "
@@ -503,7 +456,7 @@ static gp_svg_row *result_rows(const results_view *v, row_filler fill, const voi
         return NULL;
     *n = 0;
     for (size_t i = 0; i < v->r->n_results; i++) {
-        if (v->n_problems > 1 && v->problem[i] == i) {
+        if (v->n_problems > 1 && v->problem[i].first == i) {
             rows[*n].heading = true;
             rows[(*n)++].label = v->r->results[i].family;
         }
@@ -520,7 +473,7 @@ static gp_svg_row *result_rows(const results_view *v, row_filler fill, const voi
 static bool is_best(const results_view *v, size_t i)
 {
     const double g = v->r->results[i].gbps;
-    for (size_t k = v->problem[i]; k < problem_end(v, v->problem[i]); k++)
+    for (size_t k = v->problem[i].first; k < v->problem[i].end; k++)
         if (v->r->results[k].gbps > g || (k < i && v->r->results[k].gbps == g))
             return false;
     return true;
@@ -536,8 +489,8 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
                  res->percent_of_peak);
     else
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", res->gbps);
-    const size_t first = v->problem[i];
-    if (!row->row_class && problem_end(v, first) - first > 1 && is_best(v, i)) {
+    const gp_problem *p = &v->problem[i];
+    if (!row->row_class && p->end - p->first > 1 && is_best(v, i)) {
         row->row_class = "best";
         row->marker = "\xe2\x97\x80 fastest";
     }
@@ -765,122 +718,23 @@ static gp_svg_row *result_metric_rows(const void *ctx, const metric_chart *mc, s
 
 /* ---- parameter sweeps: a line chart per parameter that the results vary ------------------- */
 
+/* How a swept parameter is drawn: its axis, and whether its values go in powers of two. */
 typedef struct {
-    const char *name;
     const char *axis;
     bool log2;
-} sweep_param;
+} sweep_axis;
 
-static const sweep_param sweep_params[] = {
-    {"block", "block size, threads", true},
-    {"n", "problem size, elements", true},
-    {"pad", "pad, 4-byte words per tile row", false},
-    {"group", "group, tile side", true},
-    {"grid", "grid, blocks", true},
+static const sweep_axis sweep_axes[GP_SWEEP_PARAMS] = {
+    [GP_SWEEP_BLOCK] = {"block size, threads", true},
+    [GP_SWEEP_N] = {"problem size, elements", true},
+    [GP_SWEEP_PAD] = {"pad, 4-byte words per tile row", false},
+    [GP_SWEEP_GROUP] = {"group, tile side", true},
+    [GP_SWEEP_GRID] = {"grid, blocks", true},
 };
-#define N_SWEEP (sizeof sweep_params / sizeof sweep_params[0])
 
-/* The results of one variant (of one file, when the files differ), in order of the swept
- * parameter; `param` is the one they differ in, or -1 when none or several. */
-typedef struct {
-    size_t *members;
-    size_t n;
-    int param;
-    bool charted;
-} sweep_line;
-
-typedef struct {
-    sweep_line *lines;
-    size_t n_lines;
-    size_t *order;                   /* every result, line by line */
-} sweeps;
-
-static double sweep_value(const gp_result *res, size_t p)
+static const gp_result *sweep_result(const results_view *v, const gp_sweep *s, size_t i)
 {
-    if (p == 0)
-        return (double)res->block.x * (res->block.y ? res->block.y : 1) *
-               (res->block.z ? res->block.z : 1);
-    if (p == 1)
-        return (double)res->n;
-    return param_value(res, sweep_params[p].name);
-}
-
-static bool same_line(const results_view *v, const gp_result *a, const gp_result *b)
-{
-    return strcmp(a->family, b->family) == 0 && strcmp(a->variant, b->variant) == 0 &&
-           strcmp(a->type, b->type) == 0 && (!v->label_sources || a->source == b->source);
-}
-
-static bool varies(const results_view *v, const sweep_line *l, size_t p)
-{
-    const double first = sweep_value(&v->r->results[l->members[0]], p);
-    for (size_t i = 1; i < l->n; i++)
-        if (!same_value(sweep_value(&v->r->results[l->members[i]], p), first))
-            return true;
-    return false;
-}
-
-/* Exactly one parameter varies: a line; else none (a table says more than a tangle). */
-static int swept_param(const results_view *v, const sweep_line *l)
-{
-    int found = -1;
-    for (size_t p = 0; p < N_SWEEP; p++) {
-        if (!varies(v, l, p))
-            continue;
-        if (found >= 0)
-            return -1;
-        found = (int)p;
-    }
-    return found;
-}
-
-static void sort_by_param(const results_view *v, sweep_line *l)
-{
-    for (size_t i = 1; i < l->n; i++)
-        for (size_t k = i; k > 0; k--) {
-            const double a = sweep_value(&v->r->results[l->members[k - 1]], (size_t)l->param);
-            const double b = sweep_value(&v->r->results[l->members[k]], (size_t)l->param);
-            if (!(b < a))
-                break;
-            const size_t t = l->members[k];
-            l->members[k] = l->members[k - 1];
-            l->members[k - 1] = t;
-        }
-}
-
-static void sweeps_free(sweeps *s)
-{
-    free(s->lines);
-    free(s->order);
-}
-
-static int sweeps_find(const results_view *v, sweeps *s)
-{
-    const size_t n = v->r->n_results;
-    s->n_lines = 0;
-    s->lines = calloc(n + 1, sizeof *s->lines);
-    s->order = calloc(n + 1, sizeof *s->order);
-    bool *taken = calloc(n + 1, sizeof *taken);
-    if (!s->lines || !s->order || !taken) {
-        free(taken);
-        sweeps_free(s);
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    }
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (taken[i])
-            continue;
-        sweep_line *l = &s->lines[s->n_lines++];
-        l->members = s->order + used;
-        for (size_t k = i; k < n; k++)
-            if (!taken[k] && same_line(v, &v->r->results[i], &v->r->results[k]))
-                taken[k] = true, l->members[l->n++] = k, used++;
-        l->param = l->n > 1 ? swept_param(v, l) : -1;
-        if (l->param >= 0)
-            sort_by_param(v, l);
-    }
-    free(taken);
-    return GP_OK;
+    return &v->r->results[s->results[i]];
 }
 
 static bool types_differ(const gp_report *r)
@@ -891,9 +745,9 @@ static bool types_differ(const gp_report *r)
     return false;
 }
 
-static void series_name(const results_view *v, const sweep_line *l, char *buf, size_t len)
+static void series_name(const results_view *v, const gp_sweep *l, char *buf, size_t len)
 {
-    const gp_result *res = &v->r->results[l->members[0]];
+    const gp_result *res = sweep_result(v, l, 0);
     snprintf(buf, len, "%s", res->variant);
     if (types_differ(v->r))
         appendf(buf, len, " %s", res->type);
@@ -901,19 +755,33 @@ static void series_name(const results_view *v, const sweep_line *l, char *buf, s
         appendf(buf, len, " [%zu]", res->source + 1);
 }
 
-/* The lines of one chart: those of the family of `first` that sweep its parameter. */
-static size_t chart_lines(sweeps *s, size_t first, const results_view *v, sweep_line **out)
+/* Sweeps drawn in one chart: of one family, over one parameter. */
+static bool same_chart(const results_view *v, const gp_sweep *a, const gp_sweep *b)
 {
-    const char *family = v->r->results[s->lines[first].members[0]].family;
+    return a->param == b->param &&
+           strcmp(sweep_result(v, a, 0)->family, sweep_result(v, b, 0)->family) == 0;
+}
+
+/* Whether sweeps[i] opens a chart: it sweeps a parameter, and no sweep before it is of its
+ * chart. */
+static bool opens_chart(const results_view *v, const gp_sweeps *s, size_t i)
+{
+    if (s->sweeps[i].param == GP_SWEEP_NONE)
+        return false;
+    for (size_t k = 0; k < i; k++)
+        if (same_chart(v, &s->sweeps[k], &s->sweeps[i]))
+            return false;
+    return true;
+}
+
+/* The lines of the chart that sweeps[first] opens: it and the sweeps after it of its chart. */
+static size_t chart_lines(const results_view *v, const gp_sweeps *s, size_t first,
+                          const gp_sweep **out)
+{
     size_t n = 0;
-    for (size_t i = first; i < s->n_lines; i++) {
-        sweep_line *l = &s->lines[i];
-        if (l->param == s->lines[first].param && !l->charted &&
-            strcmp(v->r->results[l->members[0]].family, family) == 0) {
-            l->charted = true;
-            out[n++] = l;
-        }
-    }
+    for (size_t i = first; i < s->n_sweeps; i++)
+        if (same_chart(v, &s->sweeps[first], &s->sweeps[i]))
+            out[n++] = &s->sweeps[i];
     return n;
 }
 
@@ -949,12 +817,13 @@ static void sweep_cell(FILE *out, const gp_svg_series *s, double x)
 }
 
 /* Under the chart: a row per value of the parameter, a column per line, GB/s in the cells. */
-static void sweep_table(FILE *out, const sweep_param *p, const gp_svg_series *series,
-                        size_t n, double *xs)
+static void sweep_table(FILE *out, gp_sweep_param p, const gp_svg_series *series, size_t n,
+                        double *xs)
 {
     const size_t m = distinct_x(series, n, xs);
+    const char *name = gp_sweep_param_name(p);
     fputs("<table class=\"sweep\"><tr>", out);
-    th_list(out, &p->name, 1, 1);
+    th_list(out, &name, 1, 1);
     for (size_t s = 0; s < n; s++) {
         fputs("<th class=\"num\">", out);
         gp_html_escape(out, series[s].name);
@@ -970,7 +839,7 @@ static void sweep_table(FILE *out, const sweep_param *p, const gp_svg_series *se
     fputs("</table>\n", out);
 }
 
-static void fill_series(const results_view *v, const sweep_line *l, gp_svg_series *s,
+static void fill_series(const results_view *v, const gp_sweep *l, gp_svg_series *s,
                         double *x, double *y)
 {
     series_name(v, l, s->name, sizeof s->name);
@@ -978,8 +847,8 @@ static void fill_series(const results_view *v, const sweep_line *l, gp_svg_serie
     s->y = y;
     s->n = l->n;
     for (size_t i = 0; i < l->n; i++) {
-        x[i] = sweep_value(&v->r->results[l->members[i]], (size_t)l->param);
-        y[i] = v->r->results[l->members[i]].gbps;
+        x[i] = gp_sweep_value(sweep_result(v, l, i), l->param);
+        y[i] = sweep_result(v, l, i)->gbps;
     }
 }
 
@@ -991,42 +860,44 @@ static bool all_positive(const double *x, size_t n)
     return true;
 }
 
-static void draw_sweep(FILE *out, const results_view *v, const sweep_line *first,
+static void draw_sweep(FILE *out, const results_view *v, const gp_sweep *first,
                        const gp_svg_series *series, size_t n, double *xs, size_t n_points,
                        size_t id)
 {
-    const sweep_param *p = &sweep_params[first->param];
-    const gp_result *res = &v->r->results[first->members[0]];
+    const char *name = gp_sweep_param_name(first->param);
+    const sweep_axis *axis = &sweep_axes[first->param];
+    const gp_result *res = sweep_result(v, first, 0);
     char title[160];
-    snprintf(title, sizeof title, "%s: GB/s against %s", res->family, p->name);
+    snprintf(title, sizeof title, "%s: GB/s against %s", res->family, name);
     gp_svg_refline lines[MAX_REFLINES];
     const gp_device_info *d = result_device(v->r, res);
-    const bool log2_x = p->log2 && all_positive(xs, n_points);
+    const bool log2_x = axis->log2 && all_positive(xs, n_points);
     const gp_svg_lines chart = {
-        .title = title, .x_title = p->axis, .y_title = "effective bandwidth, GB/s",
+        .title = title, .x_title = axis->axis, .y_title = "effective bandwidth, GB/s",
         .log2_x = log2_x, .series = series, .n_series = n, .lines = lines,
         .n_lines = d ? device_reflines(d, "", lines, 0) : 0};
     fputs("<h3>", out);
     gp_html_escape(out, title);
     fprintf(out, "</h3>\n<figure class=\"chart chart-sweep\" id=\"chart-sweep-%zu\" "
-                 "data-param=\"%s\">\n", id, p->name);
+                 "data-param=\"%s\">\n", id, name);
     gp_svg_line_chart(out, &chart);
     fprintf(out, "<figcaption>Effective bandwidth of each variant whose results differ only "
                  "in %s%s; a point per result, the line at the top the GPU's peak.</figcaption>"
-                 "\n</figure>\n", p->name, log2_x ? " (x axis in powers of two)" : "");
-    sweep_table(out, p, series, n, xs);
+                 "\n</figure>\n", name, log2_x ? " (x axis in powers of two)" : "");
+    sweep_table(out, first->param, series, n, xs);
 }
 
-static int sweep_chart(FILE *out, const results_view *v, sweeps *s, size_t first, size_t id)
+static int sweep_chart(FILE *out, const results_view *v, const gp_sweeps *s, size_t first,
+                       size_t id)
 {
-    sweep_line **lines = calloc(s->n_lines, sizeof *lines);
-    gp_svg_series *series = calloc(s->n_lines, sizeof *series);
+    const gp_sweep **lines = calloc(s->n_sweeps, sizeof *lines);
+    gp_svg_series *series = calloc(s->n_sweeps, sizeof *series);
     double *xy = calloc(3 * v->r->n_results, sizeof *xy);
     if (!lines || !series || !xy) {
         free(lines), free(series), free(xy);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
-    const size_t n = chart_lines(s, first, v, lines);
+    const size_t n = chart_lines(v, s, first, lines);
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         fill_series(v, lines[i], &series[i], xy + used, xy + v->r->n_results + used);
@@ -1042,18 +913,18 @@ static int sweep_chart(FILE *out, const results_view *v, sweeps *s, size_t first
 
 static int sweep_section(FILE *out, const results_view *v)
 {
-    sweeps s;
-    GP_TRY(sweeps_find(v, &s));
+    gp_sweeps s;
+    GP_TRY(gp_sweeps_find(v->r, &s));
     int rc = GP_OK;
     size_t charts = 0;
-    for (size_t i = 0; i < s.n_lines && !rc; i++) {
-        if (s.lines[i].param < 0 || s.lines[i].charted)
+    for (size_t i = 0; i < s.n_sweeps && !rc; i++) {
+        if (!opens_chart(v, &s, i))
             continue;
         if (!charts)
             fputs("<h2>Parameter sweeps</h2>\n", out);
         rc = sweep_chart(out, v, &s, i, ++charts);
     }
-    sweeps_free(&s);
+    gp_sweeps_free(&s);
     return rc;
 }
 
@@ -1174,17 +1045,17 @@ static void failures(FILE *out, const gp_report *r, size_t first, size_t end)
 static void results_section(FILE *out, const results_view *v)
 {
     fputs("<h2>Results</h2>\n", out);
-    for (size_t first = 0; first < v->r->n_results; first = problem_end(v, first)) {
+    for (size_t first = 0; first < v->r->n_results; first = v->problem[first].end) {
         char title[LABEL_LEN * 2];
         problem_title(v, first, title, sizeof title);
         fputs("<h3>", out);
         gp_html_escape(out, title);
         fputs("</h3>\n", out);
         results_head(out, v);
-        for (size_t i = first; i < problem_end(v, first); i++)
+        for (size_t i = first; i < v->problem[first].end; i++)
             result_row(out, v, i);
         fputs("</table>\n", out);
-        failures(out, v->r, first, problem_end(v, first));
+        failures(out, v->r, first, v->problem[first].end);
     }
 }
 

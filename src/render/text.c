@@ -2,8 +2,8 @@
  * row per result, per-launch rows for multi-kernel workloads, optional long metric form. */
 #include "gpuprof/render.h"
 
+#include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
-
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
@@ -107,44 +107,18 @@ static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **k
 /* ---- parameters: the same in every row of a problem go in its heading, the others in
  * each row's name ---------------------------------------------------------------------- */
 
-typedef struct {
-    const gp_result *rows;
-    size_t n;
-    bool label_sources;          /* merged reports of different GPUs or versions */
-} problem_rows;
-
-static bool same_value(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || a == b;
-}
-
-static double param_value(const gp_result *r, const char *name)
-{
-    const gp_param *p = gp_result_param(r, name);
-    return p ? p->value : NAN;
-}
-
-static bool param_is_constant(problem_rows pr, const char *name)
-{
-    const double first = param_value(&pr.rows[0], name);
-    for (size_t i = 1; i < pr.n; i++)
-        if (!same_value(param_value(&pr.rows[i], name), first))
-            return false;
-    return true;
-}
-
 static void format_number(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.10g", v);
 }
 
 /* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
-static void row_params(problem_rows pr, const gp_result *res, char *buf, size_t len)
+static void row_params(const gp_problem *pr, const gp_result *res, char *buf, size_t len)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < res->n_params; i++) {
         const gp_param *p = &res->params[i];
-        if (isnan(p->value) || param_is_constant(pr, p->name))
+        if (isnan(p->value) || !gp_problem_param_varies(pr, p->name))
             continue;
         char v[32];
         format_number(v, sizeof v, p->value);
@@ -161,15 +135,15 @@ static void format_noise(char *buf, size_t len, double noise_pct)
         snprintf(buf, len, "%.1f", noise_pct);
 }
 
-static void print_row(FILE *out, problem_rows pr, const gp_result *res, const char **keys,
-                      const char **labels, size_t n)
+static void print_row(FILE *out, const gp_problem *pr, bool label_sources,
+                      const gp_result *res, const char **keys, const char **labels, size_t n)
 {
     bool two_d = res->nx != 0;
     char grid[32], block[32], name[128], params[96], source[24] = "", noise[16];
     gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
     gp_text_format_dim(block, sizeof block, res->block, two_d);
     row_params(pr, res, params, sizeof params);
-    if (pr.label_sources)
+    if (label_sources)
         snprintf(source, sizeof source, " [%zu]", res->source + 1);
     snprintf(name, sizeof name, "%.60s%s%s", res->variant, params, source);
     format_noise(noise, sizeof noise, res->timing.noise_pct);
@@ -198,17 +172,10 @@ static void print_row(FILE *out, problem_rows pr, const gp_result *res, const ch
     }
 }
 
-/* Rows of one problem: the same family, size and type. */
-static bool same_problem(const gp_result *a, const gp_result *b)
-{
-    return strcmp(a->family, b->family) == 0 && a->n == b->n && a->nx == b->nx &&
-           a->ny == b->ny && strcmp(a->type, b->type) == 0;
-}
-
 /* The heading of a problem, with the parameters every one of its rows shares. */
-static void print_problem(FILE *out, problem_rows pr)
+static void print_problem(FILE *out, const gp_problem *pr)
 {
-    const gp_result *res = &pr.rows[0];
+    const gp_result *res = &pr->report->results[pr->first];
     char size[64], note[32];
     format_size(size, sizeof size, res);
     double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
@@ -216,7 +183,7 @@ static void print_problem(FILE *out, problem_rows pr)
             res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
     for (size_t i = 0; i < res->n_params; i++) {
         const gp_param *p = &res->params[i];
-        if (isnan(p->value) || !param_is_constant(pr, p->name))
+        if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
             continue;
         char v[32];
         format_number(v, sizeof v, p->value);
@@ -268,14 +235,11 @@ int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
     print_header(out, r);
     const bool label_sources = gp_report_sources_differ(r);
     for (size_t i = 0; i < r->n_results;) {
-        problem_rows pr = {&r->results[i], 1, label_sources};
-        while (i + pr.n < r->n_results && same_problem(&pr.rows[0], &pr.rows[pr.n]))
-            pr.n++;
-        print_problem(out, pr);
+        const gp_problem pr = gp_problem_at(r, i);
+        print_problem(out, &pr);
         print_column_titles(out, labels, n);
-        for (size_t k = 0; k < pr.n; k++)
-            print_row(out, pr, &pr.rows[k], keys, labels, n);
-        i += pr.n;
+        for (; i < pr.end; i++)
+            print_row(out, &pr, label_sources, &r->results[i], keys, labels, n);
     }
     print_failures(out, r);
     if (o && o->metrics_detail)
