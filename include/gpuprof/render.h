@@ -25,6 +25,7 @@ int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o
 
 /* One self-contained HTML page (inline SVG charts, inline CSS, no scripts or fetches). */
 int gp_render_html(FILE *out, const gp_report *r);
+int gp_render_exec_html(FILE *out, const gp_report *r);
 
 /* compare: the matched rows side by side. */
 int gp_render_compare_text(FILE *out, const gp_comparison *c);
