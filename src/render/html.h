@@ -1,7 +1,8 @@
 /* What the HTML pages share (render/html_page.c): the page around them, cells of their
- * tables, lines of their headers, and the memory-access charts of both reports' pages. The
- * pages: html_kernel.c (a kernel command's report), html_exec.c (gpuprof exec's),
- * html_compare.c (gpuprof compare). */
+ * tables, lines of their headers, the lines across bandwidth charts, and the memory-access
+ * charts of both reports' pages. The pages: html_kernel.c (a kernel command's report, its
+ * parameter sweeps in html_sweeps.c), html_exec.c (gpuprof exec's), html_compare.c (gpuprof
+ * compare). */
 #ifndef GPUPROF_RENDER_HTML_H
 #define GPUPROF_RENDER_HTML_H
 
@@ -46,6 +47,22 @@ void gp_html_warnings(FILE *out, const gp_report *r);
 
 /* <figure class="chart chart-ID" id="chart-ID">, to be closed by the caller. */
 void gp_html_figure_start(FILE *out, const char *id);
+
+/* ---- bandwidth charts ------------------------------------------------------------------- */
+
+/* The GPU a result ran on (its file's, in a merged report); NULL when none is recorded. */
+const gp_device_info *gp_html_result_device(const gp_report *r, const gp_result *res);
+
+#define GP_HTML_MAX_REFLINES 8
+/* The GPU's peak and, when measured, its copy bandwidth as lines across a chart, "peak 3352
+ * GB/s" and `suffix`: added to lines[n..] where not there yet, at most GP_HTML_MAX_REFLINES
+ * in all; the new count. */
+size_t gp_html_device_reflines(const gp_device_info *d, const char *suffix,
+                               gp_svg_refline *lines, size_t n);
+
+/* The kernel page's parameter sweeps (html_sweeps.c): a line chart per family and parameter
+ * its variants' results sweep; nothing where none does. */
+int gp_html_sweeps(FILE *out, const gp_report *r);
 
 /* ---- the memory-access section: three charts of two metrics each ---------------------- */
 

@@ -1,7 +1,7 @@
 /* The HTML page of a kernel command's report (render/html.h has what the pages share):
  * effective bandwidth per result against the GPU's peak and measured copy bandwidth, a line
- * chart per parameter swept, the efficiency and transactions-per-request metrics side by
- * side, the table of each problem. */
+ * chart per parameter swept (html_sweeps.c), the efficiency and transactions-per-request
+ * metrics side by side, the table of each problem. */
 #include "gpuprof/render.h"
 
 #include "gpuprof/group.h"
@@ -93,13 +93,6 @@ typedef struct {
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;                   /* the table's metric columns */
 } results_view;
-
-static const gp_device_info *result_device(const gp_report *r, const gp_result *res)
-{
-    if (r->n_sources && res->source < r->n_sources)
-        return r->sources[res->source].has_device ? &r->sources[res->source].device : NULL;
-    return r->has_device ? &r->device : NULL;
-}
 
 /* "smem pad=1 block=32x16 [2]": what tells a result from the others of its problem. */
 static void result_label(const results_view *v, size_t i, char *buf, size_t len)
@@ -208,7 +201,7 @@ static void glance_problem(FILE *out, const results_view *v, size_t first)
     const gp_result *b = &v->r->results[best], *w = &v->r->results[worst];
     char title[LABEL_LEN * 2], pct[64] = "";
     problem_title(v, first, title, sizeof title);
-    if (isfinite(b->percent_of_peak) && result_device(v->r, b))
+    if (isfinite(b->percent_of_peak) && gp_html_result_device(v->r, b))
         snprintf(pct, sizeof pct, " (%.1f %% of peak)", b->percent_of_peak);
     fputs("<p><b>", out);
     gp_html_escape(out, title);
@@ -280,7 +273,7 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
     (void)arg;
     const gp_result *res = &v->r->results[i];
     row->values[0] = res->gbps;
-    if (result_device(v->r, res) && isfinite(res->percent_of_peak))
+    if (gp_html_result_device(v->r, res) && isfinite(res->percent_of_peak))
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s \xc2\xb7 %.1f %%", res->gbps,
                  res->percent_of_peak);
     else
@@ -292,37 +285,12 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
     }
 }
 
-#define MAX_REFLINES 8
-
-static size_t add_refline(gp_svg_refline *lines, size_t n, double value, const char *cls,
-                          const char *what, const char *suffix)
-{
-    for (size_t i = 0; i < n; i++)
-        if (lines[i].value == value && strcmp(lines[i].cls, cls) == 0)
-            return n;
-    if (n == MAX_REFLINES || !(value > 0))
-        return n;
-    lines[n].value = value;
-    lines[n].cls = cls;
-    snprintf(lines[n].label, sizeof lines[n].label, "%s %.0f GB/s%s", what, value, suffix);
-    return n + 1;
-}
-
-static size_t device_reflines(const gp_device_info *d, const char *suffix,
-                              gp_svg_refline *lines, size_t n)
-{
-    n = add_refline(lines, n, d->peak_gbps, "peak", "peak", suffix);
-    if (d->copy_gbps >= 0)
-        n = add_refline(lines, n, d->copy_gbps, "copy", "measured copy", suffix);
-    return n;
-}
-
 /* The peak and copy bandwidth of each GPU the results ran on, labelled [file] when the
  * files' GPUs differ. */
 static size_t bandwidth_reflines(const gp_report *r, gp_svg_refline *lines)
 {
     if (!r->n_sources)
-        return r->has_device ? device_reflines(&r->device, "", lines, 0) : 0;
+        return r->has_device ? gp_html_device_reflines(&r->device, "", lines, 0) : 0;
     const bool differ = gp_report_sources_differ(r);
     size_t n = 0;
     for (size_t i = 0; i < r->n_sources; i++) {
@@ -330,7 +298,7 @@ static size_t bandwidth_reflines(const gp_report *r, gp_svg_refline *lines)
         if (differ)
             snprintf(suffix, sizeof suffix, " [%zu]", i + 1);
         if (r->sources[i].has_device)
-            n = device_reflines(&r->sources[i].device, suffix, lines, n);
+            n = gp_html_device_reflines(&r->sources[i].device, suffix, lines, n);
     }
     return n;
 }
@@ -349,7 +317,7 @@ static int bandwidth_chart(FILE *out, const results_view *v)
     gp_svg_row *rows = result_rows(v, fill_bandwidth, NULL, &n);
     if (!rows)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    gp_svg_refline lines[MAX_REFLINES];
+    gp_svg_refline lines[GP_HTML_MAX_REFLINES];
     const size_t n_lines = bandwidth_reflines(v->r, lines);
     const gp_svg_bars chart = {
         .title = "Effective bandwidth of each result, GB/s",
@@ -381,218 +349,6 @@ static gp_svg_row *result_metric_rows(const void *ctx, const gp_html_metric_char
                                       size_t *n)
 {
     return result_rows(ctx, fill_metrics, mc, n);
-}
-
-/* ---- parameter sweeps: a line chart per parameter that the results vary ------------------- */
-
-/* How a swept parameter is drawn: its axis, and whether its values go in powers of two. */
-typedef struct {
-    const char *axis;
-    bool log2;
-} sweep_axis;
-
-static const sweep_axis sweep_axes[GP_SWEEP_PARAMS] = {
-    [GP_SWEEP_BLOCK] = {"block size, threads", true},
-    [GP_SWEEP_N] = {"problem size, elements", true},
-    [GP_SWEEP_PAD] = {"pad, 4-byte words per tile row", false},
-    [GP_SWEEP_GROUP] = {"group, tile side", true},
-    [GP_SWEEP_GRID] = {"grid, blocks", true},
-};
-
-static const gp_result *sweep_result(const results_view *v, const gp_sweep *s, size_t i)
-{
-    return &v->r->results[s->results[i]];
-}
-
-static bool types_differ(const gp_report *r)
-{
-    for (size_t i = 1; i < r->n_results; i++)
-        if (strcmp(r->results[i].type, r->results[0].type) != 0)
-            return true;
-    return false;
-}
-
-static void series_name(const results_view *v, const gp_sweep *l, char *buf, size_t len)
-{
-    const gp_result *res = sweep_result(v, l, 0);
-    snprintf(buf, len, "%s", res->variant);
-    if (types_differ(v->r))
-        gp_html_appendf(buf, len, " %s", res->type);
-    if (v->label_sources)
-        gp_html_appendf(buf, len, " [%zu]", res->source + 1);
-}
-
-/* Sweeps drawn in one chart: of one family, over one parameter. */
-static bool same_chart(const results_view *v, const gp_sweep *a, const gp_sweep *b)
-{
-    return a->param == b->param &&
-           strcmp(sweep_result(v, a, 0)->family, sweep_result(v, b, 0)->family) == 0;
-}
-
-/* Whether sweeps[i] opens a chart: it sweeps a parameter, and no sweep before it is of its
- * chart. */
-static bool opens_chart(const results_view *v, const gp_sweeps *s, size_t i)
-{
-    if (s->sweeps[i].param == GP_SWEEP_NONE)
-        return false;
-    for (size_t k = 0; k < i; k++)
-        if (same_chart(v, &s->sweeps[k], &s->sweeps[i]))
-            return false;
-    return true;
-}
-
-/* The lines of the chart that sweeps[first] opens: it and the sweeps after it of its chart. */
-static size_t chart_lines(const results_view *v, const gp_sweeps *s, size_t first,
-                          const gp_sweep **out)
-{
-    size_t n = 0;
-    for (size_t i = first; i < s->n_sweeps; i++)
-        if (same_chart(v, &s->sweeps[first], &s->sweeps[i]))
-            out[n++] = &s->sweeps[i];
-    return n;
-}
-
-/* One value per row of the table: the swept values, in order, each once. */
-static size_t distinct_x(const gp_svg_series *series, size_t n, double *xs)
-{
-    size_t m = 0;
-    for (size_t s = 0; s < n; s++)
-        for (size_t i = 0; i < series[s].n; i++) {
-            size_t k = 0;
-            while (k < m && xs[k] != series[s].x[i])
-                k++;
-            if (k == m)
-                xs[m++] = series[s].x[i];
-        }
-    for (size_t i = 1; i < m; i++)
-        for (size_t k = i; k > 0 && xs[k] < xs[k - 1]; k--) {
-            const double t = xs[k];
-            xs[k] = xs[k - 1];
-            xs[k - 1] = t;
-        }
-    return m;
-}
-
-static void sweep_cell(FILE *out, const gp_svg_series *s, double x)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (s->x[i] == x) {
-            gp_html_td_num(out, "%.1f", s->y[i]);
-            return;
-        }
-    fputs("<td class=\"num\">-</td>", out);
-}
-
-/* Under the chart: a row per value of the parameter, a column per line, GB/s in the cells. */
-static void sweep_table(FILE *out, gp_sweep_param p, const gp_svg_series *series, size_t n,
-                        double *xs)
-{
-    const size_t m = distinct_x(series, n, xs);
-    const char *name = gp_sweep_param_name(p);
-    fputs("<table class=\"sweep\"><tr>", out);
-    gp_html_th_list(out, &name, 1, 1);
-    for (size_t s = 0; s < n; s++) {
-        fputs("<th class=\"num\">", out);
-        gp_html_escape(out, series[s].name);
-        fputs(", GB/s</th>", out);
-    }
-    fputs("</tr>\n", out);
-    for (size_t i = 0; i < m; i++) {
-        fprintf(out, "<tr><td class=\"num\">%.10g</td>", xs[i]);
-        for (size_t s = 0; s < n; s++)
-            sweep_cell(out, &series[s], xs[i]);
-        fputs("</tr>\n", out);
-    }
-    fputs("</table>\n", out);
-}
-
-static void fill_series(const results_view *v, const gp_sweep *l, gp_svg_series *s,
-                        double *x, double *y)
-{
-    series_name(v, l, s->name, sizeof s->name);
-    s->x = x;
-    s->y = y;
-    s->n = l->n;
-    for (size_t i = 0; i < l->n; i++) {
-        x[i] = gp_sweep_value(sweep_result(v, l, i), l->param);
-        y[i] = sweep_result(v, l, i)->gbps;
-    }
-}
-
-static bool all_positive(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!(x[i] > 0))
-            return false;
-    return true;
-}
-
-static void draw_sweep(FILE *out, const results_view *v, const gp_sweep *first,
-                       const gp_svg_series *series, size_t n, double *xs, size_t n_points,
-                       size_t id)
-{
-    const char *name = gp_sweep_param_name(first->param);
-    const sweep_axis *axis = &sweep_axes[first->param];
-    const gp_result *res = sweep_result(v, first, 0);
-    char title[160];
-    snprintf(title, sizeof title, "%s: GB/s against %s", res->family, name);
-    gp_svg_refline lines[MAX_REFLINES];
-    const gp_device_info *d = result_device(v->r, res);
-    const bool log2_x = axis->log2 && all_positive(xs, n_points);
-    const gp_svg_lines chart = {
-        .title = title, .x_title = axis->axis, .y_title = "effective bandwidth, GB/s",
-        .log2_x = log2_x, .series = series, .n_series = n, .lines = lines,
-        .n_lines = d ? device_reflines(d, "", lines, 0) : 0};
-    fputs("<h3>", out);
-    gp_html_escape(out, title);
-    fprintf(out, "</h3>\n<figure class=\"chart chart-sweep\" id=\"chart-sweep-%zu\" "
-                 "data-param=\"%s\">\n", id, name);
-    gp_svg_line_chart(out, &chart);
-    fprintf(out, "<figcaption>Effective bandwidth of each variant whose results differ only "
-                 "in %s%s; a point per result, the line at the top the GPU's peak.</figcaption>"
-                 "\n</figure>\n", name, log2_x ? " (x axis in powers of two)" : "");
-    sweep_table(out, first->param, series, n, xs);
-}
-
-static int sweep_chart(FILE *out, const results_view *v, const gp_sweeps *s, size_t first,
-                       size_t id)
-{
-    const gp_sweep **lines = calloc(s->n_sweeps, sizeof *lines);
-    gp_svg_series *series = calloc(s->n_sweeps, sizeof *series);
-    double *xy = calloc(3 * v->r->n_results, sizeof *xy);
-    if (!lines || !series || !xy) {
-        free(lines), free(series), free(xy);
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    }
-    const size_t n = chart_lines(v, s, first, lines);
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-        fill_series(v, lines[i], &series[i], xy + used, xy + v->r->n_results + used);
-        used += lines[i]->n;
-    }
-    /* The third part of xy: the distinct x values, for the log test and the table. */
-    double *xs = xy + 2 * v->r->n_results;
-    memcpy(xs, xy, used * sizeof *xs);
-    draw_sweep(out, v, lines[0], series, n, xs, used, id);
-    free(lines), free(series), free(xy);
-    return GP_OK;
-}
-
-static int sweep_section(FILE *out, const results_view *v)
-{
-    gp_sweeps s;
-    GP_TRY(gp_sweeps_find(v->r, &s));
-    int rc = GP_OK;
-    size_t charts = 0;
-    for (size_t i = 0; i < s.n_sweeps && !rc; i++) {
-        if (!opens_chart(v, &s, i))
-            continue;
-        if (!charts)
-            fputs("<h2>Parameter sweeps</h2>\n", out);
-        rc = sweep_chart(out, v, &s, i, ++charts);
-    }
-    gp_sweeps_free(&s);
-    return rc;
 }
 
 /* ---- the tables: every number of the text table ------------------------------------------- */
@@ -686,7 +442,7 @@ static void result_row(FILE *out, const results_view *v, size_t i)
     gp_html_td_num(out, "%.4f", res->timing.median_ms);
     gp_html_td_num(out, "%.1f", res->timing.noise_pct);
     gp_html_td_num(out, "%.1f", res->gbps);
-    gp_html_td_num(out, "%.1f", result_device(v->r, res) ? res->percent_of_peak : NAN);
+    gp_html_td_num(out, "%.1f", gp_html_result_device(v->r, res) ? res->percent_of_peak : NAN);
     check_cell(out, &res->check);
     if (v->label_sources)
         fprintf(out, "<td>[%zu]</td>", res->source + 1);
@@ -734,7 +490,7 @@ static int kernel_page(FILE *out, const results_view *v)
     if (!r->n_results)
         return GP_OK;
     GP_TRY(bandwidth_chart(out, v));
-    GP_TRY(sweep_section(out, v));
+    GP_TRY(gp_html_sweeps(out, r));
     GP_TRY(gp_html_metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     results_section(out, v);
     return GP_OK;

@@ -221,6 +221,38 @@ void gp_html_figure_start(FILE *out, const char *id)
     fprintf(out, "<figure class=\"chart chart-%s\" id=\"chart-%s\">\n", id, id);
 }
 
+/* ---- bandwidth charts ---------------------------------------------------------------------- */
+
+const gp_device_info *gp_html_result_device(const gp_report *r, const gp_result *res)
+{
+    if (r->n_sources && res->source < r->n_sources)
+        return r->sources[res->source].has_device ? &r->sources[res->source].device : NULL;
+    return r->has_device ? &r->device : NULL;
+}
+
+static size_t add_refline(gp_svg_refline *lines, size_t n, double value, const char *cls,
+                          const char *what, const char *suffix)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lines[i].value == value && strcmp(lines[i].cls, cls) == 0)
+            return n;
+    if (n == GP_HTML_MAX_REFLINES || !(value > 0))
+        return n;
+    lines[n].value = value;
+    lines[n].cls = cls;
+    snprintf(lines[n].label, sizeof lines[n].label, "%s %.0f GB/s%s", what, value, suffix);
+    return n + 1;
+}
+
+size_t gp_html_device_reflines(const gp_device_info *d, const char *suffix,
+                               gp_svg_refline *lines, size_t n)
+{
+    n = add_refline(lines, n, d->peak_gbps, "peak", "peak", suffix);
+    if (d->copy_gbps >= 0)
+        n = add_refline(lines, n, d->copy_gbps, "copy", "measured copy", suffix);
+    return n;
+}
+
 /* ---- the metrics, side by side ------------------------------------------------------------- */
 
 struct gp_html_metric_chart {
