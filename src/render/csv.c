@@ -1,6 +1,7 @@
 /* CSV output: one header line (unless --no-header), one row per result; then a column per
  * parameter and per metric key the results carry, so runs with the same options append
- * cleanly. */
+ * cleanly. Likewise a row per compared result (both sides' every metric), per launch of an
+ * exec report, per variant of list. */
 #include "gpuprof/render.h"
 
 #include "gpuprof/registry.h"
@@ -156,6 +157,58 @@ int gp_render_list_csv(FILE *out, const gp_render_options *o)
             put_text(out, v->summary);
             fputc('\n', out);
         }
+    return GP_OK;
+}
+
+/* ---- compare: a row per result, both sides' every metric ------------------------------- */
+
+/* Every metric key over both sides of every row, in order of first appearance. */
+static size_t compare_metric_keys(const gp_comparison *c, const char **keys)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const gp_compare_side *sides[2] = {&c->rows[r].base, &c->rows[r].next};
+        for (size_t s = 0; s < 2; s++)
+            for (size_t m = 0; m < sides[s]->n_metrics; m++)
+                n = add_unique(keys, n, sides[s]->metrics[m].key);
+    }
+    return n;
+}
+
+static void put_csv_row(FILE *out, const gp_compare_row *row, const char **keys, size_t n)
+{
+    char label[GP_COMPARE_LABEL_LEN];
+    gp_compare_label(row, label, sizeof label);
+    gp_csv_field(out, label, true);
+    fprintf(out, ",%s", gp_change_name(row->verdict));
+    put_number(out, row->change_pct);
+    put_number(out, row->bound_pct);
+    const gp_compare_side *sides[2] = {&row->base, &row->next};
+    for (size_t s = 0; s < 2; s++) {
+        put_number(out, sides[s]->present ? sides[s]->time_ms : NAN);
+        put_number(out, sides[s]->present ? sides[s]->noise_pct : NAN);
+        put_number(out, sides[s]->present ? sides[s]->gbps : NAN);
+    }
+    for (size_t k = 0; k < n; k++) {
+        put_number(out, gp_compare_side_value(&row->base, keys[k]));
+        put_number(out, gp_compare_side_value(&row->next, keys[k]));
+    }
+    fputc('\n', out);
+}
+
+int gp_render_compare_csv(FILE *out, const gp_comparison *c, const gp_render_options *o)
+{
+    const char *keys[MAX_KEYS];
+    const size_t n = compare_metric_keys(c, keys);
+    if (!o || !o->no_header) {
+        fputs("result,verdict,change_pct,bound_pct,base_ms,base_noise_pct,base_gbps,new_ms,"
+              "new_noise_pct,new_gbps", out);
+        for (size_t k = 0; k < n; k++)
+            fprintf(out, ",base_%s,new_%s", keys[k], keys[k]);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < c->n_rows; i++)
+        put_csv_row(out, &c->rows[i], keys, n);
     return GP_OK;
 }
 

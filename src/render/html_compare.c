@@ -8,7 +8,6 @@
 #include "render/html.h"
 #include "render/svg.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,23 +243,14 @@ static int compare_chart(FILE *out, const gp_comparison *c)
     return GP_OK;
 }
 
-static double side_metric(const gp_compare_side *s, const char *key)
-{
-    for (size_t i = 0; i < s->n_metrics; i++)
-        if (strcmp(s->metrics[i].key, key) == 0)
-            return s->metrics[i].valid ? s->metrics[i].value : NAN;
-    return NAN;
-}
-
 /* The metrics that changed by more than the threshold, as the text output lists them. */
 static void changed_metrics(FILE *out, const gp_compare_row *row, double threshold_pct)
 {
     fputs("<td>", out);
     for (size_t m = 0; m < row->base.n_metrics; m++) {
         const gp_metric_value *v = &row->base.metrics[m];
-        const double b = side_metric(&row->base, v->key), n = side_metric(&row->next, v->key);
-        const double ch = b != 0 ? 100.0 * (n - b) / fabs(b) : NAN;
-        if (!(fabs(ch) > threshold_pct) && !(b == 0 && n != 0))
+        double b, n;
+        if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
             continue;
         gp_html_escape(out, v->key);
         fprintf(out, " %.4g\xe2\x86\x92%.4g ", b, n);

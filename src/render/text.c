@@ -1,5 +1,7 @@
-/* Text output for people: a header with the GPU and the run's configuration, one aligned
- * row per result, per-launch rows for multi-kernel workloads, optional long metric form. */
+/* Text output for people. Kernel reports: a header with the GPU and the run's configuration,
+ * a heading per problem and one aligned row per result, per-launch rows for multi-kernel
+ * workloads, optional long metric form (exec reports: text_exec.c). Compare: a row per
+ * result, changed metrics under it. The catalogue commands: list, device, metrics. */
 #include "gpuprof/render.h"
 
 #include "gpuprof/group.h"
@@ -244,6 +246,84 @@ int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
     print_failures(out, r);
     if (o && o->metrics_detail)
         print_detail(out, r);
+    return GP_OK;
+}
+
+/* ---- compare: a row per result, changed metrics under it ------------------------------- */
+
+static void describe_side(char *buf, size_t len, const char *file, const gp_report *r)
+{
+    if (r->has_device)
+        snprintf(buf, len, "%s: gpuprof %s %s on %s", file, r->tool_version, r->command,
+                 r->device.name);
+    else
+        snprintf(buf, len, "%s: gpuprof %s %s", file, r->tool_version, r->command);
+}
+
+static void print_text_header(FILE *out, const gp_comparison *c)
+{
+    char base[2 * GP_TEXT_LEN], next[2 * GP_TEXT_LEN];
+    describe_side(base, sizeof base, c->base_file, c->base);
+    describe_side(next, sizeof next, c->next_file, c->next);
+    fprintf(out, "gpuprof %s  compare\nbase: %s\nnew:  %s\n", GPUPROF_VERSION, base, next);
+    if (!c->same_device)
+        fputs("different GPUs: the changes compare the GPUs as much as the code\n", out);
+    fprintf(out, "a change is significant beyond %g %% and beyond both runs' noise (the "
+                 "bound column); metrics are shown where they changed by more than %g %%\n\n",
+            c->threshold_pct, c->threshold_pct);
+    fprintf(out, "%-10s %8s %7s %11s %11s %9s %9s  %s\n", "verdict", "change%", "bound%",
+            "base_ms", "new_ms", "base_GB/s", "new_GB/s", "result");
+}
+
+static void put_cell(FILE *out, const char *fmt, int width, double v)
+{
+    if (isfinite(v))
+        fprintf(out, fmt, width, v);
+    else
+        fprintf(out, "%*s", width, "-");
+}
+
+static void print_text_metrics(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    if (!row->base.present || !row->next.present)
+        return;
+    for (size_t m = 0; m < row->base.n_metrics; m++) {
+        const gp_metric_value *v = &row->base.metrics[m];
+        double b, n;
+        if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
+            continue;
+        fprintf(out, "%-10s %8s %7s %11.4g %11.4g %9s %9s    %s (%s)\n", "", "", "", b, n, "",
+                "", v->key, v->unit);
+    }
+}
+
+static void print_text_row(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    char label[GP_COMPARE_LABEL_LEN];
+    gp_compare_label(row, label, sizeof label);
+    fprintf(out, "%-10s ", gp_change_name(row->verdict));
+    put_cell(out, "%+*.1f", 8, row->change_pct);
+    put_cell(out, " %*.1f", 7, row->bound_pct);
+    put_cell(out, " %*.4f", 11, row->base.present ? row->base.time_ms : NAN);
+    put_cell(out, " %*.4f", 11, row->next.present ? row->next.time_ms : NAN);
+    put_cell(out, " %*.1f", 9, row->base.present ? row->base.gbps : NAN);
+    put_cell(out, " %*.1f", 9, row->next.present ? row->next.gbps : NAN);
+    fprintf(out, "  %s\n", label);
+    print_text_metrics(out, row, threshold_pct);
+}
+
+int gp_render_compare_text(FILE *out, const gp_comparison *c)
+{
+    print_text_header(out, c);
+    for (size_t i = 0; i < c->n_rows; i++)
+        print_text_row(out, &c->rows[i], c->threshold_pct);
+    fprintf(out, "\n%zu matched: %zu slower, %zu faster, %zu within the bound; %zu only in "
+                 "base, %zu only in new\n",
+            c->n_same + c->n_faster + c->n_slower, c->n_slower, c->n_faster, c->n_same,
+            c->n_only_base, c->n_only_new);
+    if (c->n_slower)
+        fprintf(out, "REGRESSION: %zu result%s significantly slower\n", c->n_slower,
+                c->n_slower == 1 ? "" : "s");
     return GP_OK;
 }
 
