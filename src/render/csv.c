@@ -2,7 +2,7 @@
  * parameter and per metric key the results carry, so runs with the same options append
  * cleanly. Likewise a row per compared result (both sides' every metric), per launch of an
  * exec report, per variant of list. */
-#include "gpuprof/render.h"
+#include "render/csv.h"
 
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
@@ -124,10 +124,8 @@ static void put_row(FILE *out, const gp_report *r, const gp_result *res, const c
     fputc('\n', out);
 }
 
-int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (r->is_exec)
-        return gp_render_exec_csv(out, r, o);
     const char *keys[MAX_KEYS], *params[MAX_KEYS];
     const size_t n_keys = metric_keys(r, keys), n_params = param_names(r, params);
     if (!o || !o->no_header)
@@ -137,7 +135,7 @@ int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
     return GP_OK;
 }
 
-int gp_render_list_csv(FILE *out, const gp_render_options *o)
+int gp_csv_list(FILE *out, const gp_render_options *o)
 {
     if (!o || !o->no_header)
         fputs("family,variant,default_block,blocks,origin,summary\n", out);
@@ -196,7 +194,7 @@ static void put_csv_row(FILE *out, const gp_compare_row *row, const char **keys,
     fputc('\n', out);
 }
 
-int gp_render_compare_csv(FILE *out, const gp_comparison *c, const gp_render_options *o)
+int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
     const char *keys[MAX_KEYS];
     const size_t n = compare_metric_keys(c, keys);
@@ -243,7 +241,7 @@ static void put_launch(FILE *out, const gp_exec_launch *l, const char **keys, si
     fputc('\n', out);
 }
 
-int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     const char *keys[MAX_KEYS];
     const size_t n_keys = exec_metric_keys(&r->exec, keys);

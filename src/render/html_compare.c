@@ -1,11 +1,11 @@
-/* The HTML page of gpuprof compare (render/html.h has what the pages share): before/after
+/* The HTML page of gpuprof compare (render/html_page.h has what the pages share): before/after
  * bars of the median time with the changes marked, the matched results' table, the results
  * only one report has. */
-#include "gpuprof/render.h"
+#include "render/html.h"
 
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/html.h"
+#include "render/html_page.h"
 #include "render/svg.h"
 
 #include <stdlib.h>
@@ -337,8 +337,9 @@ static int compare_page(FILE *out, const gp_comparison *c)
     return GP_OK;
 }
 
-int gp_render_compare_html(FILE *out, const gp_comparison *c)
+int gp_html_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
+    (void)o;
     char title[GP_TEXT_LEN * 2];
     snprintf(title, sizeof title, "gpuprof compare %s %s", c->base_file, c->next_file);
     gp_html_page_start(out, title);

@@ -1,12 +1,12 @@
-/* The HTML page of a gpuprof exec report (render/html.h has what the pages share): time
+/* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
  * per kernel, the memory-access metrics of the kernels that took most, the per-kernel
  * table. */
-#include "gpuprof/render.h"
+#include "render/html.h"
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/html.h"
+#include "render/html_page.h"
 #include "render/svg.h"
 
 #include <math.h>
@@ -230,8 +230,9 @@ static int exec_page(FILE *out, const exec_view *v)
     return GP_OK;
 }
 
-int gp_render_exec_html(FILE *out, const gp_report *r)
+int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
+    (void)o;
     exec_view v;
     GP_TRY(exec_view_init(&v, r));
     char title[GP_TEXT_LEN];

@@ -1,15 +1,16 @@
-/* The HTML page of a kernel command's report (render/html.h has what the pages share):
+/* The HTML page of a kernel command's report (render/html_page.h has what the pages share):
  * effective bandwidth per result against the GPU's peak and measured copy bandwidth, a line
  * chart per parameter swept (html_sweeps.c), the efficiency and transactions-per-request
  * metrics side by side, the table of each problem. */
-#include "gpuprof/render.h"
+#include "render/html.h"
 
 #include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/html.h"
+#include "render/html_page.h"
+#include "render/html_sweeps.h"
 #include "render/svg.h"
 
 #include <math.h>
@@ -496,10 +497,9 @@ static int kernel_page(FILE *out, const results_view *v)
     return GP_OK;
 }
 
-int gp_render_html(FILE *out, const gp_report *r)
+int gp_html_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (r->is_exec)
-        return gp_render_exec_html(out, r);
+    (void)o;
     results_view v;
     GP_TRY(view_init(&v, r));
     char title[GP_NAME_LEN + 96];

@@ -4,7 +4,7 @@
  * log, anything that would load. Charts first, for the reading at a glance; under them tables
  * with the exact numbers. Here: the page around them, the cells of their tables, lines of
  * their headers and the memory-access charts both reports' pages draw (render/html.h). */
-#include "render/html.h"
+#include "render/html_page.h"
 
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"

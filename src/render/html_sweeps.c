@@ -2,10 +2,11 @@
  * results of each variant that differ in one parameter only (gpuprof/group.h), a line chart
  * of GB/s against it, a line per variant and a chart per family and parameter, with the
  * chart's numbers in a table under it. */
-#include "render/html.h"
+#include "render/html_sweeps.h"
 
 #include "gpuprof/group.h"
 #include "gpuprof/status.h"
+#include "render/html_page.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * described by schemas/gpuprof-report-v1.schema.json, gpuprof-compare-v1.schema.json and
  * gpuprof-catalog-v1.schema.json; keys are stable snake_case, and a breaking change bumps
  * schema_version. */
-#include "gpuprof/render.h"
+#include "render/json.h"
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
@@ -395,8 +395,9 @@ static int json_print(FILE *out, cJSON *root)
     return GP_OK;
 }
 
-int gp_render_json(FILE *out, const gp_report *r)
+int gp_json_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
+    (void)o;
     return json_print(out, report_json(r));
 }
 
@@ -434,8 +435,9 @@ static cJSON *variant_json(const gp_variant *v)
     return o;
 }
 
-int gp_render_list_json(FILE *out)
+int gp_json_list(FILE *out, const gp_render_options *o)
 {
+    (void)o;
     cJSON *root = document();
     cJSON *families = cJSON_AddArrayToObject(root, "families");
     size_t n;
@@ -452,8 +454,10 @@ int gp_render_list_json(FILE *out)
     return json_print(out, root);
 }
 
-int gp_render_devices_json(FILE *out, const gp_device_info *devices, size_t n)
+int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
+                    const gp_render_options *o)
 {
+    (void)o;
     cJSON *root = document();
     cJSON *arr = cJSON_AddArrayToObject(root, "devices");
     for (size_t i = 0; i < n; i++)
@@ -486,8 +490,9 @@ static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, 
     return o;
 }
 
-int gp_render_metrics_json(FILE *out, const gp_chip_metrics *c)
+int gp_json_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_options *o)
 {
+    (void)o;
     cJSON *root = document();
     if (c->chip) {
         cJSON_AddStringToObject(root, "chip", c->chip);
@@ -561,8 +566,9 @@ static cJSON *summary_json(const gp_comparison *c)
     return o;
 }
 
-int gp_render_compare_json(FILE *out, const gp_comparison *c)
+int gp_json_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
+    (void)o;
     cJSON *root = document();
     cJSON_AddStringToObject(root, "command", "compare");
     cJSON_AddNumberToObject(root, "threshold_pct", c->threshold_pct);

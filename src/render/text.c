@@ -2,7 +2,7 @@
  * a heading per problem and one aligned row per result, per-launch rows for multi-kernel
  * workloads, optional long metric form (exec reports: text_exec.c). Compare: a row per
  * result, changed metrics under it. The catalogue commands: list, device, metrics. */
-#include "gpuprof/render.h"
+#include "render/text.h"
 
 #include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
@@ -228,10 +228,8 @@ static void print_failures(FILE *out, const gp_report *r)
     }
 }
 
-int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (r->is_exec)
-        return gp_render_exec_text(out, r, o);
     const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
     size_t n = metric_columns(r, keys, labels);
     print_header(out, r);
@@ -312,8 +310,9 @@ static void print_text_row(FILE *out, const gp_compare_row *row, double threshol
     print_text_metrics(out, row, threshold_pct);
 }
 
-int gp_render_compare_text(FILE *out, const gp_comparison *c)
+int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
+    (void)o;
     print_text_header(out, c);
     for (size_t i = 0; i < c->n_rows; i++)
         print_text_row(out, &c->rows[i], c->threshold_pct);
@@ -329,8 +328,9 @@ int gp_render_compare_text(FILE *out, const gp_comparison *c)
 
 /* ---- the catalogue commands ---------------------------------------------------------- */
 
-int gp_render_list_text(FILE *out)
+int gp_text_list(FILE *out, const gp_render_options *o)
 {
+    (void)o;
     size_t n;
     const gp_family *families = gp_family_table(&n);
     for (size_t f = 0; f < n; f++) {
@@ -367,15 +367,18 @@ static void print_device(FILE *out, const gp_device_info *d)
             d->runtime_version % 1000 / 10);
 }
 
-int gp_render_devices_text(FILE *out, const gp_device_info *devices, size_t n)
+int gp_text_devices(FILE *out, const gp_device_info *devices, size_t n,
+                    const gp_render_options *o)
 {
+    (void)o;
     for (size_t i = 0; i < n; i++)
         print_device(out, &devices[i]);
     return GP_OK;
 }
 
-int gp_render_metrics_text(FILE *out, const gp_chip_metrics *c)
+int gp_text_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_options *o)
 {
+    (void)o;
     size_t n;
     const gp_metric_def *cat = gp_metric_catalogue(&n);
     if (c->chip)
