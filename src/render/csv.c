@@ -47,12 +47,21 @@ static size_t add_unique(const char **names, size_t n, const char *name)
     return n;
 }
 
+/* The keys of metrics[0..count) not yet among keys[0..n), added in order; the new count. */
+static size_t add_metric_keys(const char **keys, size_t n, const gp_metric_value *metrics,
+                              size_t count)
+{
+    for (size_t m = 0; m < count; m++)
+        n = add_unique(keys, n, metrics[m].key);
+    return n;
+}
+
 static size_t metric_keys(const gp_report *r, const char **keys)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n_results; i++)
-        for (size_t m = 0; m < r->results[i].metrics.n_metrics; m++)
-            n = add_unique(keys, n, r->results[i].metrics.metrics[m].key);
+        n = add_metric_keys(keys, n, r->results[i].metrics.metrics,
+                            r->results[i].metrics.n_metrics);
     return n;
 }
 
@@ -167,8 +176,7 @@ static size_t compare_metric_keys(const gp_comparison *c, const char **keys)
     for (size_t r = 0; r < c->n_rows; r++) {
         const gp_compare_side *sides[2] = {&c->rows[r].base, &c->rows[r].next};
         for (size_t s = 0; s < 2; s++)
-            for (size_t m = 0; m < sides[s]->n_metrics; m++)
-                n = add_unique(keys, n, sides[s]->metrics[m].key);
+            n = add_metric_keys(keys, n, sides[s]->metrics, sides[s]->n_metrics);
     }
     return n;
 }
@@ -216,8 +224,8 @@ static size_t exec_metric_keys(const gp_exec_info *e, const char **keys)
 {
     size_t n = 0;
     for (size_t i = 0; i < e->n_launches; i++)
-        for (size_t m = 0; m < e->launches[i].metrics.n_metrics; m++)
-            n = add_unique(keys, n, e->launches[i].metrics.metrics[m].key);
+        n = add_metric_keys(keys, n, e->launches[i].metrics.metrics,
+                            e->launches[i].metrics.n_metrics);
     return n;
 }
 

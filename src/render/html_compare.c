@@ -322,8 +322,9 @@ static void unmatched_table(FILE *out, const gp_comparison *c, gp_change which,
     fputs("</table>\n", out);
 }
 
-static int compare_page(FILE *out, const gp_comparison *c)
+static int compare_page(FILE *out, const void *ctx)
 {
+    const gp_comparison *c = ctx;
     compare_header(out, c);
     GP_TRY(compare_chart(out, c));
     fputs("<h2>Matched results</h2>\n", out);
@@ -342,8 +343,5 @@ int gp_html_compare(FILE *out, const gp_comparison *c, const gp_render_options *
     (void)o;
     char title[GP_TEXT_LEN * 2];
     snprintf(title, sizeof title, "gpuprof compare %s %s", c->base_file, c->next_file);
-    gp_html_page_start(out, title);
-    const int rc = compare_page(out, c);
-    gp_html_page_end(out);
-    return rc;
+    return gp_html_page(out, title, compare_page, c);
 }

@@ -217,8 +217,9 @@ static void exec_table(FILE *out, const exec_view *v)
           "launches.</p>\n", out);
 }
 
-static int exec_page(FILE *out, const exec_view *v)
+static int exec_page(FILE *out, const void *ctx)
 {
+    const exec_view *v = ctx;
     exec_header(out, v->r);
     exec_glance(out, v);
     if (!v->nk)
@@ -238,9 +239,7 @@ int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     char title[GP_TEXT_LEN];
     snprintf(title, sizeof title, "gpuprof exec %s",
              r->exec.argc ? r->exec.argv[0] : "");
-    gp_html_page_start(out, title);
-    const int rc = exec_page(out, &v);
-    gp_html_page_end(out);
+    const int rc = gp_html_page(out, title, exec_page, &v);
     exec_view_free(&v);
     return rc;
 }

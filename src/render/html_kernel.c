@@ -483,8 +483,9 @@ static void results_section(FILE *out, const results_view *v)
     }
 }
 
-static int kernel_page(FILE *out, const results_view *v)
+static int kernel_page(FILE *out, const void *ctx)
 {
+    const results_view *v = ctx;
     const gp_report *r = v->r;
     kernel_header(out, r);
     glance(out, v);
@@ -505,9 +506,7 @@ int gp_html_report(FILE *out, const gp_report *r, const gp_render_options *o)
     char title[GP_NAME_LEN + 96];
     snprintf(title, sizeof title, "gpuprof %s%s%s", r->n_sources ? "report" : r->command,
              r->has_device ? " on " : "", r->has_device ? r->device.name : "");
-    gp_html_page_start(out, title);
-    const int rc = kernel_page(out, &v);
-    gp_html_page_end(out);
+    const int rc = gp_html_page(out, title, kernel_page, &v);
     view_free(&v);
     return rc;
 }

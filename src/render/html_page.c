@@ -65,7 +65,7 @@ static const char STYLE[] =
     "tr.faster td.verdict{color:#00704f;font-weight:700}\n"
     ".note{color:#555;font-style:italic}footer{margin:30px 0 10px;color:#777;font-size:12px}\n";
 
-void gp_html_page_start(FILE *out, const char *title)
+static void page_start(FILE *out, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -76,10 +76,18 @@ void gp_html_page_start(FILE *out, const char *title)
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", STYLE);
 }
 
-void gp_html_page_end(FILE *out)
+static void page_end(FILE *out)
 {
     fputs("<footer>Made by gpuprof " GPUPROF_VERSION ": one file, no scripts, nothing "
           "loaded from elsewhere.</footer>\n</body>\n</html>\n", out);
+}
+
+int gp_html_page(FILE *out, const char *title, gp_html_body *body, const void *ctx)
+{
+    page_start(out, title);
+    const int rc = body(out, ctx);
+    page_end(out);
+    return rc;
 }
 
 /* ---- cells ------------------------------------------------------------------------------- */

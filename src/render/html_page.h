@@ -13,9 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The page: one self-contained file (inline style, inline SVG, no scripts, nothing fetched). */
-void gp_html_page_start(FILE *out, const char *title);
-void gp_html_page_end(FILE *out);
+/* A page: one self-contained file (inline style, inline SVG, no scripts, nothing fetched)
+ * around its body, what `body` writes of `ctx`; the body's status. */
+typedef int gp_html_body(FILE *out, const void *ctx);
+int gp_html_page(FILE *out, const char *title, gp_html_body *body, const void *ctx);
 
 /* printf at the end of what the buffer holds. */
 void gp_html_appendf(char *buf, size_t len, const char *fmt, ...)
