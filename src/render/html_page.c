@@ -3,7 +3,8 @@
  * charts are inline SVG (svg.c) and a Content-Security-Policy blocks, and makes the browser
  * log, anything that would load. Charts first, for the reading at a glance; under them tables
  * with the exact numbers. Here: the page around them, the cells of their tables, lines of
- * their headers and the memory-access charts both reports' pages draw (render/html.h). */
+ * their headers, the lines across bandwidth charts and the memory-access charts both
+ * reports' pages draw (render/html_page.h). */
 #include "render/html_page.h"
 
 #include "gpuprof/metrics.h"
@@ -101,6 +102,18 @@ void gp_html_fmt_num(char *buf, size_t len, const char *fmt, double v)
         snprintf(buf, len, "-");
 }
 
+/* printf at the end of what the buffer holds. */
+void gp_html_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    const size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
 void gp_html_td_num(FILE *out, const char *fmt, double v)
 {
     char cell[48];
@@ -162,7 +175,6 @@ void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const
     }
 }
 
-
 /* ---- the header ---------------------------------------------------------------------------- */
 
 void gp_html_describe_device(char *buf, size_t len, const gp_device_info *d)
@@ -212,24 +224,12 @@ void gp_html_warnings(FILE *out, const gp_report *r)
     fputs("</ul>\n", out);
 }
 
-/* printf at the end of what the buffer holds. */
-void gp_html_appendf(char *buf, size_t len, const char *fmt, ...)
-{
-    const size_t used = strlen(buf);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
+/* ---- charts: their figures, the lines across those of bandwidth ---------------------------- */
 
 void gp_html_figure_start(FILE *out, const char *id)
 {
     fprintf(out, "<figure class=\"chart chart-%s\" id=\"chart-%s\">\n", id, id);
 }
-
-/* ---- bandwidth charts ---------------------------------------------------------------------- */
 
 const gp_device_info *gp_html_result_device(const gp_report *r, const gp_result *res)
 {

@@ -46,10 +46,10 @@ void gp_html_command_line(FILE *out, char *const *argv, size_t n);
 void gp_html_profiler_line(FILE *out, const gp_profiler_info *p, const char *replay);
 void gp_html_warnings(FILE *out, const gp_report *r);
 
+/* ---- charts: their figures, the lines across those of bandwidth ------------------------ */
+
 /* <figure class="chart chart-ID" id="chart-ID">, to be closed by the caller. */
 void gp_html_figure_start(FILE *out, const char *id);
-
-/* ---- bandwidth charts ------------------------------------------------------------------- */
 
 /* The GPU a result ran on (its file's, in a merged report); NULL when none is recorded. */
 const gp_device_info *gp_html_result_device(const gp_report *r, const gp_result *res);
