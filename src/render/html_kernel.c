@@ -5,7 +5,6 @@
 #include "render/html.h"
 
 #include "gpuprof/group.h"
-#include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
