@@ -52,7 +52,4 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report);
 void gp_print_usage(FILE *out);
 void gp_print_command_help(FILE *out, const gp_command_def *cmd, const gp_family *family);
 
-/* Render a report in the request's format. */
-int gp_render(const gp_request *req, FILE *out, const gp_report *report);
-
 #endif

@@ -6,18 +6,6 @@
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
-static int render_comparison(const gp_request *req, FILE *out, const gp_comparison *c)
-{
-    gp_render_options o = {.no_header = req->no_header};
-    switch (req->output) {
-    case GP_OUT_JSON: return gp_render_compare_json(out, c);
-    case GP_OUT_CSV: return gp_render_compare_csv(out, c, &o);
-    case GP_OUT_HTML: return gp_render_compare_html(out, c);
-    case GP_OUT_TEXT: break;
-    }
-    return gp_render_compare_text(out, c);
-}
-
 static int compare_files(const gp_request *req, FILE *out, gp_report *base, gp_report *next,
                          int *exit_status)
 {
@@ -27,7 +15,7 @@ static int compare_files(const gp_request *req, FILE *out, gp_report *base, gp_r
     int rc = gp_compare_reports(base, req->operands[0], next, req->operands[1],
                                 req->threshold_pct, &c);
     if (rc == GP_OK)
-        rc = render_comparison(req, out, &c);
+        rc = gp_render_compare(out, &c, gp_render_options_for(req));
     *exit_status = c.n_slower ? 1 : 0;
     gp_comparison_free(&c);
     return rc;

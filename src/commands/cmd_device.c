@@ -34,8 +34,7 @@ int gp_cmd_device(const gp_request *req, FILE *out, gp_report *report)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     int rc = describe(devs, first, last);
     if (rc == GP_OK)
-        rc = req->output == GP_OUT_JSON ? gp_render_devices_json(out, devs, n)
-                                        : gp_render_devices_text(out, devs, n);
+        rc = gp_render_devices(out, devs, n, gp_render_options_for(req));
     free(devs);
     return rc;
 }

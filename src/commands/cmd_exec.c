@@ -98,11 +98,11 @@ static int write_report(const gp_request *req, const char *file, FILE *out,
                         const gp_report *report)
 {
     if (!file[0])
-        return gp_render(req, out, report);
+        return gp_render_report(out, report, gp_render_options_for(req));
     FILE *f = fopen(file, "w");
     if (!f)
         return gp_fail(GP_ERR_RUNTIME, "cannot write %s: %s", file, strerror(errno));
-    int rc = gp_render(req, f, report);
+    int rc = gp_render_report(f, report, gp_render_options_for(req));
     const bool failed = ferror(f) != 0;
     if (fclose(f) != 0 || failed)
         return gp_fail(GP_ERR_RUNTIME, "cannot write %s: %s", file, strerror(errno));

@@ -8,24 +8,12 @@
 #include "gpuprof/runner.h"
 #include "gpuprof/status.h"
 
-int gp_render(const gp_request *req, FILE *out, const gp_report *report)
-{
-    gp_render_options o = {req->no_header, req->metrics_detail, req->launches};
-    switch (req->output) {
-    case GP_OUT_JSON: return gp_render_json(out, report);
-    case GP_OUT_CSV: return gp_render_csv(out, report, &o);
-    case GP_OUT_HTML: return gp_render_html(out, report);
-    case GP_OUT_TEXT: break;
-    }
-    return gp_render_text(out, report, &o);
-}
-
 static int run_and_render(const gp_request *req, const gp_plan *plan, FILE *out,
                           gp_report *report)
 {
     size_t failed = 0;
     GP_TRY(gp_run_plan(req, plan, report, &failed));
-    GP_TRY(gp_render(req, out, report));
+    GP_TRY(gp_render_report(out, report, gp_render_options_for(req)));
     if (failed)
         return gp_fail(GP_ERR_RUNTIME, "%zu result%s FAILED the check against the CPU", failed,
                        failed == 1 ? "" : "s");

@@ -34,19 +34,13 @@ static int resolve_chip(const gp_request *req, char *chip, size_t len, gp_report
     return gp_profiler_device_chip(req->device, chip, len);
 }
 
-static int render(const gp_request *req, FILE *out, const gp_chip_metrics *m)
-{
-    return req->output == GP_OUT_JSON ? gp_render_metrics_json(out, m)
-                                      : gp_render_metrics_text(out, m);
-}
-
 int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report)
 {
     char chip[64];
     GP_TRY(resolve_chip(req, chip, sizeof chip, report));
     gp_chip_metrics m = {0};
     if (!chip[0])
-        return render(req, out, &m);
+        return gp_render_chip_metrics(out, &m, gp_render_options_for(req));
     size_t n;
     gp_metric_catalogue(&n);
     gp_metric_availability *avail = calloc(n, sizeof *avail);
@@ -56,7 +50,7 @@ int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report)
     m.chip = chip;
     m.availability = avail;
     if (rc == GP_OK)
-        rc = render(req, out, &m);
+        rc = gp_render_chip_metrics(out, &m, gp_render_options_for(req));
     free(avail);
     return rc;
 }

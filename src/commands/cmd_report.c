@@ -2,13 +2,14 @@
  * merged into one, each result labelled with its file. */
 #include "gpuprof/commands.h"
 
+#include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
 {
     if (req->n_operands == 1) {
         GP_TRY(gp_report_read_json(req->operands[0], report));
-        return gp_render(req, out, report);
+        return gp_render_report(out, report, gp_render_options_for(req));
     }
     for (size_t i = 0; i < req->n_operands; i++) {
         gp_report part;
@@ -18,5 +19,5 @@ int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
         gp_report_free(&part);
         GP_TRY(rc);
     }
-    return gp_render(req, out, report);
+    return gp_render_report(out, report, gp_render_options_for(req));
 }

@@ -1,8 +1,10 @@
-/* What the text and CSV renderers share: metric values with the precision their unit
- * deserves, the metric columns of a table and their cells, launch shapes, CSV fields. */
+/* What the renderers share: metric values with the precision their unit deserves, the
+ * metric columns of a table and their cells, launch shapes, CSV fields, a compared row's
+ * metrics. */
 #ifndef GPUPROF_TEXT_CELLS_H
 #define GPUPROF_TEXT_CELLS_H
 
+#include "gpuprof/compare.h"
 #include "gpuprof/report.h"
 
 #include <stdbool.h>
@@ -28,5 +30,12 @@ void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
 /* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
  * by a comma unless it is the first of its line. */
 void gp_csv_field(FILE *out, const char *s, bool first);
+
+/* A side's value of a compared metric: NAN when it has none or it is not valid. */
+double gp_compare_side_value(const gp_compare_side *s, const char *key);
+/* Whether a row's metric changed by more than the threshold, or from 0 to anything: those
+ * compare lists under the row. *base and *next get its two values. */
+bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
+                               double threshold_pct, double *base, double *next);
 
 #endif

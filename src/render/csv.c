@@ -1,7 +1,8 @@
 /* CSV output: one header line (unless --no-header), one row per result; then a column per
  * parameter and per metric key the results carry, so runs with the same options append
- * cleanly. */
-#include "gpuprof/render.h"
+ * cleanly. Likewise a row per compared result (both sides' every metric), per launch of an
+ * exec report, per variant of list. */
+#include "render/csv.h"
 
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
@@ -46,12 +47,21 @@ static size_t add_unique(const char **names, size_t n, const char *name)
     return n;
 }
 
+/* The keys of metrics[0..count) not yet among keys[0..n), added in order; the new count. */
+static size_t add_metric_keys(const char **keys, size_t n, const gp_metric_value *metrics,
+                              size_t count)
+{
+    for (size_t m = 0; m < count; m++)
+        n = add_unique(keys, n, metrics[m].key);
+    return n;
+}
+
 static size_t metric_keys(const gp_report *r, const char **keys)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n_results; i++)
-        for (size_t m = 0; m < r->results[i].metrics.n_metrics; m++)
-            n = add_unique(keys, n, r->results[i].metrics.metrics[m].key);
+        n = add_metric_keys(keys, n, r->results[i].metrics.metrics,
+                            r->results[i].metrics.n_metrics);
     return n;
 }
 
@@ -123,10 +133,8 @@ static void put_row(FILE *out, const gp_report *r, const gp_result *res, const c
     fputc('\n', out);
 }
 
-int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (r->is_exec)
-        return gp_render_exec_csv(out, r, o);
     const char *keys[MAX_KEYS], *params[MAX_KEYS];
     const size_t n_keys = metric_keys(r, keys), n_params = param_names(r, params);
     if (!o || !o->no_header)
@@ -136,7 +144,7 @@ int gp_render_csv(FILE *out, const gp_report *r, const gp_render_options *o)
     return GP_OK;
 }
 
-int gp_render_list_csv(FILE *out, const gp_render_options *o)
+int gp_csv_list(FILE *out, const gp_render_options *o)
 {
     if (!o || !o->no_header)
         fputs("family,variant,default_block,blocks,origin,summary\n", out);
@@ -159,14 +167,65 @@ int gp_render_list_csv(FILE *out, const gp_render_options *o)
     return GP_OK;
 }
 
+/* ---- compare: a row per result, both sides' every metric ------------------------------- */
+
+/* Every metric key over both sides of every row, in order of first appearance. */
+static size_t compare_metric_keys(const gp_comparison *c, const char **keys)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const gp_compare_side *sides[2] = {&c->rows[r].base, &c->rows[r].next};
+        for (size_t s = 0; s < 2; s++)
+            n = add_metric_keys(keys, n, sides[s]->metrics, sides[s]->n_metrics);
+    }
+    return n;
+}
+
+static void put_csv_row(FILE *out, const gp_compare_row *row, const char **keys, size_t n)
+{
+    char label[GP_COMPARE_LABEL_LEN];
+    gp_compare_label(row, label, sizeof label);
+    gp_csv_field(out, label, true);
+    fprintf(out, ",%s", gp_change_name(row->verdict));
+    put_number(out, row->change_pct);
+    put_number(out, row->bound_pct);
+    const gp_compare_side *sides[2] = {&row->base, &row->next};
+    for (size_t s = 0; s < 2; s++) {
+        put_number(out, sides[s]->present ? sides[s]->time_ms : NAN);
+        put_number(out, sides[s]->present ? sides[s]->noise_pct : NAN);
+        put_number(out, sides[s]->present ? sides[s]->gbps : NAN);
+    }
+    for (size_t k = 0; k < n; k++) {
+        put_number(out, gp_compare_side_value(&row->base, keys[k]));
+        put_number(out, gp_compare_side_value(&row->next, keys[k]));
+    }
+    fputc('\n', out);
+}
+
+int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
+{
+    const char *keys[MAX_KEYS];
+    const size_t n = compare_metric_keys(c, keys);
+    if (!o || !o->no_header) {
+        fputs("result,verdict,change_pct,bound_pct,base_ms,base_noise_pct,base_gbps,new_ms,"
+              "new_noise_pct,new_gbps", out);
+        for (size_t k = 0; k < n; k++)
+            fprintf(out, ",base_%s,new_%s", keys[k], keys[k]);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < c->n_rows; i++)
+        put_csv_row(out, &c->rows[i], keys, n);
+    return GP_OK;
+}
+
 /* ---- gpuprof exec: one row per launch --------------------------------------------------- */
 
 static size_t exec_metric_keys(const gp_exec_info *e, const char **keys)
 {
     size_t n = 0;
     for (size_t i = 0; i < e->n_launches; i++)
-        for (size_t m = 0; m < e->launches[i].metrics.n_metrics; m++)
-            n = add_unique(keys, n, e->launches[i].metrics.metrics[m].key);
+        n = add_metric_keys(keys, n, e->launches[i].metrics.metrics,
+                            e->launches[i].metrics.n_metrics);
     return n;
 }
 
@@ -190,7 +249,7 @@ static void put_launch(FILE *out, const gp_exec_launch *l, const char **keys, si
     fputc('\n', out);
 }
 
-int gp_render_exec_csv(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     const char *keys[MAX_KEYS];
     const size_t n_keys = exec_metric_keys(&r->exec, keys);

@@ -1,6 +1,6 @@
-/* Inline SVG charts for the HTML page (render/html.c): horizontal bar charts with one or more
- * series per row, and line charts. Plain data in, markup out; no scripts, nothing fetched.
- * Every element a test or a stylesheet needs has a class: rect.bar, circle.point,
+/* Inline SVG charts for the HTML pages (render/html_*.c): horizontal bar charts with one or
+ * more series per row, and line charts. Plain data in, markup out; no scripts, nothing
+ * fetched. Every element a test or a stylesheet needs has a class: rect.bar, circle.point,
  * polyline.line, line.ref, g.row; series are s0, s1, ... in the order given. */
 #ifndef GPUPROF_SVG_H
 #define GPUPROF_SVG_H

@@ -1,9 +1,11 @@
-/* Text output for people: a header with the GPU and the run's configuration, one aligned
- * row per result, per-launch rows for multi-kernel workloads, optional long metric form. */
-#include "gpuprof/render.h"
+/* Text output for people. Kernel reports: a header with the GPU and the run's configuration,
+ * a heading per problem and one aligned row per result, per-launch rows for multi-kernel
+ * workloads, optional long metric form (exec reports: text_exec.c). Compare: a row per
+ * result, changed metrics under it. The catalogue commands: list, device, metrics. */
+#include "render/text.h"
 
+#include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
-
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
@@ -107,44 +109,18 @@ static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **k
 /* ---- parameters: the same in every row of a problem go in its heading, the others in
  * each row's name ---------------------------------------------------------------------- */
 
-typedef struct {
-    const gp_result *rows;
-    size_t n;
-    bool label_sources;          /* merged reports of different GPUs or versions */
-} problem_rows;
-
-static bool same_value(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || a == b;
-}
-
-static double param_value(const gp_result *r, const char *name)
-{
-    const gp_param *p = gp_result_param(r, name);
-    return p ? p->value : NAN;
-}
-
-static bool param_is_constant(problem_rows pr, const char *name)
-{
-    const double first = param_value(&pr.rows[0], name);
-    for (size_t i = 1; i < pr.n; i++)
-        if (!same_value(param_value(&pr.rows[i], name), first))
-            return false;
-    return true;
-}
-
 static void format_number(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.10g", v);
 }
 
 /* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
-static void row_params(problem_rows pr, const gp_result *res, char *buf, size_t len)
+static void row_params(const gp_problem *pr, const gp_result *res, char *buf, size_t len)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < res->n_params; i++) {
         const gp_param *p = &res->params[i];
-        if (isnan(p->value) || param_is_constant(pr, p->name))
+        if (isnan(p->value) || !gp_problem_param_varies(pr, p->name))
             continue;
         char v[32];
         format_number(v, sizeof v, p->value);
@@ -161,15 +137,15 @@ static void format_noise(char *buf, size_t len, double noise_pct)
         snprintf(buf, len, "%.1f", noise_pct);
 }
 
-static void print_row(FILE *out, problem_rows pr, const gp_result *res, const char **keys,
-                      const char **labels, size_t n)
+static void print_row(FILE *out, const gp_problem *pr, bool label_sources,
+                      const gp_result *res, const char **keys, const char **labels, size_t n)
 {
     bool two_d = res->nx != 0;
     char grid[32], block[32], name[128], params[96], source[24] = "", noise[16];
     gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
     gp_text_format_dim(block, sizeof block, res->block, two_d);
     row_params(pr, res, params, sizeof params);
-    if (pr.label_sources)
+    if (label_sources)
         snprintf(source, sizeof source, " [%zu]", res->source + 1);
     snprintf(name, sizeof name, "%.60s%s%s", res->variant, params, source);
     format_noise(noise, sizeof noise, res->timing.noise_pct);
@@ -198,17 +174,10 @@ static void print_row(FILE *out, problem_rows pr, const gp_result *res, const ch
     }
 }
 
-/* Rows of one problem: the same family, size and type. */
-static bool same_problem(const gp_result *a, const gp_result *b)
-{
-    return strcmp(a->family, b->family) == 0 && a->n == b->n && a->nx == b->nx &&
-           a->ny == b->ny && strcmp(a->type, b->type) == 0;
-}
-
 /* The heading of a problem, with the parameters every one of its rows shares. */
-static void print_problem(FILE *out, problem_rows pr)
+static void print_problem(FILE *out, const gp_problem *pr)
 {
-    const gp_result *res = &pr.rows[0];
+    const gp_result *res = &pr->report->results[pr->first];
     char size[64], note[32];
     format_size(size, sizeof size, res);
     double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
@@ -216,7 +185,7 @@ static void print_problem(FILE *out, problem_rows pr)
             res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
     for (size_t i = 0; i < res->n_params; i++) {
         const gp_param *p = &res->params[i];
-        if (isnan(p->value) || !param_is_constant(pr, p->name))
+        if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
             continue;
         char v[32];
         format_number(v, sizeof v, p->value);
@@ -259,23 +228,18 @@ static void print_failures(FILE *out, const gp_report *r)
     }
 }
 
-int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (r->is_exec)
-        return gp_render_exec_text(out, r, o);
     const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
     size_t n = metric_columns(r, keys, labels);
     print_header(out, r);
     const bool label_sources = gp_report_sources_differ(r);
     for (size_t i = 0; i < r->n_results;) {
-        problem_rows pr = {&r->results[i], 1, label_sources};
-        while (i + pr.n < r->n_results && same_problem(&pr.rows[0], &pr.rows[pr.n]))
-            pr.n++;
-        print_problem(out, pr);
+        const gp_problem pr = gp_problem_at(r, i);
+        print_problem(out, &pr);
         print_column_titles(out, labels, n);
-        for (size_t k = 0; k < pr.n; k++)
-            print_row(out, pr, &pr.rows[k], keys, labels, n);
-        i += pr.n;
+        for (; i < pr.end; i++)
+            print_row(out, &pr, label_sources, &r->results[i], keys, labels, n);
     }
     print_failures(out, r);
     if (o && o->metrics_detail)
@@ -283,10 +247,90 @@ int gp_render_text(FILE *out, const gp_report *r, const gp_render_options *o)
     return GP_OK;
 }
 
+/* ---- compare: a row per result, changed metrics under it ------------------------------- */
+
+static void describe_side(char *buf, size_t len, const char *file, const gp_report *r)
+{
+    if (r->has_device)
+        snprintf(buf, len, "%s: gpuprof %s %s on %s", file, r->tool_version, r->command,
+                 r->device.name);
+    else
+        snprintf(buf, len, "%s: gpuprof %s %s", file, r->tool_version, r->command);
+}
+
+static void print_text_header(FILE *out, const gp_comparison *c)
+{
+    char base[2 * GP_TEXT_LEN], next[2 * GP_TEXT_LEN];
+    describe_side(base, sizeof base, c->base_file, c->base);
+    describe_side(next, sizeof next, c->next_file, c->next);
+    fprintf(out, "gpuprof %s  compare\nbase: %s\nnew:  %s\n", GPUPROF_VERSION, base, next);
+    if (!c->same_device)
+        fputs("different GPUs: the changes compare the GPUs as much as the code\n", out);
+    fprintf(out, "a change is significant beyond %g %% and beyond both runs' noise (the "
+                 "bound column); metrics are shown where they changed by more than %g %%\n\n",
+            c->threshold_pct, c->threshold_pct);
+    fprintf(out, "%-10s %8s %7s %11s %11s %9s %9s  %s\n", "verdict", "change%", "bound%",
+            "base_ms", "new_ms", "base_GB/s", "new_GB/s", "result");
+}
+
+static void put_cell(FILE *out, const char *fmt, int width, double v)
+{
+    if (isfinite(v))
+        fprintf(out, fmt, width, v);
+    else
+        fprintf(out, "%*s", width, "-");
+}
+
+static void print_text_metrics(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    if (!row->base.present || !row->next.present)
+        return;
+    for (size_t m = 0; m < row->base.n_metrics; m++) {
+        const gp_metric_value *v = &row->base.metrics[m];
+        double b, n;
+        if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
+            continue;
+        fprintf(out, "%-10s %8s %7s %11.4g %11.4g %9s %9s    %s (%s)\n", "", "", "", b, n, "",
+                "", v->key, v->unit);
+    }
+}
+
+static void print_text_row(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    char label[GP_COMPARE_LABEL_LEN];
+    gp_compare_label(row, label, sizeof label);
+    fprintf(out, "%-10s ", gp_change_name(row->verdict));
+    put_cell(out, "%+*.1f", 8, row->change_pct);
+    put_cell(out, " %*.1f", 7, row->bound_pct);
+    put_cell(out, " %*.4f", 11, row->base.present ? row->base.time_ms : NAN);
+    put_cell(out, " %*.4f", 11, row->next.present ? row->next.time_ms : NAN);
+    put_cell(out, " %*.1f", 9, row->base.present ? row->base.gbps : NAN);
+    put_cell(out, " %*.1f", 9, row->next.present ? row->next.gbps : NAN);
+    fprintf(out, "  %s\n", label);
+    print_text_metrics(out, row, threshold_pct);
+}
+
+int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
+{
+    (void)o;
+    print_text_header(out, c);
+    for (size_t i = 0; i < c->n_rows; i++)
+        print_text_row(out, &c->rows[i], c->threshold_pct);
+    fprintf(out, "\n%zu matched: %zu slower, %zu faster, %zu within the bound; %zu only in "
+                 "base, %zu only in new\n",
+            c->n_same + c->n_faster + c->n_slower, c->n_slower, c->n_faster, c->n_same,
+            c->n_only_base, c->n_only_new);
+    if (c->n_slower)
+        fprintf(out, "REGRESSION: %zu result%s significantly slower\n", c->n_slower,
+                c->n_slower == 1 ? "" : "s");
+    return GP_OK;
+}
+
 /* ---- the catalogue commands ---------------------------------------------------------- */
 
-int gp_render_list_text(FILE *out)
+int gp_text_list(FILE *out, const gp_render_options *o)
 {
+    (void)o;
     size_t n;
     const gp_family *families = gp_family_table(&n);
     for (size_t f = 0; f < n; f++) {
@@ -323,15 +367,18 @@ static void print_device(FILE *out, const gp_device_info *d)
             d->runtime_version % 1000 / 10);
 }
 
-int gp_render_devices_text(FILE *out, const gp_device_info *devices, size_t n)
+int gp_text_devices(FILE *out, const gp_device_info *devices, size_t n,
+                    const gp_render_options *o)
 {
+    (void)o;
     for (size_t i = 0; i < n; i++)
         print_device(out, &devices[i]);
     return GP_OK;
 }
 
-int gp_render_metrics_text(FILE *out, const gp_chip_metrics *c)
+int gp_text_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_options *o)
 {
+    (void)o;
     size_t n;
     const gp_metric_def *cat = gp_metric_catalogue(&n);
     if (c->chip)

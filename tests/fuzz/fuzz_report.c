@@ -21,13 +21,9 @@ static FILE *sink;
 static void compare_with_itself(const gp_report *r)
 {
     gp_comparison c;
-    if (gp_compare_reports(r, "a", r, "b", GP_COMPARE_DEFAULT_THRESHOLD, &c) == GP_OK) {
-        const gp_render_options o = {.no_header = false};
-        gp_render_compare_text(sink, &c);
-        gp_render_compare_csv(sink, &c, &o);
-        gp_render_compare_json(sink, &c);
-        gp_render_compare_html(sink, &c);
-    }
+    if (gp_compare_reports(r, "a", r, "b", GP_COMPARE_DEFAULT_THRESHOLD, &c) == GP_OK)
+        for (gp_output f = GP_OUT_TEXT; f <= GP_OUT_HTML; f++)
+            gp_render_compare(sink, &c, (gp_render_options){.format = f});
     gp_comparison_free(&c);
 }
 
@@ -43,17 +39,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     gp_report r;
     if (gp_report_parse_json((const char *)data, size, "fuzz", &r) == GP_OK && sink) {
-        gp_render_options o = {.no_header = false, .metrics_detail = false};
-        gp_render_text(sink, &r, &o);
-        gp_render_csv(sink, &r, &o);
+        gp_render_options o = {.format = GP_OUT_TEXT};
+        gp_render_report(sink, &r, o);
+        o.format = GP_OUT_CSV;
+        gp_render_report(sink, &r, o);
         o.metrics_detail = true;
         o.no_header = true;
-        gp_render_text(sink, &r, &o);
+        o.format = GP_OUT_TEXT;
+        gp_render_report(sink, &r, o);
         o.launches = true; /* exec reports: one row per launch */
-        gp_render_text(sink, &r, &o);
-        gp_render_csv(sink, &r, &o);
-        gp_render_json(sink, &r);
-        gp_render_html(sink, &r);
+        for (gp_output f = GP_OUT_TEXT; f <= GP_OUT_HTML; f++) {
+            o.format = f;
+            gp_render_report(sink, &r, o);
+        }
         compare_with_itself(&r);
     }
     gp_report_free(&r);

@@ -1,5 +1,7 @@
 /* Renderers on reports recorded on a real GPU (the JSON files in tests/fixtures) and on a synthetic
- * report with an undefined metric: text, CSV and the JSON round trip. */
+ * report with an undefined metric: text, CSV and the JSON round trip. The table of formats:
+ * the options a request asks for, each format's views of kernel and exec reports, and the
+ * text view where a format has none of a document. */
 #include "tap.h"
 
 #include "gpuprof/render.h"
@@ -12,29 +14,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int (*render_fn)(FILE *, const gp_report *, const gp_render_options *);
+/* What a test renders: a report, or one of the catalogue commands' documents. */
+typedef enum { REPORT, LIST, DEVICES, CHIP_METRICS } document;
 
-static int render_json_adapter(FILE *out, const gp_report *r, const gp_render_options *o)
+static int render_document(FILE *f, document doc, const gp_report *r, gp_render_options o)
 {
-    (void)o;
-    return gp_render_json(out, r);
+    const gp_device_info device = {.index = 0, .name = "Synthetic GPU", .peak_gbps = 1000};
+    const gp_chip_metrics no_chip = {0};
+    switch (doc) {
+    case LIST: return gp_render_list(f, o);
+    case DEVICES: return gp_render_devices(f, &device, 1, o);
+    case CHIP_METRICS: return gp_render_chip_metrics(f, &no_chip, o);
+    case REPORT: break;
+    }
+    return gp_render_report(f, r, o);
 }
 
-/* Render into a heap string (caller frees). */
-static char *render(render_fn fn, const gp_report *r, const gp_render_options *o)
+/* Render into a heap string (caller frees), in `format` with the other options of `o`. */
+static char *render_as(document doc, gp_output format, const gp_report *r, gp_render_options o)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    int rc = fn(f, r, o);
+    o.format = format;
+    int rc = render_document(f, doc, r, o);
     fclose(f);
     if (rc != 0) {
         free(buf);
         return NULL;
     }
     return buf;
+}
+
+static char *render(gp_output format, const gp_report *r, gp_render_options o)
+{
+    return render_as(REPORT, format, r, o);
 }
 
 static size_t count_lines(const char *s)
@@ -62,7 +78,7 @@ static size_t csv_fields(const char *line)
 static void check_csv(const gp_report *r, const char *name)
 {
     gp_render_options o = {0};
-    char *csv = render(gp_render_csv, r, &o);
+    char *csv = render(GP_OUT_CSV, r, o);
     tap_ok(csv != NULL, "%s: CSV renders", name);
     if (!csv)
         return;
@@ -79,7 +95,7 @@ static void check_csv(const gp_report *r, const char *name)
            "%s: CSV header starts with the identity", name);
     free(csv);
     o.no_header = true;
-    csv = render(gp_render_csv, r, &o);
+    csv = render(GP_OUT_CSV, r, o);
     tap_ok(csv && count_lines(csv) == rows && strncmp(csv, identity, strlen(identity)) != 0,
            "%s: --no-header drops only the header", name);
     free(csv);
@@ -88,7 +104,7 @@ static void check_csv(const gp_report *r, const char *name)
 static void check_text(const gp_report *r, const char *name)
 {
     gp_render_options o = {0};
-    char *text = render(gp_render_text, r, &o);
+    char *text = render(GP_OUT_TEXT, r, o);
     tap_ok(text != NULL, "%s: text renders", name);
     if (!text)
         return;
@@ -98,7 +114,7 @@ static void check_text(const gp_report *r, const char *name)
     tap_ok(all, "%s: text names the GPU and every variant", name);
     free(text);
     o.metrics_detail = true;
-    text = render(gp_render_text, r, &o);
+    text = render(GP_OUT_TEXT, r, o);
     bool detail = text && (r->profiler.state != GP_PROF_OK || strstr(text, "Kernel: "));
     tap_ok(detail, "%s: --metrics-detail lists kernels when metrics exist", name);
     free(text);
@@ -107,7 +123,8 @@ static void check_text(const gp_report *r, const char *name)
 /* JSON → report → JSON: the second rendering is identical to the first. */
 static void check_round_trip(const gp_report *r, const char *name)
 {
-    char *first = render(render_json_adapter, r, NULL);
+    const gp_render_options none = {0};
+    char *first = render(GP_OUT_JSON, r, none);
     char path[] = "/tmp/gpuprof-unit-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -117,7 +134,7 @@ static void check_round_trip(const gp_report *r, const char *name)
         fclose(f);
     gp_report back;
     int rc = gp_report_read_json(path, &back);
-    char *second = rc == GP_OK ? render(render_json_adapter, &back, NULL) : NULL;
+    char *second = rc == GP_OK ? render(GP_OUT_JSON, &back, none) : NULL;
     tap_ok(first && second && strcmp(first, second) == 0, "%s: JSON round trip is stable", name);
     if (rc == GP_OK)
         gp_report_free(&back);
@@ -195,13 +212,13 @@ static void synthetic(void)
     snprintf(l->kernel, sizeof l->kernel, "reduceShfl");
 
     gp_render_options o = {0};
-    char *text = render(gp_render_text, &r, &o);
+    char *text = render(GP_OUT_TEXT, &r, o);
     tap_ok(text && strstr(text, "4.00") && strstr(text, "n/a"),
            "text: a defined metric has a value, an undefined one n/a");
-    char *csv = render(gp_render_csv, &r, &o);
+    char *csv = render(GP_OUT_CSV, &r, o);
     tap_ok(csv && strstr(csv, ",4,") != NULL && csv[strlen(csv) - 2] == ',',
            "CSV: the undefined metric is an empty field");
-    char *json = render(render_json_adapter, &r, NULL);
+    char *json = render(GP_OUT_JSON, &r, o);
     tap_ok(json && strstr(json, "\"value\":\tnull") && strstr(json, "\"reason\":\t\"no requests\""),
            "JSON: an undefined metric is null with its reason");
     free(text);
@@ -210,8 +227,94 @@ static void synthetic(void)
     gp_report_free(&r);
 }
 
+/* ---- the table of formats (render/formats.c) -------------------------------------------- */
+
+static bool same_output(document doc, gp_output a, gp_output b)
+{
+    const gp_render_options none = {0};
+    char *x = render_as(doc, a, NULL, none), *y = render_as(doc, b, NULL, none);
+    const bool same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static bool starts_with(document doc, const gp_report *r, gp_output format, const char *start)
+{
+    char *s = render_as(doc, format, r, (gp_render_options){0});
+    const bool ok = s && strncmp(s, start, strlen(start)) == 0;
+    free(s);
+    return ok;
+}
+
+static bool contains(const gp_report *r, gp_output format, const char *needle)
+{
+    char *s = render_as(REPORT, format, r, (gp_render_options){0});
+    const bool ok = s && strstr(s, needle);
+    free(s);
+    return ok;
+}
+
+static void options_from_request(void)
+{
+    gp_request req = {.output = GP_OUT_CSV, .no_header = true, .metrics_detail = true,
+                      .launches = true};
+    gp_render_options o = gp_render_options_for(&req);
+    tap_ok(o.format == GP_OUT_CSV && o.no_header && o.metrics_detail && o.launches,
+           "options: format, --no-header, --metrics-detail and --launches from the request");
+    req = (gp_request){.output = GP_OUT_HTML};
+    o = gp_render_options_for(&req);
+    tap_ok(o.format == GP_OUT_HTML && !o.no_header && !o.metrics_detail && !o.launches,
+           "options: nothing asked for, nothing set");
+}
+
+/* The cells the command line never reaches render as text, as before the table. */
+static void missing_views(void)
+{
+    tap_ok(same_output(LIST, GP_OUT_HTML, GP_OUT_TEXT), "list in HTML: the text view");
+    tap_ok(same_output(DEVICES, GP_OUT_CSV, GP_OUT_TEXT), "devices in CSV: the text view");
+    tap_ok(same_output(DEVICES, GP_OUT_HTML, GP_OUT_TEXT), "devices in HTML: the text view");
+    tap_ok(same_output(CHIP_METRICS, GP_OUT_CSV, GP_OUT_TEXT), "metrics in CSV: the text view");
+    tap_ok(same_output(CHIP_METRICS, GP_OUT_HTML, GP_OUT_TEXT),
+           "metrics in HTML: the text view");
+    tap_ok(same_output(LIST, (gp_output)99, GP_OUT_TEXT), "a format out of the table: text");
+    tap_ok(starts_with(LIST, NULL, GP_OUT_JSON, "{") &&
+               starts_with(DEVICES, NULL, GP_OUT_JSON, "{") &&
+               starts_with(CHIP_METRICS, NULL, GP_OUT_JSON, "{"),
+           "list, devices and metrics in JSON: their own views");
+    tap_ok(starts_with(LIST, NULL, GP_OUT_CSV, "family,variant,"), "list in CSV: its own view");
+}
+
+/* A kernel and an exec report, each in every format: the row's view of its kind. */
+static void reports(void)
+{
+    gp_report kernel, exec;
+    gp_report_init(&kernel);
+    gp_report_init(&exec);
+    snprintf(kernel.command, sizeof kernel.command, "reduce");
+    snprintf(exec.command, sizeof exec.command, "exec");
+    exec.is_exec = true;
+    tap_ok(contains(&kernel, GP_OUT_TEXT, "reduce on ") &&
+               contains(&exec, GP_OUT_TEXT, "  exec: exit status"),
+           "text: the kernel and the exec views");
+    tap_ok(starts_with(REPORT, &kernel, GP_OUT_CSV, "family,variant,") &&
+               starts_with(REPORT, &exec, GP_OUT_CSV, "pid,id,kernel,"),
+           "CSV: the kernel and the exec views");
+    tap_ok(contains(&kernel, GP_OUT_HTML, "<title>gpuprof reduce") &&
+               contains(&exec, GP_OUT_HTML, "<title>gpuprof exec"),
+           "HTML: the kernel and the exec pages");
+    tap_ok(!contains(&kernel, GP_OUT_JSON, "\"exec\":") &&
+               contains(&exec, GP_OUT_JSON, "\"exec\":"),
+           "JSON: one document, with its exec part for exec reports");
+    gp_report_free(&kernel);
+    gp_report_free(&exec);
+}
+
 void test_render(void)
 {
     synthetic();
     fixtures();
+    options_from_request();
+    missing_views();
+    reports();
 }

@@ -4,7 +4,7 @@
  * kernel, every metric's minimum, maximum and average. */
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/metrics.h"
-#include "gpuprof/render.h"
+#include "render/text.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 
@@ -165,7 +165,7 @@ static void print_detail(FILE *out, const gp_exec_kernel *k, size_t nk)
     }
 }
 
-int gp_render_exec_text(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     print_program(out, r);
     print_profiler(out, r);

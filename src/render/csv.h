@@ -1,0 +1,11 @@
+/* The CSV format's views (csv.c); it has none of devices or metrics. */
+#ifndef GPUPROF_RENDER_CSV_H
+#define GPUPROF_RENDER_CSV_H
+
+#include "render/views.h"
+
+gp_report_view gp_csv_report, gp_csv_exec;
+gp_compare_view gp_csv_compare;
+gp_list_view gp_csv_list;
+
+#endif

@@ -1,0 +1,80 @@
+/* The output formats: one table, a row per format and a column per document, and the entry
+ * points of gpuprof/render.h, which take the cell of the options' format. The render layer:
+ * documents in, bytes out; nothing read from the GPU, no exits, no error printed.
+ *
+ * A NULL cell: the format has no view of that document (HTML of list, devices and metrics;
+ * CSV of devices and metrics). The command-line parser never asks for one (list takes no
+ * --html, device and metrics take no --csv); were one asked for, the text view would answer,
+ * as before there was a table. */
+#include "gpuprof/render.h"
+
+#include "render/csv.h"
+#include "render/html.h"
+#include "render/json.h"
+#include "render/text.h"
+
+typedef struct {
+    gp_report_view *report, *exec;
+    gp_compare_view *compare;
+    gp_list_view *list;
+    gp_devices_view *devices;
+    gp_chip_metrics_view *chip_metrics;
+} format;
+
+static const format formats[] = {
+    [GP_OUT_TEXT] = {.report = gp_text_report, .exec = gp_text_exec,
+                     .compare = gp_text_compare, .list = gp_text_list,
+                     .devices = gp_text_devices, .chip_metrics = gp_text_chip_metrics},
+    [GP_OUT_JSON] = {.report = gp_json_report, .exec = gp_json_report,
+                     .compare = gp_json_compare, .list = gp_json_list,
+                     .devices = gp_json_devices, .chip_metrics = gp_json_chip_metrics},
+    [GP_OUT_CSV] = {.report = gp_csv_report, .exec = gp_csv_exec,
+                    .compare = gp_csv_compare, .list = gp_csv_list,
+                    .devices = NULL, .chip_metrics = NULL},
+    [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec,
+                     .compare = gp_html_compare, .list = NULL,
+                     .devices = NULL, .chip_metrics = NULL},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+static const format *row(gp_output f)
+{
+    return (size_t)f < N_FORMATS ? &formats[f] : &formats[GP_OUT_TEXT];
+}
+
+/* The format's view of a document, or where its cell is NULL the text view. */
+#define VIEW(f, document) \
+    (row(f)->document ? row(f)->document : formats[GP_OUT_TEXT].document)
+
+gp_render_options gp_render_options_for(const gp_request *req)
+{
+    return (gp_render_options){.format = req->output, .no_header = req->no_header,
+                               .metrics_detail = req->metrics_detail,
+                               .launches = req->launches};
+}
+
+int gp_render_report(FILE *out, const gp_report *r, gp_render_options o)
+{
+    return (r->is_exec ? VIEW(o.format, exec) : VIEW(o.format, report))(out, r, &o);
+}
+
+int gp_render_compare(FILE *out, const gp_comparison *c, gp_render_options o)
+{
+    return VIEW(o.format, compare)(out, c, &o);
+}
+
+int gp_render_list(FILE *out, gp_render_options o)
+{
+    return VIEW(o.format, list)(out, &o);
+}
+
+int gp_render_devices(FILE *out, const gp_device_info *devices, size_t n,
+                      gp_render_options o)
+{
+    return VIEW(o.format, devices)(out, devices, n, &o);
+}
+
+int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o)
+{
+    return VIEW(o.format, chip_metrics)(out, m, &o);
+}

@@ -1,0 +1,347 @@
+/* The HTML page of gpuprof compare (render/html_page.h has what the pages share): before/after
+ * bars of the median time with the changes marked, the matched results' table, the results
+ * only one report has. */
+#include "render/html.h"
+
+#include "gpuprof/status.h"
+#include "render/cells.h"
+#include "render/html_page.h"
+#include "render/svg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- compare: before and after ------------------------------------------------------------- */
+
+static void compare_side(FILE *out, const char *term, const char *file, const gp_report *r)
+{
+    char text[GP_TEXT_LEN + GP_NAME_LEN + 128];
+    char dev[GP_NAME_LEN + 96] = "no GPU recorded";
+    if (r->is_exec && r->exec.n_devices)
+        gp_html_describe_device(dev, sizeof dev, &r->exec.devices[0]);
+    else if (r->has_device)
+        gp_html_describe_device(dev, sizeof dev, &r->device);
+    snprintf(text, sizeof text, "%s: gpuprof %s %s on %s", file, r->tool_version, r->command,
+             dev);
+    gp_html_dd_text(out, term, text);
+}
+
+static void compare_summary(FILE *out, const gp_comparison *c)
+{
+    fputs("<section class=\"glance\">\n", out);
+    if (c->n_slower)
+        fprintf(out, "<p class=\"regression\">\xe2\x96\xb2 REGRESSION: %zu result%s "
+                     "significantly slower.</p>\n", c->n_slower, c->n_slower == 1 ? "" : "s");
+    fprintf(out, "<p>%zu matched: <b>%zu slower</b>, <b>%zu faster</b>, %zu within the "
+                 "bound; %zu only in base, %zu only in new.</p>\n",
+            c->n_same + c->n_faster + c->n_slower, c->n_slower, c->n_faster, c->n_same,
+            c->n_only_base, c->n_only_new);
+    fputs("</section>\n", out);
+}
+
+static void compare_header(FILE *out, const gp_comparison *c)
+{
+    fputs("<header>\n<h1>gpuprof compare</h1>\n<dl class=\"meta\">\n", out);
+    gp_html_dd_text(out, "gpuprof", GPUPROF_VERSION);
+    compare_side(out, "base", c->base_file, c->base);
+    compare_side(out, "new", c->next_file, c->next);
+    char text[GP_TEXT_LEN];
+    snprintf(text, sizeof text, "a change of the median time is significant beyond %g %% and "
+             "beyond both runs' noise (the bound column)", c->threshold_pct);
+    gp_html_dd_text(out, "threshold", text);
+    fputs("</dl>\n", out);
+    if (!c->same_device)
+        fputs("<ul class=\"warnings\"><li>different GPUs: the changes compare the GPUs as much "
+              "as the code.</li></ul>\n", out);
+    fputs("</header>\n", out);
+    compare_summary(out, c);
+}
+
+static bool matched(const gp_compare_row *row)
+{
+    return row->base.present && row->next.present;
+}
+
+static size_t n_matched(const gp_comparison *c)
+{
+    return c->n_same + c->n_faster + c->n_slower;
+}
+
+/* The colour says it, and so do a class, an arrow and a word, for readers who cannot tell
+ * the colours apart and for tests. */
+static const char *verdict_class(gp_change v)
+{
+    return v == GP_CHANGE_SLOWER ? "significant slower"
+           : v == GP_CHANGE_FASTER ? "significant faster" : "same";
+}
+
+static void verdict_marker(char *buf, size_t len, const gp_compare_row *row)
+{
+    if (row->verdict == GP_CHANGE_SLOWER)
+        snprintf(buf, len, "\xe2\x96\xb2 slower %+.1f %%", row->change_pct);
+    else if (row->verdict == GP_CHANGE_FASTER)
+        snprintf(buf, len, "\xe2\x96\xbc faster %+.1f %%", row->change_pct);
+    else
+        snprintf(buf, len, "%+.1f %% (within \xc2\xb1%.1f %%)", row->change_pct,
+                 row->bound_pct);
+}
+
+typedef struct {
+    gp_svg_row *rows;
+    char (*labels)[GP_COMPARE_LABEL_LEN];
+    char (*markers)[GP_SVG_VALUE_LEN];
+    size_t n;
+} compare_rows;
+
+static void compare_rows_free(compare_rows *cr)
+{
+    free(cr->rows);
+    free(cr->labels);
+    free(cr->markers);
+}
+
+/* The keys every matched row has with the same value ("reduce", "int32", "size=…"): the
+ * chart's labels leave them to its caption, so that the labels keep what differs. */
+typedef struct {
+    const gp_compare_key *keys[GP_COMPARE_MAX_KEYS];
+    size_t n;
+} common_keys;
+
+static bool row_has_key(const gp_compare_row *row, const gp_compare_key *key)
+{
+    for (size_t k = 0; k < row->n_keys; k++)
+        if (strcmp(row->keys[k].name, key->name) == 0 &&
+            strcmp(row->keys[k].value, key->value) == 0)
+            return true;
+    return false;
+}
+
+static void find_common(const gp_comparison *c, common_keys *ck)
+{
+    ck->n = 0;
+    const gp_compare_row *first = NULL;
+    for (size_t i = 0; i < c->n_rows && !first; i++)
+        first = matched(&c->rows[i]) ? &c->rows[i] : NULL;
+    for (size_t k = 0; first && k < first->n_keys; k++) {
+        bool everywhere = true;
+        for (size_t i = 0; i < c->n_rows && everywhere; i++)
+            everywhere = !matched(&c->rows[i]) || row_has_key(&c->rows[i], &first->keys[k]);
+        if (everywhere)
+            ck->keys[ck->n++] = &first->keys[k];
+    }
+}
+
+static bool is_common(const common_keys *ck, const gp_compare_key *key)
+{
+    for (size_t i = 0; i < ck->n; i++)
+        if (strcmp(ck->keys[i]->name, key->name) == 0 &&
+            strcmp(ck->keys[i]->value, key->value) == 0)
+            return true;
+    return false;
+}
+
+/* As gp_compare_label writes a key: "reduce", "int32", "size=16777216". */
+static void append_key(char *buf, size_t len, const gp_compare_key *k)
+{
+    const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
+                      strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
+    gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
+                    bare ? "" : "=", k->value);
+}
+
+/* gp_compare_label's words: those every row shares (`common`), or the others. */
+static void label_keys(const common_keys *ck, const gp_compare_row *row, bool common,
+                       char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < row->n_keys; i++) {
+        const gp_compare_key *k = &row->keys[i];
+        if (is_common(ck, k) != common)
+            continue;
+        append_key(buf, len, k);
+    }
+    if (!common && !buf[0])
+        gp_compare_label(row, buf, len);
+}
+
+static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
+                             gp_svg_row *out, char *label, char *marker)
+{
+    label_keys(ck, row, false, label, GP_COMPARE_LABEL_LEN);
+    verdict_marker(marker, GP_SVG_VALUE_LEN, row);
+    out->label = label;
+    out->marker = marker;
+    out->row_class = verdict_class(row->verdict);
+    const gp_compare_side *sides[2] = {&row->base, &row->next};
+    for (size_t s = 0; s < 2; s++) {
+        out->values[s] = sides[s]->time_ms;
+        gp_html_fmt_num(out->value_text[s], GP_SVG_VALUE_LEN, "%.4f ms", sides[s]->time_ms);
+    }
+}
+
+static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
+{
+    const size_t n = n_matched(c) + 1;
+    cr->rows = calloc(n, sizeof *cr->rows);
+    cr->labels = calloc(n, sizeof *cr->labels);
+    cr->markers = calloc(n, sizeof *cr->markers);
+    cr->n = 0;
+    if (!cr->rows || !cr->labels || !cr->markers) {
+        compare_rows_free(cr);
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    }
+    common_keys ck;
+    find_common(c, &ck);
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (matched(&c->rows[i]) && cr->n + 1 < n) {
+            fill_compare_row(&ck, &c->rows[i], &cr->rows[cr->n], cr->labels[cr->n],
+                             cr->markers[cr->n]);
+            cr->n++;
+        }
+    return GP_OK;
+}
+
+static void common_caption(FILE *out, const gp_comparison *c)
+{
+    common_keys ck;
+    find_common(c, &ck);
+    char words[GP_COMPARE_LABEL_LEN] = "";
+    for (size_t i = 0; i < ck.n; i++)
+        append_key(words, sizeof words, ck.keys[i]);
+    if (!words[0])
+        return;
+    fputs(" Every bar is of ", out);
+    gp_html_escape(out, words);
+    fputc('.', out);
+}
+
+static int compare_chart(FILE *out, const gp_comparison *c)
+{
+    fputs("<h2>Median time, before and after</h2>\n", out);
+    if (!n_matched(c)) {
+        fputs("<p class=\"note\">No result is in both reports.</p>\n", out);
+        return GP_OK;
+    }
+    compare_rows cr;
+    GP_TRY(compare_rows_make(c, &cr));
+    char base[GP_TEXT_LEN], next[GP_TEXT_LEN];
+    snprintf(base, sizeof base, "base: %s", c->base_file);
+    snprintf(next, sizeof next, "new: %s", c->next_file);
+    const gp_svg_bars chart = {.title = "Median time of each result, base and new",
+                               .axis_title = "median time, ms (shorter is faster)",
+                               .series = {base, next}, .n_series = 2, .rows = cr.rows,
+                               .n_rows = cr.n};
+    gp_html_figure_start(out, "compare");
+    gp_svg_bar_chart(out, &chart);
+    fputs("<figcaption>Each result's median time in the base report (upper bar) and the new "
+          "one (lower bar): <span class=\"key slower\">\xe2\x96\xb2 significantly "
+          "slower</span>, <span class=\"key faster\">\xe2\x96\xbc significantly "
+          "faster</span>, <span class=\"key same\">within the bound</span>.", out);
+    common_caption(out, c);
+    fputs("</figcaption>\n</figure>\n", out);
+    compare_rows_free(&cr);
+    return GP_OK;
+}
+
+/* The metrics that changed by more than the threshold, as the text output lists them. */
+static void changed_metrics(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    fputs("<td>", out);
+    for (size_t m = 0; m < row->base.n_metrics; m++) {
+        const gp_metric_value *v = &row->base.metrics[m];
+        double b, n;
+        if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
+            continue;
+        gp_html_escape(out, v->key);
+        fprintf(out, " %.4g\xe2\x86\x92%.4g ", b, n);
+        gp_html_escape(out, v->unit);
+        fputs("<br>", out);
+    }
+    fputs("</td>", out);
+}
+
+static void compare_row(FILE *out, const gp_compare_row *row, double threshold_pct)
+{
+    char label[GP_COMPARE_LABEL_LEN];
+    gp_compare_label(row, label, sizeof label);
+    const char *arrow = row->verdict == GP_CHANGE_SLOWER ? "\xe2\x96\xb2 "
+                        : row->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc " : "";
+    fprintf(out, "<tr class=\"%s\"><td class=\"verdict\">%s%s</td>",
+            verdict_class(row->verdict), arrow, gp_change_name(row->verdict));
+    gp_html_td_num(out, "%+.1f", row->change_pct);
+    gp_html_td_num(out, "%.1f", row->bound_pct);
+    gp_html_td_num(out, "%.4f", row->base.time_ms);
+    gp_html_td_num(out, "%.4f", row->next.time_ms);
+    gp_html_td_num(out, "%.1f", row->base.noise_pct);
+    gp_html_td_num(out, "%.1f", row->next.noise_pct);
+    gp_html_td_num(out, "%.1f", row->base.gbps);
+    gp_html_td_num(out, "%.1f", row->next.gbps);
+    gp_html_td_text(out, label);
+    changed_metrics(out, row, threshold_pct);
+    fputs("</tr>\n", out);
+}
+
+static void compare_table(FILE *out, const gp_comparison *c)
+{
+    static const char *const titles[] = {"verdict", "change %", "bound %", "base ms",
+                                         "new ms", "base noise %", "new noise %",
+                                         "base GB/s", "new GB/s", "result", "metrics changed"};
+    fputs("<table class=\"compare\"><tr>", out);
+    gp_html_th_list(out, titles, 1, 1);
+    gp_html_th_list(out, titles + 1, 8, 0);
+    gp_html_th_list(out, titles + 9, 2, 2);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (matched(&c->rows[i]))
+            compare_row(out, &c->rows[i], c->threshold_pct);
+    fputs("</table>\n", out);
+}
+
+/* The rows one report has and the other lacks. */
+static void unmatched_table(FILE *out, const gp_comparison *c, gp_change which,
+                            const char *file)
+{
+    const char *id = which == GP_CHANGE_ONLY_BASE ? "only-base" : "only-new";
+    fprintf(out, "<h3>Only in %s (", which == GP_CHANGE_ONLY_BASE ? "BASE" : "NEW");
+    gp_html_escape(out, file);
+    fprintf(out, ")</h3>\n<table class=\"unmatched %s\" id=\"%s\"><tr><th>result</th>"
+                 "<th class=\"num\">ms</th><th class=\"num\">GB/s</th></tr>\n", id, id);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const gp_compare_row *row = &c->rows[i];
+        if (row->verdict != which)
+            continue;
+        const gp_compare_side *s = which == GP_CHANGE_ONLY_BASE ? &row->base : &row->next;
+        char label[GP_COMPARE_LABEL_LEN];
+        gp_compare_label(row, label, sizeof label);
+        fputs("<tr>", out);
+        gp_html_td_text(out, label);
+        gp_html_td_num(out, "%.4f", s->time_ms);
+        gp_html_td_num(out, "%.1f", s->gbps);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static int compare_page(FILE *out, const void *ctx)
+{
+    const gp_comparison *c = ctx;
+    compare_header(out, c);
+    GP_TRY(compare_chart(out, c));
+    fputs("<h2>Matched results</h2>\n", out);
+    compare_table(out, c);
+    if (c->n_only_base || c->n_only_new)
+        fputs("<h2>Unmatched results</h2>\n", out);
+    if (c->n_only_base)
+        unmatched_table(out, c, GP_CHANGE_ONLY_BASE, c->base_file);
+    if (c->n_only_new)
+        unmatched_table(out, c, GP_CHANGE_ONLY_NEW, c->next_file);
+    return GP_OK;
+}
+
+int gp_html_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
+{
+    (void)o;
+    char title[GP_TEXT_LEN * 2];
+    snprintf(title, sizeof title, "gpuprof compare %s %s", c->base_file, c->next_file);
+    return gp_html_page(out, title, compare_page, c);
+}

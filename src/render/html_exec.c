@@ -1,0 +1,245 @@
+/* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
+ * per kernel, the memory-access metrics of the kernels that took most, the per-kernel
+ * table. */
+#include "render/html.h"
+
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/status.h"
+#include "render/cells.h"
+#include "render/html_page.h"
+#include "render/svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXEC_TOP 20                  /* kernels in the exec time chart */
+
+/* ---- exec reports: the program's kernels ----------------------------------------------------- */
+
+typedef struct {
+    const gp_report *r;
+    gp_exec_kernel *k;               /* the most time first */
+    size_t nk;
+    gp_metric_set *avg;              /* per kernel: its metrics' averages over its launches */
+    gp_metric_value *values;
+    const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
+    size_t n_keys;
+} exec_view;
+
+static void exec_view_free(exec_view *v)
+{
+    gp_exec_summary_free(v->k, v->nk);
+    free(v->avg);
+    free(v->values);
+}
+
+static int exec_averages(exec_view *v)
+{
+    size_t total = 1;
+    for (size_t i = 0; i < v->nk; i++)
+        total += v->k[i].n_metrics;
+    v->avg = calloc(v->nk + 1, sizeof *v->avg);
+    v->values = calloc(total, sizeof *v->values);
+    if (!v->avg || !v->values)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    gp_metric_value *next = v->values;
+    for (size_t i = 0; i < v->nk; i++) {
+        v->avg[i] = (gp_metric_set){NULL, 0, next, v->k[i].n_metrics};
+        for (size_t m = 0; m < v->k[i].n_metrics; m++)
+            *next++ = v->k[i].metrics[m].average;
+    }
+    return GP_OK;
+}
+
+static int exec_view_init(exec_view *v, const gp_report *r)
+{
+    memset(v, 0, sizeof *v);
+    v->r = r;
+    GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
+    const int rc = exec_averages(v);
+    if (rc) {
+        exec_view_free(v);
+        return rc;
+    }
+    for (size_t i = 0; i < r->exec.n_launches && !v->n_keys; i++)
+        if (r->exec.launches[i].profiled)
+            v->n_keys = gp_text_metric_columns(&r->exec.launches[i].metrics,
+                                               strcmp(r->profiler.metric_set, "list") == 0,
+                                               v->keys, v->key_labels);
+    return GP_OK;
+}
+
+static void exec_program(FILE *out, const gp_exec_info *e)
+{
+    fputs("<dt>program</dt><dd><code>", out);
+    for (size_t i = 0; i < e->argc; i++) {
+        if (i)
+            fputc(' ', out);
+        gp_html_escape(out, e->argv[i]);
+    }
+    fputs("</code></dd>\n", out);
+    char text[128];
+    if (e->signal)
+        snprintf(text, sizeof text, "killed by signal %d (exit status %d)", e->signal,
+                 e->exit_status);
+    else
+        snprintf(text, sizeof text, "exit status %d", e->exit_status);
+    gp_html_dd_text(out, "ended", text);
+    snprintf(text, sizeof text, "%zu kernel launch%s in %zu process%s", e->n_launches,
+             e->n_launches == 1 ? "" : "es", e->processes, e->processes == 1 ? "" : "es");
+    gp_html_dd_text(out, "ran", text);
+}
+
+static void exec_header(FILE *out, const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    fputs("<header>\n<h1>gpuprof exec ", out);
+    gp_html_escape(out, e->argc ? e->argv[0] : "");
+    fputs("</h1>\n<dl class=\"meta\">\n", out);
+    gp_html_dd_text(out, "gpuprof", r->tool_version);
+    gp_html_command_line(out, r->command_line, r->command_line_len);
+    exec_program(out, e);
+    for (size_t i = 0; i < e->n_devices; i++) {
+        char dev[GP_NAME_LEN + 96], term[32];
+        gp_html_describe_device(dev, sizeof dev, &e->devices[i]);
+        snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
+        gp_html_dd_text(out, term, dev);
+    }
+    char times[128];
+    snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
+             "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
+    gp_html_dd_text(out, "times", times);
+    char replay[96];
+    snprintf(replay, sizeof replay, "%s, the program's own cache state",
+             gp_exec_replay(r->profiler.passes));
+    gp_html_profiler_line(out, &r->profiler, replay);
+    fputs("</dl>\n", out);
+    gp_html_warnings(out, r);
+    fputs("</header>\n", out);
+}
+
+static void exec_glance(FILE *out, const exec_view *v)
+{
+    fputs("<section class=\"glance\">\n<p>", out);
+    if (!v->nk) {
+        fputs("The program ran no kernel.</p>\n</section>\n", out);
+        return;
+    }
+    const gp_exec_kernel *k = &v->k[0];
+    fprintf(out, "%zu kernel%s. Most time: <b>", v->nk, v->nk == 1 ? "" : "s");
+    gp_html_escape_cut(out, k->kernel, 120);
+    if (k->timed)
+        fprintf(out, "</b>, %.4f ms in %zu call%s (%.1f %% of the kernels' time).</p>\n",
+                k->total_ms, k->calls, k->calls == 1 ? "" : "s",
+                isfinite(k->time_percent) ? k->time_percent : 0.0);
+    else
+        fprintf(out, "</b> (%zu calls, not timed).</p>\n", k->calls);
+    fputs("</section>\n", out);
+}
+
+static size_t exec_top(const exec_view *v)
+{
+    return v->nk < EXEC_TOP ? v->nk : EXEC_TOP;
+}
+
+static gp_svg_row *exec_rows(const exec_view *v)
+{
+    gp_svg_row *rows = calloc(exec_top(v) + 1, sizeof *rows);
+    for (size_t i = 0; rows && i < exec_top(v); i++)
+        rows[i].label = v->k[i].kernel;
+    return rows;
+}
+
+static int exec_time_chart(FILE *out, const exec_view *v)
+{
+    gp_svg_row *rows = exec_rows(v);
+    if (!rows)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    for (size_t i = 0; i < exec_top(v); i++) {
+        const gp_exec_kernel *k = &v->k[i];
+        rows[i].values[0] = k->timed ? k->total_ms : NAN;
+        snprintf(rows[i].value_text[0], GP_SVG_VALUE_LEN, "%.4f ms \xc2\xb7 %.1f %% \xc2\xb7 "
+                 "%zu call%s", k->total_ms, isfinite(k->time_percent) ? k->time_percent : 0.0,
+                 k->calls, k->calls == 1 ? "" : "s");
+    }
+    const gp_svg_bars chart = {.title = "Total time per kernel, ms",
+                               .axis_title = "total time of the kernel's launches, ms",
+                               .n_series = 1, .rows = rows, .n_rows = exec_top(v)};
+    fputs("<h2>Time per kernel</h2>\n", out);
+    gp_html_figure_start(out, "exec-time");
+    gp_svg_bar_chart(out, &chart);
+    fprintf(out, "<figcaption>Total time of each kernel over its timed launches, the most "
+                 "first%s; the share is of all kernels' time.</figcaption>\n</figure>\n",
+            v->nk > EXEC_TOP ? " (the 20 that took most; the table has them all)" : "");
+    free(rows);
+    return GP_OK;
+}
+
+static gp_svg_row *exec_metric_rows(const void *ctx, const gp_html_metric_chart *mc,
+                                    size_t *n)
+{
+    const exec_view *v = ctx;
+    gp_svg_row *rows = exec_rows(v);
+    for (size_t i = 0; rows && i < exec_top(v); i++)
+        gp_html_metric_bars(&rows[i], &v->avg[i], mc);
+    *n = exec_top(v);
+    return rows;
+}
+
+static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
+{
+    const gp_exec_kernel *k = &v->k[i];
+    fprintf(out, "<tr><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", k->calls,
+            k->profiled);
+    gp_html_td_num(out, "%.1f", k->time_percent);
+    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms : NAN);
+    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms / (double)k->timed : NAN);
+    gp_html_td_num(out, "%.4f", k->min_ms);
+    gp_html_td_num(out, "%.4f", k->max_ms);
+    gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
+    fputs("<td class=\"mono\">", out);
+    gp_html_escape(out, k->kernel);
+    fputs("</td></tr>\n", out);
+}
+
+static void exec_table(FILE *out, const exec_view *v)
+{
+    static const char *const titles[] = {"calls", "profiled", "time %", "total_ms", "avg_ms",
+                                         "min_ms", "max_ms"};
+    fputs("<h2>Kernels</h2>\n<table class=\"kernels\"><tr>", out);
+    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+    gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
+    fputs("<th>kernel</th></tr>\n", out);
+    for (size_t i = 0; i < v->nk; i++)
+        exec_kernel_row(out, v, i);
+    fputs("</table>\n<p class=\"note\">Metrics: the average over each kernel's profiled "
+          "launches.</p>\n", out);
+}
+
+static int exec_page(FILE *out, const void *ctx)
+{
+    const exec_view *v = ctx;
+    exec_header(out, v->r);
+    exec_glance(out, v);
+    if (!v->nk)
+        return GP_OK;
+    GP_TRY(exec_time_chart(out, v));
+    GP_TRY(gp_html_metric_section(out, exec_metric_rows, v, &v->r->profiler,
+                                  gp_exec_profiled(&v->r->exec) > 0));
+    exec_table(out, v);
+    return GP_OK;
+}
+
+int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    (void)o;
+    exec_view v;
+    GP_TRY(exec_view_init(&v, r));
+    char title[GP_TEXT_LEN];
+    snprintf(title, sizeof title, "gpuprof exec %s",
+             r->exec.argc ? r->exec.argv[0] : "");
+    const int rc = gp_html_page(out, title, exec_page, &v);
+    exec_view_free(&v);
+    return rc;
+}

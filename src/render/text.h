@@ -1,0 +1,13 @@
+/* The text format's views, for people (text.c; exec reports: text_exec.c). */
+#ifndef GPUPROF_RENDER_TEXT_H
+#define GPUPROF_RENDER_TEXT_H
+
+#include "render/views.h"
+
+gp_report_view gp_text_report, gp_text_exec;
+gp_compare_view gp_text_compare;
+gp_list_view gp_text_list;
+gp_devices_view gp_text_devices;
+gp_chip_metrics_view gp_text_chip_metrics;
+
+#endif
