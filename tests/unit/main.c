@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     test_suggest();
     test_compare();
     test_hashmap();
-    test_groups();
+    test_pass_groups();
     test_protocol();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;

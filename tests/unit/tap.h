@@ -30,7 +30,7 @@ void test_device(void);
 void test_suggest(void);
 void test_compare(void);
 void test_hashmap(void);
-void test_groups(void);
+void test_pass_groups(void);
 void test_protocol(void);
 
 #endif

@@ -1,4 +1,4 @@
-/* The one-pass groups exec rotates over a kernel's launches (counters/groups.c), on chips
+/* The one-pass groups exec rotates over a kernel's launches (counters/pass_groups.c), on chips
  * named without a GPU: every group takes one pass, every counter is in one, a metric's
  * inputs share a group where they can, and launches of several groups combine into the
  * whole set. */
@@ -116,7 +116,7 @@ static void gh100_default(void)
     gp_collector_close(c);
 }
 
-void test_groups(void)
+void test_pass_groups(void)
 {
     split_chip("GH100", GP_METRICS_DEFAULT, 2);
     split_chip("GH100", GP_METRICS_ALL, 3);
