@@ -75,7 +75,7 @@ SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c))
 # The library `gpuprof exec` injects into programs: its own sources, the counters layer and
 # exec's protocol (the options' codec) it shares with gpuprof, compiled position-independent,
 # exporting InitializeInjection alone.
-INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c) src/exec/protocol.c
+INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c) src/exec/protocol.c src/exec/rotation.c
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)

@@ -66,6 +66,7 @@ int main(int argc, char **argv)
     test_hashmap();
     test_pass_groups();
     test_protocol();
+    test_rotation();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

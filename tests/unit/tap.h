@@ -32,5 +32,6 @@ void test_compare(void);
 void test_hashmap(void);
 void test_pass_groups(void);
 void test_protocol(void);
+void test_rotation(void);
 
 #endif

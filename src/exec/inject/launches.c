@@ -47,6 +47,8 @@ static struct {
     regex_t regex;                /* --kernel, matched against mangled and demangled names */
     uint64_t skip, count;         /* --launch-skip, --launch-count (UINT64_MAX: no limit) */
     uint64_t per_kernel;          /* --per-kernel (UINT64_MAX: no limit) */
+    gp_replay_mode replay;        /* --replay */
+    unsigned app_pass;            /* application: the group this run collects */
 } wanted;
 
 static pthread_mutex_t launch_lock;
@@ -157,6 +159,8 @@ int gp_launches_start(const gp_exec_options *o)
     wanted.skip = o->launch_skip;
     wanted.count = o->launch_count;
     wanted.per_kernel = o->per_kernel;
+    wanted.replay = o->replay;
+    wanted.app_pass = o->app_pass;
     return 0;
 }
 
@@ -181,21 +185,25 @@ static kernel_state *kernel_named(const char *name)
     return k;
 }
 
+typedef enum {
+    NOT_CHOSEN,
+    BEYOND_QUOTA,     /* its kernel has its --per-kernel launches: profiled only if its
+                         signature still lacks a pass (sessions.h) */
+    CHOSEN
+} choice;
+
 /* ncu's order: the filter by name, then --launch-skip and --launch-count over the launches
  * it takes, then at most --per-kernel of each kernel. (A launch being captured into a graph
  * does not run now: the caller asks about none of them.) */
-static bool choose(const char *name)
+static choice choose(const char *name, kernel_state **k)
 {
-    kernel_state *k = kernel_named(name);
-    if (!k || !k->matches)
-        return false;
+    *k = kernel_named(name);
+    if (!*k || !(*k)->matches)
+        return NOT_CHOSEN;
     const uint64_t index = matching_launches++;
-    if (index < wanted.skip || profiled_launches >= wanted.count ||
-        k->profiled >= wanted.per_kernel)
-        return false;
-    k->profiled++;
-    profiled_launches++;
-    return true;
+    if (index < wanted.skip || profiled_launches >= wanted.count)
+        return NOT_CHOSEN;
+    return (*k)->profiled >= wanted.per_kernel ? BEYOND_QUOTA : CHOSEN;
 }
 
 /* ---- contexts and their profilers -------------------------------------------------------- */
@@ -255,6 +263,23 @@ void gp_launches_on_context_created(CUcontext ctx)
     unlock();
 }
 
+/* The groups as JSON: an array of arrays of counter indices ("[[0,1],[2]]"). */
+static void write_groups(gp_record *r, const gp_collector *c)
+{
+    char json[GP_MAX_GROUPS * GP_MAX_COUNTERS * 4 + 64];
+    size_t used = 0;
+    used += (size_t)snprintf(json + used, sizeof json - used, "[");
+    for (size_t g = 0; g < c->n_groups; g++) {
+        used += (size_t)snprintf(json + used, sizeof json - used, "%s[", g ? "," : "");
+        for (size_t k = 0; k < c->groups[g].n_counters; k++)
+            used += (size_t)snprintf(json + used, sizeof json - used, "%s%zu", k ? "," : "",
+                                     c->groups[g].counters[k]);
+        used += (size_t)snprintf(json + used, sizeof json - used, "]");
+    }
+    snprintf(json + used, sizeof json - used, "]");
+    gp_record_raw(r, "groups", json);
+}
+
 static void write_profiler(const gp_sessions *s)
 {
     const gp_collector *c = s->collector;
@@ -277,6 +302,9 @@ static void write_profiler(const gp_sessions *s)
     gp_record_strings(&r, "metrics", keys, c->n_metrics);
     gp_record_strings(&r, "units", units, c->n_metrics);
     gp_record_strings(&r, "missing", missing, c->n_metrics);
+    gp_record_string(&r, "replay", gp_replay_mode_name(s->rotation.mode));
+    if (c->n_groups)
+        write_groups(&r, c);
     gp_record_end(&r);
 }
 
@@ -292,7 +320,7 @@ static gp_sessions *sessions_of(context_state *cs)
     gp_collector *c = NULL;
     int rc = gp_collector_open((int)s->device, &wanted.metrics, &c);
     if (rc == GP_OK)
-        rc = gp_sessions_attach(s, c);
+        rc = gp_sessions_attach(s, c, wanted.replay, wanted.app_pass);
     if (rc != GP_OK) {
         char text[GP_MESSAGE_LEN + 64];
         snprintf(text, sizeof text, "metrics unavailable on device %u: %s", s->device,
@@ -317,7 +345,8 @@ void gp_launches_on_context_destroyed(CUcontext ctx)
     context_state *cs = find_context(ctx);
     if (cs) {
         end_pass_of(cs);
-        gp_collector_close(cs->sessions.collector); /* its range profiler ends with the context */
+        if (cs->sessions.collector)
+            gp_sessions_detach(&cs->sessions);
         *cs = contexts[--n_contexts];
     }
     unlock();
@@ -355,20 +384,41 @@ static void stop_watching_when_done(void)
  * when it is not, so that it does not become a range. A launch being captured into a graph
  * runs nothing now and leaves the pass alone: ending it would synchronise the context, which
  * a capture forbids (the capture would fail). */
+static gp_launch_info info_of(const CUpti_CallbackData *d, const launch_facts *l)
+{
+    return (gp_launch_info){.id = d->correlationId, .kernel = (char *)d->symbolName,
+                            .grid = {l->grid[0], l->grid[1], l->grid[2]},
+                            .block = {l->block[0], l->block[1], l->block[2]},
+                            .smem = l->smem};
+}
+
+/* The context's sessions when this launch is to be profiled, else NULL. */
+static gp_sessions *profiling(const CUpti_CallbackData *d, context_state *cs,
+                              const gp_launch_info *info)
+{
+    kernel_state *k = NULL;
+    const choice c = d->symbolName ? choose(d->symbolName, &k) : NOT_CHOSEN;
+    gp_sessions *s = c != NOT_CHOSEN && cs ? sessions_of(cs) : NULL;
+    if (!s || (c == BEYOND_QUOTA && !gp_sessions_lacks(s, info)))
+        return NULL;
+    k->profiled++;
+    profiled_launches++;
+    return s;
+}
+
 static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
 {
     *d->correlationData = ORDINARY;
     if (being_captured(l))
         return;
     context_state *cs = find_context(d->context);
-    const bool chosen = d->symbolName && choose(d->symbolName);
-    gp_sessions *s = chosen && cs ? sessions_of(cs) : NULL;
-    if (!s) {
-        end_pass_of(cs);
+    const gp_launch_info info = info_of(d, l);
+    gp_sessions *s = profiling(d, cs, &info);
+    if (s && gp_sessions_start(s, &info)) {
+        *d->correlationData = STARTED;
         return;
     }
-    if (gp_sessions_start(s))
-        *d->correlationData = STARTED;
+    end_pass_of(cs);
 }
 
 /* API exit of a profiled launch: its session or pass takes it. The others need no record
@@ -381,9 +431,7 @@ static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
     context_state *cs = find_context(d->context);
     if (!cs)
         return;
-    gp_launch_info info = {.id = d->correlationId, .kernel = (char *)d->symbolName,
-                           .grid = {l->grid[0], l->grid[1], l->grid[2]},
-                           .block = {l->block[0], l->block[1], l->block[2]}, .smem = l->smem};
+    gp_launch_info info = info_of(d, l);
     cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
     if (gp_sessions_launched(&cs->sessions, &info, !ret || *ret == CUDA_SUCCESS))
         gp_profiled_add(d->correlationId);

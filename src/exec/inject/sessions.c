@@ -1,36 +1,121 @@
-/* The sessions of include file sessions.h: per launch with kernel replay, one pass around
- * consecutive launches without. */
+/* The sessions of sessions.h: which set each launch collects, a session per launch with
+ * kernel replay, one pass around consecutive launches of one set without. */
 #include "exec/inject/sessions.h"
 
 #include "gpuprof/status.h"
 #include "exec/protocol.h"
 #include "exec/inject/record.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Counters of one pass need no replay: the program's own run of each kernel is the pass. */
-static bool one_pass(const gp_collector *c)
+/* ---- the sets ------------------------------------------------------------------------------ */
+
+/* A set's profiler configuration and replay: the whole set is configuration 0, replayed by
+ * the kernel unless it takes one pass; a group is one pass of its own configuration. */
+static size_t config_of(const gp_sessions *s, int set)
 {
-    return c->passes == 1;
+    return set >= 0 ? s->collector->groups[set].config : 0;
 }
 
-static size_t capacity(const gp_collector *c)
+static gp_replay replay_of(const gp_sessions *s, int set)
 {
-    return one_pass(c) ? GP_PASS_RANGES : 1;
+    return set >= 0 || s->collector->passes == 1 ? GP_REPLAY_USER : GP_REPLAY_KERNEL;
 }
 
-int gp_sessions_attach(gp_sessions *s, gp_collector *c)
+/* Whether the mode collects the set in one-pass groups: it takes several passes, and the
+ * mode avoids replaying them. */
+static bool rotates(const gp_collector *c, gp_replay_mode mode)
 {
-    const gp_replay replay = one_pass(c) ? GP_REPLAY_USER : GP_REPLAY_KERNEL;
-    const int rc = gp_collector_attach(c, s->ctx, replay, capacity(c));
-    if (rc == GP_OK)
-        s->collector = c;
-    return rc;
+    return c->passes > 1 && mode != GP_REPLAY_WHOLE;
 }
 
-static void write_launch(const gp_sessions *s, const gp_launch_info *l, const double *values)
+int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_replay_mode mode, unsigned app_pass)
+{
+    if (rotates(c, mode))
+        GP_TRY(gp_collector_split(c));
+    const bool passes_only = c->passes > 1 && !rotates(c, mode);
+    const int rc = gp_collector_attach(c, s->ctx, passes_only ? GP_REPLAY_KERNEL : GP_REPLAY_USER,
+                                       passes_only ? 1 : GP_PASS_RANGES);
+    if (rc != GP_OK)
+        return rc;
+    s->collector = c;
+    s->rotation = (gp_rotation){.mode = mode, .n_groups = c->n_groups, .app_pass = app_pass};
+    gp_hashmap_init(&s->signatures, sizeof(gp_signature_state));
+    s->latest = GP_SET_NONE;
+    return GP_OK;
+}
+
+void gp_sessions_detach(gp_sessions *s)
+{
+    gp_collector_close(s->collector); /* its range profiler ends with the context */
+    s->collector = NULL;
+    gp_hashmap_free(&s->signatures);
+}
+
+/* ---- signatures ---------------------------------------------------------------------------- */
+
+/* What tells launches of one kernel apart on a context: its shape, then its name. */
+typedef struct {
+    unsigned grid[3], block[3], smem;
+} signature_shape;
+
+/* The signature's state (added when new); NULL when memory ran out. */
+static gp_signature_state *signature_of(gp_sessions *s, const gp_launch_info *l)
+{
+    const signature_shape shape = {{l->grid[0], l->grid[1], l->grid[2]},
+                                   {l->block[0], l->block[1], l->block[2]}, l->smem};
+    const size_t name_len = strlen(l->kernel);
+    unsigned char *key = malloc(sizeof shape + name_len);
+    if (!key)
+        return NULL;
+    memcpy(key, &shape, sizeof shape);
+    memcpy(key + sizeof shape, l->kernel, name_len);
+    gp_signature_state *state = gp_hashmap_add(&s->signatures, key, sizeof shape + name_len, NULL);
+    free(key);
+    return state;
+}
+
+bool gp_sessions_lacks(gp_sessions *s, const gp_launch_info *l)
+{
+    const gp_signature_state *state = signature_of(s, l);
+    return state && gp_rotation_lacks(&s->rotation, state);
+}
+
+/* ---- records ------------------------------------------------------------------------------- */
+
+/* The counters of the set's configuration (values, in its order) at their places in the
+ * whole set's order; NaN where the set has none. */
+static void whole_values(const gp_sessions *s, int set, const double *values, double *out)
+{
+    const gp_collector *c = s->collector;
+    if (set < 0) {
+        memcpy(out, values, c->n_counters * sizeof *out);
+        return;
+    }
+    for (size_t i = 0; i < c->n_counters; i++)
+        out[i] = NAN;
+    for (size_t k = 0; k < c->groups[set].n_counters; k++)
+        out[c->groups[set].counters[k]] = values[k];
+}
+
+static void write_passes(gp_record *r, const gp_sessions *s, int set)
+{
+    if (s->rotation.n_groups == 0)
+        return; /* no groups: the values are the whole set's */
+    const gp_group_mask mask = gp_rotation_groups(&s->rotation, set);
+    double groups[GP_MAX_GROUPS];
+    size_t n = 0;
+    for (size_t g = 0; g < s->rotation.n_groups; g++)
+        if (mask & ((gp_group_mask)1 << g))
+            groups[n++] = (double)g;
+    gp_record_numbers(r, "passes", groups, n);
+}
+
+static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
+                         const double *values)
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_LAUNCH);
@@ -44,8 +129,12 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, const do
     gp_record_dim(&r, "block", l->block[0], l->block[1], l->block[2]);
     gp_record_uint(&r, "smem", l->smem);
     gp_record_int(&r, "profiled", values != NULL);
-    if (values)
-        gp_record_numbers(&r, "values", values, s->collector->n_counters);
+    if (values) {
+        double all[GP_MAX_COUNTERS];
+        whole_values(s, set, values, all);
+        gp_record_numbers(&r, "values", all, s->collector->n_counters);
+        write_passes(&r, s, set);
+    }
     gp_record_end(&r);
 }
 
@@ -54,29 +143,40 @@ static void warn_error(void)
     gp_record_warning(gp_error(), gp_hint());
 }
 
-bool gp_sessions_start(gp_sessions *s)
+/* ---- sessions and passes ------------------------------------------------------------------- */
+
+bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
 {
-    if (s->pass_open)
+    const gp_signature_state *state = signature_of(s, l);
+    const int set = state ? gp_rotation_choose(&s->rotation, state, s->latest) : GP_SET_NONE;
+    if (set == GP_SET_NONE)
+        return false;
+    if (s->pass_open && set == s->latest)
         return true;
+    gp_sessions_end_pass(s);
     gp_profiler *p = s->collector->profiler;
-    if (gp_profiler_begin(p, capacity(s->collector)) != GP_OK ||
+    const gp_replay replay = replay_of(s, set);
+    const size_t ranges = replay == GP_REPLAY_USER ? GP_PASS_RANGES : 1;
+    if (gp_profiler_begin_with(p, config_of(s, set), replay, ranges) != GP_OK ||
         gp_profiler_start(p) != GP_OK) {
         warn_error();
+        s->latest = GP_SET_NONE; /* whatever the profiler holds now, begin afresh */
         return false;
     }
-    s->pass_open = one_pass(s->collector);
+    s->latest = set;
+    s->pass_open = replay == GP_REPLAY_USER;
     return true;
 }
 
-/* Stop and decode: the ranges recorded, or 0 after a failure (said as a warning). The
- * context's work is waited for first, since decoding needs the pass's kernels complete. */
-static size_t stop_and_decode(gp_sessions *s)
+/* Stop and decode: the ranges recorded, or 0 after a failure (said as a warning). A pass's
+ * kernels are waited for first, since decoding needs them complete. */
+static size_t stop_and_decode(gp_sessions *s, bool pass)
 {
     bool last = false;
     size_t ranges = 0;
     gp_profiler *p = s->collector->profiler;
     int rc = gp_profiler_stop(p, &last);
-    if (rc == GP_OK && one_pass(s->collector)) {
+    if (rc == GP_OK && pass) {
         /* Relaxed: another thread's graph capture is not broken by this synchronisation. */
         CUcontext was = NULL;
         CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -111,7 +211,7 @@ static size_t write_ranges(gp_sessions *s, const gp_launch_info *launches, size_
         bool read = ranges == n && gp_profiler_read(s->collector->profiler, i, values) == GP_OK;
         if (ranges == n && !read)
             warn_error();
-        write_launch(s, &launches[i], read ? values : NULL);
+        write_launch(s, &launches[i], s->latest, read ? values : NULL);
         with_counters += read;
     }
     return with_counters;
@@ -122,7 +222,7 @@ void gp_sessions_end_pass(gp_sessions *s)
     if (!s->pass_open)
         return;
     s->pass_open = false;
-    write_ranges(s, s->pending, s->n_pending, stop_and_decode(s));
+    write_ranges(s, s->pending, s->n_pending, stop_and_decode(s, true));
     for (size_t i = 0; i < s->n_pending; i++)
         free(s->pending[i].kernel);
     s->n_pending = 0;
@@ -142,17 +242,28 @@ static void add_pending(gp_sessions *s, const gp_launch_info *l)
     s->n_pending++;
 }
 
+static void count_launch(gp_sessions *s, const gp_launch_info *l)
+{
+    gp_signature_state *state = signature_of(s, l);
+    if (state)
+        gp_rotation_count(state, s->latest);
+}
+
 bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran)
 {
-    if (!one_pass(s->collector)) {
-        const size_t ranges = stop_and_decode(s);
-        return ran && write_ranges(s, l, 1, ranges) == 1;
+    if (!s->pass_open) {
+        const size_t ranges = stop_and_decode(s, false);
+        const bool written = ran && write_ranges(s, l, 1, ranges) == 1;
+        if (written)
+            count_launch(s, l);
+        return written;
     }
     if (!ran) {
         gp_sessions_end_pass(s); /* whatever CUPTI made of a launch that failed stays apart */
         return false;
     }
     add_pending(s, l);
+    count_launch(s, l);
     if (s->n_pending == GP_PASS_RANGES)
         gp_sessions_end_pass(s);
     return true;

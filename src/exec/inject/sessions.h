@@ -1,17 +1,21 @@
 /* A context's profiling sessions, and the records of the launches they profile.
  *
- * A configuration of several passes needs kernel replay: a session per launch, started at
- * its API entry and decoded at its exit (CUPTI replays the kernel inside the launch call).
- * A configuration of one pass needs no replay: the program's own run of each kernel is the
- * pass, and one pass holds the consecutive profiled launches of the context, a range each,
- * decoded every GP_PASS_RANGES launches and before anything that must not become a range
- * runs there (a launch not profiled, a graph), and at the end of the context or process.
- * On the H100 a start and stop cost about 17 ms, a range inside a pass 0.6 ms
- * (bench/README.md, replay_cost). */
+ * Each profiled launch collects a set of counters (exec/rotation.h): the whole set, or one
+ * of its one-pass groups. A set of several passes needs kernel replay: a session per launch,
+ * started at its API entry and decoded at its exit (CUPTI replays the kernel inside the
+ * launch call). A set of one pass needs no replay: the program's own run of each kernel is
+ * the pass, and one pass holds the consecutive profiled launches of the context that
+ * collect that set, a range each, decoded every GP_PASS_RANGES launches, before a launch of
+ * another set, before anything that must not become a range runs there (a launch not
+ * profiled, a graph), and at the end of the context or process. On the H100 a range inside
+ * a pass costs about 0.5 ms, a pass's start and stop about 15 ms, a change of set about
+ * 200 ms (bench/README.md). */
 #ifndef GPUPROF_INJECT_SESSIONS_H
 #define GPUPROF_INJECT_SESSIONS_H
 
+#include "exec/rotation.h"
 #include "gpuprof/collector.h"
+#include "gpuprof/hashmap.h"
 
 #include <cuda.h>
 #include <stdbool.h>
@@ -32,17 +36,27 @@ typedef struct {
     CUcontext ctx;
     uint32_t uid, device;
     gp_collector *collector;           /* NULL: nothing is profiled on this context */
-    bool pass_open;
+    gp_rotation rotation;              /* which set each launch collects */
+    gp_hashmap signatures;             /* gp_signature_state by launch signature */
+    int latest;                        /* the set of the latest session or pass */
+    bool pass_open;                    /* a pass of `latest` is open */
     gp_launch_info pending[GP_PASS_RANGES];
     size_t n_pending;
 } gp_sessions;
 
-/* Attach an opened collector to the context, with the replay and capacity its passes need;
- * on success the sessions own it. */
-int gp_sessions_attach(gp_sessions *s, gp_collector *c);
+/* Attach an opened collector to the context for the replay mode (split into one-pass groups
+ * where the mode rotates and the set takes several passes; application: the group of this
+ * run); on success the sessions own it. */
+int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_replay_mode mode, unsigned app_pass);
+/* Close the collector and forget the signatures (the context is going). */
+void gp_sessions_detach(gp_sessions *s);
 
-/* At a profiled launch's API entry: its session or pass is running once this is true. */
-bool gp_sessions_start(gp_sessions *s);
+/* Whether a launch of this signature is still to be profiled beyond its --per-kernel quota
+ * (it lacks a group the mode collects). */
+bool gp_sessions_lacks(gp_sessions *s, const gp_launch_info *l);
+/* At a profiled launch's API entry: the set it collects is chosen, and its session or pass
+ * is running once this is true. */
+bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l);
 /* At its API exit: `ran` when the launch succeeded. Its record is written now (a session of
  * its own) or when its pass ends. True when it has (or will have) counters. */
 bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran);
