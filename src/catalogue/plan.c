@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int gp_check_grid_x(uint64_t n, uint64_t per_block, const char *what)
-{
-    const uint64_t blocks = (n + per_block - 1) / per_block;
-    if (blocks <= GP_MAX_GRID_X)
-        return GP_OK;
-    return gp_fail(GP_ERR_USAGE, "%s: %llu elements need %llu blocks, more than a grid holds "
-                                 "(2^31 - 1); use a larger block",
-                   what, (unsigned long long)n, (unsigned long long)blocks);
-}
-
 /* The values of a list option, or its one default when the list is empty. */
 typedef struct {
     const void *items;
