@@ -12,8 +12,6 @@
 #define GP_DEFAULT_REPEAT 20u
 #define GP_DEFAULT_WARMUP 3u
 #define GP_DEFAULT_SEED 1u
-#define GP_DEFAULT_GROUP 16u
-#define GP_DEFAULT_ALPHA 2.0f
 
 /* Parse argv into req. Returns GP_OK or GP_ERR_USAGE with a message in gp_error(). */
 int gp_parse_command_line(int argc, char **argv, gp_request *req);

@@ -1,6 +1,8 @@
 /* A kernel family's host side: buffers, seeded inputs, CPU reference, restore, check. The
- * runner drives every family through these operations, named in the family's registry row.
- * The helpers the workloads share are defined in workload.c and random.c. */
+ * runner drives every family through these operations, named in the family's registry row;
+ * a workload reads its family's parameters from the problem (problem parameters) and the
+ * configuration (configuration parameters) by their index (GP_SAXPY_GRID, …). The helpers
+ * the workloads share are defined in workload.c and random.c. */
 #ifndef GPUPROF_WORKLOAD_H
 #define GPUPROF_WORKLOAD_H
 
@@ -15,9 +17,6 @@ typedef struct gp_workload_ops {
     /* Usage errors of one configuration that only the family's launch arithmetic reveals
      * (a grid too large for the size): decided while expanding, before any device. */
     int (*check)(const gp_problem *p, const gp_config *c);
-    /* The values of the family's parameters (its row's `params`, in that order) for one
-     * configuration; NAN where one does not apply. */
-    void (*params)(const gp_problem *p, const gp_config *c, double *values);
     /* The fewest bytes the algorithm must move through device memory. */
     uint64_t (*bytes_moved)(const gp_problem *p);
     /* Device bytes the problem needs at most (the memory check before allocating). */

@@ -84,12 +84,6 @@ const gp_option_def *gp_option(gp_option_id id)
     return id < OPT_COUNT ? &options[id] : NULL;
 }
 
-/* Options that apply to some variants only, and the flag of those variants. */
-static const struct {
-    gp_option_id id;
-    unsigned flag;
-} variant_options[] = {{OPT_PAD, GP_VF_PADDED}, {OPT_GRID, GP_VF_GRID}};
-
 /* ---- option lookup ------------------------------------------------------------------ */
 
 typedef struct {
@@ -274,60 +268,37 @@ static int add_type(void *ctx, const char *text)
     return GP_OK;
 }
 
-/* The numeric list options, their ranges and where their values go. */
+/* One value of a family parameter, in the range its descriptor gives. */
 typedef struct {
-    gp_option_id id;
-    uint64_t min, max;
-    bool power_of_two;
-} number_list;
+    const gp_param_def *param;
+    gp_param_values *values;
+    const char *option;        /* its option's name, for messages */
+} param_item;
 
-static const number_list number_lists[] = {
-    {OPT_PAD, 0, 32, false},
-    {OPT_GROUP, 2, 32, true},
-    {OPT_GRID, 1, GP_MAX_GRID_X, false},
-};
-
-static unsigned *number_list_values(gp_request *req, gp_option_id id, size_t **count)
+static int add_param_value(void *ctx, const char *text)
 {
-    switch (id) {
-    case OPT_PAD: *count = &req->n_pads; return req->pads;
-    case OPT_GROUP: *count = &req->n_groups; return req->groups;
-    default: *count = &req->n_grids; return req->grids;
-    }
-}
-
-typedef struct {
-    gp_request *req;
-    const number_list *list;
-} number_item;
-
-static int add_number(void *ctx, const char *text)
-{
-    const number_item *item = ctx;
-    const char *name = options[item->list->id].name;
+    const param_item *item = ctx;
+    const gp_param_def *d = item->param;
     uint64_t v = 0;
-    GP_TRY(parse_count(name, text, item->list->min, item->list->max, &v));
-    if (item->list->power_of_two && (v & (v - 1)))
+    GP_TRY(parse_count(item->option, text, d->min, d->max, &v));
+    if (d->power_of_two && (v & (v - 1)))
         return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s: must be a power of two",
-                       text, name);
-    size_t *count;
-    unsigned *values = number_list_values(item->req, item->list->id, &count);
-    values[(*count)++] = (unsigned)v;
+                       text, item->option);
+    item->values->values[item->values->n++] = (double)v;
     return GP_OK;
 }
 
-static int parse_number_list(gp_request *req, gp_option_id id, const char *text)
+/* The values of the family's parameter that the option lists. */
+static int read_param(gp_request *req, const gp_option_def *o, const char *text)
 {
-    for (size_t i = 0; i < sizeof number_lists / sizeof number_lists[0]; i++)
-        if (number_lists[i].id == id) {
-            number_item item = {req, &number_lists[i]};
-            size_t *count;
-            number_list_values(req, id, &count);
-            *count = 0;
-            return for_each_item(options[id].name, text, GP_MAX_LIST, add_number, &item);
+    const gp_family *f = req->family;
+    for (size_t i = 0; f && i < f->n_params; i++)
+        if (f->params[i].option == o->id) {
+            param_item item = {&f->params[i], &req->params[i], o->name};
+            req->params[i].n = 0;
+            return for_each_item(o->name, text, GP_MAX_LIST, add_param_value, &item);
         }
-    return gp_fail(GP_ERR_USAGE, "internal error: --%s is not a list of numbers",
-                   options[id].name);
+    return gp_fail(GP_ERR_USAGE, "internal error: --%s is no parameter of the command", o->name);
 }
 
 static int add_metric(void *ctx, const char *text)
@@ -419,7 +390,7 @@ static int apply_list(gp_request *req, const gp_option_def *o, const char *value
     case OPT_PAD:
     case OPT_GROUP:
     case OPT_GRID:
-        return parse_number_list(req, o->id, value);
+        return read_param(req, o, value);
     default:
         return gp_fail(GP_ERR_USAGE, "internal error: --%s is not a list", o->name);
     }
@@ -517,7 +488,6 @@ static void set_defaults(gp_request *req, const command_context *cc)
 {
     req->command = cc->cmd;
     req->family = cc->family;
-    req->alpha = GP_DEFAULT_ALPHA;
     req->repeat = GP_DEFAULT_REPEAT;
     req->warmup = GP_DEFAULT_WARMUP;
     req->max_noise_pct = NAN;
@@ -588,32 +558,33 @@ static int check_blocks(gp_request *req, const given_options *given)
     return GP_OK;
 }
 
-/* Options that apply to some variants only: refuse a combination that would be ignored. */
-static int check_variant_options(gp_request *req, const given_options *given)
+/* Parameters that apply to some variants only: refuse a combination that would be ignored. */
+static int check_variant_params(gp_request *req, const given_options *given)
 {
-    for (size_t s = 0; s < sizeof variant_options / sizeof variant_options[0]; s++) {
-        const unsigned flag = variant_options[s].flag;
-        if (!given->seen[variant_options[s].id])
-            continue;
+    const gp_family *f = req->family;
+    for (size_t i = 0; i < f->n_params; i++) {
+        const gp_param_def *d = &f->params[i];
+        if (!d->variants || req->params[i].n == 0)
+            continue; /* applies to every variant, or not given */
         if (!given->seen[OPT_VARIANT]) {
             /* --pad alone selects the variants it applies to (`transpose --pad=1`). */
             size_t kept = 0;
             for (size_t v = 0; v < req->n_variants; v++)
-                if (req->variants[v]->flags & flag)
+                if (gp_param_applies(d, req->variants[v]))
                     req->variants[kept++] = req->variants[v];
             req->n_variants = kept;
             continue;
         }
         for (size_t v = 0; v < req->n_variants; v++)
-            if (!(req->variants[v]->flags & flag))
+            if (!gp_param_applies(d, req->variants[v]))
                 return gp_fail(GP_ERR_USAGE, "--%s does not apply to %s %s",
-                               options[variant_options[s].id].name, req->family->name,
-                               req->variants[v]->name);
+                               options[d->option].name, f->name, req->variants[v]->name);
     }
     return GP_OK;
 }
 
-/* What a kernel command runs when an option is not given: the family's defaults. */
+/* What a kernel command runs when an option is not given: the family's defaults (its
+ * parameters' defaults are the plan's to resolve, variant by variant). */
 static void fill_kernel_defaults(gp_request *req, const given_options *given)
 {
     const gp_family *f = req->family;
@@ -627,16 +598,12 @@ static void fill_kernel_defaults(gp_request *req, const given_options *given)
         req->types[0] = f->default_type;
         req->n_types = 1;
     }
-    if (req->n_groups == 0 && gp_family_has_option(f, OPT_GROUP)) {
-        req->groups[0] = GP_DEFAULT_GROUP;
-        req->n_groups = 1;
-    }
 }
 
 static int finish_kernel_request(gp_request *req, const given_options *given)
 {
     fill_kernel_defaults(req, given);
-    GP_TRY(check_variant_options(req, given));
+    GP_TRY(check_variant_params(req, given));
     if (req->n_variants == 0)
         return gp_fail(GP_ERR_USAGE, "no %s variant takes these options", req->family->name);
     return check_blocks(req, given);

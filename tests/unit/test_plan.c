@@ -40,6 +40,22 @@ static const gp_config *config_at(size_t problem, size_t i)
                : NULL;
 }
 
+/* The families' parameters, as the plan resolved them. */
+static double pad(const gp_config *c)
+{
+    return c->params[GP_TRANSPOSE_PAD];
+}
+
+static double grid(const gp_config *c)
+{
+    return c->params[GP_SAXPY_GRID];
+}
+
+static double group(const gp_problem *p)
+{
+    return p->params[GP_REDUCE2D_GROUP];
+}
+
 static void default_reduce(void)
 {
     tap_ok(expand("reduce", NULL) == GP_OK, "reduce expands");
@@ -80,20 +96,20 @@ static void pads_and_groups(void)
     tap_ok(plan.n_configs == 3 * 3 * 2, "the three padded variants x 3 pads x 2 blocks (%zu)",
            plan.n_configs);
     const gp_config *c = plan.problems[0].configs;
-    tap_ok(strcmp(c[0].variant->name, "smem") == 0 && c[0].block.y == 8 && c[0].pad == 0 &&
-               c[1].pad == 1 && c[2].pad == 2 && c[3].block.y == 16,
+    tap_ok(strcmp(c[0].variant->name, "smem") == 0 && c[0].block.y == 8 && pad(&c[0]) == 0 &&
+               pad(&c[1]) == 1 && pad(&c[2]) == 2 && c[3].block.y == 16,
            "blocks, then pads, within a variant");
     tap_ok(expand("transpose", "--variant=copy,smemunroll", NULL) == GP_OK &&
-               plan.problems[0].configs[1].pad == 2 && plan.n_configs == 2,
+               pad(&plan.problems[0].configs[1]) == 2 && plan.n_configs == 2,
            "without --pad each padded variant takes its own default (smemunroll: 2)");
     tap_ok(expand("reduce2d", "--group=8,16", "--block=8x8", NULL) == GP_OK &&
-               plan.n_problems == 2 && plan.problems[1].group == 16 &&
+               plan.n_problems == 2 && group(&plan.problems[1]) == 16 &&
                plan.problems[0].configs[0].block.x == 8 && plan.problems[1].configs[0].block.x == 16,
            "reduce2d: a problem per group; inner's block is group x group, whatever --block");
     tap_ok(plan.problems[0].configs[1].block.x == 8 && plan.problems[0].configs[1].block.y == 8,
            "reduce2d outer takes --block");
     tap_ok(expand("saxpy", "--grid=4,8", NULL) == GP_OK && plan.n_configs == 4 &&
-               plan.problems[0].configs[0].grid == 4 && plan.problems[0].configs[3].grid == 8,
+               grid(&plan.problems[0].configs[0]) == 4 && grid(&plan.problems[0].configs[3]) == 8,
            "saxpy --grid=4,8 selects the grid-stride variants, two grids each");
 }
 
