@@ -5,8 +5,8 @@
  * what depends on other options is checked once the command line is read (cli.c). */
 #include "cli/option_table.h"
 
-#include "gpuprof/cli.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/numparse.h"
 #include "gpuprof/regex_size.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
