@@ -53,9 +53,9 @@ typedef enum { GP_PARAM_PROBLEM, GP_PARAM_CONFIG } gp_param_axis;
 
 /* Where a parameter's value comes from when its option is not given, or does not apply. */
 typedef enum {
-    GP_DEFAULT_VALUE,       /* the descriptor's `value` (a parameter without an option: always) */
-    GP_DEFAULT_VARIANT_PAD, /* the variant's own default_pad */
-    GP_DEFAULT_LAUNCHER     /* 0: the launcher chooses, and results record no value */
+    GP_PARAM_DEFAULT_VALUE,       /* the descriptor's `value` (always, without an option) */
+    GP_PARAM_DEFAULT_VARIANT_PAD, /* the variant's own default_pad */
+    GP_PARAM_DEFAULT_LAUNCHER     /* 0: the launcher chooses, and results record no value */
 } gp_param_default;
 
 /* A family parameter without an option: a fixed value the results record (saxpy's alpha). */
@@ -70,7 +70,7 @@ typedef struct {
     uint64_t min, max;         /* the option's range */
     bool power_of_two;         /* the option takes powers of two only */
     gp_param_default default_kind;
-    double value;              /* GP_DEFAULT_VALUE: the default */
+    double value;              /* GP_PARAM_DEFAULT_VALUE: the default */
     bool block_side;           /* GP_VF_GROUP_BLOCK variants' block is value x value */
 } gp_param_def;
 

@@ -223,7 +223,8 @@ double gp_recorded_param(const gp_problem *p, const gp_config *c, size_t i)
     const gp_param_def *d = &p->family->params[i];
     if (d->axis == GP_PARAM_PROBLEM)
         return p->params[i];
-    const bool launchers = d->default_kind == GP_DEFAULT_LAUNCHER && c->params[i] == 0;
+    const bool launchers =
+        d->default_kind == GP_PARAM_DEFAULT_LAUNCHER && c->params[i] == 0; /* its choice */
     /* Through a float, as results have always carried configuration parameters (the hooks
      * that gave them wrote `value : NAN`, a float): exact for every pad and for grids up to
      * 2^24; a larger grid is recorded rounded. */

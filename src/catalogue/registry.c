@@ -113,7 +113,7 @@ static const gp_variant saxpy_variants[] = {
 static const gp_param_def transpose_params[] = {
     [GP_TRANSPOSE_PAD] = {.name = "pad", .option = OPT_PAD, .axis = GP_PARAM_CONFIG,
                           .variants = GP_VF_PADDED, .min = 0, .max = 32,
-                          .default_kind = GP_DEFAULT_VARIANT_PAD},
+                          .default_kind = GP_PARAM_DEFAULT_VARIANT_PAD},
 };
 
 /* The group is the tile side of every pass: it shapes the passes' outputs, hence a problem. */
@@ -126,7 +126,7 @@ static const gp_param_def reduce2d_params[] = {
 static const gp_param_def saxpy_params[] = {
     [GP_SAXPY_GRID] = {.name = "grid", .option = OPT_GRID, .axis = GP_PARAM_CONFIG,
                        .variants = GP_VF_GRID, .min = 1, .max = GP_MAX_GRID_X,
-                       .default_kind = GP_DEFAULT_LAUNCHER},
+                       .default_kind = GP_PARAM_DEFAULT_LAUNCHER},
     /* a in y = a*x + y: fixed, and recorded so that a result says what it computed */
     [GP_SAXPY_ALPHA] = {.name = "alpha", .option = GP_NO_OPTION, .axis = GP_PARAM_PROBLEM,
                         .value = 2.0},
@@ -194,9 +194,9 @@ bool gp_param_applies(const gp_param_def *d, const gp_variant *v)
 double gp_param_default_for(const gp_param_def *d, const gp_variant *v)
 {
     switch (d->default_kind) {
-    case GP_DEFAULT_VARIANT_PAD: return v->default_pad;
-    case GP_DEFAULT_LAUNCHER: return 0;
-    case GP_DEFAULT_VALUE: break;
+    case GP_PARAM_DEFAULT_VARIANT_PAD: return v->default_pad;
+    case GP_PARAM_DEFAULT_LAUNCHER: return 0;
+    case GP_PARAM_DEFAULT_VALUE: break;
     }
     return d->value;
 }

@@ -46,7 +46,7 @@ static bool params_give_values(const gp_family *f)
         const gp_param_def *d = &f->params[i];
         const bool listed = d->option != GP_NO_OPTION && gp_family_has_option(f, d->option);
         if (!d->name || !d->name[0] || (d->option != GP_NO_OPTION && !listed) ||
-            (d->option == GP_NO_OPTION && d->default_kind != GP_DEFAULT_VALUE))
+            (d->option == GP_NO_OPTION && d->default_kind != GP_PARAM_DEFAULT_VALUE))
             return false;
     }
     return true;
@@ -88,13 +88,13 @@ static void family_rows_are_complete(void)
 static void param_is_consistent(const gp_family *f, const gp_param_def *d)
 {
     const bool problem = d->axis == GP_PARAM_PROBLEM;
-    tap_ok(!problem || (d->variants == 0 && d->default_kind == GP_DEFAULT_VALUE),
+    tap_ok(!problem || (d->variants == 0 && d->default_kind == GP_PARAM_DEFAULT_VALUE),
            "%s %s: a problem parameter only if the same for every variant",
            f->name, d->name);
     tap_ok(!d->block_side || problem, "%s %s: a block side shapes the problem", f->name,
            d->name);
     const uint64_t v = (uint64_t)d->value;
-    tap_ok(d->option == GP_NO_OPTION || d->default_kind != GP_DEFAULT_VALUE ||
+    tap_ok(d->option == GP_NO_OPTION || d->default_kind != GP_PARAM_DEFAULT_VALUE ||
                (d->value == (double)v && v >= d->min && v <= d->max &&
                 (!d->power_of_two || (v & (v - 1)) == 0)),
            "%s %s: a default the option would take", f->name, d->name);
@@ -103,7 +103,8 @@ static void param_is_consistent(const gp_family *f, const gp_param_def *d)
         const gp_variant *var = &f->variants[k];
         const double def = gp_param_default_for(d, var);
         applies |= gp_param_applies(d, var);
-        defaults_fit &= d->default_kind != GP_DEFAULT_VARIANT_PAD || !gp_param_applies(d, var) ||
+        defaults_fit &= d->default_kind != GP_PARAM_DEFAULT_VARIANT_PAD ||
+                        !gp_param_applies(d, var) ||
                         (def >= (double)d->min && def <= (double)d->max);
     }
     tap_ok(applies, "%s %s: applies to some variant of its family", f->name, d->name);
