@@ -1,7 +1,8 @@
 /* The kernel catalogue: one row per family, one row per variant (src/catalogue/registry.c). `list`,
  * `--help`, the parser, the plan, the runner and the man-page test all read these tables:
  * adding a variant means adding one row, adding a family one family row (its kernel file,
- * its workload file and the man page aside). */
+ * its workload file and the man page aside), adding a family parameter one descriptor on its
+ * family's row (and its option's id and row). */
 #ifndef GPUPROF_REGISTRY_H
 #define GPUPROF_REGISTRY_H
 
@@ -46,6 +47,39 @@ typedef struct {
     unsigned nx, ny;           /* matrices: columns, rows; 0 for 1-D sizes */
 } gp_size;
 
+/* A family parameter varies the problems (the inputs and the CPU reference change with it) or
+ * only the configurations, the launches of a problem timed one after the other on its data. */
+typedef enum { GP_PARAM_PROBLEM, GP_PARAM_CONFIG } gp_param_axis;
+
+/* Where a parameter's value comes from when its option is not given, or does not apply. */
+typedef enum {
+    GP_PARAM_DEFAULT_VALUE,       /* the descriptor's `value` (always, without an option) */
+    GP_PARAM_DEFAULT_VARIANT_PAD, /* the variant's own default_pad */
+    GP_PARAM_DEFAULT_LAUNCHER     /* 0: the launcher chooses, and results record no value */
+} gp_param_default;
+
+/* A family parameter without an option: a fixed value the results record (saxpy's alpha). */
+#define GP_NO_OPTION OPT_COUNT
+
+typedef struct {
+    const char *name;          /* as results carry it */
+    gp_option_id option;       /* the option listing its values, or GP_NO_OPTION */
+    gp_param_axis axis;
+    unsigned variants;         /* the flag of the variants it applies to (GP_VF_PADDED, …);
+                                  0: every variant. A problem parameter applies to every one. */
+    uint64_t min, max;         /* the option's range */
+    bool power_of_two;         /* the option takes powers of two only */
+    gp_param_default default_kind;
+    double value;              /* GP_PARAM_DEFAULT_VALUE: the default */
+    bool block_side;           /* GP_VF_GROUP_BLOCK variants' block is value x value */
+} gp_param_def;
+
+/* Each family's parameters, by their index in its row's `params`: the request, the plan and
+ * the workloads hold their values so. */
+enum { GP_TRANSPOSE_PAD };
+enum { GP_REDUCE2D_GROUP };
+enum { GP_SAXPY_GRID, GP_SAXPY_ALPHA };
+
 struct gp_workload_ops;
 
 typedef struct gp_family {
@@ -55,9 +89,10 @@ typedef struct gp_family {
     bool two_d;                       /* sizes NXxNY, blocks XxY */
     gp_size default_size;
     gp_dtype default_type;
-    const gp_option_id *options;      /* its own options besides every kernel command's */
+    const gp_option_id *options;      /* its own options besides every kernel command's (its
+                                         parameters' among them), in the order help lists them */
     size_t n_options;
-    const char *const *params;        /* the parameters its results carry, by name */
+    const gp_param_def *params;       /* its parameters, in the order its results carry them */
     size_t n_params;
     const gp_variant *variants;
     size_t n_variants;
@@ -70,6 +105,11 @@ const gp_family *gp_family_table(size_t *count);
 const gp_family *gp_find_family(const char *name);
 const gp_variant *gp_find_variant(const gp_family *f, const char *name);
 bool gp_family_has_option(const gp_family *f, gp_option_id id);
+
+/* Whether the parameter applies to the variant. */
+bool gp_param_applies(const gp_param_def *d, const gp_variant *v);
+/* The parameter's value for the variant when its option is not given or does not apply. */
+double gp_param_default_for(const gp_param_def *d, const gp_variant *v);
 
 bool gp_block_allowed(const gp_variant *v, gp_dim3 block);
 /* "64..1024, powers of two" / "XxY, X 8..1024, Y 1..1024, X*Y <= 1024". */

@@ -15,6 +15,12 @@ typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV, GP_OUT_HTML } gp_output
 
 struct gp_command_def;
 
+/* The values given for one family parameter, in order; none: its default. */
+typedef struct {
+    double values[GP_MAX_LIST];
+    size_t n;
+} gp_param_values;
+
 typedef struct {
     const struct gp_command_def *command;  /* what to run */
     const gp_family *family;               /* a kernel command's family; NULL otherwise */
@@ -30,13 +36,7 @@ typedef struct {
     size_t n_sizes;
     gp_dtype types[2];
     size_t n_types;
-    unsigned pads[GP_MAX_LIST];
-    size_t n_pads;                         /* 0: each variant's default */
-    unsigned groups[GP_MAX_LIST];
-    size_t n_groups;
-    unsigned grids[GP_MAX_LIST];
-    size_t n_grids;                        /* 0: the launcher's default */
-    float alpha;
+    gp_param_values params[GP_MAX_PARAMS]; /* by the index of the family's parameter */
 
     unsigned repeat, warmup;
     double max_noise_pct;                  /* --max-noise; NAN: not asked for */

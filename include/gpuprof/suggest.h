@@ -25,4 +25,9 @@
  * of the candidates' pointers. */
 const char *gp_suggest(const char *word, const char *const *candidates, size_t n);
 
+/* The hint a message ends with: "; did you mean '--block'?" (prefix "--") when gp_suggest
+ * finds a candidate, else "". Written into buf, which it returns. */
+const char *gp_suggest_hint(char *buf, size_t len, const char *prefix, const char *word,
+                            const char *const *candidates, size_t n);
+
 #endif

@@ -19,9 +19,6 @@ extern const struct gp_workload_ops gp_reduce_workload, gp_transpose_workload,
 #define ONLY_1 POW2_RANGE(0, 0)
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define ROWS(field, count_field, array) .field = (array), .count_field = COUNT(array)
-#define NAMES(field, count_field, ...)                                                     \
-    .field = (const char *const[]){__VA_ARGS__},                                           \
-    .count_field = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
 
 /* ---- reduce: ch. 3.4–3.5 of the book, then the modern references ---- */
 #define BOOK_REDUCE(variant_name, what, book, fn, lowest_block, unroll)                        \
@@ -112,6 +109,29 @@ static const gp_variant saxpy_variants[] = {
           gp_saxpy_vec4, GP_VF_IN_PLACE | GP_VF_GRID),
 };
 
+/* ---- the families' parameters ---- */
+static const gp_param_def transpose_params[] = {
+    [GP_TRANSPOSE_PAD] = {.name = "pad", .option = OPT_PAD, .axis = GP_PARAM_CONFIG,
+                          .variants = GP_VF_PADDED, .min = 0, .max = 32,
+                          .default_kind = GP_PARAM_DEFAULT_VARIANT_PAD},
+};
+
+/* The group is the tile side of every pass: it shapes the passes' outputs, hence a problem. */
+static const gp_param_def reduce2d_params[] = {
+    [GP_REDUCE2D_GROUP] = {.name = "group", .option = OPT_GROUP, .axis = GP_PARAM_PROBLEM,
+                           .min = 2, .max = 32, .power_of_two = true, .value = 16,
+                           .block_side = true},
+};
+
+static const gp_param_def saxpy_params[] = {
+    [GP_SAXPY_GRID] = {.name = "grid", .option = OPT_GRID, .axis = GP_PARAM_CONFIG,
+                       .variants = GP_VF_GRID, .min = 1, .max = GP_MAX_GRID_X,
+                       .default_kind = GP_PARAM_DEFAULT_LAUNCHER},
+    /* a in y = a*x + y: fixed, and recorded so that a result says what it computed */
+    [GP_SAXPY_ALPHA] = {.name = "alpha", .option = GP_NO_OPTION, .axis = GP_PARAM_PROBLEM,
+                        .value = 2.0},
+};
+
 /* ---- the families ---- */
 static const gp_family families[] = {
     {.name = "reduce", .summary = "parallel reduction (sum) of a 1-D array",
@@ -122,17 +142,17 @@ static const gp_family families[] = {
     {.name = "transpose", .summary = "matrix transpose through global and shared memory",
      .command_summary = "time, check and profile the matrix transposes", .two_d = true,
      .default_size = {.n = 4096 * 4096, .nx = 4096, .ny = 4096}, .default_type = GP_FLOAT32,
-     GP_OPTION_LIST(options, n_options, OPT_PAD), NAMES(params, n_params, "pad"),
+     GP_OPTION_LIST(options, n_options, OPT_PAD), ROWS(params, n_params, transpose_params),
      ROWS(variants, n_variants, transpose_variants), .workload = &gp_transpose_workload},
     {.name = "reduce2d", .summary = "multi-pass sum of a 2-D matrix",
      .command_summary = "time, check and profile the 2-D multi-pass reductions", .two_d = true,
      .default_size = {.n = 4096 * 4096, .nx = 4096, .ny = 4096}, .default_type = GP_FLOAT32,
-     GP_OPTION_LIST(options, n_options, OPT_GROUP), NAMES(params, n_params, "group"),
+     GP_OPTION_LIST(options, n_options, OPT_GROUP), ROWS(params, n_params, reduce2d_params),
      ROWS(variants, n_variants, reduce2d_variants), .workload = &gp_reduce2d_workload},
     {.name = "saxpy", .summary = "y = a*x + y, one thread per element or grid-stride",
      .command_summary = "time, check and profile saxpy: one thread per element or grid-stride",
      .default_size = {.n = (uint64_t)1 << 26}, .default_type = GP_FLOAT32,
-     GP_OPTION_LIST(options, n_options, OPT_GRID), NAMES(params, n_params, "grid", "alpha"),
+     GP_OPTION_LIST(options, n_options, OPT_GRID), ROWS(params, n_params, saxpy_params),
      ROWS(variants, n_variants, saxpy_variants), .workload = &gp_saxpy_workload},
 };
 
@@ -164,6 +184,21 @@ bool gp_family_has_option(const gp_family *f, gp_option_id id)
         if (f->options[i] == id)
             return true;
     return false;
+}
+
+bool gp_param_applies(const gp_param_def *d, const gp_variant *v)
+{
+    return !d->variants || (v->flags & d->variants);
+}
+
+double gp_param_default_for(const gp_param_def *d, const gp_variant *v)
+{
+    switch (d->default_kind) {
+    case GP_PARAM_DEFAULT_VARIANT_PAD: return v->default_pad;
+    case GP_PARAM_DEFAULT_LAUNCHER: return 0;
+    case GP_PARAM_DEFAULT_VALUE: break;
+    }
+    return d->value;
 }
 
 static bool pow2_allowed(unsigned mask, unsigned value)

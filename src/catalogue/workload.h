@@ -1,5 +1,8 @@
 /* A kernel family's host side: buffers, seeded inputs, CPU reference, restore, check. The
- * runner drives every family through these operations, named in the family's registry row. */
+ * runner drives every family through these operations, named in the family's registry row;
+ * a workload reads its family's parameters from the problem (problem parameters) and the
+ * configuration (configuration parameters) by their index (GP_SAXPY_GRID, …). The helpers
+ * the workloads share are defined in workload.c and random.c. */
 #ifndef GPUPROF_WORKLOAD_H
 #define GPUPROF_WORKLOAD_H
 
@@ -14,14 +17,14 @@ typedef struct gp_workload_ops {
     /* Usage errors of one configuration that only the family's launch arithmetic reveals
      * (a grid too large for the size): decided while expanding, before any device. */
     int (*check)(const gp_problem *p, const gp_config *c);
-    /* The values of the family's parameters (its row's `params`, in that order) for one
-     * configuration; NAN where one does not apply. */
-    void (*params)(const gp_problem *p, const gp_config *c, double *values);
     /* The fewest bytes the algorithm must move through device memory. */
     uint64_t (*bytes_moved)(const gp_problem *p);
     /* Device bytes the problem needs at most (the memory check before allocating). */
     uint64_t (*device_bytes)(const gp_problem *p, const gp_device_info *dev);
-    /* Allocate, fill with seeded random data, compute the CPU reference. */
+    /* Allocate, fill with seeded random data, compute the CPU reference. The contract:
+     * create() sets *state before its first failure (it is left NULL only when allocating
+     * the state itself fails), and destroy() frees whatever was made, NULL included: the
+     * runner calls destroy() after create() whether create() succeeded or not. */
     int (*create)(const gp_problem *p, const gp_device_info *dev, void **state);
     /* Before every launch, outside any timed region: restore inputs, poison outputs, with
      * copies and memsets only (in a profiling session a kernel here would be a range). */

@@ -7,7 +7,6 @@
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +26,16 @@ static uint64_t matrix_elems(const gp_problem *p)
     return (uint64_t)p->size.nx * p->size.ny;
 }
 
+/* The tile side of every pass. */
+static unsigned group_of(const gp_problem *p)
+{
+    return (unsigned)p->params[GP_REDUCE2D_GROUP];
+}
+
 /* Elements of the first pass's output: ceil(nx / g) × ceil(ny / g). */
 static uint64_t first_output_elems(const gp_problem *p)
 {
-    const uint64_t g = p->group ? p->group : 1; /* the launcher rejects a bad group */
+    const uint64_t g = group_of(p) ? group_of(p) : 1; /* the launcher rejects a bad group */
     return ((p->size.nx + g - 1) / g) * ((p->size.ny + g - 1) / g);
 }
 
@@ -38,12 +43,6 @@ static uint64_t reduce2d_device_bytes(const gp_problem *p, const gp_device_info 
 {
     (void)dev;
     return (matrix_elems(p) + 2 * first_output_elems(p)) * GP_ELEMENT_BYTES;
-}
-
-static void reduce2d_params(const gp_problem *p, const gp_config *c, double *values)
-{
-    (void)c;
-    values[0] = p->group; /* group */
 }
 
 static void reduce2d_destroy(void *state)
@@ -104,7 +103,7 @@ static int reduce2d_launch(void *state, const gp_config *c, const gp_hooks *hook
         .buf = {s->d_buf[0], s->d_buf[1]},
         .nx = s->p.size.nx,
         .ny = s->p.size.ny,
-        .group = s->p.group,
+        .group = group_of(&s->p),
         .block = c->block,
         .result = &s->result_ptr,
     };
@@ -133,7 +132,6 @@ static uint64_t reduce2d_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_reduce2d_workload = {
-    .params = reduce2d_params,
     .device_bytes = reduce2d_device_bytes,
     .create = reduce2d_create,
     .prepare = reduce2d_prepare,

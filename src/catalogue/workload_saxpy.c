@@ -56,10 +56,10 @@ static int saxpy_check(const gp_problem *p, const gp_config *c)
     return gp_check_grid_x(p->size.n, c->block.x, what);
 }
 
-static void saxpy_params(const gp_problem *p, const gp_config *c, double *values)
+/* a in y = a*x + y. */
+static float alpha_of(const gp_problem *p)
 {
-    values[0] = (c->variant->flags & GP_VF_GRID) && c->grid ? c->grid : NAN; /* grid */
-    values[1] = p->alpha;                                                     /* alpha */
+    return (float)p->params[GP_SAXPY_ALPHA];
 }
 
 static void saxpy_destroy(void *state)
@@ -134,9 +134,9 @@ static int saxpy_launch(void *state, const gp_config *c, const gp_hooks *hooks)
         .x = s->d_x,
         .y = s->d_y,
         .n = s->p.size.n,
-        .a = s->p.alpha,
+        .a = alpha_of(&s->p),
         .block = c->block.x,
-        .grid = c->grid,
+        .grid = (unsigned)c->params[GP_SAXPY_GRID], /* 0: the launcher's default */
     };
     return ((gp_saxpy_fn)c->variant->launch)(&a, hooks);
 }
@@ -144,7 +144,7 @@ static int saxpy_launch(void *state, const gp_config *c, const gp_hooks *hooks)
 /* Compare count elements of the device result starting at `base` with a*x + y in double. */
 static void check_chunk(const saxpy_state *s, uint64_t base, uint64_t count, saxpy_errors *e)
 {
-    const double a = s->p.alpha;
+    const double a = alpha_of(&s->p);
     for (uint64_t k = 0; k < count; k++) {
         const uint64_t i = base + k;
         const double ax = a * s->x[i], y = s->y0[i];
@@ -204,7 +204,6 @@ static uint64_t saxpy_bytes_moved(const gp_problem *p)
 
 const gp_workload_ops gp_saxpy_workload = {
     .check = saxpy_check,
-    .params = saxpy_params,
     .device_bytes = saxpy_device_bytes,
     .create = saxpy_create,
     .prepare = saxpy_prepare,

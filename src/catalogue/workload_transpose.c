@@ -8,7 +8,6 @@
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +32,6 @@ typedef struct {
 static uint64_t matrix_bytes(const gp_problem *p)
 {
     return p->size.n * GP_ELEMENT_BYTES;
-}
-
-static void transpose_params(const gp_problem *p, const gp_config *c, double *values)
-{
-    (void)p;
-    values[0] = (c->variant->flags & GP_VF_PADDED) ? c->pad : NAN; /* pad */
 }
 
 static uint64_t transpose_device_bytes(const gp_problem *p, const gp_device_info *dev)
@@ -101,7 +94,7 @@ static int transpose_launch(void *state, const gp_config *c, const gp_hooks *hoo
         .nx = s->p.size.nx,
         .ny = s->p.size.ny,
         .block = c->block,
-        .pad = c->pad,
+        .pad = (int)c->params[GP_TRANSPOSE_PAD],
     };
     return ((gp_transpose_fn)c->variant->launch)(&a, hooks);
 }
@@ -182,7 +175,6 @@ static uint64_t transpose_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_transpose_workload = {
-    .params = transpose_params,
     .device_bytes = transpose_device_bytes,
     .create = transpose_create,
     .prepare = transpose_prepare,

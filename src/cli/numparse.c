@@ -1,6 +1,8 @@
 /* Numbers on the command line: plain decimal, 2^K, and 2^K+C / 2^K-C (sizes such as
  * 2^24+7 are how awkward sizes are written), and the NXxNY / XxY shapes. */
-#include "gpuprof/cli.h"
+#include "gpuprof/numparse.h"
+
+#include "gpuprof/kernels.h"
 #include "gpuprof/status.h"
 
 #include <ctype.h>

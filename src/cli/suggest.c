@@ -1,7 +1,9 @@
-/* "Did you mean": optimal-string-alignment distance over fixed rows (see suggest.h). */
+/* "Did you mean": optimal-string-alignment distance over fixed rows (see suggest.h), and the
+ * hint a usage message ends with. */
 #include "gpuprof/suggest.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The OSA distance of a (length la) and b (length lb), both at most GP_SUGGEST_MAX_LEN. */
@@ -71,4 +73,15 @@ const char *gp_suggest(const char *word, const char *const *candidates, size_t n
     if (len >= 3 && n_prefixed == 1)
         return prefixed;
     return NULL;
+}
+
+const char *gp_suggest_hint(char *buf, size_t len, const char *prefix, const char *word,
+                            const char *const *candidates, size_t n)
+{
+    const char *best = gp_suggest(word, candidates, n);
+    if (best)
+        snprintf(buf, len, "; did you mean '%s%s'?", prefix, best);
+    else
+        buf[0] = '\0';
+    return buf;
 }

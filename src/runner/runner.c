@@ -88,11 +88,8 @@ static int describe_result(gp_result *res, const gp_problem *p, const gp_config 
     res->nx = p->size.nx;
     res->ny = p->size.ny;
     res->block = c->block;
-    double values[GP_MAX_PARAMS];
-    if (f->n_params)
-        f->workload->params(p, c, values);
     for (size_t i = 0; i < f->n_params; i++)
-        GP_TRY(gp_result_add_param(res, f->params[i], values[i]));
+        GP_TRY(gp_result_add_param(res, f->params[i].name, gp_recorded_param(p, c, i)));
     return GP_OK;
 }
 

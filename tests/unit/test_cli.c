@@ -119,6 +119,32 @@ static void every_option(void)
     tap_ok(parse("device", NULL) == GP_OK && req.device == -1, "device: all GPUs by default");
 }
 
+/* A family parameter's option lists values into the request, by the parameter's index; the
+ * plan resolves the defaults. */
+static void family_params(void)
+{
+    const gp_param_values *groups = &req.params[GP_REDUCE2D_GROUP];
+    tap_ok(parse("reduce2d", "--group=2,4", NULL) == GP_OK && groups->n == 2 &&
+               groups->values[0] == 2 && groups->values[1] == 4,
+           "--group=2,4: two values of reduce2d's group");
+    tap_ok(parse("reduce2d", NULL) == GP_OK && groups->n == 0,
+           "no --group: no value listed (the default is the plan's)");
+    tap_ok(parse("transpose", "--pad=1", "--pad=2,3", NULL) == GP_OK &&
+               req.params[GP_TRANSPOSE_PAD].n == 2 && req.params[GP_TRANSPOSE_PAD].values[0] == 2,
+           "a parameter's list starts again each time its option is given");
+    tap_ok(parse("transpose", "--pad=1", NULL) == GP_OK && req.n_variants == 3,
+           "--pad alone selects the padded variants");
+    tap_ok(parse("saxpy", "--grid=2147483647", NULL) == GP_OK &&
+               req.params[GP_SAXPY_GRID].values[0] == 2147483647.0 &&
+               req.params[GP_SAXPY_ALPHA].n == 0,
+           "--grid up to 2^31 - 1; alpha has no option");
+    refused("--grid does not apply to saxpy monolithic", "saxpy", "--variant=monolithic",
+            "--grid=4", NULL);
+    refused("must be a power of two", "reduce2d", "--group=12", NULL);
+    refused("must be from 0 to 32", "transpose", "--pad=33", NULL);
+    refused("unknown option '--pad'", "reduce2d", "--pad=1", NULL);
+}
+
 /* "--metrics=" followed by `count` distinct raw counter names (about 40 characters each). */
 static const char *long_metric_list(size_t count)
 {
@@ -198,4 +224,5 @@ void test_cli(void)
     every_option();
     usage_errors();
     long_lists();
+    family_params();
 }

@@ -1,9 +1,10 @@
 /* Number and shape parsing: what the command line accepts and what it refuses. */
 #include "tap.h"
 
-#include "gpuprof/cli.h"
+#include "gpuprof/numparse.h"
 #include "gpuprof/status.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 static void accepts_u64(const char *text, uint64_t want)

@@ -39,6 +39,19 @@ static void variant_rows_are_complete(const gp_family *f)
     }
 }
 
+/* Each parameter has a name and a value for every variant: its option's, or a default. */
+static bool params_give_values(const gp_family *f)
+{
+    for (size_t i = 0; i < f->n_params; i++) {
+        const gp_param_def *d = &f->params[i];
+        const bool listed = d->option != GP_NO_OPTION && gp_family_has_option(f, d->option);
+        if (!d->name || !d->name[0] || (d->option != GP_NO_OPTION && !listed) ||
+            (d->option == GP_NO_OPTION && d->default_kind != GP_PARAM_DEFAULT_VALUE))
+            return false;
+    }
+    return true;
+}
+
 /* A family row names its command, sizes, options, parameters, variants and host side. */
 static void family_rows_are_complete(void)
 {
@@ -53,7 +66,7 @@ static void family_rows_are_complete(void)
         tap_ok(ops->create && ops->prepare && ops->launch && ops->verify && ops->destroy &&
                    ops->bytes_moved && ops->device_bytes,
                "%s: its workload has every operation", f->name);
-        tap_ok(f->n_params == 0 || ops->params, "%s: a family with parameters gives their values",
+        tap_ok(params_give_values(f), "%s: a family with parameters gives their values",
                f->name);
         tap_ok(f->n_params <= GP_MAX_PARAMS, "%s: at most %d parameters", f->name, GP_MAX_PARAMS);
         const bool size_ok = f->two_d ? f->default_size.nx * (uint64_t)f->default_size.ny ==
@@ -68,6 +81,71 @@ static void family_rows_are_complete(void)
         tap_ok(gp_find_family(f->name) == f, "%s: found by name", f->name);
         variant_rows_are_complete(f);
     }
+}
+
+/* A parameter's descriptor: its default within its range, the variants it applies to among
+ * its family's, and a problem parameter the same for every variant. */
+static void param_is_consistent(const gp_family *f, const gp_param_def *d)
+{
+    const bool problem = d->axis == GP_PARAM_PROBLEM;
+    tap_ok(!problem || (d->variants == 0 && d->default_kind == GP_PARAM_DEFAULT_VALUE),
+           "%s %s: a problem parameter only if the same for every variant",
+           f->name, d->name);
+    tap_ok(!d->block_side || problem, "%s %s: a block side shapes the problem", f->name,
+           d->name);
+    const uint64_t v = (uint64_t)d->value;
+    tap_ok(d->option == GP_NO_OPTION || d->default_kind != GP_PARAM_DEFAULT_VALUE ||
+               (d->value == (double)v && v >= d->min && v <= d->max &&
+                (!d->power_of_two || (v & (v - 1)) == 0)),
+           "%s %s: a default the option would take", f->name, d->name);
+    bool applies = false, defaults_fit = true;
+    for (size_t k = 0; k < f->n_variants; k++) {
+        const gp_variant *var = &f->variants[k];
+        const double def = gp_param_default_for(d, var);
+        applies |= gp_param_applies(d, var);
+        defaults_fit &= d->default_kind != GP_PARAM_DEFAULT_VARIANT_PAD ||
+                        !gp_param_applies(d, var) ||
+                        (def >= (double)d->min && def <= (double)d->max);
+    }
+    tap_ok(applies, "%s %s: applies to some variant of its family", f->name, d->name);
+    tap_ok(defaults_fit, "%s %s: each variant's own default within the range", f->name,
+           d->name);
+    for (const gp_param_def *o = f->params; o < d; o++)
+        tap_ok(d->option == GP_NO_OPTION || o->option != d->option,
+               "%s %s: its option lists no other parameter", f->name, d->name);
+}
+
+/* Every family's parameters; a family whose variants take group-sized blocks says which
+ * parameter gives the side. */
+static void params_are_described(void)
+{
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        const gp_family *f = &families[i];
+        size_t sides = 0;
+        bool group_blocks = false;
+        for (size_t k = 0; k < f->n_params; k++) {
+            param_is_consistent(f, &f->params[k]);
+            sides += f->params[k].block_side;
+        }
+        for (size_t k = 0; k < f->n_variants; k++)
+            group_blocks |= (f->variants[k].flags & GP_VF_GROUP_BLOCK) != 0;
+        tap_ok(sides == (group_blocks ? 1u : 0u), "%s: %zu parameter(s) give a block side",
+               f->name, sides);
+    }
+    const gp_family *saxpy = gp_find_family("saxpy");
+    tap_ok(saxpy && saxpy->n_params == 2 &&
+               strcmp(saxpy->params[GP_SAXPY_GRID].name, "grid") == 0 &&
+               strcmp(saxpy->params[GP_SAXPY_ALPHA].name, "alpha") == 0 &&
+               saxpy->params[GP_SAXPY_ALPHA].option == GP_NO_OPTION &&
+               saxpy->params[GP_SAXPY_ALPHA].value == 2.0,
+           "saxpy: grid, then alpha, fixed at 2 without an option");
+    const gp_family *transpose = gp_find_family("transpose");
+    const gp_variant *unroll = transpose ? gp_find_variant(transpose, "smemunroll") : NULL;
+    tap_ok(unroll && gp_param_default_for(&transpose->params[GP_TRANSPOSE_PAD], unroll) == 2 &&
+               gp_param_default_for(&saxpy->params[GP_SAXPY_GRID], unroll) == 0,
+           "defaults: a variant's own pad; the launcher's grid, 0");
 }
 
 /* The option table's rows are indexed by the enum: each row's id is its own index. */
@@ -128,6 +206,7 @@ static void blocks_are_checked(void)
 void test_registry(void)
 {
     family_rows_are_complete();
+    params_are_described();
     option_table_matches_enum();
     command_rows_are_complete();
     blocks_are_checked();
