@@ -225,8 +225,5 @@ double gp_recorded_param(const gp_problem *p, const gp_config *c, size_t i)
         return p->params[i];
     const bool launchers =
         d->default_kind == GP_PARAM_DEFAULT_LAUNCHER && c->params[i] == 0; /* its choice */
-    /* Through a float, as results have always carried configuration parameters (the hooks
-     * that gave them wrote `value : NAN`, a float): exact for every pad and for grids up to
-     * 2^24; a larger grid is recorded rounded. */
-    return gp_param_applies(d, c->variant) && !launchers ? (float)c->params[i] : NAN;
+    return gp_param_applies(d, c->variant) && !launchers ? c->params[i] : NAN;
 }

@@ -246,8 +246,8 @@ static void recorded_values(void)
     tap_ok(expand("saxpy", "--grid=2147483647", NULL) == GP_OK &&
                grid(config_at(0, 0)) == 2147483647.0 &&
                gp_recorded_param(&plan.problems[0], config_at(0, 0), GP_SAXPY_GRID) ==
-                   2147483648.0,
-           "a grid above 2^24 launches as given, and is recorded through a float as before");
+                   2147483647.0,
+           "a grid above 2^24 launches as given and is recorded exactly");
     tap_ok(expand("reduce2d", NULL) == GP_OK &&
                gp_recorded_param(&plan.problems[0], config_at(0, 1), GP_REDUCE2D_GROUP) == 16,
            "reduce2d: group 16 by default, recorded for every variant");
