@@ -82,7 +82,6 @@ int gp_collector_metric_set(const gp_collector *c, const double *values, size_t 
                             gp_metric_set *out);
 /* The same for a launch that collected only some counters (collected[i]): those counters,
  * and every metric, n/a (GP_NOT_IN_THIS_PASS) where the launch lacks one of its inputs. */
-#define GP_NOT_IN_THIS_PASS "not collected in this launch: its pass held other counters"
 int gp_collector_partial_metric_set(const gp_collector *c, const double *values,
                                     const bool *collected, gp_metric_set *out);
 

@@ -11,6 +11,10 @@
 typedef struct {
     gp_metric_value min, average, max;   /* their key and unit; valid when any launch had it */
     size_t launches;                      /* profiled launches that had a value */
+    bool combined;                        /* no launch had every input (they were collected in
+                                             different passes): the average is derived from
+                                             each input's mean over the launches that had it,
+                                             and `launches` is the fewest of those */
 } gp_metric_stats;
 
 typedef struct {
@@ -18,6 +22,7 @@ typedef struct {
     size_t calls, profiled, timed;        /* timed: launches whose duration is known */
     double total_ms, min_ms, max_ms;
     double time_percent;                  /* of all timed kernels' time */
+    uint32_t passes;                      /* the one-pass groups its launches collected */
     gp_metric_stats *metrics;
     size_t n_metrics;
 } gp_exec_kernel;
@@ -27,8 +32,11 @@ int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n);
 void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
-/* How exec's counters were collected for `passes` passes: "kernel replay" (several), or
- * without replay in the program's own run (one; see src/exec/inject/sessions.h). */
-const char *gp_exec_replay(int passes);
+/* How exec's counters were collected, in a few words: "kernel replay" (several passes) or
+ * "one pass, no replay" (one; see src/exec/inject/sessions.h) for reports without rotation,
+ * else what the --replay mode did. */
+void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len);
+/* Whether the report's launches rotated over one-pass groups. */
+bool gp_exec_rotated(const gp_profiler_info *p);
 
 #endif

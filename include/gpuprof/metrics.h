@@ -82,6 +82,12 @@ typedef struct {
 } gp_metric_set;
 
 void gp_metric_set_free(gp_metric_set *s);
+/* Why a launch that collected one pass of several has no value of a metric. */
+#define GP_NOT_IN_THIS_PASS "not collected in this launch: its pass held other counters"
+/* Add counters to a set (those it has keep their values), then derive again each metric
+ * that was GP_NOT_IN_THIS_PASS and now has its inputs: the passes of one launch collected in
+ * several runs of a program (exec --replay=application). */
+int gp_metric_set_add_counters(gp_metric_set *s, const gp_counter *counters, size_t n);
 /* A counter's value in a metric set by name; NAN when it is not there. */
 double gp_metric_set_counter(const gp_metric_set *s, const char *name);
 
@@ -94,6 +100,10 @@ typedef struct {
     char chip[32];
     int passes;
     char metric_set[32];         /* default / all / list */
+    char replay[16];             /* exec's --replay; "" for the kernel commands and reports
+                                    of a gpuprof that had none */
+    int pass_groups;             /* exec: the one-pass groups its launches rotated over; 0:
+                                    none (every profiled launch had every counter) */
 } gp_profiler_info;
 
 const gp_metric_def *gp_metric_catalogue(size_t *count);

@@ -103,6 +103,8 @@ typedef struct {
     size_t shared_bytes;
     double duration_ms;          /* <0 unknown */
     bool profiled;               /* its counters were collected */
+    uint32_t passes;             /* the one-pass groups it collected (bit g: group g); 0 when
+                                    the launches did not rotate */
     uint64_t graph, graph_node;  /* the CUDA graph node it ran as; 0: launched directly */
     gp_metric_set metrics;
 } gp_exec_launch;

@@ -2,6 +2,7 @@
 #ifndef GPUPROF_REQUEST_H
 #define GPUPROF_REQUEST_H
 
+#include "gpuprof/exec_replay.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 
@@ -63,6 +64,7 @@ typedef struct {
     bool launches;                         /* text: one row per launch */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
     bool follow_children;
+    gp_exec_replay replay;                 /* --replay */
 
     int argc;                              /* the original command line, for reports */
     char **argv;

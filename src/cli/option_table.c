@@ -239,6 +239,20 @@ static int read_kernel(void *ctx, const char *text)
     return GP_OK;
 }
 
+/* --replay: one of exec's modes. */
+static int read_replay(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    if (gp_exec_replay_from_name(text, &req->replay))
+        return GP_OK;
+    const char *names[GP_EXEC_REPLAY_MODES];
+    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
+        names[m] = gp_exec_replay_name((gp_exec_replay)m);
+    char hint[GP_SUGGEST_MAX_LEN + 32];
+    return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --replay%s (valid: auto, rotate, "
+                                 "kernel, application)", text,
+                   gp_suggest_hint(hint, sizeof hint, "", text, names, GP_EXEC_REPLAY_MODES));
+}
 
 /* ---- the table --------------------------------------------------------------------------- */
 
@@ -360,6 +374,12 @@ static const option_row rows[] = {
     [OPT_FOLLOW_CHILDREN] = {{OPT_FOLLOW_CHILDREN, "follow-children", NULL,
                               "profile the processes the program starts too"},
                              FLAG(follow_children)},
+    [OPT_REPLAY] = {{OPT_REPLAY, "replay", "MODE",
+                     "how counters of several passes are collected: auto (each kernel's first "
+                     "launch replayed, later ones one pass each), rotate (never replay), "
+                     "kernel (every launch replayed) or application (the program run once "
+                     "per pass) (default: auto)"},
+                    CUSTOM(read_replay)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

@@ -89,7 +89,7 @@ static void options_of(const gp_request *req, const char *library, gp_exec_optio
     *o = (gp_exec_options){.library = library, .metrics = req->metrics,
                            .kernel_regex = req->kernel_regex, .launch_skip = req->launch_skip,
                            .launch_count = req->launch_count, .per_kernel = req->per_kernel,
-                           .follow_children = req->follow_children};
+                           .follow_children = req->follow_children, .replay = req->replay};
 }
 
 /* ---- the report -------------------------------------------------------------------------------- */
@@ -136,7 +136,7 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     describe_request(req, report);
     gp_exec_options options;
     options_of(req, library, &options);
-    const gp_exec_spawn program = {path, req->program, &options};
+    const gp_exec_spawn program = {path, req->program, &options, false};
     GP_TRY(gp_exec_run_program(&program, report));
     GP_TRY(set_versions(&report->exec));
     if (report->exec.n_devices) {

@@ -47,20 +47,20 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
     return add_var(vars, n, name, text);
 }
 
-static const char *const replay_names[GP_REPLAY_MODES] = {
-    [GP_REPLAY_AUTO] = "auto", [GP_REPLAY_ROTATE] = "rotate", [GP_REPLAY_WHOLE] = "kernel",
-    [GP_REPLAY_APPLICATION] = "application"};
+static const char *const replay_names[GP_EXEC_REPLAY_MODES] = {
+    [GP_EXEC_REPLAY_AUTO] = "auto", [GP_EXEC_REPLAY_ROTATE] = "rotate",
+    [GP_EXEC_REPLAY_KERNEL] = "kernel", [GP_EXEC_REPLAY_APPLICATION] = "application"};
 
-const char *gp_replay_mode_name(gp_replay_mode m)
+const char *gp_exec_replay_name(gp_exec_replay m)
 {
-    return (unsigned)m < GP_REPLAY_MODES ? replay_names[m] : "auto";
+    return (unsigned)m < GP_EXEC_REPLAY_MODES ? replay_names[m] : "auto";
 }
 
-bool gp_replay_mode_from_name(const char *name, gp_replay_mode *m)
+bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m)
 {
-    for (unsigned i = 0; name && i < GP_REPLAY_MODES; i++)
+    for (unsigned i = 0; name && i < GP_EXEC_REPLAY_MODES; i++)
         if (strcmp(name, replay_names[i]) == 0) {
-            *m = (gp_replay_mode)i;
+            *m = (gp_exec_replay)i;
             return true;
         }
     return false;
@@ -78,7 +78,7 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_PARENT, parent));
     GP_TRY(add_var(vars, n, GP_ENV_FOLLOW, o->follow_children ? "1" : "0"));
     GP_TRY(add_var(vars, n, GP_ENV_KERNEL, o->kernel_regex ? o->kernel_regex : ""));
-    GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_replay_mode_name(o->replay)));
+    GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_exec_replay_name(o->replay)));
     GP_TRY(add_var(vars, n, GP_ENV_APP_PASS, pass));
     GP_TRY(add_count(vars, n, GP_ENV_SKIP, o->launch_skip));
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, o->launch_count));
@@ -160,8 +160,8 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o)
     o->parent_pid = parent ? atol(parent) : -1;
     const char *follow = lookup(env, GP_ENV_FOLLOW);
     o->follow_children = follow && strcmp(follow, "1") == 0;
-    if (!gp_replay_mode_from_name(lookup(env, GP_ENV_REPLAY), &o->replay))
-        o->replay = GP_REPLAY_AUTO;
+    if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &o->replay))
+        o->replay = GP_EXEC_REPLAY_AUTO;
     const uint64_t pass = read_count(env, GP_ENV_APP_PASS);
     o->app_pass = pass < GP_MAX_GROUPS ? (unsigned)pass : 0;
 }

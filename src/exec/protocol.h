@@ -31,6 +31,7 @@
 #ifndef GPUPROF_EXEC_PROTOCOL_H
 #define GPUPROF_EXEC_PROTOCOL_H
 
+#include "gpuprof/exec_replay.h"
 #include "gpuprof/metrics.h"
 
 #include <stdbool.h>
@@ -50,20 +51,6 @@
 #define GP_ENV_REPLAY "GPUPROF_EXEC_REPLAY"         /* auto | rotate | kernel | application */
 #define GP_ENV_APP_PASS "GPUPROF_EXEC_APP_PASS"     /* application: the pass this run takes */
 
-/* How a launch's counters are collected when the metrics take several passes (--replay). */
-typedef enum {
-    GP_REPLAY_AUTO = 0,      /* each kernel signature's first launch by kernel replay, the
-                                later ones one pass each, no replay */
-    GP_REPLAY_ROTATE,        /* never replay: one pass per launch */
-    GP_REPLAY_WHOLE,         /* kernel replay of every profiled launch (--replay=kernel) */
-    GP_REPLAY_APPLICATION    /* the program run once per pass, each run one pass */
-} gp_replay_mode;
-
-#define GP_REPLAY_MODES 4
-/* "auto", "rotate", "kernel", "application"; false for another name. */
-const char *gp_replay_mode_name(gp_replay_mode m);
-bool gp_replay_mode_from_name(const char *name, gp_replay_mode *m);
-
 /* ---- the options, through the environment ---------------------------------------------- */
 
 /* What gpuprof exec asks of the library. Decoded, the strings point into the environment
@@ -78,7 +65,7 @@ typedef struct {
     uint64_t per_kernel;           /* --per-kernel (UINT64_MAX: no limit) */
     long parent_pid;               /* gpuprof's pid; -1: not set */
     bool follow_children;
-    gp_replay_mode replay;
+    gp_exec_replay replay;
     unsigned app_pass;             /* application: the one-pass group this run collects */
 } gp_exec_options;
 

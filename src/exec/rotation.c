@@ -36,20 +36,20 @@ static bool never_profiled(const gp_rotation *r, const gp_signature_state *s)
 
 int gp_rotation_choose(const gp_rotation *r, const gp_signature_state *s, int latest)
 {
-    if (r->n_groups == 0 || r->mode == GP_REPLAY_WHOLE)
+    if (r->n_groups == 0 || r->mode == GP_EXEC_REPLAY_KERNEL)
         return GP_SET_WHOLE;
-    if (r->mode == GP_REPLAY_APPLICATION)
+    if (r->mode == GP_EXEC_REPLAY_APPLICATION)
         return r->app_pass < r->n_groups ? (int)r->app_pass : GP_SET_NONE;
-    if (r->mode == GP_REPLAY_AUTO && never_profiled(r, s))
+    if (r->mode == GP_EXEC_REPLAY_AUTO && never_profiled(r, s))
         return GP_SET_WHOLE; /* its first profiled launch: every pass, by kernel replay */
     return rotate(r, s, latest);
 }
 
 bool gp_rotation_lacks(const gp_rotation *r, const gp_signature_state *s)
 {
-    if (r->n_groups == 0 || r->mode == GP_REPLAY_WHOLE)
+    if (r->n_groups == 0 || r->mode == GP_EXEC_REPLAY_KERNEL)
         return s->whole == 0;
-    if (r->mode == GP_REPLAY_APPLICATION)
+    if (r->mode == GP_EXEC_REPLAY_APPLICATION)
         return r->app_pass < r->n_groups && lacks_group(s, r->app_pass);
     return first_lacking(r, s) >= 0;
 }

@@ -22,7 +22,7 @@
 #define GP_SET_NONE (-2)    /* no pass yet on the context */
 
 typedef struct {
-    gp_replay_mode mode;
+    gp_exec_replay mode;
     size_t n_groups;        /* one-pass groups; 0: the whole set takes one pass */
     unsigned app_pass;      /* application: the group this run collects */
 } gp_rotation;

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "exec/run.h"
 
+#include "exec/app_replay.h"
 #include "exec/read.h"
 #include "gpuprof/status.h"
 
@@ -80,20 +81,48 @@ static void note_outcome(const gp_exec_outcome *o, gp_report *report)
     report->exit_status = o->exit_status;
 }
 
-int gp_exec_run_program(const gp_exec_spawn *s, gp_report *report)
+/* One run: its records, in a folder of its own, into the report; how it ended. */
+static int run_once(const gp_exec_spawn *s, unsigned pass, bool quiet, gp_report *report,
+                    gp_exec_outcome *o)
 {
     char dir[PATH_LEN];
     GP_TRY(make_records_dir(dir, sizeof dir));
     gp_exec_options options = *s->options;
     options.records_dir = dir;
     options.parent_pid = (long)getpid();
-    const gp_exec_spawn run = {s->path, s->argv, &options};
-    gp_exec_outcome o;
-    int rc = gp_exec_spawn_and_wait(&run, &o);
-    if (rc == GP_OK) {
-        note_outcome(&o, report);
+    options.app_pass = pass;
+    const gp_exec_spawn run = {s->path, s->argv, &options, quiet};
+    int rc = gp_exec_spawn_and_wait(&run, o);
+    if (rc == GP_OK)
         rc = gp_exec_read_records(dir, report);
-    }
     remove_records_dir(dir);
     return rc;
+}
+
+/* --replay=application: a run for each of the passes the first run's profiler split the
+ * counters into, merged into the first run's report. */
+static int run_later_passes(const gp_exec_spawn *s, gp_report *report)
+{
+    for (int pass = 1; pass < report->profiler.pass_groups; pass++) {
+        gp_report later;
+        gp_report_init(&later);
+        later.is_exec = true;
+        gp_exec_outcome o;
+        int rc = run_once(s, (unsigned)pass, true, &later, &o);
+        if (rc == GP_OK)
+            rc = gp_exec_merge_run(report, &later, (unsigned)pass, o.exit_status);
+        gp_report_free(&later);
+        GP_TRY(rc);
+    }
+    return GP_OK;
+}
+
+int gp_exec_run_program(const gp_exec_spawn *s, gp_report *report)
+{
+    gp_exec_outcome o;
+    GP_TRY(run_once(s, 0, false, report, &o));
+    note_outcome(&o, report);
+    if (s->options->replay != GP_EXEC_REPLAY_APPLICATION || o.exit_status >= 126)
+        return GP_OK;
+    return run_later_passes(s, report);
 }

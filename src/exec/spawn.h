@@ -5,12 +5,15 @@
 
 #include "exec/protocol.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
     const char *path;              /* the program, as gp_exec_find_program found it */
     char *const *argv;             /* its command line (argv[0] as the user wrote it) */
     const gp_exec_options *options;   /* the library and its options, for its environment */
+    bool quiet;                    /* its standard output and error to /dev/null (the later
+                                      runs of --replay=application) */
 } gp_exec_spawn;
 
 typedef struct {

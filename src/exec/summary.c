@@ -1,11 +1,28 @@
-/* The per-kernel summary of an exec report. */
+/* The per-kernel summary of an exec report: launches, times and each metric's minimum,
+ * average and maximum over the launches that have it. Where the launches rotated over
+ * one-pass groups, a metric whose inputs no single launch collected (SASS sectors over the
+ * duration, say) is derived from each input's mean over the launches that collected it. */
 #include "gpuprof/exec_summary.h"
 
 #include "gpuprof/status.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A counter's sum over a kernel's launches that collected it. */
+typedef struct {
+    const char *name;            /* points into a launch's metric set */
+    double sum;
+    size_t launches;
+} counter_sum;
+
+/* The summary's working state beside each kernel: its counters' sums. */
+typedef struct {
+    counter_sum *sums;
+    size_t n_sums;
+} kernel_counters;
 
 size_t gp_exec_profiled(const gp_exec_info *e)
 {
@@ -15,9 +32,23 @@ size_t gp_exec_profiled(const gp_exec_info *e)
     return n;
 }
 
-const char *gp_exec_replay(int passes)
+bool gp_exec_rotated(const gp_profiler_info *p)
 {
-    return passes == 1 ? "one pass, no replay" : "kernel replay";
+    return p->pass_groups > 0 && p->replay[0];
+}
+
+void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len)
+{
+    const int g = p->pass_groups;
+    if (!gp_exec_rotated(p))
+        snprintf(buf, len, "%s", p->passes == 1 ? "one pass, no replay" : "kernel replay");
+    else if (strcmp(p->replay, "auto") == 0)
+        snprintf(buf, len, "kernel replay of each kernel's first launch, one of %d passes per "
+                 "later launch", g);
+    else if (strcmp(p->replay, "application") == 0)
+        snprintf(buf, len, "application replay: the program run %d times, one pass each", g);
+    else
+        snprintf(buf, len, "no replay: one of %d passes per launch", g);
 }
 
 static gp_exec_kernel *entry_for(gp_exec_kernel *k, size_t *n, const char *name)
@@ -69,7 +100,29 @@ static int add_metrics(gp_exec_kernel *k, const gp_metric_set *set)
     return GP_OK;
 }
 
-static int add_launch(gp_exec_kernel *k, const gp_exec_launch *l)
+static int add_counters(kernel_counters *kc, const gp_metric_set *set)
+{
+    for (size_t i = 0; i < set->n_counters; i++) {
+        const gp_counter *c = &set->counters[i];
+        if (isnan(c->value))
+            continue;
+        size_t j = 0;
+        while (j < kc->n_sums && strcmp(kc->sums[j].name, c->name) != 0)
+            j++;
+        if (j == kc->n_sums) {
+            counter_sum *grown = realloc(kc->sums, (kc->n_sums + 1) * sizeof *grown);
+            if (!grown)
+                return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+            kc->sums = grown;
+            kc->sums[kc->n_sums++] = (counter_sum){c->name, 0.0, 0};
+        }
+        kc->sums[j].sum += c->value;
+        kc->sums[j].launches++;
+    }
+    return GP_OK;
+}
+
+static int add_launch(gp_exec_kernel *k, kernel_counters *kc, const gp_exec_launch *l)
 {
     k->calls++;
     if (l->duration_ms >= 0) {
@@ -81,7 +134,55 @@ static int add_launch(gp_exec_kernel *k, const gp_exec_launch *l)
     if (!l->profiled)
         return GP_OK;
     k->profiled++;
-    return add_metrics(k, &l->metrics);
+    k->passes |= l->passes;
+    GP_TRY(add_metrics(k, &l->metrics));
+    return l->passes ? add_counters(kc, &l->metrics) : GP_OK;
+}
+
+/* ---- metrics of launches of different passes ----------------------------------------------- */
+
+/* A catalogue metric no launch had whole, from its inputs' means; false when an input was
+ * collected by none of the kernel's launches. */
+static bool combine(gp_metric_stats *s, const kernel_counters *kc)
+{
+    const gp_metric_def *m = gp_find_metric(s->average.key);
+    if (!m || kc->n_sums == 0)
+        return false;
+    const char *names[GP_METRIC_MAX_INPUTS];
+    double means[GP_METRIC_MAX_INPUTS];
+    size_t fewest = SIZE_MAX;
+    for (size_t k = 0; k < m->n_inputs; k++) {
+        size_t j = 0;
+        while (j < kc->n_sums && strcmp(kc->sums[j].name, m->inputs[k]) != 0)
+            j++;
+        if (j == kc->n_sums)
+            return false;
+        names[k] = m->inputs[k];
+        means[k] = kc->sums[j].sum / (double)kc->sums[j].launches;
+        fewest = kc->sums[j].launches < fewest ? kc->sums[j].launches : fewest;
+    }
+    const char *why = NULL;
+    double v = NAN;
+    const bool valid = gp_metric_derive(m, names, means, m->n_inputs, &v, &why);
+    s->combined = true;
+    s->launches = fewest;
+    s->average.valid = valid;
+    s->average.value = valid ? v : 0.0;
+    snprintf(s->average.why, sizeof s->average.why, "%s", valid ? "" : why ? why : "undefined");
+    snprintf(s->min.why, sizeof s->min.why, "combined over launches of different passes");
+    snprintf(s->max.why, sizeof s->max.why, "combined over launches of different passes");
+    return true;
+}
+
+static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
+{
+    for (size_t m = 0; m < k->n_metrics; m++) {
+        gp_metric_stats *s = &k->metrics[m];
+        if (s->launches)
+            s->average.value /= (double)s->launches;
+        else if (k->passes)
+            combine(s, kc);
+    }
 }
 
 static int most_time_first(const void *a, const void *b)
@@ -90,7 +191,7 @@ static int most_time_first(const void *a, const void *b)
     return (x->total_ms < y->total_ms) - (x->total_ms > y->total_ms);
 }
 
-static void finish(gp_exec_kernel *k, size_t n)
+static void finish(gp_exec_kernel *k, const kernel_counters *kc, size_t n)
 {
     double all = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -99,28 +200,38 @@ static void finish(gp_exec_kernel *k, size_t n)
         k[i].time_percent = all > 0 ? 100.0 * k[i].total_ms / all : NAN;
         if (!k[i].timed)
             k[i].min_ms = k[i].max_ms = NAN;
-        for (size_t m = 0; m < k[i].n_metrics; m++)
-            if (k[i].metrics[m].launches)
-                k[i].metrics[m].average.value /= (double)k[i].metrics[m].launches;
+        finish_metrics(&k[i], &kc[i]);
     }
     qsort(k, n, sizeof *k, most_time_first);
+}
+
+static void free_counters(kernel_counters *kc, size_t n)
+{
+    for (size_t i = 0; kc && i < n; i++)
+        free(kc[i].sums);
+    free(kc);
 }
 
 int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n)
 {
     *n = 0;
-    *out = calloc(e->n_launches ? e->n_launches : 1, sizeof **out);
-    if (!*out)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < e->n_launches; i++) {
-        int rc = add_launch(entry_for(*out, n, e->launches[i].kernel), &e->launches[i]);
-        if (rc != GP_OK) {
-            gp_exec_summary_free(*out, *n);
-            return rc;
-        }
+    const size_t most = e->n_launches ? e->n_launches : 1;
+    *out = calloc(most, sizeof **out);
+    kernel_counters *kc = calloc(most, sizeof *kc);
+    int rc = *out && kc ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < e->n_launches; i++) {
+        gp_exec_kernel *k = entry_for(*out, n, e->launches[i].kernel);
+        rc = add_launch(k, &kc[k - *out], &e->launches[i]);
     }
-    finish(*out, *n);
-    return GP_OK;
+    if (rc == GP_OK)
+        finish(*out, kc, *n);
+    free_counters(kc, *n);
+    if (rc != GP_OK) {
+        gp_exec_summary_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 void gp_exec_summary_free(gp_exec_kernel *k, size_t n)

@@ -110,9 +110,9 @@ static void exec_header(FILE *out, const gp_report *r)
     snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
              "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
     gp_html_dd_text(out, "times", times);
-    char replay[96];
-    snprintf(replay, sizeof replay, "%s, the program's own cache state",
-             gp_exec_replay(r->profiler.passes));
+    char how[160], replay[200];
+    gp_exec_describe_replay(&r->profiler, how, sizeof how);
+    snprintf(replay, sizeof replay, "%s, the program's own cache state", how);
     gp_html_profiler_line(out, &r->profiler, replay);
     fputs("</dl>\n", out);
     gp_html_warnings(out, r);

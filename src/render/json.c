@@ -209,6 +209,16 @@ static cJSON *count_or_null(uint64_t v)
     return v == UINT64_MAX ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
 }
 
+/* The one-pass groups a launch or kernel collected, by index. */
+static cJSON *pass_groups_json(uint32_t mask)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int g = 0; g < 32; g++)
+        if (mask & (1u << g))
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(g));
+    return a;
+}
+
 static cJSON *exec_launch_json(const gp_exec_launch *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -229,6 +239,8 @@ static cJSON *exec_launch_json(const gp_exec_launch *l)
     cJSON_AddBoolToObject(o, "profiled", l->profiled);
     cJSON_AddNumberToObject(o, "graph", (double)l->graph);
     cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
+    if (l->passes)
+        cJSON_AddItemToObject(o, "passes", pass_groups_json(l->passes));
     cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
     return o;
 }
@@ -241,6 +253,8 @@ static cJSON *stats_json(const gp_metric_stats *s)
     json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
     json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
     cJSON_AddNumberToObject(o, "launches", (double)s->launches);
+    if (s->combined)
+        cJSON_AddTrueToObject(o, "combined");
     return o;
 }
 
@@ -255,6 +269,8 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k)
     json_add_number(o, "min_ms", k->min_ms);
     json_add_number(o, "max_ms", k->max_ms);
     json_add_number(o, "time_percent", k->time_percent);
+    if (k->passes)
+        cJSON_AddItemToObject(o, "passes", pass_groups_json(k->passes));
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < k->n_metrics; i++)
         cJSON_AddItemToObject(m, k->metrics[i].average.key, stats_json(&k->metrics[i]));
@@ -312,14 +328,19 @@ static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
         cJSON_AddStringToObject(o, "chip", p->chip);
         cJSON_AddNumberToObject(o, "passes", p->passes);
         cJSON_AddStringToObject(o, "metric_set", p->metric_set);
-        char api[96];
+        char how[160], api[200];
+        gp_exec_describe_replay(p, how, sizeof how);
         snprintf(api, sizeof api, "CUPTI range profiler, auto range, %s",
-                 exec ? gp_exec_replay(p->passes) : "user replay");
+                 exec ? how : "user replay");
         cJSON_AddStringToObject(o, "api", api);
         cJSON_AddStringToObject(o, "cache_control",
                                 exec ? "none (the program's own cache state)"
                                      : "L2 flushed before every kernel");
         cJSON_AddStringToObject(o, "clock_control", "none (clocks not locked)");
+        if (exec && p->replay[0])
+            cJSON_AddStringToObject(o, "replay", p->replay);
+        if (exec && p->pass_groups)
+            cJSON_AddNumberToObject(o, "pass_groups", p->pass_groups);
     }
     return o;
 }

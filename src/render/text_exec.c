@@ -36,11 +36,19 @@ static void print_profiler(FILE *out, const gp_report *r)
 {
     const gp_profiler_info *p = &r->profiler;
     const size_t profiled = gp_exec_profiled(&r->exec);
-    if (p->state == GP_PROF_OK)
+    char replay[160];
+    gp_exec_describe_replay(p, replay, sizeof replay);
+    if (p->state == GP_PROF_OK && gp_exec_rotated(p))
+        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, --replay=%s (%s), %zu of %zu "
+                     "kernels profiled; times from CUPTI's activity records, of a profiled "
+                     "kernel from its counters where it ran without SASS instrumentation; "
+                     "passes: the one-pass groups a kernel's launches collected\n",
+                p->chip, p->metric_set, p->replay, replay, profiled, r->exec.n_launches);
+    else if (p->state == GP_PROF_OK)
         fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %s (%d pass%s), %zu of %zu "
                      "kernels profiled; times from CUPTI's activity records, of a profiled "
                      "kernel from its counters\n",
-                p->chip, p->metric_set, gp_exec_replay(p->passes), p->passes,
+                p->chip, p->metric_set, replay, p->passes,
                 p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
     else if (p->state == GP_PROF_UNAVAILABLE)
         fprintf(out, "metrics: unavailable (%s); times from CUPTI's activity records\n",
@@ -78,15 +86,35 @@ static void averages(const gp_exec_kernel *k, gp_metric_value *values, gp_metric
     *set = (gp_metric_set){NULL, 0, values, k->n_metrics};
 }
 
-static void print_kernel_row(FILE *out, const gp_exec_kernel *k, const char **keys,
-                             const char **labels, size_t n)
+static int count_bits(uint32_t mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
+/* "2/2": of the report's one-pass groups, how many the kernel's launches collected. */
+static void print_passes(FILE *out, const gp_report *r, uint32_t passes)
+{
+    if (!gp_exec_rotated(&r->profiler))
+        return;
+    char text[16];
+    snprintf(text, sizeof text, "%d/%d", count_bits(passes), r->profiler.pass_groups);
+    fprintf(out, " %6s", text);
+}
+
+static void print_kernel_row(FILE *out, const gp_report *r, const gp_exec_kernel *k,
+                             const char **keys, const char **labels, size_t n)
 {
     char total[32], avg[32], min[32], max[32];
     format_ms(total, sizeof total, k->timed ? k->total_ms : NAN);
     format_ms(avg, sizeof avg, k->timed ? k->total_ms / (double)k->timed : NAN);
     format_ms(min, sizeof min, k->min_ms);
     format_ms(max, sizeof max, k->max_ms);
-    fprintf(out, "%7zu %8zu %6.1f %10s %10s %10s %10s", k->calls, k->profiled,
+    fprintf(out, "%7zu %8zu", k->calls, k->profiled);
+    print_passes(out, r, k->passes);
+    fprintf(out, " %6.1f %10s %10s %10s %10s",
             isfinite(k->time_percent) ? k->time_percent : 0.0, total, avg, min, max);
     gp_metric_value values[GP_TEXT_MAX_COLUMNS * 2];
     gp_metric_set set = {0};
@@ -100,28 +128,46 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
 {
     const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
     const size_t n = metric_columns(r, keys, labels);
-    fprintf(out, "\n%7s %8s %6s %10s %10s %10s %10s", "calls", "profiled", "time%",
-            "total_ms", "avg_ms", "min_ms", "max_ms");
+    fprintf(out, "\n%7s %8s", "calls", "profiled");
+    if (gp_exec_rotated(&r->profiler))
+        fprintf(out, " %6s", "passes");
+    fprintf(out, " %6s %10s %10s %10s %10s", "time%", "total_ms", "avg_ms", "min_ms",
+            "max_ms");
     for (size_t i = 0; i < n; i++)
         fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
     fprintf(out, "  %s\n", "kernel");
     for (size_t i = 0; i < nk; i++)
-        print_kernel_row(out, &k[i], keys, labels, n);
+        print_kernel_row(out, r, &k[i], keys, labels, n);
     return GP_OK;
 }
 
 /* ---- one row per launch ---------------------------------------------------------------- */
 
-static void print_launch_row(FILE *out, const gp_exec_launch *l, const char **keys,
-                             const char **labels, size_t n)
+/* "yes", or with rotation the passes a launch carries: "p0", "p1", "all". */
+static void profiled_cell(char *buf, size_t len, const gp_report *r, const gp_exec_launch *l)
 {
-    char grid[48], block[48], ms[32];
+    const int groups = r->profiler.pass_groups;
+    if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes)
+        snprintf(buf, len, "%s", l->profiled ? "yes" : l->graph_node ? "graph" : "no");
+    else if (count_bits(l->passes) == groups)
+        snprintf(buf, len, "all");
+    else
+        for (int g = 0, used = 0; g < groups && used < (int)len; g++)
+            if (l->passes & (1u << g))
+                used += snprintf(buf + used, len - (size_t)used, "%sp%d", used ? "," : "", g);
+}
+
+static void print_launch_row(FILE *out, const gp_report *r, const gp_exec_launch *l,
+                             const char **keys, const char **labels, size_t n)
+{
+    char grid[48], block[48], ms[32], profiled[32];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
     format_ms(ms, sizeof ms, l->duration_ms);
+    profiled_cell(profiled, sizeof profiled, r, l);
     fprintf(out, "%8d %8llu %4d %7u %14s %12s %7zu %10s %8s", l->pid,
             (unsigned long long)l->id, l->device, l->stream, grid, block, l->shared_bytes, ms,
-            l->profiled ? "yes" : l->graph_node ? "graph" : "no");
+            profiled);
     gp_text_metric_cells(out, &l->metrics, keys, labels, n);
     fprintf(out, "  %s\n", l->kernel);
 }
@@ -136,7 +182,7 @@ static int print_launches(FILE *out, const gp_report *r)
         fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
     fprintf(out, "  %s\n", "kernel");
     for (size_t i = 0; i < r->exec.n_launches; i++)
-        print_launch_row(out, &r->exec.launches[i], keys, labels, n);
+        print_launch_row(out, r, &r->exec.launches[i], keys, labels, n);
     return GP_OK;
 }
 
@@ -158,9 +204,9 @@ static void print_detail(FILE *out, const gp_exec_kernel *k, size_t nk)
             gp_text_format_value(min, sizeof min, &s->min);
             gp_text_format_value(max, sizeof max, &s->max);
             gp_text_format_value(avg, sizeof avg, &s->average);
-            fprintf(out, "    %-38s %-62s %12s %12s %12s %s\n", s->average.key,
+            fprintf(out, "    %-38s %-62s %12s %12s %12s %s%s\n", s->average.key,
                     def ? def->description : "PerfWorks metric", min, max, avg,
-                    s->average.unit);
+                    s->average.unit, s->combined ? " (inputs of different launches)" : "");
         }
     }
 }

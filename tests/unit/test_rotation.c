@@ -27,7 +27,7 @@ static void modes(void)
 {
     int sets[8];
     gp_signature_state s;
-    gp_rotation r = {.mode = GP_REPLAY_AUTO, .n_groups = 2};
+    gp_rotation r = {.mode = GP_EXEC_REPLAY_AUTO, .n_groups = 2};
 
     memset(&s, 0, sizeof s);
     launch(&r, &s, GP_SET_NONE, 4, sets);
@@ -35,7 +35,7 @@ static void modes(void)
            "auto: the first launch replays the whole set, the later ones stay in the last group");
     tap_ok(!gp_rotation_lacks(&r, &s), "auto: after the whole set, nothing lacks");
 
-    r.mode = GP_REPLAY_ROTATE;
+    r.mode = GP_EXEC_REPLAY_ROTATE;
     memset(&s, 0, sizeof s);
     launch(&r, &s, GP_SET_NONE, 4, sets);
     tap_ok(sets_are(sets, (int[]){0, 1, 1, 1}, 4),
@@ -47,13 +47,13 @@ static void modes(void)
            "rotate: a new signature takes the open group first (no change of configuration)");
     tap_ok(!gp_rotation_lacks(&r, &s), "rotate: with both groups nothing lacks");
 
-    r.mode = GP_REPLAY_WHOLE;
+    r.mode = GP_EXEC_REPLAY_KERNEL;
     memset(&s, 0, sizeof s);
     launch(&r, &s, GP_SET_NONE, 3, sets);
     tap_ok(sets_are(sets, (int[]){GP_SET_WHOLE, GP_SET_WHOLE, GP_SET_WHOLE}, 3),
            "kernel: every launch the whole set");
 
-    r.mode = GP_REPLAY_APPLICATION;
+    r.mode = GP_EXEC_REPLAY_APPLICATION;
     r.app_pass = 1;
     memset(&s, 0, sizeof s);
     tap_ok(gp_rotation_lacks(&r, &s), "application: lacks its run's group at first");
@@ -61,7 +61,7 @@ static void modes(void)
     tap_ok(sets_are(sets, (int[]){1, 1}, 2) && !gp_rotation_lacks(&r, &s),
            "application: every launch the run's group");
 
-    r = (gp_rotation){.mode = GP_REPLAY_ROTATE, .n_groups = 0};
+    r = (gp_rotation){.mode = GP_EXEC_REPLAY_ROTATE, .n_groups = 0};
     memset(&s, 0, sizeof s);
     launch(&r, &s, GP_SET_NONE, 2, sets);
     tap_ok(sets_are(sets, (int[]){GP_SET_WHOLE, GP_SET_WHOLE}, 2),
@@ -71,7 +71,7 @@ static void modes(void)
 /* Two signatures interleaved, as a loop over two kernels: one change of group in all. */
 static void interleaved(void)
 {
-    gp_rotation r = {.mode = GP_REPLAY_ROTATE, .n_groups = 2};
+    gp_rotation r = {.mode = GP_EXEC_REPLAY_ROTATE, .n_groups = 2};
     gp_signature_state a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);

@@ -47,7 +47,7 @@ static struct {
     regex_t regex;                /* --kernel, matched against mangled and demangled names */
     uint64_t skip, count;         /* --launch-skip, --launch-count (UINT64_MAX: no limit) */
     uint64_t per_kernel;          /* --per-kernel (UINT64_MAX: no limit) */
-    gp_replay_mode replay;        /* --replay */
+    gp_exec_replay replay;        /* --replay */
     unsigned app_pass;            /* application: the group this run collects */
 } wanted;
 
@@ -302,7 +302,7 @@ static void write_profiler(const gp_sessions *s)
     gp_record_strings(&r, "metrics", keys, c->n_metrics);
     gp_record_strings(&r, "units", units, c->n_metrics);
     gp_record_strings(&r, "missing", missing, c->n_metrics);
-    gp_record_string(&r, "replay", gp_replay_mode_name(s->rotation.mode));
+    gp_record_string(&r, "replay", gp_exec_replay_name(s->rotation.mode));
     if (c->n_groups)
         write_groups(&r, c);
     gp_record_end(&r);

@@ -27,12 +27,12 @@ static gp_replay replay_of(const gp_sessions *s, int set)
 
 /* Whether the mode collects the set in one-pass groups: it takes several passes, and the
  * mode avoids replaying them. */
-static bool rotates(const gp_collector *c, gp_replay_mode mode)
+static bool rotates(const gp_collector *c, gp_exec_replay mode)
 {
-    return c->passes > 1 && mode != GP_REPLAY_WHOLE;
+    return c->passes > 1 && mode != GP_EXEC_REPLAY_KERNEL;
 }
 
-int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_replay_mode mode, unsigned app_pass)
+int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, unsigned app_pass)
 {
     if (rotates(c, mode))
         GP_TRY(gp_collector_split(c));

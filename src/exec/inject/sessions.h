@@ -47,7 +47,7 @@ typedef struct {
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
  * where the mode rotates and the set takes several passes; application: the group of this
  * run); on success the sessions own it. */
-int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_replay_mode mode, unsigned app_pass);
+int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, unsigned app_pass);
 /* Close the collector and forget the signatures (the context is going). */
 void gp_sessions_detach(gp_sessions *s);
 
