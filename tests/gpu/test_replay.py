@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""On a GPU: gpuprof exec --replay (issue 26). The default set takes two one-pass groups on
+GH100 (SASS counters; DRAM bytes, duration and clocks). auto replays each signature's first
+launch and gives the later ones one group each; rotate never replays; application runs the
+program once per group. Instruction-determined counters must equal --replay=kernel's launch
+for launch; programs keep their results in every mode; a signature launched once under
+rotate says what it lacks. Skips without a GPU."""
+import os
+import tempfile
+
+import tap
+from gpuprof import has_gpu
+from schema import validate
+from test_exec import APPS, EXACT, app, exec_json, launches, metric
+
+SASS_KEYS = ("gld_transactions_per_request", "gst_transactions_per_request", "gld_efficiency",
+             "gst_efficiency")
+MODES = ("auto", "rotate", "kernel", "application")
+
+
+def exact_counters(launch):
+    """The instruction-determined counters a launch carries, by name."""
+    out = {}
+    for m in (launch["metrics"] or {}).values():
+        for c, v in m["inputs"].items():
+            if any(e in c for e in EXACT) and v is not None:
+                out[c] = v
+    return out
+
+
+def kernel_stats(doc, name):
+    for k in doc["exec"]["kernels"] if doc else []:
+        if name in k["kernel"]:
+            return k
+    return None
+
+
+def test_auto():
+    rc, doc, out, err = exec_json(app("copy"), "coalesced", "2^24", "20")
+    ls = launches(doc, "copyCoalesced")
+    if not tap.ok(rc == 0 and doc and len(ls) == 20 and "copy: ok" in out,
+                  "auto: copy x20 ran, 20 launches", err):
+        return
+    valid, why = validate(doc, "gpuprof-report-v1.schema.json")
+    tap.ok(valid, "auto: the report is valid against the schema", why)
+    p = doc["profiler"]
+    tap.ok(p.get("replay") == "auto" and p.get("pass_groups") == 2,
+           "auto: the profiler says auto, 2 one-pass groups", p)
+    tap.ok(ls[0].get("passes") == [0, 1] and all(l.get("passes") == [1] for l in ls[1:]),
+           "auto: the first launch carries both passes, the later ones the uninstrumented one",
+           [l.get("passes") for l in ls])
+    tap.ok(all(l["profiled"] for l in ls) and
+           all(metric(l, "dram_read_bytes") for l in ls) and
+           all(metric(l, "gst_efficiency") is None for l in ls[1:]),
+           "auto: every launch has its DRAM bytes, only the first its SASS metrics")
+    k = kernel_stats(doc, "copyCoalesced")
+    m = k["metrics"] if k else {}
+    tap.ok(k and k.get("passes") == [0, 1] and m["gst_efficiency"]["launches"] == 1 and
+           m["dram_read_bytes"]["launches"] == 20 and
+           abs(m["gst_efficiency"]["average"] - 100.0) < 0.01,
+           "auto: the kernel's SASS metrics from 1 launch, its DRAM bytes from 20", k)
+    tap.ok(all(l["duration_ms"] and l["duration_ms"] > 0 for l in ls),
+           "auto: every launch timed (replayed and uninstrumented ones)")
+
+
+def test_rotate():
+    rc, doc, out, err = exec_json("--replay=rotate", app("copy"), "coalesced", "2^24", "10")
+    ls = launches(doc, "copyCoalesced")
+    if not tap.ok(rc == 0 and len(ls) == 10 and "copy: ok" in out, "rotate: copy x10 ran",
+                  err):
+        return
+    tap.ok([l.get("passes") for l in ls] == [[0]] + [[1]] * 9,
+           "rotate: the SASS pass first, then the other, no launch with both",
+           [l.get("passes") for l in ls])
+    tap.ok(ls[0]["duration_ms"] is None and all(l["duration_ms"] > 0 for l in ls[1:]),
+           "rotate: the instrumented launch untimed, the others timed")
+    k = kernel_stats(doc, "copyCoalesced")
+    m = k["metrics"] if k else {}
+    tap.ok(m and abs(m["gst_efficiency"]["average"] - 100.0) < 0.01 and
+           m["gld_throughput"].get("combined") and m["gld_throughput"]["average"] > 0,
+           "rotate: the kernel has every metric; gld_throughput combined from both passes",
+           m.get("gld_throughput"))
+    rc, doc, _, err = exec_json("--replay=rotate", app("copy"), "strided", "2^24", "1")
+    st = launches(doc, "copyStrided")
+    reason = (st[0]["metrics"].get("dram_read_bytes") or {}).get("reason", "") if st else ""
+    tap.ok(rc == 0 and len(st) == 1 and st[0].get("passes") == [0] and
+           "not collected in this launch" in reason and
+           near_pct(metric(st[0], "gst_efficiency"), 12.5),
+           "rotate: a kernel launched once has its SASS metrics, DRAM bytes n/a with the reason",
+           reason)
+    rc, doc, _, err = exec_json(app("copy"), "strided", "2^24", "1")
+    st = launches(doc, "copyStrided")
+    tap.ok(rc == 0 and len(st) == 1 and metric(st[0], "dram_read_bytes") and
+           near_pct(metric(st[0], "gst_efficiency"), 12.5),
+           "auto: the same kernel launched once gets complete metrics", err)
+
+
+def near_pct(v, want):
+    return v is not None and abs(v - want) < 0.01
+
+
+def test_counters_equal_kernel_replay():
+    """Launch for launch, every instruction-determined counter a launch carries equals the
+    same launch's under --replay=kernel."""
+    args = [app("copy"), "both", "2^22", "3"]
+    _, ref, _, _ = exec_json("--replay=kernel", *args)
+    want = [exact_counters(l) for l in launches(ref)]
+    for mode in ("auto", "rotate", "application"):
+        rc, doc, _, err = exec_json("--replay=" + mode, *args)
+        got = [exact_counters(l) for l in launches(doc)]
+        compared = sum(len(g) for g in got)
+        same = len(got) == len(want) and all(want[i].get(c) == v for i, g in enumerate(got)
+                                             for c, v in g.items())
+        tap.ok(rc == 0 and compared > 0 and same,
+               "%s: %d instruction-determined counters equal --replay=kernel's, launch for "
+               "launch" % (mode, compared), err)
+
+
+def test_application():
+    rc, doc, out, err = exec_json("--replay=application", app("copy"), "both", "2^22", "2")
+    ls = launches(doc)
+    tap.ok(rc == 0 and len(ls) == 4 and out.count("copy: ok") == 1 and
+           all(l.get("passes") == [0, 1] for l in ls) and
+           all(metric(l, "gst_efficiency") is not None and metric(l, "dram_read_bytes")
+               for l in ls),
+           "application: 4 launches, each with both passes from two runs; one run's output",
+           (err, [l.get("passes") for l in ls]))
+    with tempfile.TemporaryDirectory() as tmp:
+        state = os.path.join(tmp, "state")
+        rc, doc, out, err = exec_json("--replay=application", app("varying"), state)
+        warned = [w for w in (doc or {}).get("warnings", []) if "application replay" in w]
+        tap.ok(rc == 0 and len(launches(doc)) == 3 and warned and "varyingStep" in warned[0],
+               "application: a run that launches more is warned about, naming the kernel",
+               (err, warned))
+
+
+def test_programs_stay_correct():
+    for mode in MODES:
+        rc, doc, out, err = exec_json("--replay=" + mode, app("inplace"), "5")
+        tap.ok(rc == 0 and "inplace: ok" in out and len(launches(doc, "scaleInPlace")) == 5,
+               "%s: an in-place kernel launched 5 times keeps its result" % mode, err)
+        rc, doc, out, err = exec_json("--replay=" + mode, app("graph"))
+        tap.ok(rc == 0 and "graph: ok" in out and
+               len([l for l in launches(doc) if l["graph_node"]]) == 6,
+               "%s: the graph program runs its 6 nodes and passes its check" % mode, err)
+        rc, doc, out, err = exec_json("--replay=" + mode, app("hold"), "1", "40")
+        tap.ok(rc == 0 and "hold: ok" in out and len(launches(doc, "holdCopy")) == 40,
+               "%s: 1 GiB held, 40 launches, the right result" % mode, err)
+
+
+def main():
+    gpu, reason = has_gpu()
+    if not gpu:
+        tap.skip_all("no GPU: " + reason)
+    if not os.path.exists(os.path.join(APPS, "hold")):
+        tap.skip_all("the test programs are not built (make apps)")
+    test_auto()
+    test_rotate()
+    test_counters_equal_kernel_replay()
+    test_application()
+    test_programs_stay_correct()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
