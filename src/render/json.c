@@ -16,17 +16,6 @@
 
 /* ---- writing ----------------------------------------------------------------------- */
 
-/* NaN and infinities are not JSON numbers: they become null. */
-static cJSON *number_or_null(double v)
-{
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-void gp_json_add_number(cJSON *o, const char *key, double v)
-{
-    cJSON_AddItemToObject(o, key, number_or_null(v));
-}
-
 static cJSON *dim_array(gp_dim3 d)
 {
     cJSON *a = cJSON_CreateArray();
@@ -378,18 +367,6 @@ static cJSON *report_json(const gp_report *r)
     if (r->is_exec)
         cJSON_AddItemToObject(root, "exec", exec_json(&r->exec));
     return root;
-}
-
-int gp_json_print(FILE *out, cJSON *root)
-{
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing JSON");
-    fputs(text, out);
-    fputc('\n', out);
-    cJSON_free(text);
-    return GP_OK;
 }
 
 int gp_render_json(FILE *out, const gp_report *r)

@@ -1,4 +1,4 @@
-/* What the JSON renderers share (src/render/json.c). */
+/* What the JSON renderers share (src/render/json.c, compare.c): report/json_out.c. */
 #ifndef GPUPROF_JSON_OUT_H
 #define GPUPROF_JSON_OUT_H
 
