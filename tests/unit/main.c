@@ -63,6 +63,7 @@ int main(int argc, char **argv)
     test_suggest();
     test_compare();
     test_hashmap();
+    test_exec_read();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -29,5 +29,6 @@ void test_device(void);
 void test_suggest(void);
 void test_compare(void);
 void test_hashmap(void);
+void test_exec_read(void);
 
 #endif
