@@ -186,17 +186,13 @@ typedef struct {
 
 typedef struct {
     const char **items;
-    size_t max, *n;
+    size_t *n;
 } string_list;
 
-static int list_string(gp_json_reader *j, const cJSON *item, void *list)
+static int keep_string(void *list, const char *string)
 {
     string_list *l = list;
-    if (*l->n >= l->max)
-        return gp_json_fail(j, "more than %zu elements", l->max);
-    if (!cJSON_IsString(item))
-        return gp_json_fail(j, "expected a string");
-    l->items[(*l->n)++] = item->valuestring;
+    l->items[(*l->n)++] = string;
     return GP_OK;
 }
 
@@ -204,9 +200,14 @@ static int list_string(gp_json_reader *j, const cJSON *item, void *list)
 static int get_strings(gp_json_reader *j, const cJSON *o, const char *key, const char **items,
                        size_t max, size_t *n)
 {
-    string_list l = {items, max, n};
+    const cJSON *a;
+    char at_most[48];
+    snprintf(at_most, sizeof at_most, "at most %zu strings", max);
+    GP_TRY(gp_json_get_array(j, o, key, &a));
+    GP_TRY(gp_json_expect(j, key, (size_t)cJSON_GetArraySize(a) <= max, at_most));
+    string_list l = {items, n};
     *n = 0;
-    return gp_json_read_each(j, o, key, list_string, &l);
+    return gp_json_read_strings(j, o, key, keep_string, &l);
 }
 
 static const char *const metric_sets[] = {"default", "all", "list"};

@@ -274,8 +274,21 @@ int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3
     return gp_json_get_uints(rd, a, key, xyz, 3, 0, "three whole numbers");
 }
 
+int gp_json_read_object(gp_json_reader *rd, const cJSON *o, const char *key, bool nullable,
+                        gp_json_value_reader read, void *ctx)
+{
+    const cJSON *object;
+    GP_TRY(gp_json_get_object(rd, o, key, &object, nullable));
+    if (!object)
+        return GP_OK;
+    const size_t at = gp_json_enter_key(rd, key);
+    const int rc = read(rd, object, ctx);
+    gp_json_leave(rd, at);
+    return rc;
+}
+
 int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
-                      gp_json_item_reader read, void *ctx)
+                      gp_json_value_reader read, void *ctx)
 {
     const cJSON *a, *item;
     GP_TRY(gp_json_get_array(rd, o, key, &a));
@@ -292,6 +305,25 @@ int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
     }
     gp_json_leave(rd, at);
     return rc;
+}
+
+typedef struct {
+    gp_json_string_sink add;
+    void *ctx;
+} string_sink;
+
+static int read_string(gp_json_reader *rd, const cJSON *item, void *sink)
+{
+    const string_sink *s = sink;
+    return cJSON_IsString(item) ? s->add(s->ctx, item->valuestring)
+                                : gp_json_fail(rd, "expected a string");
+}
+
+int gp_json_read_strings(gp_json_reader *rd, const cJSON *o, const char *key,
+                         gp_json_string_sink add, void *ctx)
+{
+    string_sink sink = {add, ctx};
+    return gp_json_read_each(rd, o, key, read_string, &sink);
 }
 
 /* ---- the text ---------------------------------------------------------------------------- */

@@ -91,11 +91,22 @@ int gp_json_get_uints(gp_json_reader *rd, const cJSON *a, const char *key,
 /* [x, y, z] of whole numbers. */
 int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3 *d);
 
-/* Each element of the array o[key], read by read(rd, item, ctx) with its index on the path;
- * the first failure ends it. */
-typedef int (*gp_json_item_reader)(gp_json_reader *rd, const cJSON *item, void *ctx);
+/* Reads one value (an object, an element) into ctx, the reader's path at the value. */
+typedef int (*gp_json_value_reader)(gp_json_reader *rd, const cJSON *value, void *ctx);
+/* The object o[key], read by read() with the key on the path (nullable: or null, then not
+ * read). */
+int gp_json_read_object(gp_json_reader *rd, const cJSON *o, const char *key, bool nullable,
+                        gp_json_value_reader read, void *ctx);
+/* Each element of the array o[key], read by read() with its index on the path; the first
+ * failure ends it. */
 int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
-                      gp_json_item_reader read, void *ctx);
+                      gp_json_value_reader read, void *ctx);
+
+/* Each element of the array o[key], a string, given to add(ctx, string) (messages say the
+ * element's index). */
+typedef int (*gp_json_string_sink)(void *ctx, const char *string);
+int gp_json_read_strings(gp_json_reader *rd, const cJSON *o, const char *key,
+                         gp_json_string_sink add, void *ctx);
 
 /* ---- text and files ------------------------------------------------------------------------ */
 

@@ -20,8 +20,9 @@
 
 /* ---- the run, the profiler ---------------------------------------------------------------- */
 
-static int read_run(gp_json_reader *rd, const cJSON *run, gp_report *r)
+static int read_run(gp_json_reader *rd, const cJSON *run, void *report)
 {
+    gp_report *r = report;
     GP_TRY(GP_JSON_ONLY_KEYS(rd, run, "repeat", "warmup", "seed", "time_unit", "bandwidth_unit",
                              "max_noise_pct"));
     GP_TRY(gp_json_get_optional_number(rd, run, "max_noise_pct", 0, &r->max_noise_pct));
@@ -39,8 +40,9 @@ static int read_run(gp_json_reader *rd, const cJSON *run, gp_report *r)
 static const char *const profiler_states[] = {"disabled", "ok", "unavailable"};
 static const char *const metric_sets[] = {"default", "all", "list"};
 
-static int read_profiler(gp_json_reader *rd, const cJSON *o, gp_profiler_info *p)
+static int read_profiler(gp_json_reader *rd, const cJSON *o, void *profiler)
 {
+    gp_profiler_info *p = profiler;
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "state", "reason", "chip", "passes", "metric_set", "api",
                              "cache_control", "clock_control"));
     int state, set;
@@ -82,8 +84,9 @@ static int get_shape(gp_json_reader *rd, const cJSON *o, const char *key, unsign
 
 static const char *const check_names[] = {"passed", "FAILED", "skipped"};
 
-static int read_check(gp_json_reader *rd, const cJSON *o, gp_check *c)
+static int read_check(gp_json_reader *rd, const cJSON *o, void *check)
 {
+    gp_check *c = check;
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "status", "exact", "expected", "got", "tolerance", "mismatches",
                              "detail", "after_profile"));
     int status, after;
@@ -201,85 +204,58 @@ static int read_params(gp_json_reader *rd, const cJSON *o, gp_result *res)
     return rc;
 }
 
-static int read_size(gp_json_reader *rd, const cJSON *o, gp_result *res)
+static int read_size(gp_json_reader *rd, const cJSON *size, void *result)
 {
-    const cJSON *size;
-    uint64_t n = 0;
-    GP_TRY(gp_json_get_object(rd, o, "size", &size, false));
-    const size_t at = gp_json_enter_key(rd, "size");
-    int rc = GP_JSON_ONLY_KEYS(rd, size, "n", "nx", "ny");
-    if (rc == GP_OK)
-        rc = gp_json_get_integer(rd, size, "n", 1, UINT64_MAX, &n);
+    gp_result *res = result;
+    uint64_t n;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, size, "n", "nx", "ny"));
+    GP_TRY(gp_json_get_integer(rd, size, "n", 1, UINT64_MAX, &n));
     res->n = n;
-    if (rc == GP_OK && (gp_json_field(size, "nx") || gp_json_field(size, "ny"))) {
-        rc = gp_json_get_uint(rd, size, "nx", 1, &res->nx);
-        if (rc == GP_OK)
-            rc = gp_json_get_uint(rd, size, "ny", 1, &res->ny);
-    }
-    gp_json_leave(rd, at);
-    return rc;
-}
-
-static int read_shape_and_time(gp_json_reader *rd, const cJSON *o, gp_result *res)
-{
-    const cJSON *launch, *t;
-    uint64_t shared = 0, kernels = 0;
-    GP_TRY(gp_json_get_object(rd, o, "launch", &launch, false));
-    size_t at = gp_json_enter_key(rd, "launch");
-    int rc = GP_JSON_ONLY_KEYS(rd, launch, "grid", "block", "shared_bytes", "kernels");
-    if (rc == GP_OK)
-        rc = gp_json_get_dim(rd, launch, "grid", &res->grid);
-    if (rc == GP_OK)
-        rc = gp_json_get_dim(rd, launch, "block", &res->block);
-    if (rc == GP_OK)
-        rc = gp_json_get_integer(rd, launch, "shared_bytes", 0, SIZE_MAX, &shared);
-    res->shared_bytes = (size_t)shared;
-    if (rc == GP_OK)
-        rc = gp_json_get_integer(rd, launch, "kernels", 1, UINT64_MAX, &kernels);
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
-    GP_TRY(gp_json_get_object(rd, o, "timing", &t, false));
-    at = gp_json_enter_key(rd, "timing");
-    gp_timing *tm = &res->timing;
-    rc = GP_JSON_ONLY_KEYS(rd, t, "min_ms", "median_ms", "max_ms", "noise_pct", "repeats",
-                           "warmup");
-    if (rc == GP_OK)
-        rc = gp_json_get_optional_number(rd, t, "noise_pct", 0, &tm->noise_pct);
-    if (rc == GP_OK)
-        rc = gp_json_get_number(rd, t, "min_ms", 0, false, &tm->min_ms);
-    if (rc == GP_OK)
-        rc = gp_json_get_number(rd, t, "median_ms", 0, false, &tm->median_ms);
-    if (rc == GP_OK)
-        rc = gp_json_get_number(rd, t, "max_ms", 0, false, &tm->max_ms);
-    if (rc == GP_OK)
-        rc = gp_json_get_uint(rd, t, "repeats", 1, &tm->repeats);
-    if (rc == GP_OK)
-        rc = gp_json_get_uint(rd, t, "warmup", 0, &tm->warmup);
-    gp_json_leave(rd, at);
-    return rc;
-}
-
-static int read_profile(gp_json_reader *rd, const cJSON *o, gp_result *res)
-{
-    const cJSON *profile;
-    GP_TRY(gp_json_get_object(rd, o, "profile", &profile, true));
-    res->profiled = profile != NULL;
-    if (!profile)
+    if (!gp_json_field(size, "nx") && !gp_json_field(size, "ny"))
         return GP_OK;
-    const size_t at = gp_json_enter_key(rd, "profile");
-    int rc = GP_JSON_ONLY_KEYS(rd, profile, "passes", "sm_clock_ghz", "dram_clock_ghz");
-    if (rc == GP_OK)
-        rc = gp_json_get_int(rd, profile, "passes", 1, &res->passes);
-    if (rc == GP_OK)
-        rc = gp_json_get_number(rd, profile, "sm_clock_ghz", 0, true, &res->sm_clock_ghz);
-    if (rc == GP_OK)
-        rc = gp_json_get_number(rd, profile, "dram_clock_ghz", 0, true, &res->dram_clock_ghz);
-    gp_json_leave(rd, at);
+    GP_TRY(gp_json_get_uint(rd, size, "nx", 1, &res->nx));
+    return gp_json_get_uint(rd, size, "ny", 1, &res->ny);
+}
+
+static int read_launch_shape(gp_json_reader *rd, const cJSON *launch, void *result)
+{
+    gp_result *res = result;
+    uint64_t shared, kernels;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, launch, "grid", "block", "shared_bytes", "kernels"));
+    GP_TRY(gp_json_get_dim(rd, launch, "grid", &res->grid));
+    GP_TRY(gp_json_get_dim(rd, launch, "block", &res->block));
+    GP_TRY(gp_json_get_integer(rd, launch, "shared_bytes", 0, SIZE_MAX, &shared));
+    res->shared_bytes = (size_t)shared;
+    return gp_json_get_integer(rd, launch, "kernels", 1, UINT64_MAX, &kernels);
+}
+
+static int read_timing(gp_json_reader *rd, const cJSON *t, void *timing)
+{
+    gp_timing *tm = timing;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, t, "min_ms", "median_ms", "max_ms", "noise_pct", "repeats",
+                             "warmup"));
+    GP_TRY(gp_json_get_optional_number(rd, t, "noise_pct", 0, &tm->noise_pct));
+    GP_TRY(gp_json_get_number(rd, t, "min_ms", 0, false, &tm->min_ms));
+    GP_TRY(gp_json_get_number(rd, t, "median_ms", 0, false, &tm->median_ms));
+    GP_TRY(gp_json_get_number(rd, t, "max_ms", 0, false, &tm->max_ms));
+    GP_TRY(gp_json_get_uint(rd, t, "repeats", 1, &tm->repeats));
+    return gp_json_get_uint(rd, t, "warmup", 0, &tm->warmup);
+}
+
+/* Read only when the profile is not null. */
+static int read_profile(gp_json_reader *rd, const cJSON *profile, void *result)
+{
+    gp_result *res = result;
+    res->profiled = true;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, profile, "passes", "sm_clock_ghz", "dram_clock_ghz"));
+    GP_TRY(gp_json_get_int(rd, profile, "passes", 1, &res->passes));
+    GP_TRY(gp_json_get_number(rd, profile, "sm_clock_ghz", 0, true, &res->sm_clock_ghz));
+    GP_TRY(gp_json_get_number(rd, profile, "dram_clock_ghz", 0, true, &res->dram_clock_ghz));
     if (isnan(res->sm_clock_ghz))
         res->sm_clock_ghz = -1.0;
     if (isnan(res->dram_clock_ghz))
         res->dram_clock_ghz = -1.0;
-    return rc;
+    return GP_OK;
 }
 
 static const char *const type_names[] = {"int32", "float32"};
@@ -305,16 +281,11 @@ static int read_source(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "file", "tool_version", "command", "device"));
     gp_report_source s = {0};
     char file[GP_TEXT_LEN];
-    const cJSON *device;
     GP_TRY(gp_json_get_string(rd, o, "file", file, sizeof file));
     GP_TRY(gp_json_get_string(rd, o, "tool_version", s.tool_version, sizeof s.tool_version));
     GP_TRY(gp_json_get_string(rd, o, "command", s.command, sizeof s.command));
-    GP_TRY(gp_json_get_object(rd, o, "device", &device, true));
-    const size_t at = gp_json_enter_key(rd, "device");
-    int rc = device ? gp_report_read_device(rd, device, &s.device) : GP_OK;
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
-    s.has_device = device != NULL;
+    GP_TRY(gp_json_read_object(rd, o, "device", true, gp_report_read_device, &s.device));
+    s.has_device = !cJSON_IsNull(gp_json_field(o, "device"));
     s.file = strdup(file);
     gp_report_source *bigger = s.file ? realloc(r->sources, (r->n_sources + 1) * sizeof s) : NULL;
     if (!bigger) {
@@ -335,7 +306,6 @@ static int read_result(gp_json_reader *rd, const cJSON *o, void *report)
                              "timing", "bytes_moved", "bandwidth_gbps", "percent_of_peak", "check",
                              "profile", "metrics", "launches", "passes", "source"));
     gp_result *res;
-    const cJSON *check;
     int type;
     uint64_t bytes;
     GP_TRY(gp_report_add_result(r, &res));
@@ -344,19 +314,16 @@ static int read_result(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_get_string(rd, o, "variant", res->variant, sizeof res->variant));
     GP_TRY(gp_json_get_enum(rd, o, "type", type_names, 2, false, &type));
     snprintf(res->type, sizeof res->type, "%s", type_names[type]);
-    GP_TRY(read_size(rd, o, res));
+    GP_TRY(gp_json_read_object(rd, o, "size", false, read_size, res));
     GP_TRY(read_params(rd, o, res));
-    GP_TRY(read_shape_and_time(rd, o, res));
+    GP_TRY(gp_json_read_object(rd, o, "launch", false, read_launch_shape, res));
+    GP_TRY(gp_json_read_object(rd, o, "timing", false, read_timing, &res->timing));
     GP_TRY(gp_json_get_integer(rd, o, "bytes_moved", 0, UINT64_MAX, &bytes));
     res->bytes_moved = bytes;
     GP_TRY(gp_json_get_number(rd, o, "bandwidth_gbps", 0, true, &res->gbps));
     GP_TRY(gp_json_get_number(rd, o, "percent_of_peak", 0, true, &res->percent_of_peak));
-    GP_TRY(gp_json_get_object(rd, o, "check", &check, false));
-    const size_t at = gp_json_enter_key(rd, "check");
-    int rc = read_check(rd, check, &res->check);
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
-    GP_TRY(read_profile(rd, o, res));
+    GP_TRY(gp_json_read_object(rd, o, "check", false, read_check, &res->check));
+    GP_TRY(gp_json_read_object(rd, o, "profile", true, read_profile, res));
     GP_TRY(gp_report_read_metrics(rd, o, "metrics", &res->metrics));
     GP_TRY(read_launches(rd, o, res));
     return check_passes(rd, o);
@@ -382,59 +349,37 @@ static int read_version(gp_json_reader *rd, const cJSON *root)
     return GP_OK;
 }
 
+static int read_tool(gp_json_reader *rd, const cJSON *tool, void *report)
+{
+    gp_report *r = report;
+    char name[32];
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, tool, "name", "version"));
+    GP_TRY(gp_json_get_string(rd, tool, "name", name, sizeof name));
+    GP_TRY(gp_json_expect(rd, "name", strcmp(name, "gpuprof") == 0, "\"gpuprof\""));
+    return gp_json_get_string(rd, tool, "version", r->tool_version, sizeof r->tool_version);
+}
+
+static int add_command_word(void *report, const char *word)
+{
+    return gp_report_set_command_line(report, 1, (char *[]){(char *)word});
+}
+
 static int read_header(gp_json_reader *rd, const cJSON *root, gp_report *r)
 {
-    const cJSON *tool, *argv, *item;
-    GP_TRY(gp_json_get_object(rd, root, "tool", &tool, false));
-    size_t at = gp_json_enter_key(rd, "tool");
-    char name[32];
-    int rc = GP_JSON_ONLY_KEYS(rd, tool, "name", "version");
-    if (rc == GP_OK)
-        rc = gp_json_get_string(rd, tool, "name", name, sizeof name);
-    if (rc == GP_OK)
-        rc = gp_json_expect(rd, "name", strcmp(name, "gpuprof") == 0, "\"gpuprof\"");
-    if (rc == GP_OK)
-        rc = gp_json_get_string(rd, tool, "version", r->tool_version, sizeof r->tool_version);
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
+    GP_TRY(gp_json_read_object(rd, root, "tool", false, read_tool, r));
     GP_TRY(gp_json_get_string(rd, root, "command", r->command, sizeof r->command));
-    GP_TRY(gp_json_get_array(rd, root, "command_line", &argv));
-    size_t i = 0;
-    cJSON_ArrayForEach(item, argv)
-    {
-        at = gp_json_enter_key(rd, "command_line");
-        gp_json_enter_index(rd, i++);
-        rc = cJSON_IsString(item) ? GP_OK : gp_json_fail(rd, "expected a string");
-        gp_json_leave(rd, at);
-        GP_TRY(rc);
-        char *one[1] = {item->valuestring};
-        GP_TRY(gp_report_set_command_line(r, 1, one));
-    }
-    return gp_json_expect(rd, "command_line", i >= 1, "a command line");
+    GP_TRY(gp_json_read_strings(rd, root, "command_line", add_command_word, r));
+    return gp_json_expect(rd, "command_line", r->command_line_len >= 1, "a command line");
 }
 
 static int read_body(gp_json_reader *rd, const cJSON *root, gp_report *r)
 {
-    const cJSON *device, *run, *profiler;
     const bool exec = strcmp(r->command, "exec") == 0;
-    GP_TRY(gp_json_get_object(rd, root, "device", &device, true));
-    size_t at = gp_json_enter_key(rd, "device");
-    int rc = device ? gp_report_read_device(rd, device, &r->device) : GP_OK;
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
-    r->has_device = device != NULL;
-    if (!exec) {
-        GP_TRY(gp_json_get_object(rd, root, "run", &run, false));
-        at = gp_json_enter_key(rd, "run");
-        rc = read_run(rd, run, r);
-        gp_json_leave(rd, at);
-        GP_TRY(rc);
-    }
-    GP_TRY(gp_json_get_object(rd, root, "profiler", &profiler, false));
-    at = gp_json_enter_key(rd, "profiler");
-    rc = read_profiler(rd, profiler, &r->profiler);
-    gp_json_leave(rd, at);
-    GP_TRY(rc);
+    GP_TRY(gp_json_read_object(rd, root, "device", true, gp_report_read_device, &r->device));
+    r->has_device = !cJSON_IsNull(gp_json_field(root, "device"));
+    if (!exec)
+        GP_TRY(gp_json_read_object(rd, root, "run", false, read_run, r));
+    GP_TRY(gp_json_read_object(rd, root, "profiler", false, read_profiler, &r->profiler));
     if (gp_json_field(root, "sources")) {
         GP_TRY(gp_json_read_each(rd, root, "sources", read_source, r));
         GP_TRY(gp_json_expect(rd, "sources", r->n_sources >= 1, "at least one source"));
@@ -444,12 +389,7 @@ static int read_body(gp_json_reader *rd, const cJSON *root, gp_report *r)
     if (!exec)
         return gp_json_expect(rd, "exec", !gp_json_field(root, "exec"),
                               "no exec section (command is not exec)");
-    const cJSON *e;
-    GP_TRY(gp_json_get_object(rd, root, "exec", &e, false));
-    at = gp_json_enter_key(rd, "exec");
-    rc = gp_report_read_exec(rd, e, r);
-    gp_json_leave(rd, at);
-    return rc;
+    return gp_json_read_object(rd, root, "exec", false, gp_report_read_exec, r);
 }
 
 static int read_report(gp_json_reader *rd, const cJSON *root, gp_report *r)

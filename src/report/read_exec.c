@@ -57,43 +57,30 @@ static int get_limit(gp_json_reader *rd, const cJSON *o, const char *key, uint64
     return gp_json_get_integer(rd, o, key, 1, UINT64_MAX - 1, out);
 }
 
-static int read_filters(gp_json_reader *rd, const cJSON *o, gp_exec_info *e)
+static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
 {
-    const cJSON *f, *kernel;
-    GP_TRY(gp_json_get_object(rd, o, "filters", &f, false));
-    const size_t at = gp_json_enter_key(rd, "filters");
-    int rc = GP_JSON_ONLY_KEYS(rd, f, "kernel", "launch_skip", "launch_count", "per_kernel");
-    if (rc == GP_OK)
-        rc = gp_json_need(rd, f, "kernel", &kernel);
-    if (rc == GP_OK && !cJSON_IsNull(kernel))
-        rc = gp_json_get_string(rd, f, "kernel", e->kernel_filter, sizeof e->kernel_filter);
-    if (rc == GP_OK)
-        rc = gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &e->launch_skip);
-    if (rc == GP_OK)
-        rc = get_limit(rd, f, "launch_count", &e->launch_count);
-    if (rc == GP_OK)
-        rc = get_limit(rd, f, "per_kernel", &e->per_kernel);
-    gp_json_leave(rd, at);
-    return rc;
+    gp_exec_info *e = exec;
+    const cJSON *kernel;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, f, "kernel", "launch_skip", "launch_count", "per_kernel"));
+    GP_TRY(gp_json_need(rd, f, "kernel", &kernel));
+    if (!cJSON_IsNull(kernel))
+        GP_TRY(gp_json_get_string(rd, f, "kernel", e->kernel_filter, sizeof e->kernel_filter));
+    GP_TRY(gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &e->launch_skip));
+    GP_TRY(get_limit(rd, f, "launch_count", &e->launch_count));
+    return get_limit(rd, f, "per_kernel", &e->per_kernel);
+}
+
+static int add_program_word(void *exec, const char *word)
+{
+    return gp_exec_set_program(exec, 1, (char *[]){(char *)word});
 }
 
 static int read_program(gp_json_reader *rd, const cJSON *o, gp_exec_info *e)
 {
-    const cJSON *program, *item;
+    const cJSON *program;
     GP_TRY(gp_json_get_array(rd, o, "program", &program));
     GP_TRY(gp_json_expect(rd, "program", cJSON_GetArraySize(program) >= 1, "a command line"));
-    size_t i = 0;
-    cJSON_ArrayForEach(item, program)
-    {
-        const size_t at = gp_json_enter_key(rd, "program");
-        gp_json_enter_index(rd, i++);
-        int rc = cJSON_IsString(item) ? GP_OK : gp_json_fail(rd, "expected a string");
-        gp_json_leave(rd, at);
-        GP_TRY(rc);
-        char *argv[1] = {item->valuestring};
-        GP_TRY(gp_exec_set_program(e, 1, argv));
-    }
-    return GP_OK;
+    return gp_json_read_strings(rd, o, "program", add_program_word, e);
 }
 
 /* One element of `devices`. */
@@ -114,8 +101,9 @@ static int skip_kernel(gp_json_reader *rd, const cJSON *o, void *exec)
     return cJSON_IsObject(o) ? GP_OK : gp_json_fail(rd, "expected an object");
 }
 
-int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, gp_report *r)
+int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
 {
+    gp_report *r = report;
     gp_exec_info *e = &r->exec;
     uint64_t exit_status, processes;
     const cJSON *signal;
@@ -131,7 +119,7 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, gp_report *r)
         GP_TRY(gp_json_get_int(rd, o, "signal", 1, &e->signal));
     GP_TRY(gp_json_get_integer(rd, o, "processes", 0, UINT64_MAX, &processes));
     e->processes = (size_t)processes;
-    GP_TRY(read_filters(rd, o, e));
+    GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
     GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
     GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, e));
     return gp_json_read_each(rd, o, "kernels", skip_kernel, e);

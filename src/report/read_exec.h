@@ -5,7 +5,7 @@
 #include "gpuprof/report.h"
 #include "report/json_in.h"
 
-/* The exec object o into r->exec (r->is_exec set). */
-int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, gp_report *r);
+/* The exec object o into report->exec (a gp_report; is_exec set): a gp_json_value_reader. */
+int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report);
 
 #endif

@@ -108,8 +108,9 @@ static int get_version(gp_json_reader *rd, const cJSON *o, const char *key, int 
     return GP_OK;
 }
 
-int gp_report_read_device(gp_json_reader *rd, const cJSON *o, gp_device_info *d)
+int gp_report_read_device(gp_json_reader *rd, const cJSON *o, void *device)
 {
+    gp_device_info *d = device;
     memset(d, 0, sizeof *d);
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "index", "name", "compute_capability", "multiprocessors",
                              "memory_bytes", "l2_bytes", "sm_clock_mhz", "memory_clock_mhz",

@@ -6,8 +6,8 @@
 #include "gpuprof/report.h"
 #include "report/json_in.h"
 
-/* The device object o. */
-int gp_report_read_device(gp_json_reader *rd, const cJSON *o, gp_device_info *d);
+/* The device object o into *device (a gp_device_info): a gp_json_value_reader. */
+int gp_report_read_device(gp_json_reader *rd, const cJSON *o, void *device);
 /* o[key]: null or { key: metric }. */
 int gp_report_read_metrics(gp_json_reader *rd, const cJSON *o, const char *key,
                            gp_metric_set *s);
