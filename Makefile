@@ -217,6 +217,15 @@ $(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json)
 	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/report
 	cp $^ $(FUZZ_BUILD)/corpus/report/
 	@touch $@
+# fuzz_records' seeds: each case of tests/fixtures/records/ (real records of the injected
+# library, and a few cut or changed by hand), its files joined by NUL bytes, where the harness
+# splits its input into record files.
+$(FUZZ_BUILD)/seeds/records.stamp: $(wildcard tests/fixtures/records/*/*.jsonl)
+	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/records
+	for d in tests/fixtures/records/*/; do \
+	    sep=; for f in $$d*.jsonl; do printf "$$sep"; cat "$$f"; sep='\0'; done \
+	        > $(FUZZ_BUILD)/corpus/records/$$(basename $$d); done
+	@touch $@
 $(FUZZ_BUILD)/seeds/cli.stamp: tests/fuzz/cli_seeds.py tests/cli/test_cli.py tests/unit/test_cli.c
 	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/cli
 	$(PYTHON) tests/fuzz/cli_seeds.py $(FUZZ_BUILD)/corpus/cli tests/cli/test_cli.py \
@@ -229,7 +238,13 @@ $(FUZZ_BUILD)/report.dict: schemas/gpuprof-report-v1.schema.json tests/fuzz/json
 	@mkdir -p $(@D)
 	$(PYTHON) tests/fuzz/json_dict.py $< $@
 
-fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/report.dict
+# fuzz_records' dictionary: the records' types and keys, written by hand.
+$(FUZZ_BUILD)/records.dict: tests/fuzz/records.dict
+	@mkdir -p $(@D)
+	cp $< $@
+
+fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/report.dict \
+          $(FUZZ_BUILD)/records.dict
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESS)
 
 # bench/replay_cost: CUPTI's cost per profiled launch, on the profiler module itself.

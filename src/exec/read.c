@@ -1,22 +1,40 @@
 /* gpuprof exec: the records the injected library wrote (exec/protocol.h) read back into the
  * report: devices, each launch with its counters turned into metrics the same way as the
- * kernel commands', kernel times from the activity records, warnings. */
+ * kernel commands', kernel times from the activity records, warnings.
+ *
+ * Each record is read through the JSON-input layer (report/json_in.h). One that is not what
+ * the library writes (a field missing, of another type or out of its range) is ignored and
+ * said in a warning that names its file, line and field; so is a kernel line with a number
+ * out of its range. A line that is not whole (the program died while writing it) is skipped:
+ * the process then lacks its end record, and that is said. A record of an unknown type (a
+ * newer library's) is passed over. */
 #include "exec/read.h"
 
 #include "exec/protocol.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
+#include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
+#include "report/json_in.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define DURATION_COUNTER "gpu__time_duration.sum"
+#define MAX_SELECTED (sizeof((gp_collector *)0)->metrics / sizeof((gp_collector *)0)->metrics[0])
+#define MAX_SAID 8                    /* records ignored with a warning of their own */
+#define IGNORED "the record is ignored"
 
 /* A context's counters as its profiler record gave them: what its launches' values mean. */
 typedef struct {
@@ -26,59 +44,56 @@ typedef struct {
     char *names[GP_MAX_COUNTERS];
 } context_counters;
 
-/* Demangled names by mangled name: a program launches few kernels, many times. */
-typedef struct {
-    char *mangled, *demangled;   /* demangled NULL: not a C++ name */
-} name_entry;
-
-/* A process's kernel names by the numbers its `name` records gave them. */
-typedef struct {
-    int pid;
-    uint64_t number;
-    char *name;
-} numbered_name;
-
 typedef struct {
     gp_report *report;
-    name_entry *names;           /* open addressing, power-of-two size */
-    size_t name_slots, n_names;
-    numbered_name *numbered;     /* open addressing by (pid, number) */
-    size_t numbered_slots, n_numbered;
+    gp_hashmap demangled;        /* mangled name -> char *: its demangled name, NULL when it
+                                    is not a C++ name (a program launches few kernels, many
+                                    times) */
+    gp_hashmap numbered;         /* uint64_t {pid, number} -> char *: a process's kernel names
+                                    by the numbers its `name` records gave them */
     size_t n_recorded;           /* launches from launch records: sorted by (pid, id) */
-    context_counters *contexts;
+    context_counters **contexts; /* each its own block: a collector is never moved (its
+                                    metrics point into it) */
     size_t n_contexts;
     bool *ended;                 /* per process index: wrote its end record */
     int *pids;
     size_t n_pids;
+    gp_json_reader json;         /* the line being read, for the layer's messages */
+    char where[320];             /* "<file> line <n>" */
+    size_t n_ignored;            /* records and lines that were not as the library writes */
 } reader;
 
-/* ---- small accessors -------------------------------------------------------------------- */
+/* ---- what is not as the library writes it ------------------------------------------------ */
 
-static double number(const cJSON *o, const char *key)
+/* The line being read, as messages name it. */
+static void locate(reader *rd, const char *file, size_t line)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    snprintf(rd->where, sizeof rd->where, "%s line %zu", file, line);
+    rd->json.file = rd->where;
+    rd->json.path[0] = '\0';
 }
 
-static const char *text(const cJSON *o, const char *key)
+/* The problem the layer just recorded, said as a warning with its consequence (the first
+ * MAX_SAID of them; the others are counted). */
+static int ignore(reader *rd, const char *consequence)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    char warning[GP_MESSAGE_LEN + 96];
+    snprintf(warning, sizeof warning, "%s: %s", gp_error(), consequence);
+    gp_clear_error();
+    return rd->n_ignored++ < MAX_SAID ? gp_report_add_warning(rd->report, warning) : GP_OK;
 }
 
-static gp_dim3 dim(const cJSON *o, const char *key)
+static int note_more_ignored(const reader *rd)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
-    gp_dim3 d = {0, 0, 0};
-    if (cJSON_GetArraySize(a) == 3) {
-        d.x = (unsigned)cJSON_GetArrayItem(a, 0)->valuedouble;
-        d.y = (unsigned)cJSON_GetArrayItem(a, 1)->valuedouble;
-        d.z = (unsigned)cJSON_GetArrayItem(a, 2)->valuedouble;
-    }
-    return d;
+    if (rd->n_ignored <= MAX_SAID)
+        return GP_OK;
+    char warning[160];
+    snprintf(warning, sizeof warning, "%zu more records were not as gpuprof's library writes "
+             "them (the first %d are said above)", rd->n_ignored - MAX_SAID, MAX_SAID);
+    return gp_report_add_warning(rd->report, warning);
 }
 
-/* ---- processes and devices -------------------------------------------------------------- */
+/* ---- processes and devices --------------------------------------------------------------- */
 
 static int note_process(reader *rd, int pid)
 {
@@ -98,45 +113,147 @@ static int note_process(reader *rd, int pid)
     return GP_OK;
 }
 
-static void note_end(reader *rd, int pid)
+static int read_process(reader *rd, const cJSON *o)
 {
+    int pid;
+    if (gp_json_get_int(&rd->json, o, "pid", 0, &pid) != GP_OK)
+        return ignore(rd, IGNORED);
+    return note_process(rd, pid);
+}
+
+static int read_end(reader *rd, const cJSON *o)
+{
+    int pid;
+    if (gp_json_get_int(&rd->json, o, "pid", 0, &pid) != GP_OK)
+        return ignore(rd, IGNORED);
     for (size_t i = 0; i < rd->n_pids; i++)
         if (rd->pids[i] == pid)
             rd->ended[i] = true;
+    return GP_OK;
+}
+
+static int device_of(gp_json_reader *j, const cJSON *o, gp_device_info *d)
+{
+    const char *name;
+    uint64_t memory, l2;
+    double sm_khz, memory_khz;
+    memset(d, 0, sizeof *d);
+    GP_TRY(gp_json_get_int(j, o, "device", 0, &d->index));
+    GP_TRY(gp_json_get_text(j, o, "name", &name));
+    GP_TRY(gp_json_get_int(j, o, "cc_major", 0, &d->cc_major));
+    GP_TRY(gp_json_get_int(j, o, "cc_minor", 0, &d->cc_minor));
+    GP_TRY(gp_json_get_int(j, o, "sms", 0, &d->multiprocessors));
+    GP_TRY(gp_json_get_integer(j, o, "memory", 0, UINT64_MAX, &memory));
+    GP_TRY(gp_json_get_integer(j, o, "l2", 0, UINT64_MAX, &l2));
+    GP_TRY(gp_json_get_number(j, o, "sm_clock_khz", 0, false, &sm_khz));
+    GP_TRY(gp_json_get_number(j, o, "memory_clock_khz", 0, false, &memory_khz));
+    GP_TRY(gp_json_get_int(j, o, "bus_bits", 0, &d->memory_bus_bits));
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->memory_bytes = memory;
+    d->l2_bytes = l2;
+    d->sm_clock_mhz = sm_khz / 1000.0;
+    d->memory_clock_mhz = memory_khz / 1000.0;
+    d->peak_gbps = 2.0 * memory_khz * 1e3 * (d->memory_bus_bits / 8.0) / 1e9;
+    d->copy_gbps = -1.0;
+    return GP_OK;
 }
 
 static int read_device(reader *rd, const cJSON *o)
 {
-    gp_exec_info *e = &rd->report->exec;
-    const int ordinal = (int)number(o, "device");
-    for (size_t i = 0; i < e->n_devices; i++)
-        if (e->devices[i].index == ordinal)
-            return GP_OK; /* one description per device, whatever its contexts */
     gp_device_info d;
-    memset(&d, 0, sizeof d);
-    d.index = ordinal;
-    snprintf(d.name, sizeof d.name, "%s", text(o, "name") ? text(o, "name") : "");
-    d.cc_major = (int)number(o, "cc_major");
-    d.cc_minor = (int)number(o, "cc_minor");
-    d.multiprocessors = (int)number(o, "sms");
-    d.memory_bytes = (uint64_t)number(o, "memory");
-    d.l2_bytes = (uint64_t)number(o, "l2");
-    d.sm_clock_mhz = number(o, "sm_clock_khz") / 1000.0;
-    d.memory_clock_mhz = number(o, "memory_clock_khz") / 1000.0;
-    d.memory_bus_bits = (int)number(o, "bus_bits");
-    d.peak_gbps = 2.0 * number(o, "memory_clock_khz") * 1e3 * (d.memory_bus_bits / 8.0) / 1e9;
-    d.copy_gbps = -1.0;
+    if (device_of(&rd->json, o, &d) != GP_OK)
+        return ignore(rd, IGNORED);
+    gp_exec_info *e = &rd->report->exec;
+    for (size_t i = 0; i < e->n_devices; i++)
+        if (e->devices[i].index == d.index)
+            return GP_OK; /* one description per device, whatever its contexts */
     return gp_exec_add_device(e, &d);
 }
 
-/* ---- counters and metrics ------------------------------------------------------------------ */
+/* ---- profiler set-ups -------------------------------------------------------------------- */
 
-static const context_counters *counters_of(const reader *rd, int pid, unsigned context)
+/* A profiler record, its strings as the document holds them. */
+typedef struct {
+    int pid;
+    unsigned context;
+    int passes;
+    int set;                     /* its index in metric_sets */
+    const char *chip;
+    const char *counters[GP_MAX_COUNTERS];
+    const char *keys[MAX_SELECTED], *units[MAX_SELECTED], *missing[MAX_SELECTED];
+    size_t n_counters, n_keys, n_units, n_missing;
+} profiler_record;
+
+typedef struct {
+    const char **items;
+    size_t *n;
+} string_list;
+
+static int keep_string(void *list, const char *string)
 {
-    for (size_t i = 0; i < rd->n_contexts; i++)
-        if (rd->contexts[i].pid == pid && rd->contexts[i].context == context)
-            return &rd->contexts[i];
-    return NULL;
+    string_list *l = list;
+    l->items[(*l->n)++] = string;
+    return GP_OK;
+}
+
+/* o[key]: an array of at most max strings. */
+static int get_strings(gp_json_reader *j, const cJSON *o, const char *key, const char **items,
+                       size_t max, size_t *n)
+{
+    const cJSON *a;
+    char at_most[48];
+    snprintf(at_most, sizeof at_most, "at most %zu strings", max);
+    GP_TRY(gp_json_get_array(j, o, key, &a));
+    GP_TRY(gp_json_expect(j, key, (size_t)cJSON_GetArraySize(a) <= max, at_most));
+    string_list l = {items, n};
+    *n = 0;
+    return gp_json_read_strings(j, o, key, keep_string, &l);
+}
+
+static const char *const metric_sets[] = {"default", "all", "list"};
+static const gp_metrics_kind metric_kinds[] = {GP_METRICS_DEFAULT, GP_METRICS_ALL,
+                                               GP_METRICS_LIST};
+
+static bool is_counter(const profiler_record *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_counters; i++)
+        if (strcmp(p->counters[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* A raw metric (a name outside the catalogue) the chip has is one of the counters: its value
+ * is that counter's, found by its name. */
+static int check_raw_metrics(gp_json_reader *j, const profiler_record *p)
+{
+    for (size_t i = 0; i < p->n_keys; i++) {
+        const char *key = p->keys[i];
+        if (p->missing[i][0] || gp_find_metric(key) ||
+            (strlen(key) < GP_METRIC_NAME_LEN && is_counter(p, key)))
+            continue;
+        const size_t at = gp_json_enter_key(j, "metrics");
+        gp_json_enter_index(j, i);
+        const int rc = gp_json_fail(j, "a raw metric that is not among the counters");
+        gp_json_leave(j, at);
+        return rc;
+    }
+    return GP_OK;
+}
+
+static int profiler_of(gp_json_reader *j, const cJSON *o, profiler_record *p)
+{
+    GP_TRY(gp_json_get_int(j, o, "pid", 0, &p->pid));
+    GP_TRY(gp_json_get_uint(j, o, "context", 0, &p->context));
+    GP_TRY(gp_json_get_text(j, o, "chip", &p->chip));
+    GP_TRY(gp_json_get_int(j, o, "passes", 0, &p->passes));
+    GP_TRY(gp_json_get_enum(j, o, "set", metric_sets, 3, false, &p->set));
+    GP_TRY(get_strings(j, o, "counters", p->counters, GP_MAX_COUNTERS, &p->n_counters));
+    GP_TRY(get_strings(j, o, "metrics", p->keys, MAX_SELECTED, &p->n_keys));
+    GP_TRY(get_strings(j, o, "units", p->units, MAX_SELECTED, &p->n_units));
+    GP_TRY(gp_json_expect(j, "units", p->n_units == p->n_keys, "a unit per metric"));
+    GP_TRY(get_strings(j, o, "missing", p->missing, MAX_SELECTED, &p->n_missing));
+    GP_TRY(gp_json_expect(j, "missing", p->n_missing == p->n_keys, "an entry per metric"));
+    return check_raw_metrics(j, p);
 }
 
 /* The missing input of a catalogue metric, as the catalogue spells it (its pointer lasts). */
@@ -156,74 +273,59 @@ static void select_metric(gp_collector *c, const char *key, const char *unit,
     s->def = gp_find_metric(key);
     if (!s->def) {
         snprintf(s->raw_name, sizeof s->raw_name, "%s", key);
-        snprintf(s->raw_unit, sizeof s->raw_unit, "%s", unit ? unit : "");
+        snprintf(s->raw_unit, sizeof s->raw_unit, "%s", unit);
     }
-    if (missing && missing[0])
+    if (missing[0])
         s->missing = s->def ? catalogue_input(s->def, missing) : s->raw_name;
 }
 
-static int read_profiler(reader *rd, const cJSON *o)
+/* The context's collector as its profiler record describes it, counter names copied. */
+static int add_context(reader *rd, const profiler_record *p)
 {
-    context_counters *grown = realloc(rd->contexts, (rd->n_contexts + 1) * sizeof *grown);
-    if (!grown)
+    context_counters **grown = realloc(rd->contexts, (rd->n_contexts + 1) * sizeof *grown);
+    if (grown)
+        rd->contexts = grown;
+    context_counters *cc = grown ? calloc(1, sizeof *cc) : NULL;
+    if (!cc)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    rd->contexts = grown;
-    context_counters *cc = &rd->contexts[rd->n_contexts++];
-    memset(cc, 0, sizeof *cc);
-    cc->pid = (int)number(o, "pid");
-    cc->context = (unsigned)number(o, "context");
+    rd->contexts[rd->n_contexts++] = cc;
+    cc->pid = p->pid;
+    cc->context = p->context;
     gp_collector *c = &cc->collector;
-    snprintf(c->chip, sizeof c->chip, "%s", text(o, "chip") ? text(o, "chip") : "");
-    c->passes = (int)number(o, "passes");
-    const char *set = text(o, "set");
-    c->kind = set && strcmp(set, "all") == 0    ? GP_METRICS_ALL
-              : set && strcmp(set, "list") == 0 ? GP_METRICS_LIST
-                                                : GP_METRICS_DEFAULT;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o, "counters"))
-    {
-        if (!cJSON_IsString(item) || c->n_counters >= GP_MAX_COUNTERS)
-            continue;
-        cc->names[c->n_counters] = strdup(item->valuestring);
-        if (!cc->names[c->n_counters])
+    snprintf(c->chip, sizeof c->chip, "%s", p->chip);
+    c->passes = p->passes;
+    c->kind = metric_kinds[p->set];
+    for (size_t i = 0; i < p->n_counters; i++) {
+        cc->names[i] = strdup(p->counters[i]);
+        if (!cc->names[i])
             return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        c->counters[c->n_counters] = cc->names[c->n_counters];
-        c->n_counters++;
+        c->counters[c->n_counters++] = cc->names[i];
     }
-    const cJSON *keys = cJSON_GetObjectItemCaseSensitive(o, "metrics");
-    const cJSON *units = cJSON_GetObjectItemCaseSensitive(o, "units");
-    const cJSON *missing = cJSON_GetObjectItemCaseSensitive(o, "missing");
-    for (int i = 0; i < cJSON_GetArraySize(keys) && c->n_metrics < GP_MAX_METRIC_NAMES + 32; i++) {
-        const cJSON *k = cJSON_GetArrayItem(keys, i), *u = cJSON_GetArrayItem(units, i);
-        const cJSON *m = cJSON_GetArrayItem(missing, i);
-        if (cJSON_IsString(k))
-            select_metric(c, k->valuestring, cJSON_IsString(u) ? u->valuestring : "",
-                          cJSON_IsString(m) ? m->valuestring : "");
-    }
+    for (size_t i = 0; i < p->n_keys; i++)
+        select_metric(c, p->keys[i], p->units[i], p->missing[i]);
     gp_profiler_info *info = &rd->report->profiler;
     if (info->state != GP_PROF_OK)
         gp_collector_describe(c, info);
     return GP_OK;
 }
 
-/* A profiled launch's values: its metrics, and its duration from the duration counter. */
-static int launch_metrics(const context_counters *cc, const cJSON *values, gp_exec_launch *l)
+static int read_profiler(reader *rd, const cJSON *o)
 {
-    double v[GP_MAX_COUNTERS];
-    const gp_collector *c = &cc->collector;
-    if (cJSON_GetArraySize(values) != (int)c->n_counters)
-        return GP_OK; /* not the record it should be: leave it unprofiled */
-    for (size_t i = 0; i < c->n_counters; i++) {
-        const cJSON *x = cJSON_GetArrayItem(values, (int)i);
-        v[i] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
-        if (strcmp(c->counters[i], DURATION_COUNTER) == 0 && isfinite(v[i]))
-            l->duration_ms = v[i] * 1e-6;
-    }
-    l->profiled = true;
-    return gp_collector_metric_set(c, v, 1, &l->metrics);
+    profiler_record p;
+    if (profiler_of(&rd->json, o, &p) != GP_OK)
+        return ignore(rd, IGNORED);
+    return add_context(rd, &p);
 }
 
-/* ---- launches and kernels ------------------------------------------------------------------- */
+static const context_counters *counters_of(const reader *rd, int pid, unsigned context)
+{
+    for (size_t i = 0; i < rd->n_contexts; i++)
+        if (rd->contexts[i]->pid == pid && rd->contexts[i]->context == context)
+            return rd->contexts[i];
+    return NULL;
+}
+
+/* ---- launches and their names ------------------------------------------------------------ */
 
 static int compare_launches(const void *a, const void *b)
 {
@@ -235,151 +337,176 @@ static int compare_launches(const void *a, const void *b)
     return (x->graph_node > y->graph_node) - (x->graph_node < y->graph_node);
 }
 
-/* The recorded launch (pid, id), by bisection over the sorted launch records. */
+/* The recorded launch (pid, id), by bisection over the sorted launch records (none: no
+ * array to search, which bsearch may not be given). */
 static gp_exec_launch *find_launch(reader *rd, int pid, uint64_t id)
 {
     const gp_exec_launch key = {.pid = pid, .id = id};
-    return bsearch(&key, rd->report->exec.launches, rd->n_recorded,
-                   sizeof key, compare_launches);
-}
-
-static size_t hash_name(const char *s)
-{
-    size_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static name_entry *name_slot(name_entry *table, size_t slots, const char *mangled)
-{
-    for (size_t i = hash_name(mangled) & (slots - 1);; i = (i + 1) & (slots - 1))
-        if (!table[i].mangled || strcmp(table[i].mangled, mangled) == 0)
-            return &table[i];
-}
-
-static int grow_names(reader *rd)
-{
-    const size_t slots = rd->name_slots ? 2 * rd->name_slots : 64;
-    name_entry *bigger = calloc(slots, sizeof *bigger);
-    if (!bigger)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < rd->name_slots; i++)
-        if (rd->names[i].mangled)
-            *name_slot(bigger, slots, rd->names[i].mangled) = rd->names[i];
-    free(rd->names);
-    rd->names = bigger;
-    rd->name_slots = slots;
-    return GP_OK;
+    if (rd->n_recorded == 0)
+        return NULL;
+    return bsearch(&key, rd->report->exec.launches, rd->n_recorded, sizeof key,
+                   compare_launches);
 }
 
 /* The name as ncu prints it, and the mangled one when it was mangled. */
 static int set_names(reader *rd, gp_exec_launch *l, const char *name)
 {
-    if (!name)
-        name = "?";
-    if (2 * (rd->n_names + 1) > rd->name_slots)
-        GP_TRY(grow_names(rd));
-    name_entry *e = name_slot(rd->names, rd->name_slots, name);
-    if (!e->mangled) {
-        e->mangled = strdup(name);
-        e->demangled = gp_demangle(name);
-        rd->n_names++;
-        if (!e->mangled)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    }
-    l->kernel = strdup(e->demangled ? e->demangled : name);
-    l->mangled = e->demangled ? strdup(name) : NULL;
-    return l->kernel && (!e->demangled || l->mangled)
+    bool added;
+    char **demangled = gp_hashmap_add_str(&rd->demangled, name, &added);
+    if (!demangled)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (added)
+        *demangled = gp_demangle(name);
+    l->kernel = strdup(*demangled ? *demangled : name);
+    l->mangled = *demangled ? strdup(name) : NULL;
+    return l->kernel && (!*demangled || l->mangled)
                ? GP_OK
                : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
-static void launch_shape(gp_exec_launch *l, const cJSON *o)
+/* A launch record: the launch, and its counter values when it was profiled. */
+typedef struct {
+    gp_exec_launch launch;       /* its shape; no names, no metrics */
+    const char *kernel;
+    const cJSON *values;         /* NULL: not profiled */
+} launch_record;
+
+static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
 {
-    l->pid = (int)number(o, "pid");
-    l->id = (uint64_t)number(o, "id");
-    l->context = (unsigned)number(o, "context");
-    l->device = (int)number(o, "device");
-    l->stream = (unsigned)number(o, "stream");
-    l->grid = dim(o, "grid");
-    l->block = dim(o, "block");
-    l->shared_bytes = (size_t)number(o, "smem");
+    gp_exec_launch *l = &r->launch;
+    uint64_t id, smem, profiled;
+    memset(r, 0, sizeof *r);
+    GP_TRY(gp_json_get_int(j, o, "pid", 0, &l->pid));
+    GP_TRY(gp_json_get_integer(j, o, "id", 0, UINT64_MAX, &id));
+    GP_TRY(gp_json_get_uint(j, o, "context", 0, &l->context));
+    GP_TRY(gp_json_get_int(j, o, "device", 0, &l->device));
+    GP_TRY(gp_json_get_uint(j, o, "stream", 0, &l->stream));
+    GP_TRY(gp_json_get_text(j, o, "kernel", &r->kernel));
+    GP_TRY(gp_json_get_dim(j, o, "grid", &l->grid));
+    GP_TRY(gp_json_get_dim(j, o, "block", &l->block));
+    GP_TRY(gp_json_get_integer(j, o, "smem", 0, SIZE_MAX, &smem));
+    GP_TRY(gp_json_get_integer(j, o, "profiled", 0, 1, &profiled));
+    l->id = id;
+    l->shared_bytes = (size_t)smem;
+    l->duration_ms = -1.0;
+    return profiled ? gp_json_get_array(j, o, "values", &r->values) : GP_OK;
+}
+
+typedef struct {
+    double *v;
+    size_t n;
+} counter_values;
+
+static int counter_value(gp_json_reader *j, const cJSON *item, void *values)
+{
+    counter_values *cv = values;
+    if (cJSON_IsNull(item)) {
+        cv->v[cv->n++] = NAN; /* the counter had no value */
+        return GP_OK;
+    }
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+        return gp_json_fail(j, "expected a number or null");
+    cv->v[cv->n++] = item->valuedouble;
+    return GP_OK;
+}
+
+/* The launch's values, one per counter of its context's profiler record, in its order. */
+static int values_of(gp_json_reader *j, const cJSON *o, const gp_collector *c, double *v)
+{
+    const int n = cJSON_GetArraySize(gp_json_field(o, "values"));
+    if (n != (int)c->n_counters) {
+        const size_t at = gp_json_enter_key(j, "values");
+        int rc = gp_json_fail(j, "%d values for the %zu counters of the context's profiler "
+                              "record", n, c->n_counters);
+        gp_json_leave(j, at);
+        return rc;
+    }
+    counter_values cv = {v, 0};
+    return gp_json_read_each(j, o, "values", counter_value, &cv);
+}
+
+/* A profiled launch's values: its metrics, and its duration from the duration counter. */
+static int launch_metrics(const gp_collector *c, const double *v, gp_exec_launch *l)
+{
+    for (size_t i = 0; i < c->n_counters; i++)
+        if (strcmp(c->counters[i], DURATION_COUNTER) == 0 && isfinite(v[i]))
+            l->duration_ms = v[i] * 1e-6;
+    l->profiled = true;
+    return gp_collector_metric_set(c, v, 1, &l->metrics);
 }
 
 static int read_launch(reader *rd, const cJSON *o)
 {
+    launch_record r;
+    if (launch_of(&rd->json, o, &r) != GP_OK)
+        return ignore(rd, IGNORED);
+    const context_counters *cc =
+        r.values ? counters_of(rd, r.launch.pid, r.launch.context) : NULL;
+    double v[GP_MAX_COUNTERS];
+    if (cc && values_of(&rd->json, o, &cc->collector, v) != GP_OK) {
+        GP_TRY(ignore(rd, "the launch is reported without counters"));
+        cc = NULL;
+    }
     gp_exec_launch *l;
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
-    launch_shape(l, o);
-    GP_TRY(set_names(rd, l, text(o, "kernel")));
-    if (number(o, "profiled") != 1)
-        return GP_OK;
-    const context_counters *cc = counters_of(rd, l->pid, l->context);
-    return cc ? launch_metrics(cc, cJSON_GetObjectItemCaseSensitive(o, "values"), l) : GP_OK;
+    *l = r.launch;
+    GP_TRY(set_names(rd, l, r.kernel));
+    return cc ? launch_metrics(&cc->collector, v, l) : GP_OK;
 }
 
-/* ---- kernels: the `name` records and the `K` lines ------------------------------------ */
-
-static size_t numbered_hash(int pid, uint64_t number)
-{
-    return (size_t)(number * 1099511628211ull) ^ (size_t)pid;
-}
-
-static numbered_name *numbered_slot(numbered_name *t, size_t slots, int pid, uint64_t n)
-{
-    for (size_t i = numbered_hash(pid, n) & (slots - 1);; i = (i + 1) & (slots - 1))
-        if (!t[i].name || (t[i].pid == pid && t[i].number == n))
-            return &t[i];
-}
+/* ---- kernels: the `name` records and the `K` lines --------------------------------------- */
 
 static int read_name(reader *rd, const cJSON *o)
 {
-    if (2 * (rd->n_numbered + 1) > rd->numbered_slots) {
-        const size_t slots = rd->numbered_slots ? 2 * rd->numbered_slots : 64;
-        numbered_name *bigger = calloc(slots, sizeof *bigger);
-        if (!bigger)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        for (size_t i = 0; i < rd->numbered_slots; i++)
-            if (rd->numbered[i].name)
-                *numbered_slot(bigger, slots, rd->numbered[i].pid, rd->numbered[i].number) =
-                    rd->numbered[i];
-        free(rd->numbered);
-        rd->numbered = bigger;
-        rd->numbered_slots = slots;
-    }
-    const int pid = (int)number(o, "pid");
-    const uint64_t n = (uint64_t)number(o, "n");
-    numbered_name *e = numbered_slot(rd->numbered, rd->numbered_slots, pid, n);
-    if (e->name)
-        return GP_OK;
-    e->name = strdup(text(o, "name") ? text(o, "name") : "?");
-    if (!e->name)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    e->pid = pid;
-    e->number = n;
-    rd->n_numbered++;
-    return GP_OK;
+    int pid;
+    uint64_t number;
+    const char *name;
+    gp_json_reader *j = &rd->json;
+    if (gp_json_get_int(j, o, "pid", 0, &pid) != GP_OK ||
+        gp_json_get_integer(j, o, "n", 0, UINT64_MAX, &number) != GP_OK ||
+        gp_json_get_text(j, o, "name", &name) != GP_OK)
+        return ignore(rd, IGNORED);
+    const uint64_t key[2] = {(uint64_t)pid, number};
+    bool added;
+    char **kept = gp_hashmap_add(&rd->numbered, key, sizeof key, &added);
+    if (kept && added)
+        *kept = strdup(name); /* the first record of a number holds */
+    return kept && *kept ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
 enum { K_PID, K_ID, K_CONTEXT, K_DEVICE, K_STREAM, K_NAME, K_GX, K_GY, K_GZ, K_BX, K_BY, K_BZ,
        K_SMEM, K_START, K_END, K_GRAPH, K_NODE, K_FIELDS };
 
+/* The name of the first field of a kernel line that its launch's type cannot hold, or NULL. */
+static const char *out_of_range(const uint64_t *k)
+{
+    static const int dims[] = {K_GX, K_GY, K_GZ, K_BX, K_BY, K_BZ};
+    if (k[K_PID] > INT_MAX)
+        return "pid";
+    if (k[K_DEVICE] > INT_MAX)
+        return "device";
+    if (k[K_CONTEXT] > UINT_MAX || k[K_STREAM] > UINT_MAX)
+        return "context or stream";
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+        if (k[dims[i]] > UINT_MAX)
+            return "grid or block";
+    return NULL;
+}
+
 /* A kernel that ran: the time of the launch it belongs to, or a launch of its own (a graph
- * node, or any kernel when nothing was profiled and no launch was recorded). */
+ * node, or any kernel when nothing was profiled and no launch was recorded). A kernel said
+ * to end before it starts has no known time. */
 static int read_kernel(reader *rd, const uint64_t *k)
 {
-    const double ms = (double)(k[K_END] - k[K_START]) * 1e-6;
+    const double ms = k[K_END] >= k[K_START] ? (double)(k[K_END] - k[K_START]) * 1e-6 : -1.0;
     gp_exec_launch *l = k[K_NODE] ? NULL : find_launch(rd, (int)k[K_PID], k[K_ID]);
     if (l) {
         if (!l->profiled)
             l->duration_ms = ms;
         return GP_OK;
     }
-    const numbered_name *name =
-        rd->numbered_slots ? numbered_slot(rd->numbered, rd->numbered_slots, (int)k[K_PID],
-                                           k[K_NAME])
-                           : NULL;
+    const uint64_t key[2] = {k[K_PID], k[K_NAME]};
+    char **name = gp_hashmap_find(&rd->numbered, key, sizeof key);
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
     *l = (gp_exec_launch){.pid = (int)k[K_PID], .id = k[K_ID],
                           .context = (unsigned)k[K_CONTEXT], .device = (int)k[K_DEVICE],
@@ -388,104 +515,190 @@ static int read_kernel(reader *rd, const uint64_t *k)
                           .block = {(unsigned)k[K_BX], (unsigned)k[K_BY], (unsigned)k[K_BZ]},
                           .shared_bytes = (size_t)k[K_SMEM], .duration_ms = ms,
                           .graph = k[K_GRAPH], .graph_node = k[K_NODE]};
-    return set_names(rd, l, name && name->name ? name->name : NULL);
+    return set_names(rd, l, name && *name ? *name : "?");
 }
 
-/* "K n n n ...": false for a line that is not whole (a crash cut it). */
-static bool parse_numbers(const char *line, uint64_t *k)
+/* "K n n n ...\n", n decimal (one past UINT64_MAX stays there): false for a line that is not
+ * whole (a crash cut it) or not one the library writes. */
+static bool parse_numbers(const char *line, size_t len, uint64_t *k)
 {
-    const char *p = line + 1;
-    for (int i = 0; i < K_FIELDS; i++) {
-        char *end;
-        if (*p != ' ')
+    size_t i = 1;
+    for (int f = 0; f < K_FIELDS; f++) {
+        if (i >= len || line[i] != ' ')
             return false;
-        k[i] = strtoull(p + 1, &end, 10);
-        if (end == p + 1)
+        const size_t first = ++i;
+        uint64_t v = 0;
+        for (; i < len && line[i] >= '0' && line[i] <= '9'; i++) {
+            const unsigned digit = (unsigned)(line[i] - '0');
+            v = v > (UINT64_MAX - digit) / 10 ? UINT64_MAX : v * 10 + digit;
+        }
+        if (i == first)
             return false;
-        p = end;
+        k[f] = v;
     }
-    return *p == '\n';
+    return i + 1 == len && line[i] == '\n';
 }
+
+static int read_kernel_line(reader *rd, const char *line, size_t len, const char *file,
+                            size_t number)
+{
+    uint64_t k[K_FIELDS];
+    if (!parse_numbers(line, len, k))
+        return GP_OK;
+    const char *field = out_of_range(k);
+    if (!field)
+        return read_kernel(rd, k);
+    locate(rd, file, number);
+    gp_json_fail(&rd->json, "a kernel line's %s is out of its range", field);
+    return ignore(rd, "the line is ignored");
+}
+
+/* ---- the other records ------------------------------------------------------------------- */
 
 static int read_warning(reader *rd, const cJSON *o)
 {
-    const char *what = text(o, "text"), *hint = text(o, "hint");
+    const char *what, *hint = NULL;
+    if (gp_json_get_text(&rd->json, o, "text", &what) != GP_OK ||
+        (gp_json_field(o, "hint") && gp_json_get_text(&rd->json, o, "hint", &hint) != GP_OK))
+        return ignore(rd, IGNORED);
     gp_report *r = rd->report;
-    if (what && strncmp(what, "metrics unavailable", 19) == 0 && r->profiler.state != GP_PROF_OK) {
+    if (strncmp(what, "metrics unavailable", 19) == 0 && r->profiler.state != GP_PROF_OK) {
         r->profiler.state = GP_PROF_UNAVAILABLE;
         snprintf(r->profiler.reason, sizeof r->profiler.reason, "%s", what);
     }
     for (size_t i = 0; i < r->n_warnings; i++)
-        if (what && strcmp(r->warnings[i], what) == 0)
+        if (strcmp(r->warnings[i], what) == 0)
             return GP_OK; /* once, whatever the number of contexts or processes */
-    GP_TRY(gp_report_add_warning(r, what ? what : "unnamed warning"));
+    GP_TRY(gp_report_add_warning(r, what));
     return hint ? gp_report_add_warning(r, hint) : GP_OK;
 }
 
+typedef int (*record_reader)(reader *rd, const cJSON *o);
+
+static const struct {
+    const char *type;
+    record_reader read;
+} record_types[] = {
+    {"process", read_process}, {"end", read_end},         {"device", read_device},
+    {"profiler", read_profiler}, {"launch", read_launch}, {"name", read_name},
+    {"warning", read_warning},
+};
+
 static int read_record(reader *rd, const cJSON *o)
 {
-    const char *t = text(o, "t");
-    if (!t)
-        return GP_OK;
-    if (strcmp(t, "process") == 0)
-        return note_process(rd, (int)number(o, "pid"));
-    if (strcmp(t, "end") == 0) {
-        note_end(rd, (int)number(o, "pid"));
-        return GP_OK;
+    const char *type;
+    if (!cJSON_IsObject(o)) {
+        gp_json_fail(&rd->json, "expected an object");
+        return ignore(rd, IGNORED);
     }
-    if (strcmp(t, "device") == 0)
-        return read_device(rd, o);
-    if (strcmp(t, "profiler") == 0)
-        return read_profiler(rd, o);
-    if (strcmp(t, "launch") == 0)
-        return read_launch(rd, o);
-    if (strcmp(t, "name") == 0)
-        return read_name(rd, o);
-    if (strcmp(t, "warning") == 0)
-        return read_warning(rd, o);
+    if (gp_json_get_text(&rd->json, o, "t", &type) != GP_OK)
+        return ignore(rd, IGNORED);
+    for (size_t i = 0; i < sizeof record_types / sizeof record_types[0]; i++)
+        if (strcmp(type, record_types[i].type) == 0)
+            return record_types[i].read(rd, o);
     return GP_OK; /* a newer library's record: nothing to do with it here */
 }
 
-/* ---- files ----------------------------------------------------------------------------------- */
+/* ---- one file's text --------------------------------------------------------------------- */
 
-/* Every record (pass 0), or the kernels' lines (pass 1): a kernel's time may be written
- * before its launch record, and is joined to it after all launches are read. A torn last
- * line (a crash) is skipped. */
-static int read_lines(reader *rd, FILE *f, int pass)
+enum pass { RECORDS, KERNEL_LINES };
+
+/* Every record (RECORDS), or the kernels' lines (KERNEL_LINES): a kernel's time may be
+ * written before its launch record, and is joined to it after all launches are read. */
+static int read_text(reader *rd, const gp_exec_records_text *t, enum pass pass)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    size_t number = 0;
     int rc = GP_OK;
-    while (rc == GP_OK && (n = getline(&line, &cap, f)) > 0) {
+    for (size_t at = 0; rc == GP_OK && at < t->len;) {
+        const char *line = t->text + at;
+        const char *newline = memchr(line, '\n', t->len - at);
+        const size_t len = newline ? (size_t)(newline - line) + 1 : t->len - at;
+        at += len;
+        number++;
         if (line[0] == 'K') {
-            uint64_t k[K_FIELDS];
-            if (pass == 1 && parse_numbers(line, k))
-                rc = read_kernel(rd, k);
+            if (pass == KERNEL_LINES)
+                rc = read_kernel_line(rd, line, len, t->name, number);
             continue;
         }
-        if (pass == 1)
+        if (pass == KERNEL_LINES)
             continue;
-        cJSON *o = cJSON_ParseWithLength(line, (size_t)n);
-        if (o)
+        cJSON *o = cJSON_ParseWithLength(line, len);
+        locate(rd, t->name, number);
+        if (o) /* else not whole: a crash cut it */
             rc = read_record(rd, o);
         cJSON_Delete(o);
     }
-    free(line);
     return rc;
 }
 
-static int read_file_at(reader *rd, const char *dir, const char *name, int pass)
+/* ---- the whole --------------------------------------------------------------------------- */
+
+static int note_unfinished(reader *rd)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return gp_fail(GP_ERR_RUNTIME, "cannot open %s: %s", path, strerror(errno));
-    int rc = read_lines(rd, f, pass);
-    fclose(f);
+    for (size_t i = 0; i < rd->n_pids; i++)
+        if (!rd->ended[i]) {
+            char w[160];
+            snprintf(w, sizeof w, "process %d ended without exiting normally: the launch in "
+                     "flight and kernel times not yet written are missing", rd->pids[i]);
+            GP_TRY(gp_report_add_warning(rd->report, w));
+        }
+    return GP_OK;
+}
+
+/* Each entry's value, a string (or NULL), freed; then the map. */
+static void free_strings(gp_hashmap *m)
+{
+    size_t cursor = 0;
+    for (char **s; (s = gp_hashmap_next(m, &cursor, NULL, NULL)) != NULL;)
+        free(*s);
+    gp_hashmap_free(m);
+}
+
+static void free_reader(reader *rd)
+{
+    free_strings(&rd->numbered);
+    free_strings(&rd->demangled);
+    for (size_t i = 0; i < rd->n_contexts; i++) {
+        for (size_t k = 0; k < rd->contexts[i]->collector.n_counters; k++)
+            free(rd->contexts[i]->names[k]);
+        free(rd->contexts[i]);
+    }
+    free(rd->contexts);
+    free(rd->pids);
+    free(rd->ended);
+}
+
+static void sort_launches(gp_exec_info *e)
+{
+    if (e->n_launches > 1)
+        qsort(e->launches, e->n_launches, sizeof *e->launches, compare_launches);
+}
+
+int gp_exec_read_texts(const gp_exec_records_text *files, size_t n, gp_report *report)
+{
+    reader rd = {.report = report};
+    gp_hashmap_init(&rd.demangled, sizeof(char *));
+    gp_hashmap_init(&rd.numbered, sizeof(char *));
+    gp_exec_info *e = &report->exec;
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && i < n; i++)
+        rc = read_text(&rd, &files[i], RECORDS);
+    sort_launches(e);
+    rd.n_recorded = e->n_launches;
+    for (size_t i = 0; rc == GP_OK && i < n; i++)
+        rc = read_text(&rd, &files[i], KERNEL_LINES);
+    if (rc == GP_OK)
+        sort_launches(e);
+    if (rc == GP_OK)
+        rc = note_unfinished(&rd);
+    if (rc == GP_OK)
+        rc = note_more_ignored(&rd);
+    e->processes = rd.n_pids;
+    free_reader(&rd);
     return rc;
 }
+
+/* ---- the files --------------------------------------------------------------------------- */
 
 static bool is_record_file(const char *name)
 {
@@ -528,65 +741,47 @@ static int list_files(const char *dir, char ***names, size_t *n)
     return rc;
 }
 
-/* ---- the whole -------------------------------------------------------------------------------- */
-
-static int note_unfinished(reader *rd)
+/* The file's bytes, mapped: a file of millions of kernel lines is not copied. */
+static int map_file(const char *dir, const char *name, gp_exec_records_text *t)
 {
-    for (size_t i = 0; i < rd->n_pids; i++)
-        if (!rd->ended[i]) {
-            char w[160];
-            snprintf(w, sizeof w, "process %d ended without exiting normally: the launch in "
-                     "flight and kernel times not yet written are missing", rd->pids[i]);
-            GP_TRY(gp_report_add_warning(rd->report, w));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    *t = (gp_exec_records_text){.name = name};
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gp_fail(GP_ERR_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    int err = fstat(fd, &st) == 0 ? 0 : errno;
+    if (!err && st.st_size > 0) {
+        void *text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        err = text == MAP_FAILED ? errno : 0;
+        if (!err) {
+            t->text = text;
+            t->len = (size_t)st.st_size;
         }
-    return GP_OK;
-}
-
-static void free_reader(reader *rd)
-{
-    for (size_t i = 0; i < rd->numbered_slots; i++)
-        free(rd->numbered[i].name);
-    free(rd->numbered);
-    for (size_t i = 0; i < rd->name_slots; i++) {
-        free(rd->names[i].mangled);
-        free(rd->names[i].demangled);
     }
-    free(rd->names);
-    for (size_t i = 0; i < rd->n_contexts; i++)
-        for (size_t k = 0; k < rd->contexts[i].collector.n_counters; k++)
-            free(rd->contexts[i].names[k]);
-    free(rd->contexts);
-    free(rd->pids);
-    free(rd->ended);
-}
-
-static void sort_launches(gp_exec_info *e)
-{
-    if (e->n_launches > 1)
-        qsort(e->launches, e->n_launches, sizeof *e->launches, compare_launches);
+    close(fd);
+    return err ? gp_fail(GP_ERR_RUNTIME, "cannot read %s: %s", path, strerror(err)) : GP_OK;
 }
 
 int gp_exec_read_records(const char *dir, gp_report *report)
 {
-    reader rd = {.report = report};
     char **names = NULL;
-    size_t n = 0;
-    gp_exec_info *e = &report->exec;
+    size_t n = 0, mapped = 0;
     int rc = list_files(dir, &names, &n);
-    for (size_t i = 0; rc == GP_OK && i < n; i++)
-        rc = read_file_at(&rd, dir, names[i], 0);
-    sort_launches(e);
-    rd.n_recorded = e->n_launches;
-    for (size_t i = 0; rc == GP_OK && i < n; i++)
-        rc = read_file_at(&rd, dir, names[i], 1);
+    gp_exec_records_text *texts = rc == GP_OK && n ? calloc(n, sizeof *texts) : NULL;
+    if (rc == GP_OK && n && !texts)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (; rc == GP_OK && mapped < n; mapped++)
+        rc = map_file(dir, names[mapped], &texts[mapped]);
+    if (rc == GP_OK)
+        rc = gp_exec_read_texts(texts, n, report);
+    for (size_t i = 0; i < mapped; i++)
+        if (texts[i].text)
+            munmap((void *)texts[i].text, texts[i].len);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
+    free(texts);
     free(names);
-    if (rc == GP_OK)
-        sort_launches(e);
-    if (rc == GP_OK)
-        rc = note_unfinished(&rd);
-    e->processes = rd.n_pids;
-    free_reader(&rd);
     return rc;
 }

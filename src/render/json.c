@@ -8,6 +8,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
+#include "report/json_out.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -16,18 +17,6 @@
 #include <string.h>
 
 /* ---- writing ----------------------------------------------------------------------- */
-
-/* NaN and infinities are not JSON numbers: they become null. */
-static cJSON *number_or_null(double v)
-{
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-/* o[key] = v, or null when v is NaN or infinite (JSON has no such numbers). */
-static void json_add_number(cJSON *o, const char *key, double v)
-{
-    cJSON_AddItemToObject(o, key, number_or_null(v));
-}
 
 static cJSON *dim_array(gp_dim3 d)
 {
@@ -63,7 +52,7 @@ static cJSON *device_json(const gp_device_info *d)
     cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
     cJSON_AddNumberToObject(o, "memory_bus_bits", d->memory_bus_bits);
     cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", d->peak_gbps);
-    json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
+    gp_json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
     cJSON_AddStringToObject(o, "driver_version", drv);
     cJSON_AddStringToObject(o, "runtime_version", rt);
     return o;
@@ -77,11 +66,11 @@ static cJSON *metrics_json(const gp_metric_set *s)
     for (size_t i = 0; i < s->n_metrics; i++) {
         const gp_metric_value *m = &s->metrics[i];
         cJSON *e = cJSON_CreateObject();
-        json_add_number(e, "value", m->valid ? m->value : NAN);
+        gp_json_add_number(e, "value", m->valid ? m->value : NAN);
         cJSON_AddStringToObject(e, "unit", m->unit);
         cJSON *inputs = cJSON_CreateObject();
         for (size_t k = 0; k < m->n_inputs; k++)
-            json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
+            gp_json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
         cJSON_AddItemToObject(e, "inputs", inputs);
         if (!m->valid)
             cJSON_AddStringToObject(e, "reason", m->why);
@@ -95,8 +84,8 @@ static cJSON *check_json(const gp_check *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "status", gp_check_status_name(c->status));
     cJSON_AddBoolToObject(o, "exact", c->exact);
-    json_add_number(o, "expected", c->expected);
-    json_add_number(o, "got", c->got);
+    gp_json_add_number(o, "expected", c->expected);
+    gp_json_add_number(o, "got", c->got);
     cJSON_AddNumberToObject(o, "tolerance", c->tolerance);
     cJSON_AddNumberToObject(o, "mismatches", (double)c->mismatches);
     cJSON_AddStringToObject(o, "detail", c->detail);
@@ -119,7 +108,7 @@ static cJSON *launch_json(const gp_launch_record *l)
         cJSON_AddItemToObject(o, "input_shape", pair_array(l->in_nx, l->in_ny));
         cJSON_AddItemToObject(o, "output_shape", pair_array(l->out_nx, l->out_ny));
     }
-    json_add_number(o, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+    gp_json_add_number(o, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
     cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
     return o;
 }
@@ -140,7 +129,7 @@ static cJSON *passes_json(const gp_result *r)
         cJSON_AddNumberToObject(p, "pass", (double)(i + 1));
         cJSON_AddItemToObject(p, "input_shape", pair_array(l->in_nx, l->in_ny));
         cJSON_AddItemToObject(p, "output_shape", pair_array(l->out_nx, l->out_ny));
-        json_add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
+        gp_json_add_number(p, "median_ms", l->median_ms >= 0 ? l->median_ms : NAN);
         cJSON_AddItemToArray(a, p);
     }
     return a;
@@ -162,7 +151,7 @@ static cJSON *result_json(const gp_result *r, bool merged)
     }
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (size_t i = 0; i < r->n_params; i++)
-        json_add_number(params, r->params[i].name, r->params[i].value);
+        gp_json_add_number(params, r->params[i].name, r->params[i].value);
     cJSON *launch = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(launch, "grid", dim_array(r->grid));
     cJSON_AddItemToObject(launch, "block", dim_array(r->block));
@@ -177,14 +166,14 @@ static cJSON *result_json(const gp_result *r, bool merged)
     cJSON_AddNumberToObject(t, "repeats", r->timing.repeats);
     cJSON_AddNumberToObject(t, "warmup", r->timing.warmup);
     cJSON_AddNumberToObject(o, "bytes_moved", (double)r->bytes_moved);
-    json_add_number(o, "bandwidth_gbps", r->gbps);
-    json_add_number(o, "percent_of_peak", r->percent_of_peak);
+    gp_json_add_number(o, "bandwidth_gbps", r->gbps);
+    gp_json_add_number(o, "percent_of_peak", r->percent_of_peak);
     cJSON_AddItemToObject(o, "check", check_json(&r->check));
     if (r->profiled) {
         cJSON *p = cJSON_AddObjectToObject(o, "profile");
         cJSON_AddNumberToObject(p, "passes", r->passes);
-        json_add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
-        json_add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
+        gp_json_add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
+        gp_json_add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
     } else {
         cJSON_AddNullToObject(o, "profile");
     }
@@ -235,7 +224,7 @@ static cJSON *exec_launch_json(const gp_exec_launch *l)
     cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
     cJSON_AddItemToObject(o, "block", dim_array(l->block));
     cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
-    json_add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
+    gp_json_add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
     cJSON_AddBoolToObject(o, "profiled", l->profiled);
     cJSON_AddNumberToObject(o, "graph", (double)l->graph);
     cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
@@ -249,9 +238,9 @@ static cJSON *stats_json(const gp_metric_stats *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "unit", s->average.unit);
-    json_add_number(o, "min", s->min.valid ? s->min.value : NAN);
-    json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
-    json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
+    gp_json_add_number(o, "min", s->min.valid ? s->min.value : NAN);
+    gp_json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
+    gp_json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
     cJSON_AddNumberToObject(o, "launches", (double)s->launches);
     if (s->combined)
         cJSON_AddTrueToObject(o, "combined");
@@ -264,11 +253,11 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k)
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
-    json_add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
-    json_add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
-    json_add_number(o, "min_ms", k->min_ms);
-    json_add_number(o, "max_ms", k->max_ms);
-    json_add_number(o, "time_percent", k->time_percent);
+    gp_json_add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
+    gp_json_add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
+    gp_json_add_number(o, "min_ms", k->min_ms);
+    gp_json_add_number(o, "max_ms", k->max_ms);
+    gp_json_add_number(o, "time_percent", k->time_percent);
     if (k->passes)
         cJSON_AddItemToObject(o, "passes", pass_groups_json(k->passes));
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
@@ -403,23 +392,10 @@ static cJSON *report_json(const gp_report *r)
     return root;
 }
 
-/* Print the document (NULL: out of memory) and free it. */
-static int json_print(FILE *out, cJSON *root)
-{
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing JSON");
-    fputs(text, out);
-    fputc('\n', out);
-    cJSON_free(text);
-    return GP_OK;
-}
-
 int gp_json_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     (void)o;
-    return json_print(out, report_json(r));
+    return gp_json_print(out, report_json(r));
 }
 
 /* ---- documents of the catalogue commands ------------------------------------------- */
@@ -472,7 +448,7 @@ int gp_json_list(FILE *out, const gp_render_options *o)
             cJSON_AddItemToArray(variants, variant_json(&table[f].variants[i]));
         cJSON_AddItemToArray(families, fam);
     }
-    return json_print(out, root);
+    return gp_json_print(out, root);
 }
 
 int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
@@ -483,7 +459,7 @@ int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
     cJSON *arr = cJSON_AddArrayToObject(root, "devices");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, device_json(&devices[i]));
-    return json_print(out, root);
+    return gp_json_print(out, root);
 }
 
 static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, size_t i)
@@ -529,7 +505,7 @@ int gp_json_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
     cJSON *arr = cJSON_AddArrayToObject(root, "metrics");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, metric_def_json(&cat[i], c, i));
-    return json_print(out, root);
+    return gp_json_print(out, root);
 }
 
 /* ---- compare (schemas/gpuprof-compare-v1.schema.json) ------------------------------------ */
@@ -539,13 +515,13 @@ static cJSON *side_json(const gp_compare_side *s)
     if (!s->present)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    json_add_number(o, "median_ms", s->time_ms);
-    json_add_number(o, "noise_pct", s->noise_pct);
-    json_add_number(o, "bandwidth_gbps", s->gbps);
+    gp_json_add_number(o, "median_ms", s->time_ms);
+    gp_json_add_number(o, "noise_pct", s->noise_pct);
+    gp_json_add_number(o, "bandwidth_gbps", s->gbps);
     cJSON_AddNumberToObject(o, "launches", (double)s->launches);
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < s->n_metrics; i++)
-        json_add_number(m, s->metrics[i].key, s->metrics[i].valid ? s->metrics[i].value : NAN);
+        gp_json_add_number(m, s->metrics[i].key, s->metrics[i].valid ? s->metrics[i].value : NAN);
     return o;
 }
 
@@ -556,8 +532,8 @@ static cJSON *row_json(const gp_compare_row *row)
     for (size_t i = 0; i < row->n_keys; i++)
         cJSON_AddStringToObject(key, row->keys[i].name, row->keys[i].value);
     cJSON_AddStringToObject(o, "verdict", gp_change_name(row->verdict));
-    json_add_number(o, "change_pct", row->change_pct);
-    json_add_number(o, "bound_pct", row->bound_pct);
+    gp_json_add_number(o, "change_pct", row->change_pct);
+    gp_json_add_number(o, "bound_pct", row->bound_pct);
     cJSON_AddItemToObject(o, "base", side_json(&row->base));
     cJSON_AddItemToObject(o, "new", side_json(&row->next));
     return o;
@@ -600,5 +576,5 @@ int gp_json_compare(FILE *out, const gp_comparison *c, const gp_render_options *
     for (size_t i = 0; i < c->n_rows; i++)
         cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
     cJSON_AddItemToObject(root, "summary", summary_json(c));
-    return json_print(out, root);
+    return gp_json_print(out, root);
 }

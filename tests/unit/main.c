@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     test_pass_groups();
     test_protocol();
     test_rotation();
+    test_exec_read();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

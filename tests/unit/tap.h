@@ -33,5 +33,6 @@ void test_hashmap(void);
 void test_pass_groups(void);
 void test_protocol(void);
 void test_rotation(void);
+void test_exec_read(void);
 
 #endif

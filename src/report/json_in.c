@@ -1,0 +1,453 @@
+/* The JSON-input layer of report/json_in.h: the reader's path and first problem, the typed
+ * getters, the text's checks before parsing, and whole files. It knows JSON, not a schema. */
+#include "report/json_in.h"
+
+#include "gpuprof/status.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INTEGER_LIMIT 9007199254740992.0 /* 2^53: every integer below is exact in a double */
+
+/* ---- where the reader is, and the first problem ------------------------------------------- */
+
+int gp_json_fail(const gp_json_reader *rd, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (rd->path[0])
+        return gp_fail(GP_ERR_RUNTIME, "%s: %s: %s", rd->file, rd->path, what);
+    return gp_fail(GP_ERR_RUNTIME, "%s: %s", rd->file, what);
+}
+
+size_t gp_json_enter_key(gp_json_reader *rd, const char *key)
+{
+    const size_t at = strlen(rd->path);
+    snprintf(rd->path + at, sizeof rd->path - at, "%s%s", at ? "." : "", key);
+    return at;
+}
+
+size_t gp_json_enter_index(gp_json_reader *rd, size_t i)
+{
+    const size_t at = strlen(rd->path);
+    snprintf(rd->path + at, sizeof rd->path - at, "[%zu]", i);
+    return at;
+}
+
+void gp_json_leave(gp_json_reader *rd, size_t at)
+{
+    rd->path[at] = '\0';
+}
+
+const cJSON *gp_json_field(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* The problem `what` of o[key], said at the key. */
+static int fail_at_key(gp_json_reader *rd, const char *key, const char *what)
+{
+    const size_t at = gp_json_enter_key(rd, key);
+    int rc = gp_json_fail(rd, "%s", what);
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+/* ---- values -------------------------------------------------------------------------------- */
+
+int gp_json_only_keys(gp_json_reader *rd, const cJSON *o, const char *const *known, size_t n)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o)
+    {
+        bool found = false;
+        for (size_t i = 0; i < n && !found; i++)
+            found = strcmp(item->string, known[i]) == 0;
+        if (!found)
+            return gp_json_fail(rd, "unknown key '%.64s'", item->string);
+    }
+    return GP_OK;
+}
+
+int gp_json_need(gp_json_reader *rd, const cJSON *o, const char *key, const cJSON **out)
+{
+    *out = gp_json_field(o, key);
+    return *out ? GP_OK : fail_at_key(rd, key, "missing");
+}
+
+int gp_json_expect(gp_json_reader *rd, const char *key, bool ok, const char *what)
+{
+    if (ok)
+        return GP_OK;
+    char expected[256];
+    snprintf(expected, sizeof expected, "expected %s", what);
+    return fail_at_key(rd, key, expected);
+}
+
+int gp_json_get_object(gp_json_reader *rd, const cJSON *o, const char *key, const cJSON **out,
+                       bool nullable)
+{
+    GP_TRY(gp_json_need(rd, o, key, out));
+    if (nullable && cJSON_IsNull(*out)) {
+        *out = NULL;
+        return GP_OK;
+    }
+    return gp_json_expect(rd, key, cJSON_IsObject(*out),
+                          nullable ? "an object or null" : "an object");
+}
+
+int gp_json_get_array(gp_json_reader *rd, const cJSON *o, const char *key, const cJSON **out)
+{
+    GP_TRY(gp_json_need(rd, o, key, out));
+    return gp_json_expect(rd, key, cJSON_IsArray(*out), "an array");
+}
+
+int gp_json_get_text(gp_json_reader *rd, const cJSON *o, const char *key, const char **out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsString(v), "a string"));
+    *out = v->valuestring;
+    return GP_OK;
+}
+
+int gp_json_get_string(gp_json_reader *rd, const cJSON *o, const char *key, char *dst,
+                       size_t len)
+{
+    const char *text;
+    GP_TRY(gp_json_get_text(rd, o, key, &text));
+    const size_t n = strlen(text);
+    if (n >= len) {
+        const size_t at = gp_json_enter_key(rd, key);
+        int rc = gp_json_fail(rd, "longer than %zu characters", len - 1);
+        gp_json_leave(rd, at);
+        return rc;
+    }
+    memcpy(dst, text, n + 1);
+    return GP_OK;
+}
+
+int gp_json_get_string_copy(gp_json_reader *rd, const cJSON *o, const char *key, char **out,
+                            bool nullable)
+{
+    const cJSON *v;
+    *out = NULL;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    if (nullable && cJSON_IsNull(v))
+        return GP_OK;
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsString(v),
+                          nullable ? "a string or null" : "a string"));
+    *out = strdup(v->valuestring);
+    return *out ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+}
+
+int gp_json_get_number(gp_json_reader *rd, const cJSON *o, const char *key, double min,
+                       bool nullable, double *out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    if (nullable && cJSON_IsNull(v)) {
+        *out = NAN;
+        return GP_OK;
+    }
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsNumber(v) && isfinite(v->valuedouble),
+                          nullable ? "a number or null" : "a number"));
+    if (v->valuedouble < min) {
+        const size_t at = gp_json_enter_key(rd, key);
+        int rc = gp_json_fail(rd, "must be at least %g", min);
+        gp_json_leave(rd, at);
+        return rc;
+    }
+    *out = v->valuedouble;
+    return GP_OK;
+}
+
+int gp_json_get_optional_number(gp_json_reader *rd, const cJSON *o, const char *key,
+                                double min, double *out)
+{
+    *out = NAN;
+    return gp_json_field(o, key) ? gp_json_get_number(rd, o, key, min, false, out) : GP_OK;
+}
+
+int gp_json_whole_number(gp_json_reader *rd, const cJSON *v, uint64_t min, uint64_t max,
+                         uint64_t *out)
+{
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
+        return gp_json_fail(rd, "expected a whole number");
+    const double d = v->valuedouble;
+    if (d < (double)min || d > (double)max || d >= INTEGER_LIMIT)
+        return gp_json_fail(rd, "must be from %llu to %llu", (unsigned long long)min,
+                            (unsigned long long)(max < INTEGER_LIMIT ? max
+                                                                     : (uint64_t)INTEGER_LIMIT));
+    *out = (uint64_t)d;
+    return GP_OK;
+}
+
+int gp_json_get_integer(gp_json_reader *rd, const cJSON *o, const char *key, uint64_t min,
+                        uint64_t max, uint64_t *out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    const size_t at = gp_json_enter_key(rd, key);
+    int rc = gp_json_whole_number(rd, v, min, max, out);
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+int gp_json_get_uint(gp_json_reader *rd, const cJSON *o, const char *key, unsigned min,
+                     unsigned *out)
+{
+    uint64_t v;
+    GP_TRY(gp_json_get_integer(rd, o, key, min, UINT_MAX, &v));
+    *out = (unsigned)v;
+    return GP_OK;
+}
+
+int gp_json_get_int(gp_json_reader *rd, const cJSON *o, const char *key, int min, int *out)
+{
+    uint64_t v;
+    GP_TRY(gp_json_get_integer(rd, o, key, (uint64_t)min, INT_MAX, &v));
+    *out = (int)v;
+    return GP_OK;
+}
+
+int gp_json_get_bool(gp_json_reader *rd, const cJSON *o, const char *key, bool *out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsBool(v), "true or false"));
+    *out = cJSON_IsTrue(v);
+    return GP_OK;
+}
+
+int gp_json_get_enum(gp_json_reader *rd, const cJSON *o, const char *key,
+                     const char *const *names, size_t n, bool nullable, int *out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    if (nullable && cJSON_IsNull(v)) {
+        *out = -1;
+        return GP_OK;
+    }
+    for (size_t i = 0; cJSON_IsString(v) && i < n; i++)
+        if (strcmp(v->valuestring, names[i]) == 0) {
+            *out = (int)i;
+            return GP_OK;
+        }
+    char valid[128] = "";
+    for (size_t i = 0; i < n; i++)
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s'%s'",
+                 i ? ", " : "one of ", names[i]);
+    return gp_json_expect(rd, key, false, valid);
+}
+
+int gp_json_get_uints(gp_json_reader *rd, const cJSON *a, const char *key,
+                      unsigned *const out[], int n, uint64_t min, const char *what)
+{
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsArray(a) && cJSON_GetArraySize(a) == n, what));
+    const size_t at = gp_json_enter_key(rd, key);
+    int rc = GP_OK;
+    for (int i = 0; i < n && rc == GP_OK; i++) {
+        uint64_t v = 0;
+        const size_t at_i = gp_json_enter_index(rd, (size_t)i);
+        rc = gp_json_whole_number(rd, cJSON_GetArrayItem(a, i), min, UINT_MAX, &v);
+        gp_json_leave(rd, at_i);
+        *out[i] = (unsigned)v;
+    }
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3 *d)
+{
+    const cJSON *a;
+    GP_TRY(gp_json_need(rd, o, key, &a));
+    unsigned *const xyz[3] = {&d->x, &d->y, &d->z};
+    return gp_json_get_uints(rd, a, key, xyz, 3, 0, "three whole numbers");
+}
+
+int gp_json_read_object(gp_json_reader *rd, const cJSON *o, const char *key, bool nullable,
+                        gp_json_value_reader read, void *ctx)
+{
+    const cJSON *object;
+    GP_TRY(gp_json_get_object(rd, o, key, &object, nullable));
+    if (!object)
+        return GP_OK;
+    const size_t at = gp_json_enter_key(rd, key);
+    const int rc = read(rd, object, ctx);
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
+                      gp_json_value_reader read, void *ctx)
+{
+    const cJSON *a, *item;
+    GP_TRY(gp_json_get_array(rd, o, key, &a));
+    const size_t at = gp_json_enter_key(rd, key);
+    size_t i = 0;
+    int rc = GP_OK;
+    cJSON_ArrayForEach(item, a)
+    {
+        const size_t at_i = gp_json_enter_index(rd, i++);
+        rc = read(rd, item, ctx);
+        gp_json_leave(rd, at_i);
+        if (rc != GP_OK)
+            break;
+    }
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+typedef struct {
+    gp_json_string_sink add;
+    void *ctx;
+} string_sink;
+
+static int read_string(gp_json_reader *rd, const cJSON *item, void *sink)
+{
+    const string_sink *s = sink;
+    return cJSON_IsString(item) ? s->add(s->ctx, item->valuestring)
+                                : gp_json_fail(rd, "expected a string");
+}
+
+int gp_json_read_strings(gp_json_reader *rd, const cJSON *o, const char *key,
+                         gp_json_string_sink add, void *ctx)
+{
+    string_sink sink = {add, ctx};
+    return gp_json_read_each(rd, o, key, read_string, &sink);
+}
+
+/* ---- the text ---------------------------------------------------------------------------- */
+
+/* Well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF); else the
+ * offset of the first bad byte. */
+static bool valid_utf8(const unsigned char *s, size_t n, size_t *bad_at)
+{
+    for (size_t i = 0; i < n;) {
+        const unsigned char c = s[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                                 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+        bool ok = len > 0 && i + len <= n;
+        for (size_t k = 1; ok && k < len; k++) {
+            ok = (s[i + k] & 0xc0) == 0x80;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        ok = ok && !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) &&
+             !(len == 4 && (cp < 0x10000 || cp > 0x10ffff)) && !(cp >= 0xd800 && cp <= 0xdfff);
+        if (!ok) {
+            *bad_at = i;
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+/* Deeper than GP_JSON_MAX_DEPTH nested arrays or objects (outside strings)? */
+static bool too_deep(const char *s, size_t n)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        const char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > GP_JSON_MAX_DEPTH)
+                return true;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return false;
+}
+
+/* Line and column of a byte offset, for a parse error. */
+static void position(const char *text, size_t offset, size_t *line, size_t *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *column = 1;
+        } else {
+            (*column)++;
+        }
+    }
+}
+
+int gp_json_parse(const char *text, size_t len, const char *name, cJSON **root)
+{
+    size_t at;
+    *root = NULL;
+    if (len > GP_JSON_READ_LIMIT)
+        return gp_fail(GP_ERR_RUNTIME, "%s: larger than %zu MiB, the most gpuprof reads", name,
+                       GP_JSON_READ_LIMIT >> 20);
+    if (!valid_utf8((const unsigned char *)text, len, &at))
+        return gp_fail(GP_ERR_RUNTIME, "%s: not UTF-8 text (byte %zu)", name, at);
+    if (too_deep(text, len))
+        return gp_fail(GP_ERR_RUNTIME, "%s: nested deeper than %d levels", name,
+                       GP_JSON_MAX_DEPTH);
+    const char *end = NULL;
+    *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (*root)
+        return GP_OK;
+    size_t line, column;
+    position(text, end && end >= text ? (size_t)(end - text) : 0, &line, &column);
+    return gp_fail(GP_ERR_RUNTIME, "%s: not valid JSON (line %zu, column %zu)", name, line,
+                   column);
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+int gp_json_read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return gp_fail(GP_ERR_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf && n <= GP_JSON_READ_LIMIT) {
+        const size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap) {
+            char *bigger = realloc(buf, 2 * cap);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    const bool failed = ferror(f) != 0;
+    if (f != stdin)
+        fclose(f);
+    if (!buf)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory reading %s", path);
+    if (failed) {
+        free(buf);
+        return gp_fail(GP_ERR_RUNTIME, "cannot read %s", path);
+    }
+    *text = buf;
+    *len = n;
+    return GP_OK;
+}

@@ -1,0 +1,26 @@
+/* What the JSON renderers share (report/json_out.h): numbers JSON can hold, and a document
+ * printed whole. The other half of the JSON layer beside report/json_in.c: it knows JSON,
+ * not a schema (the renderers in src/render/ lay the documents out). */
+#include "report/json_out.h"
+
+#include "gpuprof/status.h"
+
+#include <math.h>
+
+/* NaN and infinities are not JSON numbers: they become null. */
+void gp_json_add_number(cJSON *o, const char *key, double v)
+{
+    cJSON_AddItemToObject(o, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+int gp_json_print(FILE *out, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing JSON");
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    return GP_OK;
+}

@@ -1,0 +1,126 @@
+/* Reading back the `exec` section of a report (report/read_exec.h): the program, how it
+ * ended, the filters, the devices and every launch; the per-kernel summary is derived from
+ * the launches, so it is checked, not kept. */
+#include "report/read_exec.h"
+
+#include "gpuprof/status.h"
+#include "report/read_parts.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* ---- the launches, the filters, the program ------------------------------------------------ */
+
+static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    gp_exec_info *e = exec;
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(rd, "expected an object");
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "pid", "id", "kernel", "mangled", "device", "context", "stream",
+                             "grid", "block", "shared_bytes", "duration_ms", "profiled", "graph",
+                             "graph_node", "metrics"));
+    gp_exec_launch *l;
+    uint64_t id, shared, graph, node;
+    GP_TRY(gp_exec_add_launch(e, &l));
+    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &l->pid));
+    GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
+    l->id = id;
+    GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &l->kernel, false));
+    GP_TRY(gp_json_get_string_copy(rd, o, "mangled", &l->mangled, true));
+    GP_TRY(gp_json_get_int(rd, o, "device", 0, &l->device));
+    GP_TRY(gp_json_get_uint(rd, o, "context", 0, &l->context));
+    GP_TRY(gp_json_get_uint(rd, o, "stream", 0, &l->stream));
+    GP_TRY(gp_json_get_dim(rd, o, "grid", &l->grid));
+    GP_TRY(gp_json_get_dim(rd, o, "block", &l->block));
+    GP_TRY(gp_json_get_integer(rd, o, "shared_bytes", 0, SIZE_MAX, &shared));
+    l->shared_bytes = (size_t)shared;
+    GP_TRY(gp_json_get_number(rd, o, "duration_ms", 0, true, &l->duration_ms));
+    if (isnan(l->duration_ms))
+        l->duration_ms = -1.0;
+    GP_TRY(gp_json_get_bool(rd, o, "profiled", &l->profiled));
+    GP_TRY(gp_json_get_integer(rd, o, "graph", 0, UINT64_MAX, &graph));
+    GP_TRY(gp_json_get_integer(rd, o, "graph_node", 0, UINT64_MAX, &node));
+    l->graph = graph;
+    l->graph_node = node;
+    return gp_report_read_metrics(rd, o, "metrics", &l->metrics);
+}
+
+/* null or a whole number of at least 1: UINT64_MAX for no limit. */
+static int get_limit(gp_json_reader *rd, const cJSON *o, const char *key, uint64_t *out)
+{
+    const cJSON *v;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    if (cJSON_IsNull(v)) {
+        *out = UINT64_MAX;
+        return GP_OK;
+    }
+    return gp_json_get_integer(rd, o, key, 1, UINT64_MAX - 1, out);
+}
+
+static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
+{
+    gp_exec_info *e = exec;
+    const cJSON *kernel;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, f, "kernel", "launch_skip", "launch_count", "per_kernel"));
+    GP_TRY(gp_json_need(rd, f, "kernel", &kernel));
+    if (!cJSON_IsNull(kernel))
+        GP_TRY(gp_json_get_string(rd, f, "kernel", e->kernel_filter, sizeof e->kernel_filter));
+    GP_TRY(gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &e->launch_skip));
+    GP_TRY(get_limit(rd, f, "launch_count", &e->launch_count));
+    return get_limit(rd, f, "per_kernel", &e->per_kernel);
+}
+
+static int add_program_word(void *exec, const char *word)
+{
+    return gp_exec_set_program(exec, 1, (char *[]){(char *)word});
+}
+
+static int read_program(gp_json_reader *rd, const cJSON *o, gp_exec_info *e)
+{
+    const cJSON *program;
+    GP_TRY(gp_json_get_array(rd, o, "program", &program));
+    GP_TRY(gp_json_expect(rd, "program", cJSON_GetArraySize(program) >= 1, "a command line"));
+    return gp_json_read_strings(rd, o, "program", add_program_word, e);
+}
+
+/* One element of `devices`. */
+static int read_exec_device(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    gp_exec_info *e = exec;
+    gp_device_info d;
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(rd, "expected an object");
+    GP_TRY(gp_report_read_device(rd, o, &d));
+    return gp_exec_add_device(e, &d);
+}
+
+/* The summary is derived from the launches: checked to be an array, not kept. */
+static int skip_kernel(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    (void)exec;
+    return cJSON_IsObject(o) ? GP_OK : gp_json_fail(rd, "expected an object");
+}
+
+int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
+{
+    gp_report *r = report;
+    gp_exec_info *e = &r->exec;
+    uint64_t exit_status, processes;
+    const cJSON *signal;
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "program", "pid", "exit_status", "signal", "processes",
+                             "filters", "devices", "launches", "kernels"));
+    r->is_exec = true;
+    GP_TRY(read_program(rd, o, e));
+    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &e->pid));
+    GP_TRY(gp_json_get_integer(rd, o, "exit_status", 0, 255, &exit_status));
+    e->exit_status = (int)exit_status;
+    GP_TRY(gp_json_need(rd, o, "signal", &signal));
+    if (!cJSON_IsNull(signal))
+        GP_TRY(gp_json_get_int(rd, o, "signal", 1, &e->signal));
+    GP_TRY(gp_json_get_integer(rd, o, "processes", 0, UINT64_MAX, &processes));
+    e->processes = (size_t)processes;
+    GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
+    GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
+    GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, e));
+    return gp_json_read_each(rd, o, "kernels", skip_kernel, e);
+}

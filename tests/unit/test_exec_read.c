@@ -1,0 +1,472 @@
+/* gpuprof exec's record reader (exec/read.c) on the records of tests/fixtures/records/ (real
+ * ones, written by the injected library on an H100; see the README there), and on texts that
+ * no library writes: what the report holds afterwards, launch by launch. */
+#include "tap.h"
+
+#include "exec/read.h"
+#include "gpuprof/report.h"
+#include "gpuprof/status.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONTEXT_LOST "ended without exiting normally: the launch in flight and kernel times not " \
+                     "yet written are missing"
+
+/* The records of tests/fixtures/records/<name>/ read, then checked by check(). */
+static void check_case(const char *name, void (*check)(const gp_report *r))
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/records/%s", tap_fixtures, name);
+    gp_report r;
+    gp_report_init(&r);
+    const int rc = gp_exec_read_records(dir, &r);
+    if (rc != GP_OK)
+        tap_diag("%s: %s", dir, gp_error());
+    if (tap_ok(rc == GP_OK, "exec records %s: read", name))
+        check(&r);
+    gp_report_free(&r);
+}
+
+static const gp_metric_value *metric(const gp_exec_launch *l, const char *key)
+{
+    for (size_t i = 0; i < l->metrics.n_metrics; i++)
+        if (strcmp(l->metrics.metrics[i].key, key) == 0)
+            return &l->metrics.metrics[i];
+    return NULL;
+}
+
+static double metric_value(const gp_exec_launch *l, const char *key)
+{
+    const gp_metric_value *m = metric(l, key);
+    return m && m->valid ? m->value : NAN;
+}
+
+static bool has_warning(const gp_report *r, const char *text)
+{
+    for (size_t i = 0; i < r->n_warnings; i++)
+        if (strcmp(r->warnings[i], text) == 0)
+            return true;
+    return false;
+}
+
+/* Does launch i have this pid, id, kernel and profiled state? */
+static bool launch_is(const gp_report *r, size_t i, int pid, uint64_t id, const char *kernel,
+                      bool profiled)
+{
+    const gp_exec_launch *l = i < r->exec.n_launches ? &r->exec.launches[i] : NULL;
+    bool ok = l && l->pid == pid && l->id == id && l->kernel && strcmp(l->kernel, kernel) == 0 &&
+              l->profiled == profiled;
+    if (!ok && l)
+        tap_diag("launch %zu: pid %d id %llu kernel '%s' profiled %d", i, l->pid,
+                 (unsigned long long)l->id, l->kernel ? l->kernel : "(null)", l->profiled);
+    return ok;
+}
+
+/* Exactly n launches, those of process pid numbered from 1, named in turn by names[]. */
+static bool numbered_launches(const gp_report *r, int pid, size_t n, const char *const *names,
+                              size_t n_names, bool profiled)
+{
+    bool all = r->exec.n_launches == n;
+    for (size_t i = 0; all && i < n; i++)
+        all = launch_is(r, i, pid, i + 1, names[i % n_names], profiled);
+    return all;
+}
+
+/* ---- the fixtures ------------------------------------------------------------------------- */
+
+#define COALESCED "copyCoalesced(float *, const float *, unsigned long)"
+#define STRIDED "copyStrided(float *, const float *, unsigned long)"
+
+static void normal_run(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(e->processes == 1 && e->n_launches == 4 && r->n_warnings == 0,
+           "normal: one process, 4 launches, no warnings");
+    const gp_device_info *d = e->n_devices == 1 ? &e->devices[0] : NULL;
+    tap_ok(d && d->index == 0 && strcmp(d->name, "NVIDIA H100 80GB HBM3") == 0 &&
+               d->cc_major == 9 && d->cc_minor == 0 && d->multiprocessors == 132 &&
+               d->memory_bytes == 85017493504ull && d->l2_bytes == 52428800 &&
+               d->memory_bus_bits == 5120 && d->copy_gbps < 0,
+           "normal: the device as its record gave it");
+    tap_near(d ? d->sm_clock_mhz : 0, 1980, 1e-9, "normal: SM clock in MHz");
+    tap_near(d ? d->peak_gbps : 0, 3352.32, 1e-9, "normal: peak bandwidth from the clock "
+                                                   "and bus width");
+    tap_ok(r->profiler.state == GP_PROF_OK && strcmp(r->profiler.chip, "GH100") == 0 &&
+               r->profiler.passes == 2 && strcmp(r->profiler.metric_set, "default") == 0,
+           "normal: the profiler as its set-up record gave it");
+    tap_ok(launch_is(r, 0, 685, 1, COALESCED, true) &&
+               launch_is(r, 1, 685, 2, COALESCED, true) &&
+               launch_is(r, 2, 685, 3, STRIDED, false) &&
+               launch_is(r, 3, 685, 4, STRIDED, false),
+           "normal: launches in order, names demangled, the profiled ones first");
+    const gp_exec_launch *l = &e->launches[0];
+    tap_str_eq(l->mangled, "_Z13copyCoalescedPfPKfm", "normal: the mangled name is kept");
+    tap_ok(l->grid.x == 4096 && l->grid.y == 1 && l->block.x == 256 && l->stream == 7 &&
+               l->context == 1 && l->shared_bytes == 0,
+           "normal: the launch's shape, stream and context");
+    tap_near(l->duration_ms, 0.0048, 1e-12, "normal: a profiled launch's duration from "
+                                            "gpu__time_duration.sum");
+    tap_near(metric_value(l, "gld_transactions_per_request"), 4, 1e-12,
+             "normal: gld 4 sectors/request derived from the counters");
+    tap_near(metric_value(l, "gst_efficiency"), 100, 1e-9, "normal: gst efficiency 100 %");
+    tap_near(metric_value(l, "dram_write_bytes"), 482816, 0, "normal: DRAM bytes written");
+    const gp_metric_value *shared = metric(l, "shared_efficiency");
+    tap_ok(shared && !shared->valid && strcmp(shared->why, "no shared-memory accesses") == 0,
+           "normal: a metric without a value says why");
+    tap_near(e->launches[2].duration_ms, 0.020512, 1e-12,
+             "normal: an unprofiled launch timed by its kernel line");
+    tap_ok(e->launches[2].metrics.n_metrics == 0 && e->launches[2].grid.x == 4096,
+           "normal: an unprofiled launch has its shape and no metrics");
+}
+
+static void several_processes(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(e->processes == 2 && e->n_launches == 5 && e->n_devices == 1,
+           "processes: two processes, five launches, one device described once");
+    tap_ok(launch_is(r, 0, 801, 1, COALESCED, false) &&
+               launch_is(r, 1, 801, 2, COALESCED, false) &&
+               launch_is(r, 2, 802, 1, "scaleInPlace(float *, unsigned int)", true) &&
+               launch_is(r, 3, 802, 2, "scaleInPlace(float *, unsigned int)", false) &&
+               launch_is(r, 4, 802, 3, "scaleInPlace(float *, unsigned int)", false),
+           "processes: launches by process, then launch order");
+    tap_near(e->launches[1].duration_ms, 0.003553, 1e-12,
+             "processes: a timed launch of the first process");
+    tap_ok(r->n_warnings == 2 &&
+               has_warning(r, "the GPU's counters are busy (CUPTI_ERROR_HARDWARE_BUSY from "
+                               "cuptiRangeProfilerStart)") &&
+               has_warning(r, "another process is profiling this GPU; try again when it "
+                               "is done"),
+           "processes: one process's warning, with its hint");
+}
+
+static void crashed_run(const gp_report *r)
+{
+    const char *name[] = {"beforeAbort(float *, unsigned int)"};
+    tap_ok(numbered_launches(r, 705, 4, name, 1, true),
+           "crashed: the 4 launches written before abort() are reported, profiled");
+    tap_ok(r->n_warnings == 1 && has_warning(r, "process 705 " CONTEXT_LOST),
+           "crashed: without its end record, the process is said to have ended abnormally");
+}
+
+static void torn_line(const gp_report *r)
+{
+    tap_ok(r->exec.n_launches == 2 && launch_is(r, 0, 685, 1, COALESCED, true) &&
+               launch_is(r, 1, 685, 2, COALESCED, true),
+           "torn: the kernel line cut by the program's death is skipped, the rest read");
+    tap_ok(r->n_warnings == 1 && has_warning(r, "process 685 " CONTEXT_LOST),
+           "torn: the only warning is that the process did not end normally");
+}
+
+static void graph_nodes(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(e->n_launches == 7 && launch_is(r, 0, 714, 1, "eagerLaunch(int *, unsigned int)",
+                                           true),
+           "graph: the launch outside the graph is profiled");
+    const char *names[] = {"graphFill(int *, const int *, unsigned int)",
+                           "graphScale(int *, unsigned int)",
+                           "graphSum(int *, const int *, unsigned int)"};
+    bool nodes = e->n_launches == 7;
+    for (size_t i = 0; nodes && i < 6; i++) {
+        const gp_exec_launch *l = &e->launches[1 + i];
+        nodes = launch_is(r, 1 + i, 714, 5 + i / 3, names[i % 3], false) && l->graph == 2 &&
+                l->graph_node == 8589934592ull + i % 3 && l->duration_ms > 0;
+    }
+    tap_ok(nodes, "graph: two graph launches, each node a timed launch of its own, in node "
+                  "order");
+    tap_ok(nodes && e->launches[3].shared_bytes == 1024,
+           "graph: a node's dynamic shared memory");
+    tap_ok(r->n_warnings == 2 &&
+               strncmp(r->warnings[0], "kernels launched from CUDA graphs are timed", 43) == 0 &&
+               strcmp(r->warnings[1], "to profile such a kernel, launch it outside a graph") == 0,
+           "graph: the warning, then its hint");
+}
+
+static void timing_only(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    const char *names[] = {"void manyTiny<0>(unsigned int *)",
+                           "void manyTiny<1>(unsigned int *)"};
+    bool timed = true;
+    for (size_t i = 0; i < e->n_launches; i++)
+        timed = timed && e->launches[i].duration_ms > 0;
+    tap_ok(numbered_launches(r, 723, 20, names, 2, false) && timed,
+           "timing: 20 timed launches, template names demangled from the name records");
+    tap_near(e->n_launches ? e->launches[0].duration_ms : 0, 0.001248, 1e-12,
+             "timing: the first launch's duration from its kernel line");
+    tap_ok(r->profiler.state == GP_PROF_DISABLED && r->n_warnings == 0,
+           "timing: no profiler record, no profiler, no warnings");
+}
+
+static void warning_without_hint(const gp_report *r)
+{
+    tap_ok(r->n_warnings == 1 && has_warning(r, "the kernel filter does not compile here: "
+                                                "nothing was profiled") &&
+               r->exec.n_launches == 1 && !r->exec.launches[0].profiled,
+           "bad-filter: a warning without a hint is one line; its launch is timed");
+}
+
+static void metric_list(const gp_report *r)
+{
+    const gp_exec_launch *l = r->exec.n_launches == 1 ? &r->exec.launches[0] : NULL;
+    tap_ok(l && l->profiled && l->metrics.n_metrics == 2 &&
+               strcmp(r->profiler.metric_set, "list") == 0 && r->profiler.passes == 1,
+           "list: one profiled launch, the two metrics asked for");
+    tap_near(l ? metric_value(l, "dram_read_bytes") : 0, 2223872, 0,
+             "list: a catalogue metric's value");
+    const gp_metric_value *raw = l ? metric(l, "no_such_counter.sum") : NULL;
+    tap_ok(raw && !raw->valid &&
+               strcmp(raw->why, "no_such_counter.sum is not available on GH100") == 0,
+           "list: a raw name the chip lacks says so");
+}
+
+static void unknown_record(const gp_report *r)
+{
+    tap_ok(r->exec.n_launches == 4 && r->n_warnings == 0 &&
+               launch_is(r, 0, 685, 1, COALESCED, true),
+           "unknown: a record of a newer library is passed over, the rest read as normal");
+}
+
+static void values_not_matching(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(e->n_launches == 4 && launch_is(r, 0, 685, 1, COALESCED, true) &&
+               launch_is(r, 1, 685, 2, COALESCED, false),
+           "mismatch: the launch with one value too few is reported without counters");
+    tap_ok(e->n_launches == 4 && e->launches[1].metrics.n_metrics == 0 &&
+               e->launches[1].duration_ms < 0,
+           "mismatch: no metrics, and no duration (a profiled kernel has no kernel line)");
+    tap_ok(r->n_warnings == 1 &&
+               strcmp(r->warnings[0], "685.jsonl line 5: values: 17 values for the 18 "
+                                     "counters of the context's profiler record: the "
+                                     "launch is reported without counters") == 0,
+           "mismatch: a warning names the file, line and field");
+}
+
+/* ---- texts no library writes ------------------------------------------------------------- */
+
+#define PROCESS "{\"t\":\"process\",\"pid\":9,\"ppid\":1}\n"
+#define END "{\"t\":\"end\",\"pid\":9}\n"
+#define NAME "{\"t\":\"name\",\"pid\":9,\"n\":1,\"name\":\"_Z1kv\"}\n"
+#define KERNEL_LINE(id, start, end) "K 9 " #id " 1 0 7 1 2 1 1 32 1 1 0 " #start " " #end " 0 0\n"
+#define LAUNCH(fields) "{\"t\":\"launch\",\"pid\":9,\"id\":1,\"context\":1,\"device\":0," \
+                       "\"stream\":7,\"kernel\":\"_Z1kv\"," fields "}\n"
+#define SHAPE "\"grid\":[2,1,1],\"block\":[32,1,1],\"smem\":0"
+#define PROFILER(context, set, counters, metrics, units, missing)                               \
+    "{\"t\":\"profiler\",\"pid\":9,\"context\":" #context ",\"chip\":\"GH100\",\"passes\":1,"    \
+    "\"set\":\"" set "\",\"counters\":[" counters "],\"metrics\":[" metrics "],\"units\":["   \
+    units "],\"missing\":[" missing "]}\n"
+#define DURATION "\"gpu__time_duration.sum\""
+#define RAW "\"x.sum\""
+
+/* One file, 9.jsonl, of exactly this text (so that a read past its end is a read past the
+ * heap block, for the sanitizers). */
+static int read_text(const char *text, gp_report *r)
+{
+    const size_t len = strlen(text);
+    char *copy = malloc(len ? len : 1);
+    memcpy(copy, text, len);
+    const gp_exec_records_text file = {"9.jsonl", copy, len};
+    gp_report_init(r);
+    const int rc = gp_exec_read_texts(&file, 1, r);
+    free(copy);
+    return rc;
+}
+
+/* Does the text read into `launches` launches, none profiled, and one warning, `warning`? */
+static bool reads_with_warning(const char *text, size_t launches, const char *warning)
+{
+    gp_report r;
+    const int rc = read_text(text, &r);
+    bool ok = rc == GP_OK && r.exec.n_launches == launches && r.n_warnings == 1 &&
+              strcmp(r.warnings[0], warning) == 0;
+    for (size_t i = 0; ok && i < launches; i++)
+        ok = !r.exec.launches[i].profiled;
+    if (!ok)
+        tap_diag("status %d, %zu launches, %zu warnings: %s", rc, r.exec.n_launches,
+                 r.n_warnings, r.n_warnings ? r.warnings[0] : "");
+    gp_report_free(&r);
+    return ok;
+}
+
+static void bad_values(void)
+{
+    tap_ok(reads_with_warning(PROCESS "{\"t\":\"launch\",\"pid\":null,\"id\":1,\"context\":1,"
+                                      "\"device\":0,\"stream\":7,\"kernel\":\"_Z1kv\"," SHAPE
+                                      ",\"profiled\":0}\n" END,
+                              0, "9.jsonl line 2: pid: expected a whole number: the record is "
+                                 "ignored"),
+           "a launch whose pid is null is ignored with a warning, never cast");
+    tap_ok(reads_with_warning(PROCESS LAUNCH("\"grid\":[1e300,1,1],\"block\":[32,1,1],"
+                                             "\"smem\":0,\"profiled\":0") END,
+                              0, "9.jsonl line 2: grid[0]: must be from 0 to 4294967295: the "
+                                 "record is ignored"),
+           "a grid too large for its type: the record is ignored");
+    tap_ok(reads_with_warning(PROCESS "{\"t\":\"device\",\"pid\":9,\"context\":1,\"name\":\"G\"}\n"
+                                  END,
+                              0, "9.jsonl line 2: device: missing: the record is ignored"),
+           "a device record without its ordinal is ignored with a warning");
+    gp_report r;
+    int rc = read_text(PROCESS "[1,2]\n{\"pid\":9}\n" END, &r);
+    tap_ok(rc == GP_OK && r.n_warnings == 2 &&
+               strcmp(r.warnings[0], "9.jsonl line 2: expected an object: the record is "
+                                     "ignored") == 0 &&
+               strcmp(r.warnings[1], "9.jsonl line 3: t: missing: the record is ignored") == 0,
+           "a line that is not an object, and a record without a type, are said and ignored");
+    gp_report_free(&r);
+}
+
+static void kernel_lines(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS NAME KERNEL_LINE(1, 1000, 3000) KERNEL_LINE(2, 5000, 4000) END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 2 && r.n_warnings == 0 &&
+               launch_is(&r, 0, 9, 1, "k()", false) && launch_is(&r, 1, 9, 2, "k()", false),
+           "kernel lines: each a launch, named by its name record");
+    tap_near(r.exec.n_launches == 2 ? r.exec.launches[0].duration_ms : 0, 0.002, 1e-12,
+             "kernel lines: the time from start and end");
+    tap_ok(r.exec.n_launches == 2 && r.exec.launches[1].duration_ms < 0,
+           "kernel lines: a kernel said to end before it starts has no known time");
+    gp_report_free(&r);
+
+    rc = read_text(PROCESS "K 4294967296 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0 0\n"
+                           "K 9 1 1 0 7 1 2 1 1 99999999999999999999999 1 1 0 1 2 0 0\n"
+                           "K 9 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0\n"
+                           "K 9 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0 0 0\n"
+                           "K 9 1 1 0 7 1 -2 1 1 32 1 1 0 1 2 0 0\n" END,
+                   &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 0 && r.n_warnings == 2 &&
+               strcmp(r.warnings[0], "9.jsonl line 2: a kernel line's pid is out of its range: "
+                                     "the line is ignored") == 0 &&
+               strcmp(r.warnings[1], "9.jsonl line 3: a kernel line's grid or block is out of "
+                                     "its range: the line is ignored") == 0,
+           "kernel lines: numbers too large for their fields are said; lines of another shape "
+           "are passed over");
+    gp_report_free(&r);
+}
+
+/* A last line cut by a crash: skipped, what came before kept, and only the missing end said. */
+static void torn_lines(void)
+{
+    static const struct {
+        const char *text, *what;
+        size_t launches;
+    } cases[] = {
+        {PROCESS NAME "K 9 1 1 0 7 1 2 1 1 32 1 1 0 1 2", "a kernel line", 0},
+        {PROCESS LAUNCH(SHAPE ",\"profiled\":0") "{\"t\":\"launch\",\"pid\":9,\"id\":2,",
+         "a launch record", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_report r;
+        const int rc = read_text(cases[i].text, &r);
+        tap_ok(rc == GP_OK && r.exec.n_launches == cases[i].launches && r.n_warnings == 1 &&
+                   has_warning(&r, "process 9 " CONTEXT_LOST),
+               "torn %s: skipped, the lines before it read, the process said to end abnormally",
+               cases[i].what);
+        gp_report_free(&r);
+    }
+}
+
+static void values_of_another_type(void)
+{
+    tap_ok(reads_with_warning(PROCESS PROFILER(1, "list", DURATION, "", "", "")
+                                  LAUNCH(SHAPE ",\"profiled\":1,\"values\":[\"fast\"]") END,
+                              1, "9.jsonl line 3: values[0]: expected a number or null: the "
+                                 "launch is reported without counters"),
+           "a counter value that is not a number: the launch is kept, without counters");
+    tap_ok(reads_with_warning(PROCESS PROFILER(1, "some", "", "", "", "") END, 0,
+                              "9.jsonl line 2: set: expected one of 'default', 'all', 'list': "
+                              "the record is ignored"),
+           "a profiler record of an unknown metric set is ignored with a warning");
+}
+
+/* A collector's missing raw metric points into the collector: a second context's record
+ * must not move the first's (found by fuzz_records: a use after free). */
+static void two_contexts(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS PROFILER(1, "list", DURATION, RAW, "\"\"", RAW)
+                           PROFILER(2, "list", DURATION, RAW, "\"\"", RAW)
+                               PROFILER(3, "list", DURATION, RAW, "\"\"", RAW)
+                                   LAUNCH(SHAPE ",\"profiled\":1,\"values\":[2000]") END,
+                       &r);
+    const gp_exec_launch *l = rc == GP_OK && r.exec.n_launches == 1 ? &r.exec.launches[0] : NULL;
+    const gp_metric_value *raw = l ? metric(l, "x.sum") : NULL;
+    tap_ok(raw && !raw->valid && strcmp(raw->why, "x.sum is not available on GH100") == 0,
+           "several contexts: the first one's raw metric still says it is missing");
+    tap_near(l ? l->duration_ms : 0, 0.002, 1e-12, "several contexts: the launch's duration");
+    gp_report_free(&r);
+}
+
+/* A raw metric's value is its counter's: one the record does not list would be read past
+ * the launch's values (found reading the code; fuzz regression raw-metric-not-among-...). */
+static void raw_metric_without_counter(void)
+{
+    tap_ok(reads_with_warning(PROCESS PROFILER(1, "list", DURATION, RAW, "\"\"", "\"\"")
+                                  LAUNCH(SHAPE ",\"profiled\":1,\"values\":[2000]") END,
+                              1, "9.jsonl line 2: metrics[0]: a raw metric that is not among "
+                                 "the counters: the record is ignored"),
+           "a raw metric the record's counters lack: the profiler record is ignored");
+}
+
+static void many_bad_records(void)
+{
+    char text[4096] = PROCESS;
+    for (int i = 0; i < 12; i++)
+        strcat(text, "{\"t\":\"end\"}\n");
+    strcat(text, END);
+    gp_report r;
+    int rc = read_text(text, &r);
+    tap_ok(rc == GP_OK && r.n_warnings == 9 &&
+               strcmp(r.warnings[8], "4 more records were not as gpuprof's library writes them "
+                                     "(the first 8 are said above)") == 0,
+           "the first 8 bad records are said one by one, the others counted");
+    gp_report_free(&r);
+}
+
+static void several_texts(void)
+{
+    const char *a = "{\"t\":\"process\",\"pid\":3}\n"
+                    "{\"t\":\"name\",\"pid\":3,\"n\":1,\"name\":\"_Z1av\"}\n"
+                    "K 3 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0 0\n{\"t\":\"end\",\"pid\":3}\n";
+    const char *b = "{\"t\":\"process\",\"pid\":2}\n"
+                    "{\"t\":\"name\",\"pid\":2,\"n\":1,\"name\":\"_Z1bv\"}\n"
+                    "K 2 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0 0\n";
+    const gp_exec_records_text files[] = {{"3.jsonl", a, strlen(a)}, {"2.jsonl", b, strlen(b)}};
+    gp_report r;
+    gp_report_init(&r);
+    int rc = gp_exec_read_texts(files, 2, &r);
+    tap_ok(rc == GP_OK && r.exec.processes == 2 && launch_is(&r, 0, 2, 1, "b()", false) &&
+               launch_is(&r, 1, 3, 1, "a()", false),
+           "several texts: each process's names are its own; launches sorted by process");
+    tap_ok(r.n_warnings == 1 && has_warning(&r, "process 2 " CONTEXT_LOST),
+           "several texts: only the process without its end record is said");
+    gp_report_free(&r);
+}
+
+void test_exec_read(void)
+{
+    check_case("normal", normal_run);
+    check_case("processes", several_processes);
+    check_case("crashed", crashed_run);
+    check_case("torn", torn_line);
+    check_case("graph", graph_nodes);
+    check_case("timing", timing_only);
+    check_case("bad-filter", warning_without_hint);
+    check_case("list", metric_list);
+    check_case("unknown", unknown_record);
+    check_case("mismatch", values_not_matching);
+    bad_values();
+    kernel_lines();
+    torn_lines();
+    values_of_another_type();
+    two_contexts();
+    raw_metric_without_counter();
+    many_bad_records();
+    several_texts();
+}
