@@ -182,6 +182,9 @@ typedef struct {
     const char *counters[GP_MAX_COUNTERS];
     const char *keys[MAX_SELECTED], *units[MAX_SELECTED], *missing[MAX_SELECTED];
     size_t n_counters, n_keys, n_units, n_missing;
+    int replay;                  /* gp_exec_replay; -1: the record has none */
+    gp_counter_group groups[GP_MAX_GROUPS];   /* the one-pass groups, by counter index */
+    size_t n_groups;
 } profiler_record;
 
 typedef struct {
@@ -240,6 +243,59 @@ static int check_raw_metrics(gp_json_reader *j, const profiler_record *p)
     return GP_OK;
 }
 
+/* One group: an array of counter indices of the record. */
+typedef struct {
+    profiler_record *p;
+    gp_counter_group *g;
+} group_reading;
+
+static int group_counter(gp_json_reader *j, const cJSON *item, void *ctx)
+{
+    group_reading *r = ctx;
+    uint64_t i;
+    GP_TRY(gp_json_whole_number(j, item, 0, r->p->n_counters ? r->p->n_counters - 1 : 0, &i));
+    if (r->g->n_counters == GP_MAX_COUNTERS || r->p->n_counters == 0)
+        return gp_json_fail(j, "more counters than the record has");
+    r->g->counters[r->g->n_counters++] = (size_t)i;
+    return GP_OK;
+}
+
+static int group_of(gp_json_reader *j, const cJSON *item, void *ctx)
+{
+    profiler_record *p = ctx;
+    if (!cJSON_IsArray(item))
+        return gp_json_fail(j, "expected an array of counter indices");
+    if (p->n_groups == GP_MAX_GROUPS)
+        return gp_json_fail(j, "more than %d groups", GP_MAX_GROUPS);
+    gp_counter_group *g = &p->groups[p->n_groups++];
+    memset(g, 0, sizeof *g);
+    g->passes = 1;
+    group_reading r = {p, g};
+    const cJSON *el;
+    size_t k = 0;
+    cJSON_ArrayForEach(el, item)
+    {
+        const size_t at = gp_json_enter_index(j, k++);
+        const int rc = group_counter(j, el, &r);
+        gp_json_leave(j, at);
+        GP_TRY(rc);
+    }
+    return GP_OK;
+}
+
+/* The replay and the one-pass groups, which a library without rotation did not write. */
+static int rotation_of(gp_json_reader *j, const cJSON *o, profiler_record *p)
+{
+    p->replay = -1;
+    p->n_groups = 0;
+    const char *names[GP_EXEC_REPLAY_MODES];
+    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
+        names[m] = gp_exec_replay_name((gp_exec_replay)m);
+    if (gp_json_field(o, "replay"))
+        GP_TRY(gp_json_get_enum(j, o, "replay", names, GP_EXEC_REPLAY_MODES, false, &p->replay));
+    return gp_json_field(o, "groups") ? gp_json_read_each(j, o, "groups", group_of, p) : GP_OK;
+}
+
 static int profiler_of(gp_json_reader *j, const cJSON *o, profiler_record *p)
 {
     GP_TRY(gp_json_get_int(j, o, "pid", 0, &p->pid));
@@ -253,6 +309,7 @@ static int profiler_of(gp_json_reader *j, const cJSON *o, profiler_record *p)
     GP_TRY(gp_json_expect(j, "units", p->n_units == p->n_keys, "a unit per metric"));
     GP_TRY(get_strings(j, o, "missing", p->missing, MAX_SELECTED, &p->n_missing));
     GP_TRY(gp_json_expect(j, "missing", p->n_missing == p->n_keys, "an entry per metric"));
+    GP_TRY(rotation_of(j, o, p));
     return check_raw_metrics(j, p);
 }
 
@@ -303,9 +360,16 @@ static int add_context(reader *rd, const profiler_record *p)
     }
     for (size_t i = 0; i < p->n_keys; i++)
         select_metric(c, p->keys[i], p->units[i], p->missing[i]);
+    memcpy(c->groups, p->groups, p->n_groups * sizeof *p->groups);
+    c->n_groups = p->n_groups;
     gp_profiler_info *info = &rd->report->profiler;
-    if (info->state != GP_PROF_OK)
+    if (info->state != GP_PROF_OK) {
         gp_collector_describe(c, info);
+        if (p->replay >= 0)
+            snprintf(info->replay, sizeof info->replay, "%s",
+                     gp_exec_replay_name((gp_exec_replay)p->replay));
+        info->pass_groups = (int)p->n_groups;
+    }
     return GP_OK;
 }
 
@@ -369,6 +433,7 @@ typedef struct {
     gp_exec_launch launch;       /* its shape; no names, no metrics */
     const char *kernel;
     const cJSON *values;         /* NULL: not profiled */
+    const cJSON *passes;         /* the groups its values come from; NULL: every counter */
 } launch_record;
 
 static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
@@ -389,7 +454,26 @@ static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
     l->id = id;
     l->shared_bytes = (size_t)smem;
     l->duration_ms = -1.0;
+    if (profiled && gp_json_field(o, "passes"))
+        GP_TRY(gp_json_get_array(j, o, "passes", &r->passes));
     return profiled ? gp_json_get_array(j, o, "values", &r->values) : GP_OK;
+}
+
+static int pass_bit(gp_json_reader *j, const cJSON *item, void *mask)
+{
+    uint64_t g;
+    GP_TRY(gp_json_whole_number(j, item, 0, GP_MAX_GROUPS - 1, &g));
+    *(uint32_t *)mask |= (uint32_t)1 << g;
+    return GP_OK;
+}
+
+/* The groups a launch carries, each one of its context's. */
+static int passes_of(gp_json_reader *j, const cJSON *o, const gp_collector *c, uint32_t *mask)
+{
+    *mask = 0;
+    GP_TRY(gp_json_read_each(j, o, "passes", pass_bit, mask));
+    return gp_json_expect(j, "passes", c->n_groups && *mask && *mask < ((uint32_t)1 << c->n_groups),
+                          "groups of the context's profiler record");
 }
 
 typedef struct {
@@ -425,14 +509,23 @@ static int values_of(gp_json_reader *j, const cJSON *o, const gp_collector *c, d
     return gp_json_read_each(j, o, "values", counter_value, &cv);
 }
 
-/* A profiled launch's values: its metrics, and its duration from the duration counter. */
-static int launch_metrics(const gp_collector *c, const double *v, gp_exec_launch *l)
+/* A profiled launch's values: its metrics (of the counters its passes collected, when it
+ * carries some of the groups), and its duration from the duration counter: a launch of the
+ * SASS pass has none, its run was instrumented. */
+static int launch_metrics(const gp_collector *c, const double *v, uint32_t passes,
+                          gp_exec_launch *l)
 {
+    bool collected[GP_MAX_COUNTERS];
+    if (passes)
+        gp_collector_collected(c, passes, collected);
     for (size_t i = 0; i < c->n_counters; i++)
-        if (strcmp(c->counters[i], DURATION_COUNTER) == 0 && isfinite(v[i]))
+        if (strcmp(c->counters[i], DURATION_COUNTER) == 0 && isfinite(v[i]) &&
+            (!passes || collected[i]))
             l->duration_ms = v[i] * 1e-6;
     l->profiled = true;
-    return gp_collector_metric_set(c, v, 1, &l->metrics);
+    l->passes = passes;
+    return passes ? gp_collector_partial_metric_set(c, v, collected, &l->metrics)
+                  : gp_collector_metric_set(c, v, 1, &l->metrics);
 }
 
 static int read_launch(reader *rd, const cJSON *o)
@@ -443,7 +536,9 @@ static int read_launch(reader *rd, const cJSON *o)
     const context_counters *cc =
         r.values ? counters_of(rd, r.launch.pid, r.launch.context) : NULL;
     double v[GP_MAX_COUNTERS];
-    if (cc && values_of(&rd->json, o, &cc->collector, v) != GP_OK) {
+    uint32_t passes = 0;
+    if (cc && (values_of(&rd->json, o, &cc->collector, v) != GP_OK ||
+               (r.passes && passes_of(&rd->json, o, &cc->collector, &passes) != GP_OK))) {
         GP_TRY(ignore(rd, "the launch is reported without counters"));
         cc = NULL;
     }
@@ -451,7 +546,7 @@ static int read_launch(reader *rd, const cJSON *o)
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
     *l = r.launch;
     GP_TRY(set_names(rd, l, r.kernel));
-    return cc ? launch_metrics(&cc->collector, v, l) : GP_OK;
+    return cc ? launch_metrics(&cc->collector, v, passes, l) : GP_OK;
 }
 
 /* ---- kernels: the `name` records and the `K` lines --------------------------------------- */
@@ -474,18 +569,16 @@ static int read_name(reader *rd, const cJSON *o)
     return kept && *kept ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
-enum { K_PID, K_ID, K_CONTEXT, K_DEVICE, K_STREAM, K_NAME, K_GX, K_GY, K_GZ, K_BX, K_BY, K_BZ,
-       K_SMEM, K_START, K_END, K_GRAPH, K_NODE, K_FIELDS };
 
 /* The name of the first field of a kernel line that its launch's type cannot hold, or NULL. */
 static const char *out_of_range(const uint64_t *k)
 {
-    static const int dims[] = {K_GX, K_GY, K_GZ, K_BX, K_BY, K_BZ};
-    if (k[K_PID] > INT_MAX)
+    static const int dims[] = {GP_K_GX, GP_K_GY, GP_K_GZ, GP_K_BX, GP_K_BY, GP_K_BZ};
+    if (k[GP_K_PID] > INT_MAX)
         return "pid";
-    if (k[K_DEVICE] > INT_MAX)
+    if (k[GP_K_DEVICE] > INT_MAX)
         return "device";
-    if (k[K_CONTEXT] > UINT_MAX || k[K_STREAM] > UINT_MAX)
+    if (k[GP_K_CONTEXT] > UINT_MAX || k[GP_K_STREAM] > UINT_MAX)
         return "context or stream";
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
         if (k[dims[i]] > UINT_MAX)
@@ -498,23 +591,23 @@ static const char *out_of_range(const uint64_t *k)
  * to end before it starts has no known time. */
 static int read_kernel(reader *rd, const uint64_t *k)
 {
-    const double ms = k[K_END] >= k[K_START] ? (double)(k[K_END] - k[K_START]) * 1e-6 : -1.0;
-    gp_exec_launch *l = k[K_NODE] ? NULL : find_launch(rd, (int)k[K_PID], k[K_ID]);
+    const double ms = k[GP_K_END] >= k[GP_K_START] ? (double)(k[GP_K_END] - k[GP_K_START]) * 1e-6 : -1.0;
+    gp_exec_launch *l = k[GP_K_NODE] ? NULL : find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID]);
     if (l) {
         if (!l->profiled)
             l->duration_ms = ms;
         return GP_OK;
     }
-    const uint64_t key[2] = {k[K_PID], k[K_NAME]};
+    const uint64_t key[2] = {k[GP_K_PID], k[GP_K_NAME]};
     char **name = gp_hashmap_find(&rd->numbered, key, sizeof key);
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
-    *l = (gp_exec_launch){.pid = (int)k[K_PID], .id = k[K_ID],
-                          .context = (unsigned)k[K_CONTEXT], .device = (int)k[K_DEVICE],
-                          .stream = (unsigned)k[K_STREAM],
-                          .grid = {(unsigned)k[K_GX], (unsigned)k[K_GY], (unsigned)k[K_GZ]},
-                          .block = {(unsigned)k[K_BX], (unsigned)k[K_BY], (unsigned)k[K_BZ]},
-                          .shared_bytes = (size_t)k[K_SMEM], .duration_ms = ms,
-                          .graph = k[K_GRAPH], .graph_node = k[K_NODE]};
+    *l = (gp_exec_launch){.pid = (int)k[GP_K_PID], .id = k[GP_K_ID],
+                          .context = (unsigned)k[GP_K_CONTEXT], .device = (int)k[GP_K_DEVICE],
+                          .stream = (unsigned)k[GP_K_STREAM],
+                          .grid = {(unsigned)k[GP_K_GX], (unsigned)k[GP_K_GY], (unsigned)k[GP_K_GZ]},
+                          .block = {(unsigned)k[GP_K_BX], (unsigned)k[GP_K_BY], (unsigned)k[GP_K_BZ]},
+                          .shared_bytes = (size_t)k[GP_K_SMEM], .duration_ms = ms,
+                          .graph = k[GP_K_GRAPH], .graph_node = k[GP_K_NODE]};
     return set_names(rd, l, name && *name ? *name : "?");
 }
 
@@ -523,7 +616,7 @@ static int read_kernel(reader *rd, const uint64_t *k)
 static bool parse_numbers(const char *line, size_t len, uint64_t *k)
 {
     size_t i = 1;
-    for (int f = 0; f < K_FIELDS; f++) {
+    for (int f = 0; f < GP_K_FIELDS; f++) {
         if (i >= len || line[i] != ' ')
             return false;
         const size_t first = ++i;
@@ -542,7 +635,7 @@ static bool parse_numbers(const char *line, size_t len, uint64_t *k)
 static int read_kernel_line(reader *rd, const char *line, size_t len, const char *file,
                             size_t number)
 {
-    uint64_t k[K_FIELDS];
+    uint64_t k[GP_K_FIELDS];
     if (!parse_numbers(line, len, k))
         return GP_OK;
     const char *field = out_of_range(k);

@@ -5,6 +5,7 @@
  * is ever filled in by default. This file reads the document and a kernel command's results;
  * report/read_parts.c the devices and metric sets, report/read_exec.c the exec section, and
  * the JSON-input layer report/json_in.c the values and the text (UTF-8, size and depth). */
+#include "gpuprof/exec_replay.h"
 #include "gpuprof/report.h"
 
 #include "gpuprof/status.h"
@@ -40,11 +41,31 @@ static int read_run(gp_json_reader *rd, const cJSON *run, void *report)
 static const char *const profiler_states[] = {"disabled", "ok", "unavailable"};
 static const char *const metric_sets[] = {"default", "all", "list"};
 
+/* exec's --replay and the one-pass groups its launches rotated over, in the exec reports
+ * that have them. */
+static int read_replay(gp_json_reader *rd, const cJSON *o, gp_profiler_info *p)
+{
+    const char *names[GP_EXEC_REPLAY_MODES];
+    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
+        names[m] = gp_exec_replay_name((gp_exec_replay)m);
+    int replay;
+    if (gp_json_field(o, "replay")) {
+        GP_TRY(gp_json_get_enum(rd, o, "replay", names, GP_EXEC_REPLAY_MODES, false, &replay));
+        snprintf(p->replay, sizeof p->replay, "%s", names[replay]);
+    }
+    unsigned groups = 0;
+    if (gp_json_field(o, "pass_groups"))
+        GP_TRY(gp_json_get_uint(rd, o, "pass_groups", 1, &groups));
+    GP_TRY(gp_json_expect(rd, "pass_groups", groups <= 32, "at most 32"));
+    p->pass_groups = (int)groups;
+    return GP_OK;
+}
+
 static int read_profiler(gp_json_reader *rd, const cJSON *o, void *profiler)
 {
     gp_profiler_info *p = profiler;
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "state", "reason", "chip", "passes", "metric_set", "api",
-                             "cache_control", "clock_control"));
+                             "cache_control", "clock_control", "replay", "pass_groups"));
     int state, set;
     GP_TRY(gp_json_get_enum(rd, o, "state", profiler_states, 3, false, &state));
     p->state = (gp_profiler_state)state; /* the enum's order */
@@ -60,6 +81,7 @@ static int read_profiler(gp_json_reader *rd, const cJSON *o, void *profiler)
         GP_TRY(gp_json_get_enum(rd, o, "metric_set", metric_sets, 3, false, &set));
         snprintf(p->metric_set, sizeof p->metric_set, "%s", metric_sets[set]);
     }
+    GP_TRY(read_replay(rd, o, p));
     char text[GP_TEXT_LEN];
     for (const char *const *k = (const char *const[]){"api", "cache_control", "clock_control",
                                                       NULL};

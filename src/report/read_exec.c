@@ -11,6 +11,15 @@
 
 /* ---- the launches, the filters, the program ------------------------------------------------ */
 
+/* One of the one-pass groups a launch carries: its bit in the mask. */
+static int read_pass(gp_json_reader *rd, const cJSON *v, void *mask)
+{
+    uint64_t g;
+    GP_TRY(gp_json_whole_number(rd, v, 0, 31, &g));
+    *(uint32_t *)mask |= (uint32_t)1 << g;
+    return GP_OK;
+}
+
 static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
 {
     gp_exec_info *e = exec;
@@ -18,7 +27,7 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
         return gp_json_fail(rd, "expected an object");
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "pid", "id", "kernel", "mangled", "device", "context", "stream",
                              "grid", "block", "shared_bytes", "duration_ms", "profiled", "graph",
-                             "graph_node", "metrics"));
+                             "graph_node", "passes", "metrics"));
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
@@ -42,6 +51,8 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
     GP_TRY(gp_json_get_integer(rd, o, "graph_node", 0, UINT64_MAX, &node));
     l->graph = graph;
     l->graph_node = node;
+    if (gp_json_field(o, "passes"))
+        GP_TRY(gp_json_read_each(rd, o, "passes", read_pass, &l->passes));
     return gp_report_read_metrics(rd, o, "metrics", &l->metrics);
 }
 

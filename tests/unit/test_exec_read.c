@@ -4,6 +4,7 @@
 #include "tap.h"
 
 #include "exec/read.h"
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
 
@@ -248,6 +249,63 @@ static void values_not_matching(const gp_report *r)
            "mismatch: a warning names the file, line and field");
 }
 
+/* --replay=rotate's: no launch has both passes; the summary combines them. */
+static void rotate_summary(const gp_report *r)
+{
+    const gp_exec_launch *first = r->exec.n_launches == 3 ? &r->exec.launches[0] : NULL;
+    tap_ok(first && first->passes == 1 && first->duration_ms < 0,
+           "rotate: the SASS launch carries the first pass only, and no time");
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    if (!tap_ok(gp_exec_summarize(&r->exec, &k, &nk) == GP_OK && nk == 1, "rotate: summarized"))
+        return;
+    const gp_metric_stats *thr = NULL, *eff = NULL, *dram = NULL;
+    for (size_t i = 0; i < k[0].n_metrics; i++) {
+        const char *key = k[0].metrics[i].average.key;
+        if (strcmp(key, "gld_throughput") == 0)
+            thr = &k[0].metrics[i];
+        else if (strcmp(key, "gld_efficiency") == 0)
+            eff = &k[0].metrics[i];
+        else if (strcmp(key, "dram_read_bytes") == 0)
+            dram = &k[0].metrics[i];
+    }
+    tap_ok(k[0].passes == 3 && k[0].timed == 2, "rotate: the kernel has both passes, 2 timed");
+    tap_ok(eff && !eff->combined && eff->launches == 1 && eff->average.valid,
+           "rotate: gld_efficiency from its one launch");
+    tap_ok(dram && dram->launches == 2 && fabs(dram->average.value - (306432 + 256) / 2.0) < 1e-9,
+           "rotate: DRAM bytes averaged over the two launches of the second pass");
+    /* 32 x 131072 sectors over the mean duration of the two timed launches (4960, 4800 ns). */
+    tap_ok(thr && thr->combined && thr->launches == 1 && thr->average.valid &&
+               fabs(thr->average.value - 32.0 * 131072 / 4880.0) < 1e-9 && !thr->min.valid,
+           "rotate: gld_throughput combined from the sectors of one launch and the mean duration "
+           "of two (%g GB/s)", thr ? thr->average.value : NAN);
+    gp_exec_summary_free(k, nk);
+}
+
+/* --replay=auto's records: a launch with both passes, two with the uninstrumented one. */
+static void rotated_launches(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(strcmp(r->profiler.replay, "auto") == 0 && r->profiler.pass_groups == 2,
+           "rotated: the replay and the two pass groups from the profiler record");
+    tap_ok(e->n_launches == 3 && e->launches[0].passes == 3 && e->launches[1].passes == 2 &&
+               e->launches[2].passes == 2,
+           "rotated: each launch's passes (both, then the second)");
+    const gp_exec_launch *first = &e->launches[0], *later = &e->launches[1];
+    tap_near(metric_value(first, "gst_efficiency"), 100, 1e-9,
+             "rotated: the launch of both passes has its SASS metrics");
+    const gp_metric_value *eff = metric(later, "gst_efficiency");
+    tap_ok(eff && !eff->valid && strstr(eff->why, "not collected in this launch"),
+           "rotated: a launch of the second pass has its SASS metrics n/a, saying why");
+    tap_near(metric_value(later, "dram_read_bytes"), 306432, 0,
+             "rotated: ... and its own DRAM bytes");
+    tap_near(later->duration_ms, 0.00496, 1e-12,
+             "rotated: ... and its duration from its counters");
+    size_t counters = later->metrics.n_counters;
+    tap_ok(counters == 6, "rotated: its set holds the 6 counters its pass collected (%zu)",
+           counters);
+}
+
 /* ---- texts no library writes ------------------------------------------------------------- */
 
 #define PROCESS "{\"t\":\"process\",\"pid\":9,\"ppid\":1}\n"
@@ -461,6 +519,8 @@ void test_exec_read(void)
     check_case("list", metric_list);
     check_case("unknown", unknown_record);
     check_case("mismatch", values_not_matching);
+    check_case("rotated", rotated_launches);
+    check_case("rotate", rotate_summary);
     bad_values();
     kernel_lines();
     torn_lines();
