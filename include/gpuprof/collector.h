@@ -32,6 +32,7 @@ typedef struct {
     const char *names[GP_MAX_COUNTERS];    /* the same counters by name, for the profiler */
     size_t n_counters;
     int passes;
+    bool sass;                             /* it holds SASS counters (smsp__sass_*) */
     size_t config;                         /* its profiler configuration (with a profiler) */
 } gp_counter_group;
 
@@ -64,6 +65,9 @@ int gp_collector_open_chip(const char *chip, const gp_metrics_request *req, gp_c
  * profiler configuration (configuration 0 stays every counter together). Needs no GPU; each
  * trial builds a configuration image (about 4 ms on GH100). */
 int gp_collector_split(gp_collector *c);
+/* Whether the collector's counters include SASS counters, which CUPTI counts by
+ * instrumenting the kernel's code. */
+bool gp_collector_has_sass(const gp_collector *c);
 /* The counters of the groups in `mask`: collected[i] for counter i. */
 void gp_collector_collected(const gp_collector *c, gp_group_mask mask, bool *collected);
 /* Start collecting on a context (a CUcontext); see gp_profiler_attach. */

@@ -145,10 +145,23 @@ static unit clock_unit(const gp_collector *c)
     return u;
 }
 
+static bool is_sass(const char *counter)
+{
+    return strncmp(counter, "smsp__sass_", 11) == 0;
+}
+
 static bool has_sass(const gp_collector *c, const gp_counter_group *g)
 {
     for (size_t k = 0; k < g->n_counters; k++)
-        if (strncmp(c->counters[g->counters[k]], "smsp__sass_", 11) == 0)
+        if (is_sass(c->counters[g->counters[k]]))
+            return true;
+    return false;
+}
+
+bool gp_collector_has_sass(const gp_collector *c)
+{
+    for (size_t i = 0; i < c->n_counters; i++)
+        if (is_sass(c->counters[i]))
             return true;
     return false;
 }
@@ -180,6 +193,7 @@ int gp_collector_split(gp_collector *c)
     sass_first(c);
     for (size_t g = 0; g < c->n_groups; g++) {
         gp_counter_group *grp = &c->groups[g];
+        grp->sass = has_sass(c, grp);
         int passes = 0;
         grp->config = gp_profiler_configurations(c->profiler);
         GP_TRY(gp_profiler_configure(c->profiler, grp->names, grp->n_counters, &passes));

@@ -13,16 +13,22 @@
 
 /* ---- the sets ------------------------------------------------------------------------------ */
 
-/* A set's profiler configuration and replay: the whole set is configuration 0, replayed by
- * the kernel unless it takes one pass; a group is one pass of its own configuration. */
+/* A set's profiler configuration: the whole set is configuration 0, a group its own. */
 static size_t config_of(const gp_sessions *s, int set)
 {
     return set >= 0 ? s->collector->groups[set].config : 0;
 }
 
-static gp_replay replay_of(const gp_sessions *s, int set)
+/* A set of several passes needs kernel replay. So does one of SASS counters: CUPTI
+ * instruments a kernel's code for them when it replays it, and a kernel that ran in a pass
+ * started at its own launch (user replay) counted nothing (H100, CUDA 13.0); with one pass
+ * the kernel runs once, and no memory is saved or restored. The others are collected in the
+ * program's own runs, a pass around consecutive launches. */
+static gp_replay replay_of(const gp_collector *c, int set)
 {
-    return set >= 0 || s->collector->passes == 1 ? GP_REPLAY_USER : GP_REPLAY_KERNEL;
+    const bool sass = set >= 0 ? c->groups[set].sass : gp_collector_has_sass(c);
+    const int passes = set >= 0 ? c->groups[set].passes : c->passes;
+    return passes > 1 || sass ? GP_REPLAY_KERNEL : GP_REPLAY_USER;
 }
 
 /* Whether the mode collects the set in one-pass groups: it takes several passes, and the
@@ -32,13 +38,25 @@ static bool rotates(const gp_collector *c, gp_exec_replay mode)
     return c->passes > 1 && mode != GP_EXEC_REPLAY_KERNEL;
 }
 
+/* Whether any set the sessions may begin is collected in passes around several launches:
+ * room for GP_PASS_RANGES ranges then, else one (a range profiler's start costs more the
+ * more it holds). */
+static bool any_windows(const gp_collector *c, bool rotating)
+{
+    for (size_t g = 0; rotating && g < c->n_groups; g++)
+        if (replay_of(c, (int)g) == GP_REPLAY_USER)
+            return true;
+    return replay_of(c, GP_SET_WHOLE) == GP_REPLAY_USER;
+}
+
 int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, unsigned app_pass)
 {
-    if (rotates(c, mode))
+    const bool rotating = rotates(c, mode);
+    if (rotating)
         GP_TRY(gp_collector_split(c));
-    const bool passes_only = c->passes > 1 && !rotates(c, mode);
-    const int rc = gp_collector_attach(c, s->ctx, passes_only ? GP_REPLAY_KERNEL : GP_REPLAY_USER,
-                                       passes_only ? 1 : GP_PASS_RANGES);
+    const gp_replay first = rotating ? GP_REPLAY_USER : replay_of(c, GP_SET_WHOLE);
+    const int rc = gp_collector_attach(c, s->ctx, first,
+                                       any_windows(c, rotating) ? GP_PASS_RANGES : 1);
     if (rc != GP_OK)
         return rc;
     s->collector = c;
@@ -155,7 +173,7 @@ bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
         return true;
     gp_sessions_end_pass(s);
     gp_profiler *p = s->collector->profiler;
-    const gp_replay replay = replay_of(s, set);
+    const gp_replay replay = replay_of(s->collector, set);
     const size_t ranges = replay == GP_REPLAY_USER ? GP_PASS_RANGES : 1;
     if (gp_profiler_begin_with(p, config_of(s, set), replay, ranges) != GP_OK ||
         gp_profiler_start(p) != GP_OK) {
