@@ -15,6 +15,8 @@ typedef struct {
                                              different passes): the average is derived from
                                              each input's mean over the launches that had it,
                                              and `launches` is the fewest of those */
+    bool undefined;                       /* a launch had every input, and no value (a zero
+                                             denominator): nothing to combine */
 } gp_metric_stats;
 
 typedef struct {

@@ -89,8 +89,10 @@ static int add_metrics(gp_exec_kernel *k, const gp_metric_set *set)
         gp_metric_stats *s = stats_for(k, m);
         if (!s)
             return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        if (!m->valid)
+        if (!m->valid) {
+            s->undefined = s->undefined || strcmp(m->why, GP_NOT_IN_THIS_PASS) != 0;
             continue;
+        }
         s->min.value = s->launches ? fmin(s->min.value, m->value) : m->value;
         s->max.value = s->launches ? fmax(s->max.value, m->value) : m->value;
         s->average.value += m->value; /* the sum until finish() */
@@ -180,7 +182,7 @@ static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
         gp_metric_stats *s = &k->metrics[m];
         if (s->launches)
             s->average.value /= (double)s->launches;
-        else if (k->passes)
+        else if (k->passes && !s->undefined)
             combine(s, kc);
     }
 }
