@@ -1,15 +1,16 @@
 /* A context's profiling sessions, and the records of the launches they profile.
  *
  * Each profiled launch collects a set of counters (exec/rotation.h): the whole set, or one
- * of its one-pass groups. A set of several passes needs kernel replay: a session per launch,
- * started at its API entry and decoded at its exit (CUPTI replays the kernel inside the
- * launch call). A set of one pass needs no replay: the program's own run of each kernel is
- * the pass, and one pass holds the consecutive profiled launches of the context that
- * collect that set, a range each, decoded every GP_PASS_RANGES launches, before a launch of
- * another set, before anything that must not become a range runs there (a launch not
- * profiled, a graph), and at the end of the context or process. On the H100 a range inside
- * a pass costs about 0.5 ms, a pass's start and stop about 15 ms, a change of set about
- * 200 ms (bench/README.md). */
+ * of its one-pass groups. A set of several passes, or of SASS counters, is collected in a
+ * session per launch, started at its API entry and decoded at its exit, CUPTI replaying the
+ * kernel inside the launch call (once per pass; with one pass the kernel runs once, and no
+ * memory is saved). The other sets of one pass need no replay: the program's own run of
+ * each kernel is the pass, and one pass holds the consecutive profiled launches of the
+ * context that collect that set, a range each, decoded every GP_PASS_RANGES launches, before
+ * a launch of another set, before anything that must not become a range runs there (a
+ * launch not profiled, a graph), and at the end of the context or process. On the H100 a
+ * range inside a pass costs about 0.5 ms, a pass's start and stop about 15 ms, a change of
+ * set about 200 ms (bench/README.md, Rotation). */
 #ifndef GPUPROF_INJECT_SESSIONS_H
 #define GPUPROF_INJECT_SESSIONS_H
 
