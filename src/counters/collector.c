@@ -1,5 +1,6 @@
 /* The profiler set up for a metric request: choose the metrics the chip provides and the
- * counters they need, and turn counter values into the report's metric sets. */
+ * counters they need, and turn counter values into the report's metric sets.
+ * Counters layer: never prints, never exits, never links cudart. */
 #include "gpuprof/collector.h"
 
 #include "gpuprof/status.h"

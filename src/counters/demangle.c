@@ -3,7 +3,8 @@
  * output is then written the way Nsight Compute prints kernel names ("const float *", not
  * "float const*"; "<unnamed>::" for an anonymous namespace), so a name reads the same in
  * gpuprof's and ncu's reports. One difference stays: ncu writes a function template's
- * parameters as declared (T1 *), gpuprof as instantiated (int *). */
+ * parameters as declared (T1 *), gpuprof as instantiated (int *).
+ * Counters layer: never prints, never exits, never links cudart. */
 #define _GNU_SOURCE
 #include "gpuprof/demangle.h"
 

@@ -1,6 +1,7 @@
-/* The metric catalogue (nvprof's metrics on PerfWorks counters; see docs/cupti.md in the
- * design notes for the mapping). Inputs are raw .sum/.avg counters, so a metric of several
- * launches is the same derivation over the summed counters. */
+/* The metric catalogue (nvprof's metrics on PerfWorks counters; docs/cupti.md has the
+ * mapping), and measured metric values. Inputs are raw .sum/.avg counters, so a metric of
+ * several launches is the same derivation over the summed counters. Counters layer: never
+ * prints, never exits, never links cudart. */
 #include "gpuprof/metrics.h"
 
 #include <math.h>

@@ -4,8 +4,7 @@
  * metric; the clock counters) are placed in catalogue order into the first group they fit
  * in, asking the chip's host API for the passes of each candidate: SASS counters and
  * hardware counters never share a pass, and which hardware counters do is the chip's to
- * say. Counters layer: never prints, never
- * exits, never links cudart. */
+ * say. Counters layer: never prints, never exits, never links cudart. */
 #include "gpuprof/collector.h"
 
 #include "gpuprof/status.h"

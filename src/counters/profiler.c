@@ -1,14 +1,15 @@
 /* Hardware counters per range through CUPTI's Range Profiler + Profiler Host API (CUDA 13).
- * The only file that includes CUPTI; it knows counters, contexts, passes and ranges, and
- * nothing of what the ranges measure.
+ * The one file that drives the range profiler; it knows counters, contexts, passes and
+ * ranges, and nothing of what the ranges measure. Counters layer: never prints, never exits,
+ * never links cudart (it is linked into the library exec injects too).
  *
  * Ranges: auto range, one range per kernel launch in launch order. Configurations: sets of
  * counters collected together, each with its own image and counter data, any of them chosen
  * for a session (exec rotates one-pass configurations over a kernel's launches). Replay: the
- * caller's
- * (user replay: it reruns its work once per pass, so it controls what each kernel finds in
- * memory and in L2) or CUPTI's (kernel replay: CUPTI saves and restores device memory around
- * each pass of each kernel, for programs whose kernels gpuprof does not launch itself). */
+ * caller's (user replay: it reruns its work once per pass, so it controls what each kernel
+ * finds in memory and in L2) or CUPTI's (kernel replay: CUPTI saves and restores device
+ * memory around each pass of each kernel, for programs whose kernels gpuprof does not launch
+ * itself). */
 #include "gpuprof/profiler.h"
 
 #include "gpuprof/status.h"
