@@ -50,17 +50,14 @@ static void render(gp_report *r)
         r->has_device = true;
         r->device = r->exec.devices[0];
     }
-    gp_render_options o = {.no_header = false, .metrics_detail = false};
-    gp_render_text(sink, r, &o);
-    gp_render_csv(sink, r, &o);
-    o.metrics_detail = true;
-    o.no_header = true;
-    gp_render_text(sink, r, &o);
-    o.launches = true; /* one row per launch */
-    gp_render_text(sink, r, &o);
-    gp_render_csv(sink, r, &o);
-    gp_render_json(sink, r);
-    gp_render_html(sink, r);
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_TEXT});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_TEXT, .metrics_detail = true});
+    /* one row per launch */
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_TEXT, .launches = true});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV, .no_header = true});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_JSON});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_HTML});
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
