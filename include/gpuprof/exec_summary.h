@@ -7,6 +7,7 @@
 #include "gpuprof/report.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     gp_metric_value min, average, max;   /* their key and unit; valid when any launch had it */
@@ -40,5 +41,7 @@ size_t gp_exec_profiled(const gp_exec_info *e);
 void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len);
 /* Whether the report's launches rotated over one-pass groups. */
 bool gp_exec_rotated(const gp_profiler_info *p);
+/* "2/2": of the report's one-pass groups, how many a mask of them holds. */
+void gp_exec_describe_passes(const gp_profiler_info *p, uint32_t passes, char *buf, size_t len);
 
 #endif

@@ -37,6 +37,14 @@ bool gp_exec_rotated(const gp_profiler_info *p)
     return p->pass_groups > 0 && p->replay[0];
 }
 
+void gp_exec_describe_passes(const gp_profiler_info *p, uint32_t passes, char *buf, size_t len)
+{
+    int n = 0;
+    for (; passes; passes &= passes - 1)
+        n++;
+    snprintf(buf, len, "%d/%d", n, p->pass_groups);
+}
+
 void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len)
 {
     const int g = p->pass_groups;

@@ -192,6 +192,11 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
     const gp_exec_kernel *k = &v->k[i];
     fprintf(out, "<tr><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", k->calls,
             k->profiled);
+    if (gp_exec_rotated(&v->r->profiler)) {
+        char passes[16];
+        gp_exec_describe_passes(&v->r->profiler, k->passes, passes, sizeof passes);
+        fprintf(out, "<td class=\"num passes\">%s</td>", passes);
+    }
     gp_html_td_num(out, "%.1f", k->time_percent);
     gp_html_td_num(out, "%.4f", k->timed ? k->total_ms : NAN);
     gp_html_td_num(out, "%.4f", k->timed ? k->total_ms / (double)k->timed : NAN);
@@ -207,14 +212,25 @@ static void exec_table(FILE *out, const exec_view *v)
 {
     static const char *const titles[] = {"calls", "profiled", "time %", "total_ms", "avg_ms",
                                          "min_ms", "max_ms"};
+    static const char *const rotated_titles[] = {"calls", "profiled", "passes", "time %",
+                                                 "total_ms", "avg_ms", "min_ms", "max_ms"};
+    const bool rotated = gp_exec_rotated(&v->r->profiler);
     fputs("<h2>Kernels</h2>\n<table class=\"kernels\"><tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+    if (rotated)
+        gp_html_th_list(out, rotated_titles, sizeof rotated_titles / sizeof rotated_titles[0], 0);
+    else
+        gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->nk; i++)
         exec_kernel_row(out, v, i);
     fputs("</table>\n<p class=\"note\">Metrics: the average over each kernel's profiled "
-          "launches.</p>\n", out);
+          "launches.", out);
+    if (rotated)
+        fputs(" Passes: of the one-pass groups the counters were split into, those the "
+              "kernel's launches collected; a metric whose inputs no single launch collected "
+              "is derived from each input's mean over the launches that did.", out);
+    fputs("</p>\n", out);
 }
 
 static int exec_page(FILE *out, const void *ctx)

@@ -86,21 +86,13 @@ static void averages(const gp_exec_kernel *k, gp_metric_value *values, gp_metric
     *set = (gp_metric_set){NULL, 0, values, k->n_metrics};
 }
 
-static int count_bits(uint32_t mask)
-{
-    int n = 0;
-    for (; mask; mask &= mask - 1)
-        n++;
-    return n;
-}
-
 /* "2/2": of the report's one-pass groups, how many the kernel's launches collected. */
 static void print_passes(FILE *out, const gp_report *r, uint32_t passes)
 {
     if (!gp_exec_rotated(&r->profiler))
         return;
     char text[16];
-    snprintf(text, sizeof text, "%d/%d", count_bits(passes), r->profiler.pass_groups);
+    gp_exec_describe_passes(&r->profiler, passes, text, sizeof text);
     fprintf(out, " %6s", text);
 }
 
@@ -149,7 +141,7 @@ static void profiled_cell(char *buf, size_t len, const gp_report *r, const gp_ex
     const int groups = r->profiler.pass_groups;
     if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes)
         snprintf(buf, len, "%s", l->profiled ? "yes" : l->graph_node ? "graph" : "no");
-    else if (count_bits(l->passes) == groups)
+    else if (l->passes == (uint32_t)((1ull << groups) - 1))
         snprintf(buf, len, "all");
     else
         for (int g = 0, used = 0; g < groups && used < (int)len; g++)
