@@ -170,13 +170,16 @@ bool gp_collector_has_sass(const gp_collector *c)
  * uninstrumented group afterwards (exec/rotation.h). */
 static void sass_first(gp_collector *c)
 {
-    gp_counter_group sorted[GP_MAX_GROUPS];
-    size_t n = 0;
-    for (int sass = 1; sass >= 0; sass--)
-        for (size_t g = 0; g < c->n_groups; g++)
-            if (has_sass(c, &c->groups[g]) == (bool)sass)
-                sorted[n++] = c->groups[g];
-    memcpy(c->groups, sorted, n * sizeof *sorted);
+    /* A stable partition in place: this runs on the program's thread inside exec, whose
+     * stack may be small. */
+    size_t placed = 0;
+    for (size_t g = 0; g < c->n_groups; g++) {
+        if (!has_sass(c, &c->groups[g]))
+            continue;
+        const gp_counter_group sass = c->groups[g];
+        memmove(&c->groups[placed + 1], &c->groups[placed], (g - placed) * sizeof sass);
+        c->groups[placed++] = sass;
+    }
 }
 
 int gp_collector_split(gp_collector *c)

@@ -84,6 +84,8 @@ static void gh100_default(void)
            "GH100 default: load efficiency and DRAM throughput each within one group, two groups");
     tap_ok(group_of_metric(c, "shared_load_transactions_per_request") == eff,
            "GH100 default: shared-memory SASS counters beside the global ones");
+    tap_ok(eff == 0 && dram == 1 && c->groups[0].sass && !c->groups[1].sass,
+           "GH100 default: the SASS group first, the uninstrumented one last");
     tap_ok(group_of_metric(c, "gld_throughput") < 0,
            "GH100 default: gld_throughput's sectors and duration are in different groups");
 
