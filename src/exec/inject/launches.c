@@ -263,21 +263,27 @@ void gp_launches_on_context_created(CUcontext ctx)
     unlock();
 }
 
-/* The groups as JSON: an array of arrays of counter indices ("[[0,1],[2]]"). */
+/* The groups as JSON: an array of arrays of counter indices ("[[0,1],[2]]"), built on the
+ * heap (the program's thread may have a small stack). */
 static void write_groups(gp_record *r, const gp_collector *c)
 {
-    char json[GP_MAX_GROUPS * GP_MAX_COUNTERS * 4 + 64];
-    size_t used = 0;
-    used += (size_t)snprintf(json + used, sizeof json - used, "[");
-    for (size_t g = 0; g < c->n_groups; g++) {
-        used += (size_t)snprintf(json + used, sizeof json - used, "%s[", g ? "," : "");
-        for (size_t k = 0; k < c->groups[g].n_counters; k++)
-            used += (size_t)snprintf(json + used, sizeof json - used, "%s%zu", k ? "," : "",
-                                     c->groups[g].counters[k]);
-        used += (size_t)snprintf(json + used, sizeof json - used, "]");
+    const size_t len = GP_MAX_GROUPS * GP_MAX_COUNTERS * 4 + 64;
+    char *json = malloc(len);
+    if (!json) {
+        r->failed = 1;
+        return;
     }
-    snprintf(json + used, sizeof json - used, "]");
+    size_t used = (size_t)snprintf(json, len, "[");
+    for (size_t g = 0; g < c->n_groups; g++) {
+        used += (size_t)snprintf(json + used, len - used, "%s[", g ? "," : "");
+        for (size_t k = 0; k < c->groups[g].n_counters; k++)
+            used += (size_t)snprintf(json + used, len - used, "%s%zu", k ? "," : "",
+                                     c->groups[g].counters[k]);
+        used += (size_t)snprintf(json + used, len - used, "]");
+    }
+    snprintf(json + used, len - used, "]");
     gp_record_raw(r, "groups", json);
+    free(json);
 }
 
 static void write_profiler(const gp_sessions *s)
