@@ -8,10 +8,10 @@
  * that crashes loses at most the launch in flight. Never the program's own stdout or
  * stderr: those pass through untouched.
  *
- * Records, one JSON object per line (key "t"):
+ * Records, one JSON object per line (key "t"), each with the writing process's pid:
  *   process   pid, ppid                                   the library started in a process
- *   device    context, device, name, cc, sms, memory, l2, sm_clock_khz, memory_clock_khz,
- *             bus_bits                                    a context was created
+ *   device    context, device, name, cc_major, cc_minor, sms, memory, l2, sm_clock_khz,
+ *             memory_clock_khz, bus_bits                  a context was created
  *   profiler  context, chip, passes, set, counters[], metrics[], units[], missing[],
  *             replay, groups[[counter index...]...] (the one-pass groups exec rotates over;
  *             none when the counters take one pass, or with --replay=kernel)
