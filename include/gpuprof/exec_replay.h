@@ -15,7 +15,8 @@ typedef enum {
     GP_EXEC_REPLAY_MODES
 } gp_exec_replay;
 
-/* "auto", "rotate", "kernel", "application". */
+/* "auto", "rotate", "kernel", "application", indexed by mode. */
+extern const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES];
 const char *gp_exec_replay_name(gp_exec_replay m);
 /* false for another name. */
 bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m);

@@ -245,13 +245,11 @@ static int read_replay(void *ctx, const char *text)
     gp_request *req = ctx;
     if (gp_exec_replay_from_name(text, &req->replay))
         return GP_OK;
-    const char *names[GP_EXEC_REPLAY_MODES];
-    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
-        names[m] = gp_exec_replay_name((gp_exec_replay)m);
     char hint[GP_SUGGEST_MAX_LEN + 32];
     return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --replay%s (valid: auto, rotate, "
                                  "kernel, application)", text,
-                   gp_suggest_hint(hint, sizeof hint, "", text, names, GP_EXEC_REPLAY_MODES));
+                   gp_suggest_hint(hint, sizeof hint, "", text, gp_exec_replay_names,
+                                   GP_EXEC_REPLAY_MODES));
 }
 
 /* ---- the table --------------------------------------------------------------------------- */

@@ -47,19 +47,19 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
     return add_var(vars, n, name, text);
 }
 
-static const char *const replay_names[GP_EXEC_REPLAY_MODES] = {
+const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES] = {
     [GP_EXEC_REPLAY_AUTO] = "auto", [GP_EXEC_REPLAY_ROTATE] = "rotate",
     [GP_EXEC_REPLAY_KERNEL] = "kernel", [GP_EXEC_REPLAY_APPLICATION] = "application"};
 
 const char *gp_exec_replay_name(gp_exec_replay m)
 {
-    return (unsigned)m < GP_EXEC_REPLAY_MODES ? replay_names[m] : "auto";
+    return (unsigned)m < GP_EXEC_REPLAY_MODES ? gp_exec_replay_names[m] : "auto";
 }
 
 bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m)
 {
     for (unsigned i = 0; name && i < GP_EXEC_REPLAY_MODES; i++)
-        if (strcmp(name, replay_names[i]) == 0) {
+        if (strcmp(name, gp_exec_replay_names[i]) == 0) {
             *m = (gp_exec_replay)i;
             return true;
         }

@@ -282,11 +282,9 @@ static int rotation_of(gp_json_reader *j, const cJSON *o, profiler_record *p)
 {
     p->replay = -1;
     p->n_groups = 0;
-    const char *names[GP_EXEC_REPLAY_MODES];
-    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
-        names[m] = gp_exec_replay_name((gp_exec_replay)m);
     if (gp_json_field(o, "replay"))
-        GP_TRY(gp_json_get_enum(j, o, "replay", names, GP_EXEC_REPLAY_MODES, false, &p->replay));
+        GP_TRY(gp_json_get_enum(j, o, "replay", gp_exec_replay_names, GP_EXEC_REPLAY_MODES,
+                                false, &p->replay));
     return gp_json_field(o, "groups") ? gp_json_read_each(j, o, "groups", group_of, p) : GP_OK;
 }
 

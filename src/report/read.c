@@ -45,13 +45,11 @@ static const char *const metric_sets[] = {"default", "all", "list"};
  * that have them. */
 static int read_replay(gp_json_reader *rd, const cJSON *o, gp_profiler_info *p)
 {
-    const char *names[GP_EXEC_REPLAY_MODES];
-    for (int m = 0; m < GP_EXEC_REPLAY_MODES; m++)
-        names[m] = gp_exec_replay_name((gp_exec_replay)m);
     int replay;
     if (gp_json_field(o, "replay")) {
-        GP_TRY(gp_json_get_enum(rd, o, "replay", names, GP_EXEC_REPLAY_MODES, false, &replay));
-        snprintf(p->replay, sizeof p->replay, "%s", names[replay]);
+        GP_TRY(gp_json_get_enum(rd, o, "replay", gp_exec_replay_names, GP_EXEC_REPLAY_MODES,
+                                false, &replay));
+        snprintf(p->replay, sizeof p->replay, "%s", gp_exec_replay_names[replay]);
     }
     unsigned groups = 0;
     if (gp_json_field(o, "pass_groups"))
