@@ -4,6 +4,7 @@
 #
 # Every program links cudart statically (nvcc's default); copy_dynamic is copy.cu linked
 # against libcudart.so (-cudart shared), with an rpath to the toolkit's library folder.
+# nospill is spill.cu without spill's register cap; tma is built for sm_90 only (TMA).
 
 # Including this file must not change the including makefile's default goal.
 APPS_SAVED_GOAL := $(.DEFAULT_GOAL)
@@ -14,13 +15,19 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
-APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying
-APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nokernel.sh spawn.sh)
+APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
+                spill atomics cpasync tma zerocopy
+APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
 APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
-# Per-program libraries: $(APPS_LDLIBS_<name>).
+# Per-program libraries: $(APPS_LDLIBS_<name>); flags: $(APPS_NVFLAGS_<name>); device code:
+# $(APPS_GENCODE_<name>), else the Makefile's $(GENCODE).
 APPS_LDLIBS_threads := -lpthread
+# A cap that makes spillHeavy spill (sm_90 ptxas: 436 bytes of spill stores at 32 registers;
+# 64 registers and no spill without it).
+APPS_NVFLAGS_spill  := -maxrregcount=32
+APPS_GENCODE_tma    := -gencode=arch=compute_90,code=sm_90
 APPS_CUDART_LIBDIR  := $(firstword $(wildcard $(CUDA_HOME)/lib64 \
                                               $(CUDA_HOME)/targets/x86_64-linux/lib) \
                                    $(CUDA_HOME)/lib64)
@@ -30,7 +37,12 @@ apps: $(APPS)
 
 $(APPS_DIR)/%: $(APPS_SRC_DIR)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -o $@ $< $(APPS_LDLIBS_$*)
+	$(NVCC) $(or $(APPS_GENCODE_$*),$(GENCODE)) $(APPS_NVFLAGS) $(APPS_NVFLAGS_$*) -o $@ $< \
+	    $(APPS_LDLIBS_$*)
+
+$(APPS_DIR)/nospill: $(APPS_SRC_DIR)/spill.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -o $@ $<
 
 $(APPS_DIR)/copy_dynamic: $(APPS_SRC_DIR)/copy.cu
 	@mkdir -p $(@D)
