@@ -45,7 +45,8 @@ typedef struct {
     const char *name;
     char values[MAX_VALUES][VALUE_LEN];
     size_t n;
-    bool overflow;                   /* more than MAX_VALUES, or missing somewhere */
+    size_t missing;                  /* results it does not apply to (NAN, no block) */
+    bool overflow;                   /* more than MAX_VALUES */
 } heat_axis;
 
 static size_t axis_index(const heat_axis *a, const char *v)
@@ -65,12 +66,12 @@ static int by_number(const void *a, const void *b)
 /* The axis' values in the sweep: numbers in order, block shapes as first met. */
 static void axis_fill(heat_axis *a, const gp_report *r, const gp_sweep *s)
 {
-    a->n = 0;
+    a->n = a->missing = 0;
     a->overflow = false;
     for (size_t i = 0; i < s->n && !a->overflow; i++) {
         char v[VALUE_LEN];
         if (!dim_value(&r->results[s->results[i]], a->name, v, sizeof v))
-            a->overflow = true;
+            a->missing++;
         else if (axis_index(a, v) == a->n && a->n == MAX_VALUES)
             a->overflow = true;
         else if (axis_index(a, v) == a->n)
@@ -107,16 +108,15 @@ static bool two_param_sweep(const gp_report *r, const gp_sweep *s, heat_grid *g)
     const char *dims[DIM_MAX];
     const size_t nd = dims_of(&r->results[s->results[0]], dims);
     size_t found = 0;
+    heat_axis a;
     for (size_t d = 0; d < nd; d++) {
-        heat_axis *a = found == 0 ? &g->rows : &g->cols;
-        a->name = dims[d];
-        axis_fill(a, r, s);
-        if (a->overflow && strcmp(dims[d], "block") != 0)
-            return false;
-        if (a->n < 2 || a->overflow)
-            continue;
-        if (++found > 2)
-            return false;
+        a.name = dims[d];
+        axis_fill(&a, r, s);
+        if (a.missing == s->n || (a.n < 2 && !a.missing))
+            continue;            /* applies to none, or takes one value: not an axis */
+        if (a.missing || a.overflow || ++found > 2)
+            return false;        /* a parameter some results lack, or a third one */
+        *(found == 1 ? &g->rows : &g->cols) = a;
     }
     return found == 2 && g->rows.n * g->cols.n >= s->n;
 }

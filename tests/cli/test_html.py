@@ -24,6 +24,7 @@ from gpuprof import BUILD, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE_DIR = os.path.join(ROOT, "tests", "fixtures")
+SAXPY = os.path.join(FIXTURE_DIR, "saxpy-2p26-nometrics.json")
 FIXTURES = sorted(glob.glob(os.path.join(FIXTURE_DIR, "*.json")))
 REDUCE = os.path.join(FIXTURE_DIR, "reduce-default.json")
 TRANSPOSE = os.path.join(FIXTURE_DIR, "transpose-4096.json")
@@ -536,7 +537,19 @@ def test_heatmaps(files, pages):
                   {"figure.chart-heatmap rect.cell": len(doc["results"]),
                    "figure.chart-heatmap svg g.legend": len(variants),
                    "figure.chart-heatmap rect.cell title": len(doc["results"])}))
-    # One pair not run: an empty cell; a third parameter varied: no heatmap.
+
+
+def heatmap_axes(files, name, doc):
+    """The page's first heatmap as (rows, columns, cells); None when it has none."""
+    rc, page, err = run("report", files.write(doc), "--html")
+    fig = static_checks(name, rc, page, err).first("figure", "chart-heatmap")
+    return fig and (fig.attrs.get("data-rows"), fig.attrs.get("data-cols"),
+                    fig.count("rect", "cell"))
+
+
+def test_heatmap_axes(files):
+    """What makes a heatmap's axes: exactly two parameters varied, each pair once."""
+    doc = load(TRANSPOSE_SWEEP)
     gap = copy.deepcopy(doc)
     gap["results"].pop(4)
     rc, page, err = run("report", files.write(gap), "--html")
@@ -557,12 +570,22 @@ def test_heatmaps(files, pages):
         bigger["size"]["n"] = 1 << 20
         bigger["bandwidth_gbps"] /= 2 + k
         sizes["results"].append(bigger)
-    rc, page, err = run("report", files.write(sizes), "--html")
-    root = static_checks("block x size", rc, page, err)
-    fig = root.first("figure", "chart-heatmap")
-    tap.ok(fig is not None and fig.attrs.get("data-rows") == "block" and
-           fig.attrs.get("data-cols") == "n" and fig.count("rect", "cell") == 4,
+    tap.ok(heatmap_axes(files, "block x size", sizes) == ("block", "n", 4),
            "block x size: a heatmap of the block by the problem size")
+    saxpy = load(SAXPY)
+    proto, saxpy["results"] = saxpy["results"][0], []
+    for b in (256, 512):
+        for k in (20, 22):
+            r = copy.deepcopy(proto)
+            r["launch"]["block"], r["size"]["n"] = [b, 1, 1], 1 << k
+            r["params"]["grid"] = None      # a parameter that applies to none of them
+            saxpy["results"].append(r)
+    tap.ok(heatmap_axes(files, "saxpy block x size", saxpy) == ("block", "n", 4),
+           "saxpy block x size: a heatmap; a parameter that applies to no result (grid) and "
+           "one that does not vary (alpha) are no axes")
+    saxpy["results"][0]["params"]["grid"] = 64
+    tap.ok(heatmap_axes(files, "saxpy, grid given for one result", saxpy) is None,
+           "a parameter that some results lack: no heatmap")
 
 
 def test_merged(files, pages):
@@ -802,6 +825,7 @@ def main():
         test_compare(files, pages)
         test_compare_exec(files, pages)
         test_heatmaps(files, pages)
+        test_heatmap_axes(files)
         test_long_names(files, pages)
         test_browser(pages)
     tap.done()
