@@ -32,6 +32,7 @@ typedef enum {
 typedef struct {
     bool present;
     double time_ms;              /* median */
+    double min_ms, max_ms;       /* the fastest and slowest repeat or launch; NAN: unknown */
     double noise_pct;            /* NAN: unknown */
     double gbps;                 /* NAN: unknown (exec reports) */
     size_t launches;             /* exec: timed launches of this kernel and shape; else 0 */

@@ -1,10 +1,12 @@
 /* The HTML page of gpuprof compare (render/html_page.h has what the pages share): before/after
- * bars of the median time with the changes marked, the matched results' table, the results
- * only one report has. */
+ * bars of the median time with the changes marked and the repeats' spread as whiskers, the
+ * matched results' table, the results only one report has. A launch shape that was not
+ * recorded (a library call's, block 0x0x0) is left out of the labels. */
 #include "render/html.h"
 
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/svg.h"
 
@@ -89,6 +91,7 @@ static void verdict_marker(char *buf, size_t len, const gp_compare_row *row)
 typedef struct {
     gp_svg_row *rows;
     char (*labels)[GP_COMPARE_LABEL_LEN];
+    char (*fulls)[GP_COMPARE_LABEL_LEN];
     char (*markers)[GP_SVG_VALUE_LEN];
     size_t n;
 } compare_rows;
@@ -97,6 +100,7 @@ static void compare_rows_free(compare_rows *cr)
 {
     free(cr->rows);
     free(cr->labels);
+    free(cr->fulls);
     free(cr->markers);
 }
 
@@ -140,43 +144,84 @@ static bool is_common(const common_keys *ck, const gp_compare_key *key)
     return false;
 }
 
-/* As gp_compare_label writes a key: "reduce", "int32", "size=16777216". */
-static void append_key(char *buf, size_t len, const gp_compare_key *k)
+/* A block or grid of 0x0x0: the library chose it and it was not recorded. */
+static bool unknown_shape(const gp_compare_key *k)
 {
-    const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
-                      strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
-    gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
-                    bare ? "" : "=", k->value);
+    return (strcmp(k->name, "block") == 0 || strcmp(k->name, "grid") == 0) &&
+           strcmp(k->value, "0x0x0") == 0;
 }
 
-/* gp_compare_label's words: those every row shares (`common`), or the others. */
-static void label_keys(const common_keys *ck, const gp_compare_row *row, bool common,
-                       char *buf, size_t len)
+/* As gp_compare_label writes a key: "reduce", "int32", "size=16777216"; a kernel by its
+ * short name when `short_kernel`. */
+static void append_key(char *buf, size_t len, const gp_compare_key *k, bool short_kernel)
+{
+    if (unknown_shape(k))
+        return;
+    const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
+                      strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
+    char value[GP_COMPARE_VALUE_LEN];
+    if (short_kernel && strcmp(k->name, "kernel") == 0)
+        gp_html_short_kernel_name(k->value, value, sizeof value);
+    else
+        snprintf(value, sizeof value, "%s", k->value);
+    gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
+                    bare ? "" : "=", value);
+}
+
+/* A row's words: all of them, or (`differing`) those not every row shares (all, when it
+ * has no other). */
+static void row_words(const common_keys *ck, const gp_compare_row *row, bool differing,
+                      bool short_kernel, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < row->n_keys; i++) {
-        const gp_compare_key *k = &row->keys[i];
-        if (is_common(ck, k) != common)
-            continue;
-        append_key(buf, len, k);
-    }
-    if (!common && !buf[0])
-        gp_compare_label(row, buf, len);
+    for (size_t i = 0; i < row->n_keys; i++)
+        if (!differing || !is_common(ck, &row->keys[i]))
+            append_key(buf, len, &row->keys[i], short_kernel);
+    if (differing && !buf[0])
+        row_words(ck, row, false, short_kernel, buf, len);
+}
+
+/* The whole label of a row, for its table cell. */
+static void full_label(const gp_compare_row *row, char *buf, size_t len)
+{
+    row_words(NULL, row, false, false, buf, len);
 }
 
 static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
-                             gp_svg_row *out, char *label, char *marker)
+                             gp_svg_row *out, char *label, char *full, char *marker)
 {
-    label_keys(ck, row, false, label, GP_COMPARE_LABEL_LEN);
+    row_words(ck, row, true, true, label, GP_COMPARE_LABEL_LEN);
+    full_label(row, full, GP_COMPARE_LABEL_LEN);
     verdict_marker(marker, GP_SVG_VALUE_LEN, row);
     out->label = label;
+    out->full = full;
     out->marker = marker;
     out->row_class = verdict_class(row->verdict);
     const gp_compare_side *sides[2] = {&row->base, &row->next};
     for (size_t s = 0; s < 2; s++) {
         out->values[s] = sides[s]->time_ms;
         gp_html_fmt_num(out->value_text[s], GP_SVG_VALUE_LEN, "%.4f ms", sides[s]->time_ms);
+        out->lo[s] = sides[s]->min_ms;
+        out->hi[s] = sides[s]->max_ms;
+        snprintf(out->whisker_text[s], GP_SVG_VALUE_LEN, "%s from %.4f to %.4f ms",
+                 s ? "new" : "base", sides[s]->min_ms, sides[s]->max_ms);
     }
+}
+
+/* Rows whose labels are alike (one template's instances by their short names) numbered
+ * apart; the full labels differ. */
+static int labels_apart(compare_rows *cr)
+{
+    const char **fulls = calloc(cr->n + 1, sizeof *fulls);
+    if (!fulls) {
+        compare_rows_free(cr);
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    }
+    for (size_t i = 0; i < cr->n; i++)
+        fulls[i] = cr->fulls[i];
+    gp_html_tell_apart(cr->labels[0], GP_COMPARE_LABEL_LEN, GP_COMPARE_LABEL_LEN, fulls, cr->n);
+    free(fulls);
+    return GP_OK;
 }
 
 static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
@@ -184,9 +229,10 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
     const size_t n = n_matched(c) + 1;
     cr->rows = calloc(n, sizeof *cr->rows);
     cr->labels = calloc(n, sizeof *cr->labels);
+    cr->fulls = calloc(n, sizeof *cr->fulls);
     cr->markers = calloc(n, sizeof *cr->markers);
     cr->n = 0;
-    if (!cr->rows || !cr->labels || !cr->markers) {
+    if (!cr->rows || !cr->labels || !cr->fulls || !cr->markers) {
         compare_rows_free(cr);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
@@ -195,10 +241,10 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]) && cr->n + 1 < n) {
             fill_compare_row(&ck, &c->rows[i], &cr->rows[cr->n], cr->labels[cr->n],
-                             cr->markers[cr->n]);
+                             cr->fulls[cr->n], cr->markers[cr->n]);
             cr->n++;
         }
-    return GP_OK;
+    return labels_apart(cr);
 }
 
 static void common_caption(FILE *out, const gp_comparison *c)
@@ -207,7 +253,7 @@ static void common_caption(FILE *out, const gp_comparison *c)
     find_common(c, &ck);
     char words[GP_COMPARE_LABEL_LEN] = "";
     for (size_t i = 0; i < ck.n; i++)
-        append_key(words, sizeof words, ck.keys[i]);
+        append_key(words, sizeof words, ck.keys[i], false);
     if (!words[0])
         return;
     fputs(" Every bar is of ", out);
@@ -234,7 +280,8 @@ static int compare_chart(FILE *out, const gp_comparison *c)
     gp_html_figure_start(out, "compare");
     gp_svg_bar_chart(out, &chart);
     fputs("<figcaption>Each result's median time in the base report (upper bar) and the new "
-          "one (lower bar): <span class=\"key slower\">\xe2\x96\xb2 significantly "
+          "one (lower bar), the whisker from its fastest to its slowest repeat (of an exec "
+          "kernel, launch): <span class=\"key slower\">\xe2\x96\xb2 significantly "
           "slower</span>, <span class=\"key faster\">\xe2\x96\xbc significantly "
           "faster</span>, <span class=\"key same\">within the bound</span>.", out);
     common_caption(out, c);
@@ -260,10 +307,18 @@ static void changed_metrics(FILE *out, const gp_compare_row *row, double thresho
     fputs("</td>", out);
 }
 
+/* A row's label, wrapped anywhere: a kernel's name may have no space to wrap at. */
+static void label_cell(FILE *out, const char *label)
+{
+    fputs("<td class=\"wrap\">", out);
+    gp_html_escape(out, label);
+    fputs("</td>", out);
+}
+
 static void compare_row(FILE *out, const gp_compare_row *row, double threshold_pct)
 {
     char label[GP_COMPARE_LABEL_LEN];
-    gp_compare_label(row, label, sizeof label);
+    full_label(row, label, sizeof label);
     const char *arrow = row->verdict == GP_CHANGE_SLOWER ? "\xe2\x96\xb2 "
                         : row->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc " : "";
     fprintf(out, "<tr class=\"%s\"><td class=\"verdict\">%s%s</td>",
@@ -276,7 +331,7 @@ static void compare_row(FILE *out, const gp_compare_row *row, double threshold_p
     gp_html_td_num(out, "%.1f", row->next.noise_pct);
     gp_html_td_num(out, "%.1f", row->base.gbps);
     gp_html_td_num(out, "%.1f", row->next.gbps);
-    gp_html_td_text(out, label);
+    label_cell(out, label);
     changed_metrics(out, row, threshold_pct);
     fputs("</tr>\n", out);
 }
@@ -286,7 +341,7 @@ static void compare_table(FILE *out, const gp_comparison *c)
     static const char *const titles[] = {"verdict", "change %", "bound %", "base ms",
                                          "new ms", "base noise %", "new noise %",
                                          "base GB/s", "new GB/s", "result", "metrics changed"};
-    fputs("<table class=\"compare\"><tr>", out);
+    fputs("<div class=\"table-wrap\"><table class=\"compare\"><tr>", out);
     gp_html_th_list(out, titles, 1, 1);
     gp_html_th_list(out, titles + 1, 8, 0);
     gp_html_th_list(out, titles + 9, 2, 2);
@@ -294,7 +349,7 @@ static void compare_table(FILE *out, const gp_comparison *c)
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]))
             compare_row(out, &c->rows[i], c->threshold_pct);
-    fputs("</table>\n", out);
+    fputs("</table></div>\n", out);
 }
 
 /* The rows one report has and the other lacks. */
@@ -312,9 +367,9 @@ static void unmatched_table(FILE *out, const gp_comparison *c, gp_change which,
             continue;
         const gp_compare_side *s = which == GP_CHANGE_ONLY_BASE ? &row->base : &row->next;
         char label[GP_COMPARE_LABEL_LEN];
-        gp_compare_label(row, label, sizeof label);
+        full_label(row, label, sizeof label);
         fputs("<tr>", out);
-        gp_html_td_text(out, label);
+        label_cell(out, label);
         gp_html_td_num(out, "%.4f", s->time_ms);
         gp_html_td_num(out, "%.1f", s->gbps);
         fputs("</tr>\n", out);

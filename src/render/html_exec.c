@@ -1,11 +1,13 @@
 /* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
- * per kernel, the memory-access metrics of the kernels that took most, the per-kernel
- * table. */
+ * per kernel, each kernel's DRAM bandwidth against the GPU's peak, the memory-access metrics
+ * of the kernels that took most, the per-kernel table. Kernels are labelled by their short
+ * names (render/html_names.h), the full name on hover and in the table. */
 #include "render/html.h"
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/svg.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #define EXEC_TOP 20                  /* kernels in the exec time chart */
+#define SHORT_LEN 160                /* a kernel's short name */
 
 /* ---- exec reports: the program's kernels ----------------------------------------------------- */
 
@@ -23,6 +26,7 @@ typedef struct {
     size_t nk;
     gp_metric_set *avg;              /* per kernel: its metrics' averages over its launches */
     gp_metric_value *values;
+    char (*short_names)[SHORT_LEN];  /* per kernel */
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
 } exec_view;
@@ -32,6 +36,7 @@ static void exec_view_free(exec_view *v)
     gp_exec_summary_free(v->k, v->nk);
     free(v->avg);
     free(v->values);
+    free(v->short_names);
 }
 
 static int exec_averages(exec_view *v)
@@ -41,14 +46,29 @@ static int exec_averages(exec_view *v)
         total += v->k[i].n_metrics;
     v->avg = calloc(v->nk + 1, sizeof *v->avg);
     v->values = calloc(total, sizeof *v->values);
-    if (!v->avg || !v->values)
+    v->short_names = calloc(v->nk + 1, sizeof *v->short_names);
+    if (!v->avg || !v->values || !v->short_names)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     gp_metric_value *next = v->values;
     for (size_t i = 0; i < v->nk; i++) {
+        gp_html_short_kernel_name(v->k[i].kernel, v->short_names[i], SHORT_LEN);
         v->avg[i] = (gp_metric_set){NULL, 0, next, v->k[i].n_metrics};
         for (size_t m = 0; m < v->k[i].n_metrics; m++)
             *next++ = v->k[i].metrics[m].average;
     }
+    return GP_OK;
+}
+
+/* Kernels whose short names are alike (one template's instances) numbered apart. */
+static int short_names_apart(exec_view *v)
+{
+    const char **fulls = calloc(v->nk + 1, sizeof *fulls);
+    if (!fulls)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    for (size_t i = 0; i < v->nk; i++)
+        fulls[i] = v->k[i].kernel;
+    gp_html_tell_apart(v->short_names[0], SHORT_LEN, SHORT_LEN, fulls, v->nk);
+    free(fulls);
     return GP_OK;
 }
 
@@ -57,7 +77,8 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     memset(v, 0, sizeof *v);
     v->r = r;
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
-    const int rc = exec_averages(v);
+    int rc = exec_averages(v);
+    rc = rc ? rc : short_names_apart(v);
     if (rc) {
         exec_view_free(v);
         return rc;
@@ -127,8 +148,10 @@ static void exec_glance(FILE *out, const exec_view *v)
         return;
     }
     const gp_exec_kernel *k = &v->k[0];
-    fprintf(out, "%zu kernel%s. Most time: <b>", v->nk, v->nk == 1 ? "" : "s");
-    gp_html_escape_cut(out, k->kernel, 120);
+    fprintf(out, "%zu kernel%s. Most time: <b title=\"", v->nk, v->nk == 1 ? "" : "s");
+    gp_html_escape(out, k->kernel);
+    fputs("\">", out);
+    gp_html_escape(out, v->short_names[0]);
     if (k->timed)
         fprintf(out, "</b>, %.4f ms in %zu call%s (%.1f %% of the kernels' time).</p>\n",
                 k->total_ms, k->calls, k->calls == 1 ? "" : "s",
@@ -146,8 +169,10 @@ static size_t exec_top(const exec_view *v)
 static gp_svg_row *exec_rows(const exec_view *v)
 {
     gp_svg_row *rows = calloc(exec_top(v) + 1, sizeof *rows);
-    for (size_t i = 0; rows && i < exec_top(v); i++)
-        rows[i].label = v->k[i].kernel;
+    for (size_t i = 0; rows && i < exec_top(v); i++) {
+        rows[i].label = v->short_names[i];
+        rows[i].full = v->k[i].kernel;
+    }
     return rows;
 }
 
@@ -176,6 +201,127 @@ static int exec_time_chart(FILE *out, const exec_view *v)
     return GP_OK;
 }
 
+/* ---- bandwidth against the GPU's peak ------------------------------------------------------- */
+
+/* The throughput a kernel's bar shows: DRAM's when measured, else the best there is. */
+typedef struct {
+    const char *key;
+    const char *what;                /* the axis and the caption say what the bars are */
+} throughput_metric;
+
+static const throughput_metric throughput_metrics[] = {
+    {"dram_throughput", "DRAM bandwidth (bytes read and written in DRAM / kernel time)"},
+    {"gld_throughput", "global load throughput (L1; the report has no DRAM bandwidth)"},
+    {"gst_throughput", "global store throughput (L1; the report has no DRAM bandwidth)"},
+};
+
+static const gp_metric_stats *kernel_stat(const gp_exec_kernel *k, const char *key)
+{
+    for (size_t m = 0; m < k->n_metrics; m++)
+        if (strcmp(k->metrics[m].average.key, key) == 0 && k->metrics[m].average.valid)
+            return &k->metrics[m];
+    return NULL;
+}
+
+/* The first of throughput_metrics that any kernel has; NULL when none does. */
+static const throughput_metric *chosen_throughput(const exec_view *v)
+{
+    for (size_t t = 0; t < sizeof throughput_metrics / sizeof throughput_metrics[0]; t++)
+        for (size_t i = 0; i < v->nk; i++)
+            if (kernel_stat(&v->k[i], throughput_metrics[t].key))
+                return &throughput_metrics[t];
+    return NULL;
+}
+
+/* The GPU a kernel ran on: its first launch's; NULL when the report has none. */
+static const gp_device_info *kernel_device(const gp_exec_info *e, const char *kernel)
+{
+    for (size_t i = 0; i < e->n_launches; i++) {
+        if (strcmp(e->launches[i].kernel, kernel) != 0)
+            continue;
+        for (size_t d = 0; d < e->n_devices; d++)
+            if (e->devices[d].index == e->launches[i].device)
+                return &e->devices[d];
+        break;
+    }
+    return e->n_devices ? &e->devices[0] : NULL;
+}
+
+static void fill_throughput(const exec_view *v, size_t i, const throughput_metric *tm,
+                            gp_svg_row *row)
+{
+    const gp_metric_stats *st = kernel_stat(&v->k[i], tm->key);
+    row->values[0] = st ? st->average.value : NAN;
+    if (!st)
+        return;
+    const gp_device_info *d = kernel_device(&v->r->exec, v->k[i].kernel);
+    snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", st->average.value);
+    if (d && d->peak_gbps > 0)
+        gp_html_appendf(row->value_text[0], GP_SVG_VALUE_LEN, " \xc2\xb7 %.1f %% of peak",
+                        100 * st->average.value / d->peak_gbps);
+    if (st->min.valid && st->max.valid && st->min.value < st->max.value) {
+        row->lo[0] = st->min.value;
+        row->hi[0] = st->max.value;
+        snprintf(row->whisker_text[0], GP_SVG_VALUE_LEN, "launches from %.1f to %.1f GB/s",
+                 st->min.value, st->max.value);
+    }
+}
+
+static size_t exec_reflines(const gp_exec_info *e, gp_svg_refline *lines)
+{
+    size_t n = 0;
+    for (size_t d = 0; d < e->n_devices; d++) {
+        char suffix[24] = "";
+        if (e->n_devices > 1)
+            snprintf(suffix, sizeof suffix, " (GPU %d)", e->devices[d].index);
+        n = gp_html_device_reflines(&e->devices[d], suffix, lines, n);
+    }
+    return n;
+}
+
+static void peak_words(FILE *out, const gp_exec_info *e)
+{
+    for (size_t d = 0; d < e->n_devices; d++) {
+        fprintf(out, "%s", d ? "; " : "");
+        gp_html_escape(out, e->devices[d].name);
+        fprintf(out, ": peak %.1f GB/s", e->devices[d].peak_gbps);
+    }
+}
+
+static int exec_bandwidth_chart(FILE *out, const exec_view *v)
+{
+    fputs("<h2>Bandwidth against the peak</h2>\n", out);
+    const throughput_metric *tm = chosen_throughput(v);
+    if (!tm) {
+        fputs("<p class=\"note\">No bandwidth chart: no kernel has a throughput metric "
+              "(dram_throughput is in the default metric set).</p>\n", out);
+        return GP_OK;
+    }
+    gp_svg_row *rows = exec_rows(v);
+    if (!rows)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    for (size_t i = 0; i < exec_top(v); i++)
+        fill_throughput(v, i, tm, &rows[i]);
+    gp_svg_refline lines[GP_HTML_MAX_REFLINES];
+    char axis[160];
+    snprintf(axis, sizeof axis, "%s, GB/s", tm->what);
+    const gp_svg_bars chart = {.title = "Bandwidth of each kernel against the GPU's peak",
+                               .axis_title = axis, .n_series = 1, .rows = rows,
+                               .n_rows = exec_top(v), .lines = lines,
+                               .n_lines = exec_reflines(&v->r->exec, lines)};
+    gp_html_figure_start(out, "exec-bandwidth");
+    gp_svg_bar_chart(out, &chart);
+    fputs("<figcaption>Each kernel's ", out);
+    gp_html_escape(out, tm->key);
+    fputs(", the average over its profiled launches, and its share of the GPU's peak (", out);
+    peak_words(out, &v->r->exec);
+    fputs("; 2 \xc3\x97 memory clock \xc3\x97 bus width). The whisker spans the lowest to the "
+          "highest launch; n/a: no value (the kernel was not profiled, or not for this "
+          "metric).</figcaption>\n</figure>\n", out);
+    free(rows);
+    return GP_OK;
+}
+
 static gp_svg_row *exec_metric_rows(const void *ctx, const gp_html_metric_chart *mc,
                                     size_t *n)
 {
@@ -185,6 +331,23 @@ static gp_svg_row *exec_metric_rows(const void *ctx, const gp_html_metric_chart 
         gp_html_metric_bars(&rows[i], &v->avg[i], mc);
     *n = exec_top(v);
     return rows;
+}
+
+/* The short name, and under it the full one, wrapped anywhere (a C++ name has few spaces):
+ * the table fits the page however long the names. */
+static void kernel_cell(FILE *out, const char *full, const char *short_name)
+{
+    fputs("<td class=\"kernel\" title=\"", out);
+    gp_html_escape(out, full);
+    fputs("\"><b>", out);
+    gp_html_escape(out, short_name);
+    fputs("</b>", out);
+    if (strcmp(full, short_name) != 0) {
+        fputs("<div class=\"full mono\">", out);
+        gp_html_escape(out, full);
+        fputs("</div>", out);
+    }
+    fputs("</td>", out);
 }
 
 static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
@@ -203,9 +366,8 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
     gp_html_td_num(out, "%.4f", k->min_ms);
     gp_html_td_num(out, "%.4f", k->max_ms);
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
-    fputs("<td class=\"mono\">", out);
-    gp_html_escape(out, k->kernel);
-    fputs("</td></tr>\n", out);
+    kernel_cell(out, k->kernel, v->short_names[i]);
+    fputs("</tr>\n", out);
 }
 
 static void exec_table(FILE *out, const exec_view *v)
@@ -215,7 +377,7 @@ static void exec_table(FILE *out, const exec_view *v)
     static const char *const rotated_titles[] = {"calls", "profiled", "passes", "time %",
                                                  "total_ms", "avg_ms", "min_ms", "max_ms"};
     const bool rotated = gp_exec_rotated(&v->r->profiler);
-    fputs("<h2>Kernels</h2>\n<table class=\"kernels\"><tr>", out);
+    fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>", out);
     if (rotated)
         gp_html_th_list(out, rotated_titles, sizeof rotated_titles / sizeof rotated_titles[0], 0);
     else
@@ -224,8 +386,8 @@ static void exec_table(FILE *out, const exec_view *v)
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->nk; i++)
         exec_kernel_row(out, v, i);
-    fputs("</table>\n<p class=\"note\">Metrics: the average over each kernel's profiled "
-          "launches.", out);
+    fputs("</table></div>\n<p class=\"note\">Metrics: the average over each kernel's profiled "
+          "launches; hover over a column's title for what it measures.", out);
     if (rotated)
         fputs(" Passes: of the one-pass groups the counters were split into, those the "
               "kernel's launches collected; a metric whose inputs no single launch collected "
@@ -241,6 +403,7 @@ static int exec_page(FILE *out, const void *ctx)
     if (!v->nk)
         return GP_OK;
     GP_TRY(exec_time_chart(out, v));
+    GP_TRY(exec_bandwidth_chart(out, v));
     GP_TRY(gp_html_metric_section(out, exec_metric_rows, v, &v->r->profiler,
                                   gp_exec_profiled(&v->r->exec) > 0));
     exec_table(out, v);

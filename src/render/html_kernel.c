@@ -1,6 +1,7 @@
 /* The HTML page of a kernel command's report (render/html_page.h has what the pages share):
  * effective bandwidth per result against the GPU's peak and measured copy bandwidth, a line
- * chart per parameter swept (html_sweeps.c), the efficiency and transactions-per-request
+ * chart per parameter swept (html_sweeps.c), a heatmap per pair of parameters swept together
+ * (html_heatmaps.c), the efficiency and transactions-per-request
  * metrics side by side, the table of each problem. */
 #include "render/html.h"
 
@@ -8,6 +9,7 @@
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/html_heatmaps.h"
 #include "render/html_page.h"
 #include "render/html_sweeps.h"
 #include "render/svg.h"
@@ -268,6 +270,18 @@ static bool is_best(const results_view *v, size_t i)
     return true;
 }
 
+/* The repeats' spread as bandwidth: from the slowest repeat's GB/s to the fastest's. */
+static void bandwidth_whisker(const gp_result *res, gp_svg_row *row)
+{
+    const gp_timing *t = &res->timing;
+    if (!(t->min_ms > 0 && t->max_ms > t->min_ms) || !res->bytes_moved)
+        return;
+    row->lo[0] = (double)res->bytes_moved / (t->max_ms * 1e6);
+    row->hi[0] = (double)res->bytes_moved / (t->min_ms * 1e6);
+    snprintf(row->whisker_text[0], GP_SVG_VALUE_LEN, "repeats from %.1f to %.1f GB/s "
+             "(slowest to fastest of %u)", row->lo[0], row->hi[0], t->repeats);
+}
+
 static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, const void *arg)
 {
     (void)arg;
@@ -278,6 +292,7 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
                  res->percent_of_peak);
     else
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", res->gbps);
+    bandwidth_whisker(res, row);
     const gp_problem *p = &v->problem[i];
     if (!row->row_class && p->end - p->first > 1 && is_best(v, i)) {
         row->row_class = "best";
@@ -329,8 +344,9 @@ static int bandwidth_chart(FILE *out, const results_view *v)
     gp_svg_bar_chart(out, &chart);
     fprintf(out, "<figcaption>Effective bandwidth of each result: the least the algorithm "
                  "must read and write, over its median time; the value after each bar is its "
-                 "share of the GPU's peak. The solid line is the theoretical peak (2 × "
-                 "memory clock × bus width)%s</figcaption>\n</figure>\n",
+                 "share of the GPU's peak; the whisker spans the slowest to the fastest "
+                 "repeat (the noise of the timing). The solid line is the theoretical peak "
+                 "(2 × memory clock × bus width)%s</figcaption>\n</figure>\n",
             copy_known(lines, n_lines) ? "; the dashed line the measured device-to-device "
                                          "copy bandwidth, what a kernel can reach in practice."
                                        : "; the report has no measured copy bandwidth.");
@@ -357,7 +373,7 @@ static void results_head(FILE *out, const results_view *v)
 {
     static const char *const titles[] = {"variant", "params", "grid", "block", "time_ms",
                                          "noise %", "GB/s", "% peak", "check", "file"};
-    fputs("<table class=\"results\"><tr>", out);
+    fputs("<div class=\"table-wrap\"><table class=\"results\"><tr>", out);
     gp_html_th_list(out, titles, 4, 4);
     gp_html_th_list(out, titles + 4, 4, 0);
     gp_html_th_list(out, titles + 8, v->label_sources ? 2 : 1, 2);
@@ -477,7 +493,7 @@ static void results_section(FILE *out, const results_view *v)
         results_head(out, v);
         for (size_t i = first; i < v->problem[first].end; i++)
             result_row(out, v, i);
-        fputs("</table>\n", out);
+        fputs("</table></div>\n", out);
         failures(out, v->r, first, v->problem[first].end);
     }
 }
@@ -492,6 +508,7 @@ static int kernel_page(FILE *out, const void *ctx)
         return GP_OK;
     GP_TRY(bandwidth_chart(out, v));
     GP_TRY(gp_html_sweeps(out, r));
+    GP_TRY(gp_html_heatmaps(out, r));
     GP_TRY(gp_html_metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     results_section(out, v);
     return GP_OK;

@@ -64,6 +64,13 @@ static const char STYLE[] =
     "font-variant-numeric:tabular-nums}tr.launch td{color:#666}tr.failed td{color:#b00020}"
     "tr.slower td.verdict{color:#b00020;font-weight:700}"
     "tr.faster td.verdict{color:#00704f;font-weight:700}\n"
+    ".glance,dl.meta dd,figcaption,h3{overflow-wrap:anywhere}"
+    ".table-wrap{max-width:100%;overflow-x:auto}td.kernel{min-width:12em;max-width:36em;"
+    "overflow-wrap:anywhere}td.kernel .full{color:#666;font-size:11px}td.wrap{overflow-wrap:"
+    "anywhere;min-width:12em}svg .whisker line{stroke:#1b1b1b;stroke-width:1.3}\n"
+    ".multiples{display:flex;flex-wrap:wrap;gap:4px 26px}.multiple-title{font-weight:600;"
+    "margin:4px 0 0}svg .cell-value{font-size:11.5px;fill:#111}svg .cell-value.on-dark{fill:#fff}"
+    "svg rect.cell.none{fill:#f4f4f4}\n"
     ".note{color:#555;font-style:italic}footer{margin:30px 0 10px;color:#777;font-size:12px}\n";
 
 static void page_start(FILE *out, const char *title)

@@ -18,6 +18,14 @@ static bool utf8_start(char c)
     return (unsigned char)c >> 6 != 2;
 }
 
+static size_t char_count(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += utf8_start(*s);
+    return n;
+}
+
 /* Where the k-th character (not byte) of s starts, or its end. */
 static const char *utf8_at(const char *s, size_t k)
 {
@@ -51,9 +59,7 @@ void gp_html_escape_cut(FILE *out, const char *s, size_t max)
 {
     if (!s)
         return;
-    size_t n = 0;
-    for (const char *p = s; *p; p++)
-        n += utf8_start(*p);
+    const size_t n = char_count(s);
     if (n <= max || max < 2) {
         escape_bytes(out, s, s + strlen(s));
         return;
@@ -93,10 +99,7 @@ static double axis_end(double max)
 
 static double text_w(const char *s)
 {
-    size_t n = 0;
-    for (; s && *s; s++)
-        n += utf8_start(*s);
-    return CHAR_W * (double)n;
+    return CHAR_W * (double)char_count(s);
 }
 
 static void svg_open(FILE *out, double w, double h, const char *title, const char *cls)
@@ -107,8 +110,8 @@ static void svg_open(FILE *out, double w, double h, const char *title, const cha
     fputs("</title>\n", out);
 }
 
-static void text_at(FILE *out, double x, double y, const char *cls, const char *anchor,
-                    const char *s)
+void gp_svg_text(FILE *out, double x, double y, const char *cls, const char *anchor,
+                 const char *s)
 {
     fprintf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls, x, y,
             anchor);
@@ -123,7 +126,7 @@ static void text_centred(FILE *out, double x, double y, double width, const char
     const double half = text_w(s) / 2;
     if (x + half > width - 4)
         x = width - 4 - half;
-    text_at(out, x - half < 4 ? 4 + half : x, y, cls, "middle", s);
+    gp_svg_text(out, x - half < 4 ? 4 + half : x, y, cls, "middle", s);
 }
 
 static void series_class(char *buf, size_t len, size_t k)
@@ -145,9 +148,20 @@ static double bar_x(const bar_layout *l, double v)
     return l->x0 + (l->x1 - l->x0) * (v > 0 ? v : 0) / l->max;
 }
 
+static size_t label_chars(const gp_svg_bars *c);
+
+/* A label longer than a line takes two (bar_label): its row is tall enough for both. */
+static bool label_wraps(const gp_svg_bars *c, const gp_svg_row *row)
+{
+    return char_count(row->label) > label_chars(c);
+}
+
 static double row_height(const gp_svg_bars *c, const gp_svg_row *row)
 {
-    return row->heading ? 24 : (double)c->n_series * (BAR_H + 2) + 8;
+    if (row->heading)
+        return 24;
+    const double bars = (double)c->n_series * (BAR_H + 2) + 8;
+    return label_wraps(c, row) && bars < 32 ? 32 : bars;
 }
 
 static double data_max(const gp_svg_bars *c)
@@ -155,8 +169,8 @@ static double data_max(const gp_svg_bars *c)
     double m = 0;
     for (size_t i = 0; i < c->n_rows; i++)
         for (size_t s = 0; s < c->n_series && !c->rows[i].heading; s++)
-            if (isfinite(c->rows[i].values[s]) && c->rows[i].values[s] > m)
-                m = c->rows[i].values[s];
+            m = fmax(m, fmax(isfinite(c->rows[i].values[s]) ? c->rows[i].values[s] : 0,
+                             isfinite(c->rows[i].hi[s]) ? c->rows[i].hi[s] : 0));
     for (size_t i = 0; i < c->n_lines; i++)
         if (isfinite(c->lines[i].value) && c->lines[i].value > m)
             m = c->lines[i].value;
@@ -227,7 +241,7 @@ static void bar_axis(FILE *out, const gp_svg_bars *c, const bar_layout *l)
                 x, x, l->top - 2, l->bottom);
         char tick[32];
         snprintf(tick, sizeof tick, "%g", v);
-        text_at(out, x, l->bottom + 15, "tick", "middle", tick);
+        gp_svg_text(out, x, l->bottom + 15, "tick", "middle", tick);
     }
     text_centred(out, (l->x0 + l->x1) / 2, l->bottom + 36, l->width, "axis-title",
                  c->axis_title);
@@ -245,7 +259,7 @@ static void bar_legend(FILE *out, const gp_svg_bars *c, const bar_layout *l)
     for (size_t s = 0; s < c->n_series; s++) {
         fprintf(out, "<rect class=\"swatch s%zu\" x=\"%.1f\" y=\"6\" width=\"14\" "
                      "height=\"12\"/>\n", s, x);
-        text_at(out, x + 19, 16, "legend", "start", c->series[s]);
+        gp_svg_text(out, x + 19, 16, "legend", "start", c->series[s]);
         x += 19 + text_w(c->series[s]) + 24;
     }
 }
@@ -263,18 +277,69 @@ static void bar_reflines(FILE *out, const gp_svg_bars *c, const bar_layout *l)
         const bool right = x > (l->x0 + l->x1) / 2;
         char cls[48];
         snprintf(cls, sizeof cls, "ref-label %s", r->cls);
-        text_at(out, right ? x - 4 : x + 4, y, cls, right ? "end" : "start", r->label);
+        gp_svg_text(out, right ? x - 4 : x + 4, y, cls, right ? "end" : "start", r->label);
     }
 }
 
+/* Where a label may break: after a space, a comma, '_' or "::", before '<' or '('. */
+static bool break_before(const char *s, const char *at)
+{
+    return at > s && (at[-1] == ' ' || at[-1] == ',' || at[-1] == '_' ||
+                      (at[-1] == ':' && at[0] != ':') ||
+                      at[0] == '<' || at[0] == '(');
+}
+
+/* The end of a label's first line of at most `cut` characters: the last readable break in
+ * its second half, else the `cut`-th character. */
+static const char *first_line_end(const char *s, size_t cut)
+{
+    const char *hard = utf8_at(s, cut), *best = NULL;
+    for (const char *p = utf8_at(s, cut / 2); p <= hard && *p; p++)
+        if (utf8_start(*p) && break_before(s, p))
+            best = p;
+    return best ? best : hard;
+}
+
+/* The label right-aligned at x: on one line when it fits, else on two, broken at a readable
+ * boundary, the second cut in the middle when still too long; the whole text on hover. */
 static void bar_label(FILE *out, const gp_svg_row *row, size_t cut, double x, double y)
 {
     fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", x,
             y);
-    gp_html_escape(out, row->label);
+    gp_html_escape(out, row->full ? row->full : row->label);
     fputs("</title>", out);
-    gp_html_escape_cut(out, row->label, cut);
-    fputs("</text>\n", out);
+    if (char_count(row->label) <= cut) {
+        gp_html_escape(out, row->label);
+        fputs("</text>\n", out);
+        return;
+    }
+    const char *end = first_line_end(row->label, cut), *rest = end;
+    while (*rest == ' ')
+        rest++;
+    fprintf(out, "<tspan x=\"%.1f\" y=\"%.1f\">", x, y - 6.5);
+    escape_bytes(out, row->label, end);
+    fprintf(out, "</tspan><tspan x=\"%.1f\" y=\"%.1f\">", x, y + 6.5);
+    gp_html_escape_cut(out, rest, cut);
+    fputs("</tspan></text>\n", out);
+}
+
+/* A line from lo to hi across the bar's end, with caps: the spread of the value. */
+static double bar_whisker(FILE *out, const bar_layout *l, const gp_svg_row *row, size_t s,
+                          double y)
+{
+    const double lo = row->lo[s], hi = row->hi[s];
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi))
+        return l->x0;
+    const double x0 = bar_x(l, lo), x1 = bar_x(l, hi), mid = y + BAR_H / 2;
+    fputs("<g class=\"whisker\"><title>", out);
+    gp_html_escape(out, row->full ? row->full : row->label);
+    fputs(": ", out);
+    gp_html_escape(out, row->whisker_text[s]);
+    fprintf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/></g>\n",
+            x0, x1, mid, mid, x0, x0, mid - 4, mid + 4, x1, x1, mid - 4, mid + 4);
+    return x1;
 }
 
 /* One series' bar of a row and its value; returns where the value's text ends. */
@@ -283,13 +348,13 @@ static double bar_one(FILE *out, const gp_svg_bars *c, const bar_layout *l,
 {
     const double v = row->values[s];
     if (!isfinite(v)) {
-        text_at(out, l->x0 + 4, y + BAR_H - 3.5, "value na", "start", "n/a");
+        gp_svg_text(out, l->x0 + 4, y + BAR_H - 3.5, "value na", "start", "n/a");
         return l->x0 + 4 + text_w("n/a");
     }
     const double x = bar_x(l, v);
     fprintf(out, "<rect class=\"bar s%zu\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                  "height=\"%.1f\"><title>", s, l->x0, y, x - l->x0, BAR_H);
-    gp_html_escape(out, row->label);
+    gp_html_escape(out, row->full ? row->full : row->label);
     if (c->n_series > 1) {
         fputs(", ", out);
         gp_html_escape(out, c->series[s]);
@@ -297,15 +362,16 @@ static double bar_one(FILE *out, const gp_svg_bars *c, const bar_layout *l,
     fputs(": ", out);
     gp_html_escape(out, row->value_text[s]);
     fputs("</title></rect>\n", out);
-    text_at(out, x + 4, y + BAR_H - 3.5, "value", "start", row->value_text[s]);
-    return x + 4 + text_w(row->value_text[s]);
+    const double past = fmax(x, bar_whisker(out, l, row, s, y));
+    gp_svg_text(out, past + 4, y + BAR_H - 3.5, "value", "start", row->value_text[s]);
+    return past + 4 + text_w(row->value_text[s]);
 }
 
 static void bar_row(FILE *out, const gp_svg_bars *c, const bar_layout *l,
                     const gp_svg_row *row, double y)
 {
     if (row->heading) {
-        text_at(out, 4, y + 17, "group", "start", row->label);
+        gp_svg_text(out, 4, y + 17, "group", "start", row->label);
         return;
     }
     fprintf(out, "<g class=\"row%s%s\">\n", row->row_class ? " " : "",
@@ -318,8 +384,8 @@ static void bar_row(FILE *out, const gp_svg_bars *c, const bar_layout *l,
         end = e > end ? e : end;
     }
     if (row->marker)
-        text_at(out, end + 10, y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2, "marker",
-                "start", row->marker);
+        gp_svg_text(out, end + 10, y + 4 + (double)c->n_series * (BAR_H + 2) / 2 + 2,
+                    "marker", "start", row->marker);
     fputs("</g>\n", out);
 }
 
@@ -428,7 +494,7 @@ static void y_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
                 l->x0, l->x1, y, y);
         char tick[32];
         snprintf(tick, sizeof tick, "%g", v);
-        text_at(out, l->x0 - 6, y + 4, "tick", "end", tick);
+        gp_svg_text(out, l->x0 - 6, y + 4, "tick", "end", tick);
     }
     fprintf(out, "<text class=\"axis-title\" x=\"0\" y=\"0\" text-anchor=\"middle\" "
                  "transform=\"translate(16 %.1f) rotate(-90)\">", (l->y0 + l->y1) / 2);
@@ -449,7 +515,7 @@ static void x_tick(FILE *out, const line_layout *l, double x, const char *label)
 {
     fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x,
             x, l->y1, l->y0);
-    text_at(out, x, l->y0 + 16, "tick", "middle", label);
+    gp_svg_text(out, x, l->y0 + 16, "tick", "middle", label);
 }
 
 static void x_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
@@ -482,7 +548,7 @@ static void line_reflines(FILE *out, const gp_svg_lines *c, const line_layout *l
                      "y2=\"%.1f\"/>\n", r->cls, l->x0, l->x1, y, y);
         char cls[48];
         snprintf(cls, sizeof cls, "ref-label %s", r->cls);
-        text_at(out, l->x1 - 4, y + (i % 2 ? 14 : -5), cls, "end", r->label);
+        gp_svg_text(out, l->x1 - 4, y + (i % 2 ? 14 : -5), cls, "end", r->label);
     }
 }
 
@@ -518,7 +584,7 @@ static void line_legend(FILE *out, const gp_svg_lines *c, const line_layout *l)
                      "y2=\"%.1f\"/>\n", cls, x, x + 22, y, y);
         fprintf(out, "<circle class=\"swatch %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n", cls,
                 x + 11, y);
-        text_at(out, x + 28, y + 4, "legend", "start", c->series[k].name);
+        gp_svg_text(out, x + 28, y + 4, "legend", "start", c->series[k].name);
     }
 }
 

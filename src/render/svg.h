@@ -20,12 +20,19 @@ void gp_html_escape_cut(FILE *out, const char *s, size_t max);
 
 /* One row of a bar chart: a bar per series, or a heading that names the rows below it. */
 typedef struct {
-    const char *label;                              /* escaped by the chart; cut when long */
+    const char *label;                              /* escaped by the chart; wrapped onto a
+                                                       second line, then cut, when long */
+    const char *full;                               /* the hover text (<title>) of the label
+                                                       and bars; NULL: the label */
     bool heading;
     double values[GP_SVG_MAX_SERIES];               /* NAN: no value, "n/a" is written */
+    double lo[GP_SVG_MAX_SERIES], hi[GP_SVG_MAX_SERIES];   /* a whisker from lo to hi across
+                                                       the bar's end (the noise); none
+                                                       unless lo < hi */
     char value_text[GP_SVG_MAX_SERIES][GP_SVG_VALUE_LEN];   /* at the end of each bar */
     const char *row_class;                          /* added to the row's classes, or NULL */
     const char *marker;                             /* after the row's bars, or NULL */
+    char whisker_text[GP_SVG_MAX_SERIES][GP_SVG_VALUE_LEN];   /* the whisker's <title> */
 } gp_svg_row;
 
 /* A reference value drawn across the plot: a peak, a measured ceiling. */
@@ -69,6 +76,26 @@ typedef struct {
 } gp_svg_lines;
 
 void gp_svg_line_chart(FILE *out, const gp_svg_lines *c);
+
+/* A <text> of the class at (x, y), anchored "start", "middle" or "end"; `s` escaped. */
+void gp_svg_text(FILE *out, double x, double y, const char *cls, const char *anchor,
+                 const char *s);
+
+/* A heatmap (svg_heatmap.c): a cell per pair of two parameters' values, coloured on one
+ * scale from lo to hi with a legend, its value written in it; rect.cell, text.cell-value,
+ * g.legend. */
+typedef struct {
+    const char *title;                              /* <title>: the chart's name */
+    const char *desc;                               /* <desc>: what it shows, in words */
+    const char *row_title, *col_title;              /* the parameters: "block", "pad" */
+    const char *const *rows, *const *cols;          /* their values, as written */
+    size_t n_rows, n_cols;
+    const double *values;                           /* n_rows × n_cols by rows; NAN: none */
+    const char *unit;                               /* "GB/s" */
+    double lo, hi;                                  /* the colour scale's ends */
+} gp_svg_heatmap;
+
+void gp_svg_heatmap_chart(FILE *out, const gp_svg_heatmap *h);
 
 /* Round numbers for an axis from 0 to at least `max`: the step between ticks. */
 double gp_svg_tick_step(double max);

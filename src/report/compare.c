@@ -122,6 +122,8 @@ static int result_side(gp_compare_side *s, const gp_result *r)
 {
     s->present = true;
     s->time_ms = r->timing.median_ms;
+    s->min_ms = r->timing.min_ms > 0 ? r->timing.min_ms : NAN;
+    s->max_ms = r->timing.max_ms > 0 ? r->timing.max_ms : NAN;
     s->noise_pct = r->timing.noise_pct;
     s->gbps = r->gbps;
     return copy_metrics(s, r->metrics.metrics, r->metrics.n_metrics);
@@ -188,6 +190,8 @@ static int exec_side(gp_compare_side *s, launch_pool *pool, const gp_exec_launch
     s->gbps = NAN;
     s->noise_pct = n ? gp_relative_spread(d, n, d + e->n_launches) : NAN;
     s->time_ms = n ? gp_median(d, n) : NAN;
+    s->min_ms = n ? d[0] : NAN;          /* gp_median sorted them */
+    s->max_ms = n ? d[n - 1] : NAN;
     free(d);
     return average_metrics(s, e, like);
 }

@@ -24,9 +24,11 @@ from gpuprof import BUILD, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE_DIR = os.path.join(ROOT, "tests", "fixtures")
+SAXPY = os.path.join(FIXTURE_DIR, "saxpy-2p26-nometrics.json")
 FIXTURES = sorted(glob.glob(os.path.join(FIXTURE_DIR, "*.json")))
 REDUCE = os.path.join(FIXTURE_DIR, "reduce-default.json")
 TRANSPOSE = os.path.join(FIXTURE_DIR, "transpose-4096.json")
+TRANSPOSE_SWEEP = os.path.join(FIXTURE_DIR, "transpose-sweep.json")
 OUT_DIR = os.path.join(BUILD, "html")
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 HOSTILE = "<script>alert('x')</script> & \"q\""
@@ -184,6 +186,34 @@ def expected_sweeps(doc):
     return points, lines
 
 
+def heatmap_dims(r):
+    """What a heatmap's axes can be: the block's shape, n, and each parameter."""
+    block = "x".join(str(d) for d in r["launch"]["block"][:2]) if r["launch"]["block"][0] else None
+    dims = {"block": block, "n": r["size"]["n"]}
+    dims.update(r.get("params") or {})
+    return dims
+
+
+def expected_heatmap_cells(doc):
+    """The cells of the heatmaps: the results of one family, variant and type that differ in
+    exactly two of block shape, n and the parameters, each pair once."""
+    groups = {}
+    for r in doc["results"]:
+        groups.setdefault((r["family"], r["variant"], r["type"]), []).append(heatmap_dims(r))
+    cells = 0
+    for dims in groups.values():
+        names = [k for k in dims[0] if len(set(d.get(k) for d in dims)) > 1]
+        pairs = set(tuple(d.get(k) for k in names) for d in dims)
+        if len(names) == 2 and len(pairs) == len(dims) and None not in sum(pairs, ()):
+            cells += len(dims)
+    return cells
+
+
+def spread(r):
+    t = r["timing"]
+    return t.get("min_ms") and t.get("max_ms") and t["max_ms"] > t["min_ms"]
+
+
 def check_kernel_page(name, root, doc, sweep_points=None, sweep_lines=None):
     if sweep_points is None:
         sweep_points, sweep_lines = expected_sweeps(doc)
@@ -204,6 +234,15 @@ def check_kernel_page(name, root, doc, sweep_points=None, sweep_lines=None):
     tap.ok(points == sweep_points and lines == sweep_lines,
            "%s: sweep charts have %d points on %d lines" % (name, sweep_points, sweep_lines),
            "got %d points, %d lines" % (points, lines))
+    whiskers = fig.count("g", "whisker") if fig else -1
+    want_whiskers = sum(1 for r in doc["results"] if spread(r))
+    tap.ok(whiskers == want_whiskers and (not whiskers or "whisker spans" in fig.all_text()),
+           "%s: a noise whisker on each bandwidth bar whose repeats spread (%d), said in the "
+           "caption" % (name, want_whiskers), "got %d" % whiskers)
+    cells = sum(f.count("rect", "cell") for f in root.all("figure", "chart-heatmap"))
+    want_cells = expected_heatmap_cells(doc)
+    tap.ok(cells == want_cells, "%s: heatmaps have a cell per two-parameter result (%d)"
+           % (name, want_cells), "got %d" % cells)
     tables = " ".join(t.all_text() for t in root.all("table", "results"))
     missing = [r["variant"] for r in doc["results"]
                if "%.4f" % r["timing"]["median_ms"] not in tables or
@@ -212,6 +251,37 @@ def check_kernel_page(name, root, doc, sweep_points=None, sweep_lines=None):
     if not any(r.get("metrics") for r in doc["results"]):
         tap.ok("No metric charts" in root.all_text(),
                "%s: no metrics: the page says why there are no metric charts" % name)
+
+
+def check_exec_bandwidth(name, root, doc):
+    """Each kernel's DRAM bandwidth against the peak: a bar per kernel that has it, its share
+    of the peak after it, the peak line and its value in the caption, whiskers over the
+    launches' spread."""
+    kernels = doc["exec"]["kernels"][:20]
+    with_dram = [k for k in kernels if (k.get("metrics") or {}).get("dram_throughput")]
+    fig = root.first("figure", "chart chart-exec-bandwidth")
+    bars = fig.count("rect", "bar") if fig else -1
+    peak = doc["exec"]["devices"][0]["peak_bandwidth_gbps"]
+    tap.ok(bars == len(with_dram) and fig.first("line", "ref peak") is not None and
+           "peak %.1f GB/s" % peak in fig.first("figcaption").all_text(),
+           "%s: a bandwidth bar per kernel with dram_throughput (%d), the peak drawn and "
+           "stated" % (name, len(with_dram)), "got %d" % bars)
+    values = [t.all_text() for t in fig.all("text", "value")] if fig else []
+    want = ["%.1f %% of peak" % (100 * k["metrics"]["dram_throughput"]["average"] / peak)
+            for k in with_dram]
+    tap.ok(all(any(w in v for v in values) for w in want),
+           "%s: each bandwidth bar says its share of the peak" % name, (want, values))
+    spreads = sum(1 for k in with_dram
+                  if k["metrics"]["dram_throughput"]["max"] > k["metrics"]["dram_throughput"]["min"])
+    tap.ok(fig.count("g", "whisker") == spreads,
+           "%s: a whisker on each bandwidth bar whose launches spread (%d)" % (name, spreads))
+    labels = list(fig.all("text", "label"))
+    tap.ok(labels and all(l.first("title").text == k["kernel"] and
+                          l.text and l.text in k["kernel"] and l.text != k["kernel"]
+                          for l, k in zip(labels, kernels)),
+           "%s: kernels labelled by short names, the full name in each label's <title>" % name,
+           [(l.text, l.first("title").text) for l in labels][:3])
+    return len(with_dram), spreads
 
 
 def write_page(name, page):
@@ -329,12 +399,19 @@ def test_fixtures(pages):
             bars = fig.count("rect", "bar") if fig else -1
             tap.ok(bars == min(20, len(kernels)),
                    "%s: a time bar per timed kernel (at most 20)" % name, "got %d" % bars)
-            pages.append((name, write_page(name, page), {"rect.bar": None}))
+            bars, whiskers = check_exec_bandwidth(name, root, doc)
+            pages.append((name, write_page(name, page),
+                          {"rect.bar": None, "figure.chart-exec-bandwidth rect.bar": bars,
+                           "figure.chart-exec-bandwidth g.whisker": whiskers,
+                           "figure.chart-exec-bandwidth text.label title": bars}))
             continue
         check_kernel_page(name, root, doc)
         pages.append((name, write_page(name, page),
                       {"figure.chart-bandwidth rect.bar": len(doc["results"]),
-                       "figure.chart-sweep circle.point": expected_sweeps(doc)[0]}))
+                       "figure.chart-bandwidth g.whisker": sum(map(bool, map(spread,
+                                                                             doc["results"]))),
+                       "figure.chart-sweep circle.point": expected_sweeps(doc)[0],
+                       "figure.chart-heatmap rect.cell": expected_heatmap_cells(doc)}))
 
 
 def test_escaping(files, pages):
@@ -359,10 +436,18 @@ def test_escaping(files, pages):
            "warnings are listed, escaped")
     tap.ok("\x07" not in page and "bell\ufffdkernel" in page,
            "a control character in a name is shown as U+FFFD")
-    labels = [t.text for t in fig.all("text", "label")] if fig else []  # less the <title>
-    long_ones = [l for l in labels if l.startswith("void cub::")]
-    tap.ok(long_ones and all("\u2026" in l and re.search(r"#\d+$", l) for l in long_ones),
-           "a long kernel name is cut in the middle: its start and end stay", long_ones[:2])
+    labels = list(fig.all("text", "label")) if fig else []
+    long_ones = [l for l in labels if l.first("title").text.startswith("void cub::")]
+    tap.ok(long_ones and all(re.fullmatch(r"DeviceReduceKernel #\d+", l.text) and
+                             l.first("title").text.endswith(l.text.split()[-1])
+                             for l in long_ones),
+           "a long kernel name is labelled by its short name, the one after it kept (#N), "
+           "the full name on hover", [(l.text, l.first("title").text) for l in long_ones][:2])
+    cells = [td for td in table.all("td", "kernel")] if table else []
+    tap.ok(len(cells) == 25 and all(td.attrs.get("title") and td.first("b") for td in cells) and
+           any(td.first("div", "full") and td.first("div", "full").all_text() ==
+               td.attrs["title"] for td in cells),
+           "exec table: each kernel's short name, the full name under it and on hover")
     pages.append(("exec-synthetic", write_page("exec-synthetic", page),
                   {"figure.chart-exec-time rect.bar": 20}))
     rc, page, err = run("report", path, REDUCE, "--html")
@@ -406,6 +491,101 @@ def test_sweeps(files, pages):
     root = static_checks("two parameters varied", rc, page, err)
     tap.ok(root.first("figure", "chart-sweep") is None,
            "results that differ in two parameters draw no line chart")
+
+
+def test_heatmaps(files, pages):
+    """transpose --pad=0,1,2 --block=32x8,32x16,16x16: a heatmap per variant, block by pad,
+    on one colour scale, the GB/s in each cell and on hover."""
+    doc = load(TRANSPOSE_SWEEP)
+    rc, page, err = run("report", TRANSPOSE_SWEEP, "--html")
+    root = static_checks("pad x block", rc, page, err)
+    figs = list(root.all("figure", "chart-heatmap"))
+    tap.ok(len(figs) == 1 and figs[0].attrs.get("data-rows") == "block" and
+           figs[0].attrs.get("data-cols") == "pad",
+           "pad x block: one heatmap figure, blocks as rows, pads as columns")
+    fig = figs[0] if figs else root
+    svgs = list(fig.all("svg", "heatmap"))
+    variants = sorted(set(r["variant"] for r in doc["results"]))
+    tap.ok(len(svgs) == len(variants) and
+           sorted(t.all_text() for t in fig.all("div", "multiple-title")) == variants,
+           "pad x block: a heatmap per variant, each named (small multiples)")
+    titles = {c.first("title").text for c in fig.all("rect", "cell")}
+    want = {"block=%s, pad=%d: %.1f GB/s" % ("x".join(map(str, r["launch"]["block"][:2])),
+                                              r["params"]["pad"], r["bandwidth_gbps"])
+            for r in doc["results"]}
+    tap.ok(titles == want, "pad x block: each cell's exact GB/s, block and pad on hover",
+           sorted(want - titles)[:3])
+    values = sorted(t.text for t in fig.all("text", "cell-value"))
+    tap.ok(values == sorted("%.0f" % r["bandwidth_gbps"] for r in doc["results"]),
+           "pad x block: each cell's GB/s written in it")
+    fills = [c.attrs.get("fill") for c in fig.all("rect", "cell")]
+    lo = min(doc["results"], key=lambda r: r["bandwidth_gbps"])
+    hi = max(doc["results"], key=lambda r: r["bandwidth_gbps"])
+    cells = {c.first("title").text: c.attrs.get("fill") for c in fig.all("rect", "cell")}
+    name = lambda r: "block=%s, pad=%d: %.1f GB/s" % ("x".join(map(str, r["launch"]["block"][:2])),
+                                                      r["params"]["pad"], r["bandwidth_gbps"])
+    tap.ok(len(set(fills)) > 5 and cells.get(name(lo)) == "#440154" and
+           cells.get(name(hi)) == "#fde725",
+           "pad x block: one colour scale over the variants, its ends at the least and most "
+           "GB/s", (cells.get(name(lo)), cells.get(name(hi))))
+    tap.ok(all(s.first("g", "legend") and s.first("g", "legend").count("rect", "step") == 8 and
+               s.first("desc") and "GB/s" in s.first("desc").text for s in svgs) and
+           "%.0f GB/s" % hi["bandwidth_gbps"] in fig.first("figcaption").all_text(),
+           "pad x block: a legend of the scale and a description in words in each heatmap; "
+           "the scale's ends in the caption")
+    pages.append(("heatmap", write_page("heatmap", page),
+                  {"figure.chart-heatmap rect.cell": len(doc["results"]),
+                   "figure.chart-heatmap svg g.legend": len(variants),
+                   "figure.chart-heatmap rect.cell title": len(doc["results"])}))
+
+
+def heatmap_axes(files, name, doc):
+    """The page's first heatmap as (rows, columns, cells); None when it has none."""
+    rc, page, err = run("report", files.write(doc), "--html")
+    fig = static_checks(name, rc, page, err).first("figure", "chart-heatmap")
+    return fig and (fig.attrs.get("data-rows"), fig.attrs.get("data-cols"),
+                    fig.count("rect", "cell"))
+
+
+def test_heatmap_axes(files):
+    """What makes a heatmap's axes: exactly two parameters varied, each pair once."""
+    doc = load(TRANSPOSE_SWEEP)
+    gap = copy.deepcopy(doc)
+    gap["results"].pop(4)
+    rc, page, err = run("report", files.write(gap), "--html")
+    root = static_checks("pad x block, one result missing", rc, page, err)
+    tap.ok(root.count("rect", "cell none") == 1 and
+           root.count("rect", "cell") == len(doc["results"]),
+           "a pair not run: its cell is drawn empty, no value")
+    three = copy.deepcopy(doc)
+    three["results"] = [r for r in three["results"] if r["variant"] == "smem"]
+    three["results"][0]["size"]["n"] = 1 << 20
+    rc, page, err = run("report", files.write(three), "--html")
+    root = static_checks("three parameters varied", rc, page, err)
+    tap.ok(root.first("figure", "chart-heatmap") is None,
+           "results that differ in three parameters draw no heatmap")
+    sizes = block_sweep(["shfl"], [256, 512])
+    for k, r in enumerate(list(sizes["results"])):
+        bigger = copy.deepcopy(r)
+        bigger["size"]["n"] = 1 << 20
+        bigger["bandwidth_gbps"] /= 2 + k
+        sizes["results"].append(bigger)
+    tap.ok(heatmap_axes(files, "block x size", sizes) == ("block", "n", 4),
+           "block x size: a heatmap of the block by the problem size")
+    saxpy = load(SAXPY)
+    proto, saxpy["results"] = saxpy["results"][0], []
+    for b in (256, 512):
+        for k in (20, 22):
+            r = copy.deepcopy(proto)
+            r["launch"]["block"], r["size"]["n"] = [b, 1, 1], 1 << k
+            r["params"]["grid"] = None      # a parameter that applies to none of them
+            saxpy["results"].append(r)
+    tap.ok(heatmap_axes(files, "saxpy block x size", saxpy) == ("block", "n", 4),
+           "saxpy block x size: a heatmap; a parameter that applies to no result (grid) and "
+           "one that does not vary (alpha) are no axes")
+    saxpy["results"][0]["params"]["grid"] = 64
+    tap.ok(heatmap_axes(files, "saxpy, grid given for one result", saxpy) is None,
+           "a parameter that some results lack: no heatmap")
 
 
 def test_merged(files, pages):
@@ -477,11 +657,50 @@ def test_compare(files, pages):
     pages.append(("compare", write_page("compare", page),
                   {"figure.chart-compare rect.bar": 2 * matched,
                    "figure.chart-compare g.significant.slower": 1}))
+    whiskers = fig.count("g", "whisker") if fig else -1
+    want = sum(1 for i, r in enumerate(base_doc["results"]) if spread(r) and i != 5) + \
+        sum(1 for r in new_doc["results"][:-1] if spread(r))
+    tap.ok(whiskers == want and "whisker" in fig.first("figcaption").all_text(),
+           "compare: a whisker from the fastest to the slowest repeat on each time bar (%d), "
+           "said in the caption" % want, "got %d" % whiskers)
+    cub = [l for l in fig.all("text", "label") if l.text.startswith("cub")]
+    tap.ok("0x0x0" not in page and cub and cub[0].text == "cub",
+           "compare: cub's unknown block (0x0x0) is left out of its label and table row",
+           [(l.text, l.first("title").text) for l in cub])
     rc, page, err = run("compare", base, base, "--html")
     root = static_checks("compare, identical", rc, page, err)
     tap.ok(rc == 0 and root.count("g", "significant") == 0 and
            "REGRESSION" not in root.all_text(),
            "compare A A --html: exit 0, nothing marked")
+
+
+def test_long_names(files, pages):
+    """Names too long for a label even when short: two lines broken at a readable place, the
+    rest cut; a name with no space still fits the table."""
+    doc = exec_report(3, "plain(int)")
+    long_name = ("void ns::a_kernel_whose_own_name_is_far_too_long_for_any_label_of_a_chart"
+                 "_at_all(float *, int)")
+    mangled = "_Z" + "x" * 300
+    renames = {"void cub": long_name, "bell": mangled}
+    for item in doc["exec"]["launches"] + doc["exec"]["kernels"]:
+        for old, new in renames.items():
+            if item["kernel"].startswith(old):
+                item["kernel"] = new
+    rc, page, err = run("report", files.write(doc), "--html")
+    root = static_checks("long names", rc, page, err)
+    fig = root.first("figure", "chart-exec-time")
+    wrapped = [l for l in fig.all("text", "label") if l.count("tspan") == 2]
+    tap.ok(len(wrapped) == 2 and
+           all(l.first("title").text in (long_name, mangled) for l in wrapped),
+           "a label too long for one line takes two, the full name on hover",
+           [l.all_text() for l in fig.all("text", "label")])
+    mangled_label = [l for l in wrapped if l.first("title").text == mangled]
+    lines = [t.text for t in mangled_label[0].all("tspan")] if mangled_label else []
+    tap.ok(len(lines) == 2 and lines[0] == mangled[:len(lines[0])] and "\u2026" in lines[1],
+           "a name with no readable break: its first line cut at the width, the second cut "
+           "in the middle", lines)
+    pages.append(("long-names", write_page("long-names", page),
+                  {"figure.chart-exec-time text.label tspan": 4}))
 
 
 def test_compare_exec(files, pages):
@@ -498,8 +717,24 @@ def test_compare_exec(files, pages):
     tap.ok(fig is not None and fig.count("rect", "bar") == 12 and len(slower) == 1 and
            "kernel_03" in slower[0].all_text(),
            "compare exec: two bars per kernel, the slower one marked")
+    labels = list(fig.all("text", "label")) if fig else []
+    kernels = [k["kernel"] for k in base_doc["exec"]["kernels"]]
+    tap.ok(any(l.text == "DeviceReduceKernel #1" for l in labels) and
+           all(l.first("title").text.split(" grid=")[0].replace("\ufffd", "\x07") in kernels
+               for l in labels) and
+           fig.count("g", "whisker") == 0,
+           "compare exec: kernels labelled by short names, the full name and shape on hover; "
+           "no whisker where the launches took the same time",
+           [(l.text, l.first("title").text) for l in labels][:3])
     pages.append(("compare-exec", write_page("compare-exec", page),
                   {"figure.chart-compare rect.bar": 12}))
+    spread_doc = copy.deepcopy(base_doc)
+    for i, launch in enumerate(spread_doc["exec"]["launches"]):
+        launch["duration_ms"] *= 1 + 0.5 * (i % 2)
+    rc, page, err = run("compare", files.write(spread_doc), files.write(spread_doc), "--html")
+    root = static_checks("compare exec, launches spread", rc, page, err)
+    tap.ok(root.count("g", "whisker") == 12,
+           "compare exec: a whisker on each bar whose launches took different times")
 
 
 # ---- in the browser ------------------------------------------------------------------------
@@ -529,6 +764,13 @@ def test_browser(pages):
         tap.ok(False, "chromium ran the page checks", str(e))
 
 
+# Each table's container, and the page, wider inside than it shows: [class, scroll, client].
+TOO_WIDE = ("Array.from(document.querySelectorAll('table')).map(t => t.parentElement)"
+            ".concat([document.documentElement])"
+            ".filter(e => e.scrollWidth > e.clientWidth)"
+            ".map(e => [e.className || e.tagName, e.scrollWidth, e.clientWidth])")
+
+
 def in_browser(b, pages):
     """Each page in chromium: nothing logged or requested, the charts in the DOM, a PNG."""
     import browser
@@ -548,6 +790,9 @@ def in_browser(b, pages):
                    "%s in chromium: %s %s" % (name, selector,
                                               want if want is not None else "present"),
                    "got %d" % got)
+        wide = b.evaluate(TOO_WIDE)
+        tap.ok(wide == [], "%s in chromium: at %d px no table scrolls sideways, nor the page"
+               % (name, browser.WIDTH), wide)
         size = png_size(shot) if os.path.exists(shot) else None
         tap.ok(size == (browser.WIDTH, browser.HEIGHT) and os.path.getsize(shot) > 20000,
                "%s: screenshot %s (%dx%d)" % (name, os.path.relpath(shot), browser.WIDTH,
@@ -579,6 +824,9 @@ def main():
         test_merged(files, pages)
         test_compare(files, pages)
         test_compare_exec(files, pages)
+        test_heatmaps(files, pages)
+        test_heatmap_axes(files)
+        test_long_names(files, pages)
         test_browser(pages)
     tap.done()
 

@@ -221,3 +221,12 @@ class Browser:
             return None
         html = self.call("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
         return html
+
+    def evaluate(self, expression):
+        """The value of a JavaScript expression in the loaded page, evaluated by the DevTools
+        protocol (the page itself runs no script): for layout, e.g. an element's scrollWidth."""
+        reply = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in reply:
+            raise BrowserError("evaluate %s: %s" % (expression,
+                                                    reply["exceptionDetails"].get("text")))
+        return reply["result"].get("value")
