@@ -21,9 +21,12 @@ repository's), with a `gpuprof` first on PATH that runs BUILD/gpuprof and logs e
 invocation's exit status and arguments (so a failure inside a loop, a pipe or before `||` is
 seen), and $CUDA_HOME/bin last on PATH (ncu). The placeholders of programs are replaced by
 SUBSTITUTIONS first."""
+import atexit
+import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import tempfile
 
@@ -41,10 +44,10 @@ SUBSTITUTIONS = (
 )
 
 # Examples that fail today because of a known bug that another change fixes: the command as
-# written (spaces collapsed) -> (the reason, the stages where it fails: "accepted" = the
-# command-line suite's check that a GPU example passes the parser, "runs" = its run). Each
-# must fail where listed (the test says so when it passes: remove it here) and every entry
-# must match an example.
+# written (Example.key: comments dropped, on one line) -> (the reason, the stages where it
+# fails: "accepted" = the command-line suite's check that a GPU example passes the parser,
+# "runs" = its run). Each must fail where listed (the test says so when it passes: remove it
+# here) and every entry must match an example.
 EXPECTED_FAILURES = {
     "gpuprof exec --launches --json --output=prof.json -- ./my_app": (
         "issue 29: exec --launches is refused with --json (exit 2, \"--launches applies to "
@@ -52,9 +55,12 @@ EXPECTED_FAILURES = {
         ("accepted", "runs")),
 }
 
-# Words after which a shell command starts.
-COMMAND_START = {";", "|", "||", "&&", "&", "(", ")", "do", "then", "else", "{", "}", "\n"}
-OPERATORS = COMMAND_START | {">", ">>", "<", ">&", "<&", "done", "fi"}
+# Shell words that end a gpuprof invocation's arguments: control operators, redirections,
+# the keywords of compound commands.
+OPERATORS = {";", "|", "||", "&&", "&", "(", ")", "{", "}", ">", ">>", "<", ">&", "<&",
+             "do", "done", "then", "else", "fi"}
+# What an example may start with other than a program that runs gpuprof.
+SHELL_WORDS = {"gpuprof", "for", "while", "until", "if", "case", "{", "("}
 
 
 class Example:
@@ -71,10 +77,24 @@ class Example:
 
     @property
     def key(self):
-        return " ".join(self.command.split())
+        """The command without its comments, on one line."""
+        return " ".join(" ".join(map(uncommented, self.command.split("\n"))).split())
 
     def __repr__(self):
         return "%s: %s" % (self.where, self.key)
+
+
+def uncommented(line):
+    """A line of shell without its comment: from a # that starts a word outside quotes."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i]
+    return line
 
 
 def complete(text):
@@ -122,6 +142,12 @@ def invocations(command):
         elif current is not None:
             current.append(w)
     return found
+
+
+def outer_program(example):
+    """The program an example runs gpuprof under (ncu, ...), or None."""
+    first = next(iter(words(example.command)), "")
+    return None if first in SHELL_WORDS else first
 
 
 def is_example(command):
@@ -266,6 +292,7 @@ class Runner:
         self.build = os.path.abspath(build)
         self.apps = os.path.join(self.build, "tests", "apps")
         self.top = tempfile.mkdtemp(prefix="gpuprof-examples.")
+        atexit.register(shutil.rmtree, self.top, True)
         self.bin = os.path.join(self.top, "bin")
         os.makedirs(self.bin)
         with open(os.path.join(self.bin, "gpuprof"), "w") as f:
@@ -282,14 +309,17 @@ class Runner:
             self.folders[block] = path
         return self.folders[block]
 
+    def path(self):
+        """PATH for the examples: the logging gpuprof first, $CUDA_HOME/bin (ncu) last."""
+        return os.pathsep.join([self.bin, os.environ.get("PATH", ""),
+                                os.path.join(CUDA_HOME, "bin")])
+
     def run(self, example, env=None, timeout=600):
         """(shell exit status, stdout, stderr, [(gpuprof's exit status, its args)])."""
         log = os.path.join(self.top, "invocations.log")
         open(log, "w").close()
         full = dict(os.environ, GPUPROF_REAL=os.path.join(self.build, "gpuprof"),
-                    GPUPROF_EXAMPLE_LOG=log,
-                    PATH=os.pathsep.join([self.bin, os.environ.get("PATH", ""),
-                                          os.path.join(CUDA_HOME, "bin")]))
+                    GPUPROF_EXAMPLE_LOG=log, PATH=self.path())
         full.update(env or {})
         try:
             p = subprocess.run(["bash", "-c", substituted(example.command, self.apps)],
@@ -327,7 +357,6 @@ class Runner:
 
 
 def diff(want, got):
-    import difflib
     return "\n".join(list(difflib.unified_diff(want.splitlines(), got.splitlines(), "shown",
                                                "printed", lineterm="", n=1))[:16])
 
