@@ -31,6 +31,10 @@ def accepted(runner, e, families, description):
         tap.skip(description, "it reads what the GPU examples before it write: only in the "
                  "GPU suite")
         return
+    if runner.missing_programs(e):
+        tap.skip(description, "%s is not built in this build (make apps)"
+                 % " ".join(runner.missing_programs(e)))
+        return
     _, _, err, ran = runner.run(e, env={"CUDA_VISIBLE_DEVICES": ""})
     found = ["gpuprof %s exited %d, not 3 (no GPU visible)" % (" ".join(args), status)
              for status, args in ran if ex.needs_gpu(args, families) and status != 3]

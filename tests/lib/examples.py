@@ -309,6 +309,12 @@ class Runner:
             self.folders[block] = path
         return self.folders[block]
 
+    def missing_programs(self, example):
+        """The test programs an example's placeholders stand for that are not built."""
+        programs = {program.format(apps=self.apps).split()[0]
+                    for placeholder, program in SUBSTITUTIONS if placeholder in example.command}
+        return sorted(p for p in programs if not os.path.exists(p))
+
     def path(self):
         """PATH for the examples: the logging gpuprof first, $CUDA_HOME/bin (ncu) last."""
         return os.pathsep.join([self.bin, os.environ.get("PATH", ""),
