@@ -89,7 +89,7 @@ BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test python-deps check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
+.PHONY: all run test check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
         install uninstall clean
 all: $(BIN) $(INJECT)
 
@@ -142,21 +142,8 @@ run: $(BIN)
 # The CUDA programs the exec tests run (tests/apps/README.md).
 include tests/apps/apps.mk
 
-test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS) python-deps
+test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS)
 	@$(PYTHON) tests/run_tests.py $(BUILD)
-
-# The tests' Python modules beyond the standard library (third_party/python-modules.txt:
-# jsonschema). When neither $(PYTHON) nor /usr/bin/python3 imports them, the Debian packages
-# and their python3-* dependencies (python3-jsonschema, python3-attr, python3-pyrsistent)
-# are staged into $(PY_STAGE)/site without root (apt-get download, dpkg-deb -x), and
-# tests/run_tests.py puts that folder on PYTHONPATH when the interpreter lacks them. A
-# complete staged folder is used as it is, with no apt-get or network: it travels with
-# $(BUILD). When staging is impossible the tests still run and the schema checks fail,
-# saying what to install.
-PY_STAGE := $(BUILD)/third_party/python
-python-deps:
-	@$(PYTHON) third_party/stage-python.py $(PY_STAGE) third_party/python-modules.txt || \
-	    echo "make: the tests' Python modules could not be staged; the schema tests will fail" >&2
 
 # check-sanitize: the host code (src/ and the unit tests) built again with AddressSanitizer
 # and UBSan into $(SAN_BUILD), linked by the C compiler against this build's kernel objects
@@ -169,10 +156,10 @@ SAN_LOGS   = $(abspath $(BUILD))/logs
 # clang: gcc 12's UBSan ignores log_path when combined with ASan (its reports would only
 # fail a test through an exit status); gcc when there is no clang.
 SAN_CC    ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
-# A build in $(BUILD)/NAME uses this build's staged cJSON and Python modules.
-link_third_party = mkdir -p $(1)/third_party && for d in cjson python; do \
-    [ ! -d $(BUILD)/third_party/$$d ] || ln -sfn ../../third_party/$$d $(1)/third_party/$$d; done
-check-sanitize: $(OBJ_CU) $(CJSON_DEP) python-deps
+# A build in $(BUILD)/NAME uses this build's staged cJSON.
+link_third_party = mkdir -p $(1)/third_party && { [ ! -d $(BUILD)/third_party/cjson ] || \
+    ln -sfn ../../third_party/cjson $(1)/third_party/cjson; }
+check-sanitize: $(OBJ_CU) $(CJSON_DEP)
 	@$(call link_third_party,$(SAN_BUILD))
 	@$(MAKE) --no-print-directory SANITIZE=1 CC=$(SAN_CC) BUILD=$(SAN_BUILD) KERNEL_BUILD=$(BUILD) \
 	    sanitize-run

@@ -4,17 +4,13 @@ closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
     run_tests.py [BUILD] [--suites=unit,cli,gpu]
 
-Third-party Python modules (third_party/python-modules.txt) come from this interpreter when
-it has them, else from the copy `make test` staged into BUILD/third_party/python/site, which
-is put first on PYTHONPATH (tests/lib/pydeps.py)."""
+The tests need the Python standard library only (tests/cli/test_requirements.py)."""
 import os
 import re
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "lib"))
-import pydeps  # noqa: E402
 
 SUITES = ("unit", "cli", "gpu")
 
@@ -78,11 +74,6 @@ def main():
     build = os.path.abspath(args[0] if args else "build")
     path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
     env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
-    needed = [m for m, _ in pydeps.modules()]
-    staged = pydeps.staged_site(build)
-    if staged and not pydeps.imports(sys.executable, needed, env):
-        env = pydeps.with_path(env, staged)
-        print("python: %s from %s (staged by make)" % (", ".join(needed), staged))
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     for name, argv in programs(build, suites):
         run(name, argv, env, totals)

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""On a GPU: every README and man-page example that needs one (tests/lib/examples.py says
+which, and how they run) runs as written: every gpuprof it runs exits 0 (0 or 1 before ||)
+and the command exits 0. The commands of a block run in order in one folder, those that need
+no GPU too (tests/cli/test_examples.py asserts them), so that a later example finds the files
+an earlier one wrote. Known failures are listed, with their reason, in EXPECTED_FAILURES.
+Skips without a GPU."""
+import shutil
+
+import examples as ex
+import tap
+from gpuprof import BUILD, has_gpu, run_json
+
+def main():
+    ok, why = has_gpu()
+    if not ok:
+        tap.skip_all("no GPU: " + why)
+    rc, doc, err = run_json("list", "--json")
+    families = {f["name"] for f in (doc or {}).get("families", [])}
+    tap.ok(rc == 0 and families, "gpuprof list --json names the kernel families", err)
+    examples, _ = ex.all_examples(families)
+    gpu = [e for e in examples if e.gpu]
+    tap.ok(len(gpu) >= 10, "examples that need a GPU found: %d" % len(gpu))
+    ex.check_expected_failures(tap, examples)
+    runner = ex.Runner(BUILD)
+    path = runner.path()
+    for e in examples:
+        description = "%s: %s" % (e.where, e.key)
+        if not e.gpu:
+            if any(g.block == e.block for g in gpu):
+                runner.run(e)      # what the block's later examples may read
+            continue
+        outer = ex.outer_program(e)
+        if outer and not shutil.which(outer, path=path):
+            tap.skip(description, "%s is not installed here" % outer)
+            continue
+        ex.report(tap, e, runner.problems(e, compare_output=False), "runs", description)
+        if e.shown is not None:
+            tap.skip(description + ": prints the output shown",
+                     "a run's times differ from the README's; its layout is held by the "
+                     "fixture examples of tests/cli/test_examples.py")
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
