@@ -5,6 +5,7 @@
 #include "gpuprof/metrics.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const required_keys[] = {
@@ -309,8 +310,28 @@ static void notes(void)
     tap_ok(note[0] == '\0', "without the path counters, no note");
 }
 
+/* exec --replay=application: a later run's counters complete a launch's metric, and its
+ * note comes with them. */
+static void note_after_more_counters(void)
+{
+    gp_metric_value m = {.key = "gld_transactions_per_request", .valid = false,
+                         .why = GP_NOT_IN_THIS_PASS};
+    gp_metric_set s = {.metrics = &m, .n_metrics = 1};
+    const gp_counter later[] = {
+        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", 0},
+        {"smsp__sass_inst_executed_op_global_ld.sum", 0},
+        {"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", 64},
+    };
+    const int rc = gp_metric_set_add_counters(&s, later, 3);
+    tap_ok(rc == 0 && !m.valid && strcmp(m.why, "no requests") == 0 &&
+               strstr(m.note, "cp.async") != NULL,
+           "counters of a later run: the metric derived again, with its note ('%s')", m.note);
+    free(s.counters);
+}
+
 void test_metrics(void)
 {
+    note_after_more_counters();
     catalogue_invariants();
     groups();
     derivations();

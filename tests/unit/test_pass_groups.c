@@ -107,6 +107,17 @@ static void gh100_default(void)
            "GH100 default: the SASS group first, the uninstrumented one last");
     tap_ok(group_of_metric(c, "gld_throughput") < 0,
            "GH100 default: gld_throughput's sectors and duration are in different groups");
+    int ldgsts = -1, tma = -1;
+    for (size_t i = 0; i < c->n_counters; i++)
+        for (size_t g = 0; g < c->n_groups; g++)
+            if (in_group(&c->groups[g], i)) {
+                if (strstr(c->counters[i], "op_ldgsts"))
+                    ldgsts = (int)g;
+                if (strstr(c->counters[i], "op_tma_ld"))
+                    tma = (int)g;
+            }
+    tap_ok(ldgsts == eff && tma == dram,
+           "GH100 default: the cp.async note's counter in the SASS group, TMA's in the other");
 
     bool collected[GP_MAX_COUNTERS];
     gp_collector_collected(c, (gp_group_mask)1 << eff, collected);
@@ -130,6 +141,13 @@ static void gh100_default(void)
         tap_ok(dram_v && !dram_v->valid && strcmp(dram_v->why, GP_NOT_IN_THIS_PASS) == 0,
                "a launch of the SASS group has DRAM throughput n/a, saying why");
         tap_ok(set.n_counters == counters, "a launch's set holds the counters it collected");
+        const gp_metric_value *gld = NULL;
+        for (size_t i = 0; i < set.n_metrics; i++)
+            if (strcmp(set.metrics[i].key, "gld_throughput") == 0)
+                gld = &set.metrics[i];
+        tap_ok(gld && !gld->valid && strstr(gld->note, "cp.async") && !strstr(gld->note, "TMA"),
+               "a launch of the SASS group: gld_throughput (not in its pass) notes cp.async "
+               "loads, not TMA's uncollected counter ('%s')", gld ? gld->note : "");
         gp_metric_set_free(&set);
     } else {
         tap_ok(false, "partial metric set (%s)", gp_error());
