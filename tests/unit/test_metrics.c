@@ -3,6 +3,8 @@
 #include "tap.h"
 
 #include "gpuprof/metrics.h"
+#include "gpuprof/profiler.h"
+#include "gpuprof/status.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -329,8 +331,31 @@ static void note_after_more_counters(void)
     free(s.counters);
 }
 
+/* Each row's ncu metric is a name the chip's host API accepts (what ncu --metrics takes),
+ * and each input too: checked on GH100 without a GPU. */
+static void ncu_names_exist(void)
+{
+    gp_profiler *p = NULL;
+    if (!tap_ok(gp_profiler_open_chip("GH100", &p) == GP_OK, "GH100's host API (%s)",
+                gp_error()))
+        return;
+    size_t n;
+    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    for (size_t i = 0; i < n; i++) {
+        bool inputs = true;
+        for (size_t k = 0; k < cat[i].n_inputs; k++)
+            inputs &= gp_profiler_has_counter(p, cat[i].inputs[k], NULL);
+        tap_ok(inputs && (!cat[i].ncu_metric || gp_profiler_has_counter(p, cat[i].ncu_metric,
+                                                                         NULL)),
+               "%s: its counters and ncu metric (%s) exist on GH100", cat[i].key,
+               cat[i].ncu_metric ? cat[i].ncu_metric : "none");
+    }
+    gp_profiler_close(p);
+}
+
 void test_metrics(void)
 {
+    ncu_names_exist();
     note_after_more_counters();
     catalogue_invariants();
     groups();
