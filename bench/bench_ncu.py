@@ -374,8 +374,9 @@ def state_alone(family, launches, rows_all, state_runs, flushes):
 def agreement(family, cat, flushes, kernel_only=False):
     """(kernel metrics agree, cache-state counts agree); with kernel_only one run of each
     tool and the cache-state counts not judged (None)."""
-    ncu_metrics = counters_of(cat, ("default", "all")) + [m["ncu_metric"] for m in cat
-                                                          if m["ncu_metric"]]
+    # --metrics=all: every group's metrics ("set" is a metric's group).
+    ncu_metrics = counters_of(cat, {m["set"] for m in cat}) + [m["ncu_metric"] for m in cat
+                                                               if m["ncu_metric"]]
     ncu_metrics = list(dict.fromkeys(ncu_metrics))
     rows, _, _, _ = run_ncu(family, ncu_metrics)
     rows2 = rows if kernel_only else run_ncu(family, ncu_metrics)[0]

@@ -21,6 +21,9 @@ typedef struct {
     const char *missing;                   /* first input the chip lacks; NULL: available */
 } gp_selected_metric;
 
+/* Metrics one collector selects at most: every catalogue row and a list's raw names. */
+#define GP_MAX_SELECTED (GP_MAX_METRIC_NAMES + GP_MAX_CATALOGUE)
+
 #define GP_MAX_GROUPS 16
 
 /* Counters one configuration collects together: a one-pass group (passes 1) collects them
@@ -45,7 +48,7 @@ typedef struct {
     gp_profiler *profiler;
     char chip[32];
     gp_metrics_kind kind;
-    gp_selected_metric metrics[GP_MAX_METRIC_NAMES + 32];
+    gp_selected_metric metrics[GP_MAX_SELECTED];
     size_t n_metrics;
     const char *counters[GP_MAX_COUNTERS];
     size_t n_counters;
@@ -90,8 +93,9 @@ int gp_collector_partial_metric_set(const gp_collector *c, const double *values,
                                     const bool *collected, gp_metric_set *out);
 
 /* The catalogue against a chip named without a GPU: each metric's availability (the first
- * input the chip lacks), and the passes of the default and full sets. */
+ * input the chip lacks; n: the catalogue's rows), the passes of each group (0: the chip has
+ * none of its metrics) and of `all`. */
 int gp_collector_chip_summary(const char *chip, gp_metric_availability *avail, size_t n,
-                              int *passes_default, int *passes_all);
+                              int passes[GP_METRIC_GROUPS], int *passes_all);
 
 #endif

@@ -10,8 +10,26 @@
 #define GP_METRIC_MAX_INPUTS 4
 #define GP_MAX_METRIC_NAMES 64   /* metric keys or raw names in one --metrics list */
 #define GP_METRIC_NAME_LEN 128
+#define GP_MAX_CATALOGUE 64      /* rows of the catalogue at most (a unit test holds it) */
 
-enum { GP_SET_DEFAULT = 1 << 0, GP_SET_ALL = 1 << 1 };
+/* Each catalogue metric is in one group; --metrics names groups, keys and raw names. The
+ * default group is the cheap classic set; `all` is every group. */
+typedef enum {
+    GP_GROUP_DEFAULT = 0,
+    GP_GROUP_LOCAL,              /* local memory: register spills, local arrays */
+    GP_GROUP_L2,                 /* what reaches L2 and how L1 and L2 serve it */
+    GP_GROUP_ATOMICS,            /* global atomics and reductions */
+    GP_GROUP_SYSMEM,             /* host memory the kernel reads or writes (zero-copy) */
+    GP_GROUP_ASYNC,              /* cp.async (LDGSTS) and TMA */
+    GP_GROUP_ALL_ONLY,           /* in no named group: only `all`, or its key, selects it */
+    GP_METRIC_GROUPS
+} gp_metric_group;
+
+#define GP_GROUP_BIT(g) (1u << (unsigned)(g))
+
+/* Global traffic that bypasses the classic load/store counters: a metric blind to a path
+ * says so in a note when the kernel used it. */
+enum { GP_PATH_CP_ASYNC = 1 << 0, GP_PATH_TMA_LOAD = 1 << 1, GP_PATH_TMA_STORE = 1 << 2 };
 
 typedef enum {
     GP_METRICS_DEFAULT = 0,
@@ -20,9 +38,11 @@ typedef enum {
     GP_METRICS_LIST
 } gp_metrics_kind;
 
-/* What --metrics asked for: a set, or a list of catalogue keys and raw PerfWorks names. */
+/* What --metrics asked for: a set, or a list of groups, catalogue keys and raw PerfWorks
+ * names. */
 typedef struct {
     gp_metrics_kind kind;
+    unsigned groups;             /* GP_GROUP_BIT of each group a list names */
     char names[GP_MAX_METRIC_NAMES][GP_METRIC_NAME_LEN];
     size_t n_names;
 } gp_metrics_request;
@@ -35,6 +55,10 @@ typedef struct {
 
 /* "default", "all", "list" or "none". */
 const char *gp_metrics_kind_name(gp_metrics_kind kind);
+/* A group's name ("default", "local", ..., and "all" for GP_GROUP_ALL_ONLY). */
+const char *gp_metric_group_name(gp_metric_group g);
+/* A group --metrics can name (not "all", which is no group but every metric). */
+bool gp_metric_group_from_name(const char *name, gp_metric_group *g);
 
 typedef struct {
     const char *key;           /* e.g. "gld_transactions_per_request" */
@@ -48,8 +72,11 @@ typedef struct {
     const char *formula;       /* how it is derived, for `gpuprof metrics` and the man page */
     const char *ncu_metric;    /* Nsight Compute's metric for the same quantity */
     double ncu_scale;          /* ours = ncu value × ncu_scale */
-    unsigned sets;
+    gp_metric_group group;
     bool in_table;             /* shown as a column of the text table */
+    unsigned blind_to;         /* GP_PATH_* whose traffic its counters do not see */
+    bool broadcast;            /* bytes per thread over bytes moved: above 100 % when threads
+                                  share what one sector or wavefront moved */
 } gp_metric_def;
 
 /* ---- measured values ---------------------------------------------------------------------- */
@@ -69,6 +96,8 @@ typedef struct {
     bool valid;
     double value;
     char why[GP_TEXT_LEN];       /* when not valid */
+    char note[GP_TEXT_LEN];      /* valid or not: what the value leaves out, or why it is
+                                    unusual; "" when nothing */
     char inputs[4][GP_NAME_LEN];
     size_t n_inputs;
 } gp_metric_value;
@@ -119,5 +148,11 @@ extern const size_t gp_n_clock_counters;
  * Returns false and sets *why when an input is missing or the value is undefined. */
 bool gp_metric_derive(const gp_metric_def *m, const char *const *names, const double *values,
                       size_t n, double *out, const char **why);
+/* The counters a metric's notes read besides its inputs (at most GP_METRIC_MAX_INPUTS). */
+size_t gp_metric_note_counters(const gp_metric_def *m, const char **out);
+/* The metric's note from counter values (a counter absent or NAN says nothing) and its
+ * value: the paths it is blind to that the kernel used, a value above 100 % explained. */
+void gp_metric_note(const gp_metric_def *m, const char *const *names, const double *values,
+                    size_t n, bool valid, double value, char *buf, size_t len);
 
 #endif

@@ -43,7 +43,8 @@ int gp_render_devices(FILE *out, const gp_device_info *devices, size_t n,
 typedef struct {
     const char *chip;
     const gp_metric_availability *availability;   /* one per catalogue row, when chip */
-    int passes_default, passes_all;
+    int group_passes[GP_METRIC_GROUPS];           /* per group, when chip; 0: none there */
+    int passes_all;
 } gp_chip_metrics;
 
 int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o);

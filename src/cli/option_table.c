@@ -172,25 +172,43 @@ static int read_param(gp_request *req, const gp_option_def *o, const char *text)
 
 /* ---- metrics and kernels ----------------------------------------------------------------- */
 
+/* The words an unknown metric may have meant: the groups, then the catalogue's keys. */
+static size_t metric_words(const char **words, size_t max)
+{
+    size_t n = 0, count;
+    for (unsigned g = 0; g < GP_GROUP_ALL_ONLY && n < max; g++)
+        words[n++] = gp_metric_group_name((gp_metric_group)g);
+    const gp_metric_def *cat = gp_metric_catalogue(&count);
+    for (size_t i = 0; i < count && n < max; i++)
+        words[n++] = cat[i].key;
+    return n;
+}
+
+/* One item of a --metrics list: a group, a catalogue key or a raw PerfWorks name. */
 static int add_metric(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     gp_metrics_request *m = &req->metrics;
-    if (strcmp(text, "default") == 0 || strcmp(text, "all") == 0 || strcmp(text, "none") == 0)
+    if (strcmp(text, "all") == 0 || strcmp(text, "none") == 0)
         return gp_fail(GP_ERR_USAGE, "'%s' cannot be combined with other metrics in --metrics",
                        text);
+    gp_metric_group group;
+    if (gp_metric_group_from_name(text, &group)) {
+        m->groups |= GP_GROUP_BIT(group);
+        return GP_OK;
+    }
     /* Raw PerfWorks names contain "__" (unit__counter); anything else must be a key. */
     if (!gp_find_metric(text) && !strstr(text, "__")) {
-        size_t n;
-        const gp_metric_def *cat = gp_metric_catalogue(&n);
-        const char *keys[GP_MAX_METRIC_NAMES];
-        size_t k = 0;
-        for (; k < n && k < GP_MAX_METRIC_NAMES; k++)
-            keys[k] = cat[k].key;
-        char hint[GP_SUGGEST_MAX_LEN + 32];
-        return gp_fail(GP_ERR_USAGE, "unknown metric '%s'%s (see 'gpuprof metrics'; PerfWorks "
-                                     "names such as dram__bytes_read.sum are accepted too)", text,
-                       gp_suggest_hint(hint, sizeof hint, "", text, keys, k));
+        const char *words[GP_MAX_CATALOGUE + GP_METRIC_GROUPS];
+        const size_t n = metric_words(words, sizeof words / sizeof words[0]);
+        char hint[GP_SUGGEST_MAX_LEN + 32], groups[128] = "";
+        for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++)
+            snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s",
+                     g ? ", " : "", words[g]);
+        return gp_fail(GP_ERR_USAGE, "unknown metric or group '%s'%s (groups: %s, all; keys: "
+                                     "see 'gpuprof metrics'; PerfWorks names such as "
+                                     "dram__bytes_read.sum are accepted too)", text,
+                       gp_suggest_hint(hint, sizeof hint, "", text, words, n), groups);
     }
     if (strlen(text) >= sizeof m->names[0])
         return gp_fail(GP_ERR_USAGE, "metric name '%s' is too long", text);
@@ -198,10 +216,12 @@ static int add_metric(void *ctx, const char *text)
     return GP_OK;
 }
 
+/* --metrics: a set alone (default, all, none), or a list of groups, keys and raw names. */
 static int read_metrics(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     req->metrics.n_names = 0;
+    req->metrics.groups = 0;
     if (strcmp(text, "default") == 0)
         req->metrics.kind = GP_METRICS_DEFAULT;
     else if (strcmp(text, "all") == 0)
@@ -336,8 +356,9 @@ static const option_row rows[] = {
                         "CSV without its header line (for appending in loops)"},
                        FLAG(no_header)},
     [OPT_METRICS] = {{OPT_METRICS, "metrics", "SET",
-                      "hardware metrics: default, all, none, or a comma-separated list of keys "
-                      "or PerfWorks names"},
+                      "hardware metrics: default, all, none, or a comma-separated list of "
+                      "groups (default, local, l2, atomics, sysmem, async), keys or PerfWorks "
+                      "names"},
                      CUSTOM(read_metrics)},
     [OPT_METRICS_DETAIL] = {{OPT_METRICS_DETAIL, "metrics-detail", NULL,
                              "text: every metric of every kernel (nvprof's long form)"},

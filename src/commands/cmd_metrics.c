@@ -46,7 +46,7 @@ int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report)
     gp_metric_availability *avail = calloc(n, sizeof *avail);
     if (!avail)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = gp_collector_chip_summary(chip, avail, n, &m.passes_default, &m.passes_all);
+    int rc = gp_collector_chip_summary(chip, avail, n, m.group_passes, &m.passes_all);
     m.chip = chip;
     m.availability = avail;
     if (rc == GP_OK)

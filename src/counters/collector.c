@@ -15,9 +15,11 @@
 static bool wants(const gp_metrics_request *req, const gp_metric_def *m)
 {
     if (req->kind == GP_METRICS_ALL)
-        return (m->sets & GP_SET_ALL) != 0;
+        return true;
     if (req->kind == GP_METRICS_DEFAULT)
-        return (m->sets & GP_SET_DEFAULT) != 0;
+        return m->group == GP_GROUP_DEFAULT;
+    if (req->groups & GP_GROUP_BIT(m->group))
+        return true;
     for (size_t i = 0; i < req->n_names; i++)
         if (strcmp(req->names[i], m->key) == 0)
             return true;
@@ -42,7 +44,8 @@ static gp_selected_metric *add_metric(gp_collector *c)
     return s;
 }
 
-/* A catalogue metric: collected when the chip has every input. */
+/* A catalogue metric: collected when the chip has every input; with the counters of its
+ * notes that the chip has. */
 static int select_catalogue_metric(gp_collector *c, const gp_metric_def *m)
 {
     gp_selected_metric *s = add_metric(c);
@@ -50,8 +53,15 @@ static int select_catalogue_metric(gp_collector *c, const gp_metric_def *m)
     for (size_t k = 0; k < m->n_inputs && !s->missing; k++)
         if (!gp_profiler_has_counter(c->profiler, m->inputs[k], NULL))
             s->missing = m->inputs[k];
-    for (size_t k = 0; k < m->n_inputs && !s->missing; k++)
+    if (s->missing)
+        return GP_OK;
+    for (size_t k = 0; k < m->n_inputs; k++)
         GP_TRY(add_counter(c, m->inputs[k]));
+    const char *notes[GP_METRIC_MAX_INPUTS];
+    const size_t n = gp_metric_note_counters(m, notes);
+    for (size_t k = 0; k < n; k++)
+        if (gp_profiler_has_counter(c->profiler, notes[k], NULL))
+            GP_TRY(add_counter(c, notes[k]));
     return GP_OK;
 }
 
@@ -187,8 +197,11 @@ static void catalogue_value(const gp_collector *c, const gp_selected_metric *s,
     m->n_inputs = s->def->n_inputs;
     for (size_t k = 0; k < s->def->n_inputs; k++)
         snprintf(m->inputs[k], GP_NAME_LEN, "%s", s->def->inputs[k]);
-    if (!s->missing)
-        m->valid = gp_metric_derive(s->def, c->counters, values, c->n_counters, &m->value, why);
+    if (s->missing)
+        return;
+    m->valid = gp_metric_derive(s->def, c->counters, values, c->n_counters, &m->value, why);
+    gp_metric_note(s->def, c->counters, values, c->n_counters, m->valid, m->value, m->note,
+                   sizeof m->note);
 }
 
 /* A raw counter is its own value; summed over launches only when it is a sum. */
@@ -277,23 +290,19 @@ int gp_collector_partial_metric_set(const gp_collector *c, const double *values,
 
 /* ---- a chip without a GPU ----------------------------------------------------------------- */
 
-/* Passes of the metric set `set` on the chip: a collector of its own per set, since a
- * host object holds every metric ever added to it. */
-static int chip_passes(const char *chip, unsigned set, int *passes)
+/* Passes of a request on the chip: a collector of its own per request, since a host object
+ * holds every metric ever added to it. */
+static int chip_passes(const char *chip, const gp_metrics_request *req, int *passes)
 {
-    gp_metrics_request req = {.kind = set == GP_SET_DEFAULT ? GP_METRICS_DEFAULT : GP_METRICS_ALL};
     gp_collector *c = NULL;
-    GP_TRY(gp_collector_open_chip(chip, &req, &c));
+    GP_TRY(gp_collector_open_chip(chip, req, &c));
     *passes = c->passes;
     gp_collector_close(c);
     return GP_OK;
 }
 
-int gp_collector_chip_summary(const char *chip, gp_metric_availability *avail, size_t n,
-                              int *passes_default, int *passes_all)
+static void chip_availability(const gp_profiler *p, gp_metric_availability *avail, size_t n)
 {
-    gp_profiler *p = NULL;
-    GP_TRY(gp_profiler_open_chip(chip, &p));
     size_t count;
     const gp_metric_def *cat = gp_metric_catalogue(&count);
     for (size_t i = 0; i < n && i < count; i++) {
@@ -305,7 +314,36 @@ int gp_collector_chip_summary(const char *chip, gp_metric_availability *avail, s
                 avail[i].missing = cat[i].inputs[k];
             }
     }
+}
+
+/* A group none of whose metrics the chip has takes no pass (0). */
+static int group_passes(const char *chip, gp_metric_group g, const gp_metric_availability *avail,
+                        int *passes)
+{
+    size_t count;
+    const gp_metric_def *cat = gp_metric_catalogue(&count);
+    bool any = false;
+    for (size_t i = 0; i < count; i++)
+        any |= cat[i].group == g && avail[i].available;
+    *passes = 0;
+    const gp_metrics_request req = {.kind = GP_METRICS_LIST, .groups = GP_GROUP_BIT(g)};
+    return any ? chip_passes(chip, &req, passes) : GP_OK;
+}
+
+int gp_collector_chip_summary(const char *chip, gp_metric_availability *avail, size_t n,
+                              int passes[GP_METRIC_GROUPS], int *passes_all)
+{
+    size_t count;
+    gp_metric_catalogue(&count);
+    if (n < count)
+        return gp_fail(GP_ERR_RUNTIME, "internal error: %zu availabilities for %zu metrics", n,
+                       count);
+    gp_profiler *p = NULL;
+    GP_TRY(gp_profiler_open_chip(chip, &p));
+    chip_availability(p, avail, n);
     gp_profiler_close(p);
-    GP_TRY(chip_passes(chip, GP_SET_DEFAULT, passes_default));
-    return chip_passes(chip, GP_SET_ALL, passes_all);
+    for (unsigned g = 0; g < GP_METRIC_GROUPS; g++)
+        GP_TRY(group_passes(chip, (gp_metric_group)g, avail, &passes[g]));
+    const gp_metrics_request all = {.kind = GP_METRICS_ALL};
+    return chip_passes(chip, &all, passes_all);
 }

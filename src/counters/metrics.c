@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most counters one metric set holds (a whole set of --metrics=all is 31 on GH100). */
+/* The most counters one metric set holds (a whole set of --metrics=all is 54 on GH100). */
 #define GP_MAX_COUNTERS_IN_SET 128
 
 /* Which counters. A pass that holds a counter of the SMs' own activity (warps or cycles
@@ -57,6 +57,36 @@
 #define L2_MISS "lts__t_sectors_lookup_miss.sum"
 #define L2_TEX_HIT "lts__t_sectors_srcunit_tex_lookup_hit.sum"
 #define L2_TEX_MISS "lts__t_sectors_srcunit_tex_lookup_miss.sum"
+/* Local memory: the SASS counts of the local group's pass, as the default's for global. */
+#define LOCAL_LD_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum"
+#define LOCAL_ST_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum"
+#define LOCAL_LD_REQUESTS "smsp__sass_inst_executed_op_local_ld.sum"
+#define LOCAL_ST_REQUESTS "smsp__sass_inst_executed_op_local_st.sum"
+/* What local memory sends to L2 (hardware counters of one pass): the local load sectors L1
+ * missed, the local store sectors (L1 writes through), and all the SMs' L2 sectors. */
+#define LOCAL_LD_MISSES "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum"
+#define LOCAL_ST_L1 "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"
+#define L2_TEX_SECTORS "lts__t_sectors_srcunit_tex.sum"
+/* L2 reads and writes of the SMs' own requests (from L1TEX), each sector once. */
+#define L2_TEX_READS "lts__t_sectors_srcunit_tex_op_read.sum"
+#define L2_TEX_WRITES "lts__t_sectors_srcunit_tex_op_write.sum"
+#define L1_GLD_HIT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
+#define L1_GLD_MISS "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"
+/* Global atomics (ATOM, ATOMG) and reductions (REDG): SASS counts. */
+#define ATOM_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_atom.sum"
+#define RED_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_red.sum"
+#define ATOM_REQUESTS "smsp__sass_inst_executed_op_global_atom.sum"
+#define RED_REQUESTS "smsp__sass_inst_executed_op_global_red.sum"
+/* Host memory: the L2 sectors of the SMs' requests to the system-memory aperture. */
+#define SYSMEM_READS "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum"
+#define SYSMEM_WRITES "lts__t_sectors_srcunit_tex_aperture_sysmem_op_write.sum"
+/* cp.async (LDGSTS: global to shared through L1): SASS counts. TMA (cp.async.bulk): bytes
+ * between L2 and the SM's L1TEX, hardware counters. */
+#define LDGSTS_REQUESTS "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"
+#define LDGSTS_SECTORS "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
+#define LDGSTS_DATA_BYTES "smsp__sass_data_bytes_mem_global_op_ldgsts.sum"
+#define TMA_LOAD_BYTES "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"
+#define TMA_STORE_BYTES "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum"
 
 /* Bytes in a global-memory sector and in a full shared-memory wavefront. */
 #define SECTOR_BYTES 32.0
@@ -125,14 +155,42 @@ static double hit_rate(const double *in, const char **why)
 {
     return 100.0 * ratio(in[0], in[0] + in[1], "no L2 lookups", why);
 }
+static double l1_hit_rate(const double *in, const char **why)
+{
+    return 100.0 * ratio(in[0], in[0] + in[1], "no global load sectors looked up in L1", why);
+}
+static double two_as_one(const double *in, const char **why)
+{
+    (void)why;
+    return in[0] + in[1];
+}
+static double two_per_two(const double *in, const char **why)
+{
+    return ratio(in[0] + in[1], in[2] + in[3], "no requests", why);
+}
+static double sector_bytes(const double *in, const char **why)
+{
+    (void)why;
+    return SECTOR_BYTES * in[0];
+}
+static double local_share(const double *in, const char **why)
+{
+    return 100.0 * ratio(in[0] + in[1], in[2], "no L2 sectors from the SMs", why);
+}
 
-/* The default set is the memory metrics, from SASS and memory-system counters: two cheap
+/* The default group is the memory metrics, from SASS and memory-system counters: two cheap
  * passes. Occupancy and the bank-conflict counts need counters of the SMs' own activity,
- * which make every range of their pass expensive, so they are in `all` only (the shared
- * transactions per request and shared efficiency of the default set show the conflicts).
- * `all` also adds branch and warp efficiency and the L2 hit rates, which take a third pass. */
-#define D GP_SET_DEFAULT | GP_SET_ALL
-#define A GP_SET_ALL
+ * which make every range of their pass expensive, so they are in no group (`all` or their
+ * key selects them), with branch and warp efficiency. The other groups are the memory paths
+ * the default does not see; each takes its own passes (`gpuprof metrics --chip` counts
+ * them). global_hit_rate is in the l2 group: it says how much of the global load traffic L1
+ * kept from L2, read beside what reached L2, and its L1 tag counters share the l2 group's
+ * hardware passes. */
+#define DEFAULT .group = GP_GROUP_DEFAULT
+#define ALL_ONLY .group = GP_GROUP_ALL_ONLY
+/* The classic global metrics do not see cp.async or TMA traffic: they say so (notes). */
+#define LOAD_PATHS .blind_to = GP_PATH_CP_ASYNC | GP_PATH_TMA_LOAD
+#define STORE_PATHS .blind_to = GP_PATH_TMA_STORE
 /* The PerfWorks counters a metric is derived from, counted by the compiler. */
 #define INPUTS(...)                                                                        \
     .inputs = {__VA_ARGS__},                                                               \
@@ -144,117 +202,179 @@ static const gp_metric_def catalogue[] = {
      INPUTS(LD_SECTORS, LD_REQUESTS), .derive = per_request,
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
-     .ncu_scale = 1.0, .sets = D, .in_table = true},
+     .ncu_scale = 1.0, DEFAULT, .in_table = true, LOAD_PATHS},
     {.key = "gst_transactions_per_request", .label = "gst/req", .unit = "sectors/request",
      .description = "global store sectors per store request (32 = fully strided 4-byte stores)",
      INPUTS(ST_SECTORS, ST_REQUESTS), .derive = per_request,
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
-     .ncu_scale = 1.0, .sets = D, .in_table = true},
+     .ncu_scale = 1.0, DEFAULT, .in_table = true, STORE_PATHS},
     {.key = "gld_efficiency", .label = "ld_eff%", .unit = "%",
      .description = "bytes the loads asked for / bytes of the sectors moved",
      INPUTS(LD_DATA_BYTES, LD_SECTORS), .derive = sector_efficiency,
      .formula = "100 * data bytes / (32 * sectors)",
      .ncu_metric = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-     .ncu_scale = 1.0, .sets = D, .in_table = true},
+     .ncu_scale = 1.0, DEFAULT, .in_table = true, LOAD_PATHS, .broadcast = true},
     {.key = "gst_efficiency", .label = "st_eff%", .unit = "%",
      .description = "bytes the stores wrote / bytes of the sectors moved",
      INPUTS(ST_DATA_BYTES, ST_SECTORS), .derive = sector_efficiency,
      .formula = "100 * data bytes / (32 * sectors)",
      .ncu_metric = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-     .ncu_scale = 1.0, .sets = D, .in_table = true},
+     .ncu_scale = 1.0, DEFAULT, .in_table = true, STORE_PATHS, .broadcast = true},
     {.key = "gld_throughput", .label = "gld_GB/s", .unit = "GB/s",
      .description = "bytes of the global load sectors requested from L1 per second",
      INPUTS(LD_SECTORS, DURATION), .derive = sector_bytes_per_ns,
      .formula = "32 * sectors / duration",
      .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.per_second",
-     .ncu_scale = 32e-9, .sets = D},
+     .ncu_scale = 32e-9, DEFAULT, LOAD_PATHS},
     {.key = "gst_throughput", .label = "gst_GB/s", .unit = "GB/s",
      .description = "bytes of the global store sectors requested from L1 per second",
      INPUTS(ST_SECTORS, DURATION), .derive = sector_bytes_per_ns,
      .formula = "32 * sectors / duration",
      .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum.per_second",
-     .ncu_scale = 32e-9, .sets = D},
+     .ncu_scale = 32e-9, DEFAULT, STORE_PATHS},
     {.key = "dram_read_throughput", .label = "dram_rd_GB/s", .unit = "GB/s",
      .description = "bytes read from DRAM per second",
      INPUTS(DRAM_READ, DURATION), .derive = bytes_per_ns,
      .formula = "bytes / duration",
-     .ncu_metric = "dram__bytes_read.sum.per_second", .ncu_scale = 1e-9, .sets = D},
+     .ncu_metric = "dram__bytes_read.sum.per_second", .ncu_scale = 1e-9, DEFAULT},
     {.key = "dram_write_throughput", .label = "dram_wr_GB/s", .unit = "GB/s",
      .description = "bytes written to DRAM per second",
      INPUTS(DRAM_WRITE, DURATION), .derive = bytes_per_ns,
      .formula = "bytes / duration",
-     .ncu_metric = "dram__bytes_write.sum.per_second", .ncu_scale = 1e-9, .sets = D},
+     .ncu_metric = "dram__bytes_write.sum.per_second", .ncu_scale = 1e-9, DEFAULT},
     {.key = "dram_throughput", .label = "dram_GB/s", .unit = "GB/s",
      .description = "bytes read from and written to DRAM per second",
      INPUTS(DRAM_READ, DRAM_WRITE, DURATION), .derive = both_bytes_per_ns,
      .formula = "(read + written bytes) / duration",
      .ncu_metric = "dram__bytes.sum.per_second",
-     .ncu_scale = 1e-9, .sets = D, .in_table = true},
+     .ncu_scale = 1e-9, DEFAULT, .in_table = true},
     {.key = "dram_read_bytes", .label = "dram_rd_B", .unit = "bytes",
      .description = "bytes read from DRAM",
      INPUTS(DRAM_READ), .derive = as_is,
      .formula = "counter",
-     .ncu_metric = "dram__bytes_read.sum", .ncu_scale = 1.0, .sets = D},
+     .ncu_metric = "dram__bytes_read.sum", .ncu_scale = 1.0, DEFAULT},
     {.key = "dram_write_bytes", .label = "dram_wr_B", .unit = "bytes",
      .description = "bytes written to DRAM",
      INPUTS(DRAM_WRITE), .derive = as_is,
      .formula = "counter",
-     .ncu_metric = "dram__bytes_write.sum", .ncu_scale = 1.0, .sets = D},
+     .ncu_metric = "dram__bytes_write.sum", .ncu_scale = 1.0, DEFAULT},
     {.key = "dram_utilization", .label = "dram%", .unit = "%",
      .description = "DRAM bandwidth used, % of peak while the kernel ran",
      INPUTS(DRAM_READ, DRAM_WRITE, DRAM_PEAK, DRAM_CYCLES), .derive = dram_utilization,
      .formula = "100 * bytes / (peak bytes per cycle * elapsed DRAM cycles)",
      .ncu_metric = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-     .ncu_scale = 1.0, .sets = D},
+     .ncu_scale = 1.0, DEFAULT},
     {.key = "shared_load_transactions_per_request", .label = "shld/req",
      .unit = "wavefronts/instruction",
      .description = "shared-memory load wavefronts per executed load instruction (1 = no bank "
                      "conflicts)",
      INPUTS(SH_LD_WAVES, SH_LD_INST), .derive = per_instruction,
      .formula = "wavefronts / instructions",
-     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = D, .in_table = true},
+     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, .in_table = true},
     {.key = "shared_store_transactions_per_request", .label = "shst/req",
      .unit = "wavefronts/instruction",
      .description = "shared-memory store wavefronts per executed store instruction",
      INPUTS(SH_ST_WAVES, SH_ST_INST), .derive = per_instruction,
      .formula = "wavefronts / instructions",
-     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = D},
+     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT},
+    /* Bytes the threads asked for over the wavefronts' 128 bytes: a word that one wavefront
+     * hands to several threads (a broadcast) counts once per thread, so kernels whose warps
+     * read shared fragments (GEMMs) go above 100 %, as ncu's metric does (docs/cupti.md). */
     {.key = "shared_efficiency", .label = "sh_eff%", .unit = "%",
-     .description = "shared-memory bytes used / bytes of the wavefronts",
+     .description = "shared bytes the threads asked for / bytes of the wavefronts",
      INPUTS(SH_DATA_BYTES, SH_WAVES_SASS), .derive = wavefront_efficiency,
      .formula = "100 * data bytes / (128 * wavefronts)",
      .ncu_metric = "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
-     .ncu_scale = 1.0, .sets = D},
+     .ncu_scale = 1.0, DEFAULT, .broadcast = true},
     {.key = "shared_load_bank_conflicts", .label = "ld_conflicts", .unit = "conflicts",
      .description = "extra shared-memory load wavefronts caused by bank conflicts",
      INPUTS(SH_LD_CONFLICTS), .derive = as_is,
      .formula = "counter",
-     .ncu_metric = SH_LD_CONFLICTS, .ncu_scale = 1.0, .sets = A},
+     .ncu_metric = SH_LD_CONFLICTS, .ncu_scale = 1.0, ALL_ONLY},
     {.key = "shared_store_bank_conflicts", .label = "st_conflicts", .unit = "conflicts",
      .description = "extra shared-memory store wavefronts caused by bank conflicts",
      INPUTS(SH_ST_CONFLICTS), .derive = as_is,
      .formula = "counter",
-     .ncu_metric = SH_ST_CONFLICTS, .ncu_scale = 1.0, .sets = A},
+     .ncu_metric = SH_ST_CONFLICTS, .ncu_scale = 1.0, ALL_ONLY},
     {.key = "achieved_occupancy", .label = "occupancy", .unit = "fraction",
      .description = "average active warps / maximum warps per SM, over active cycles (0..1, as "
                      "nvprof)",
      INPUTS(WARPS_ACTIVE, CYCLES_ACTIVE, WARPS_PEAK), .derive = occupancy,
      .formula = "warps active / (active cycles * max warps per SM)",
      .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
-     .ncu_scale = 0.01, .sets = A},
+     .ncu_scale = 0.01, ALL_ONLY},
     {.key = "branch_efficiency", .label = "branch%", .unit = "%",
      .description = "branches whose active threads all went one way",
      INPUTS(BRANCH_UNIFORM, BRANCH_TARGETS), .derive = percent,
      .formula = "100 * uniform / all branch targets",
      .ncu_metric = "smsp__sass_average_branch_targets_threads_uniform.pct",
-     .ncu_scale = 1.0, .sets = A},
+     .ncu_scale = 1.0, ALL_ONLY},
     {.key = "warp_execution_efficiency", .label = "warp_eff%", .unit = "%",
      .description = "active threads per executed warp instruction, % of 32",
      INPUTS(THREAD_INST, WARP_INST), .derive = thread_efficiency,
      .formula = "100 * thread instructions / (32 * warp instructions)",
      .ncu_metric = "smsp__thread_inst_executed_per_inst_executed.ratio",
-     .ncu_scale = 100.0 / 32.0, .sets = A},
+     .ncu_scale = 100.0 / 32.0, ALL_ONLY},
+    /* ---- local: spills and local arrays ---- */
+    {.key = "local_load_transactions", .label = "lcl_ld", .unit = "sectors",
+     .description = "local memory load sectors (register spills, local arrays)",
+     INPUTS(LOCAL_LD_SECTORS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", .ncu_scale = 1.0,
+     .group = GP_GROUP_LOCAL},
+    {.key = "local_store_transactions", .label = "lcl_st", .unit = "sectors",
+     .description = "local memory store sectors (register spills, local arrays)",
+     INPUTS(LOCAL_ST_SECTORS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", .ncu_scale = 1.0,
+     .group = GP_GROUP_LOCAL},
+    {.key = "local_load_transactions_per_request", .label = "lcl_ld/req",
+     .unit = "sectors/request",
+     .description = "local load sectors per request (4 = 4 bytes a thread)",
+     INPUTS(LOCAL_LD_SECTORS, LOCAL_LD_REQUESTS), .derive = per_request,
+     .formula = "sectors / requests",
+     .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_local_op_ld.ratio",
+     .ncu_scale = 1.0, .group = GP_GROUP_LOCAL},
+    {.key = "local_store_transactions_per_request", .label = "lcl_st/req",
+     .unit = "sectors/request",
+     .description = "local store sectors per local store request",
+     INPUTS(LOCAL_ST_SECTORS, LOCAL_ST_REQUESTS), .derive = per_request,
+     .formula = "sectors / requests",
+     .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_local_op_st.ratio",
+     .ncu_scale = 1.0, .group = GP_GROUP_LOCAL},
+    /* nvprof: local memory's share of the traffic between L1 and L2. Here: the local sectors
+     * L1 sends to L2 (load misses; stores, which L1 writes through) over every sector L2
+     * serves for the SMs (loads, stores, atomics, TMA), both counted in 32-byte sectors. */
+    {.key = "local_memory_overhead", .label = "lcl_ovh%", .unit = "%",
+     .description = "local sectors L1 sent to L2 / all L2 sectors of the SMs",
+     INPUTS(LOCAL_LD_MISSES, LOCAL_ST_L1, L2_TEX_SECTORS), .derive = local_share,
+     .formula = "100 * (local load sectors missing L1 + local store sectors) / L2 sectors from "
+                "L1TEX",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .group = GP_GROUP_LOCAL},
+    /* ---- l2: what reaches L2 ---- */
+    {.key = "l2_read_transactions", .label = "l2_rd", .unit = "sectors",
+     .description = "L2 sectors the SMs read (loads, cp.async, TMA; no atomics)",
+     INPUTS(L2_TEX_READS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = L2_TEX_READS, .ncu_scale = 1.0, .group = GP_GROUP_L2},
+    {.key = "l2_write_transactions", .label = "l2_wr", .unit = "sectors",
+     .description = "L2 sectors the SMs wrote (stores, TMA; no atomics)",
+     INPUTS(L2_TEX_WRITES), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = L2_TEX_WRITES, .ncu_scale = 1.0, .group = GP_GROUP_L2},
+    {.key = "l2_read_throughput", .label = "l2_rd_GB/s", .unit = "GB/s",
+     .description = "bytes of the L2 sectors the SMs read, per second",
+     INPUTS(L2_TEX_READS, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "lts__t_sectors_srcunit_tex_op_read.sum.per_second", .ncu_scale = 32e-9,
+     .group = GP_GROUP_L2},
+    {.key = "l2_write_throughput", .label = "l2_wr_GB/s", .unit = "GB/s",
+     .description = "bytes of the L2 sectors the SMs wrote, per second",
+     INPUTS(L2_TEX_WRITES, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "lts__t_sectors_srcunit_tex_op_write.sum.per_second", .ncu_scale = 32e-9,
+     .group = GP_GROUP_L2},
     /* Every L2 lookup, as ncu's "L2 Hit Rate": besides the SMs' requests it counts lookups
      * from the other L2 partition (a sector can be looked up twice) and some that come from
      * neither, whose number moves with what the profiler collects. */
@@ -262,7 +382,7 @@ static const gp_metric_def catalogue[] = {
      .description = "L2 sector lookups that hit",
      INPUTS(L2_HIT, L2_MISS), .derive = hit_rate,
      .formula = "100 * hits / (hits + misses)",
-     .ncu_metric = "lts__t_sector_hit_rate.pct", .ncu_scale = 1.0, .sets = A},
+     .ncu_metric = "lts__t_sector_hit_rate.pct", .ncu_scale = 1.0, .group = GP_GROUP_L2},
     /* nvprof's definition: only the sectors the SMs' loads, stores and atomics look up (from
      * L1TEX), each once: the hits that belong to the kernel, which ncu and gpuprof count
      * alike where the all-lookup hits depend on what ran before in the process. */
@@ -270,12 +390,119 @@ static const gp_metric_def catalogue[] = {
      .description = "L2 sector lookups of the SMs' own requests (from L1TEX) that hit",
      INPUTS(L2_TEX_HIT, L2_TEX_MISS), .derive = hit_rate,
      .formula = "100 * hits / (hits + misses)",
-     .ncu_metric = NULL, .ncu_scale = 1.0, .sets = A},
+     .ncu_metric = NULL, .ncu_scale = 1.0, .group = GP_GROUP_L2},
+    {.key = "global_hit_rate", .label = "l1_gld_hit%", .unit = "%",
+     .description = "global load sectors L1 served without asking L2",
+     INPUTS(L1_GLD_HIT, L1_GLD_MISS), .derive = l1_hit_rate,
+     .formula = "100 * hits / (hits + misses)",
+     .ncu_metric = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", .ncu_scale = 1.0,
+     .group = GP_GROUP_L2},
+    /* ---- atomics: ATOM, ATOMG and REDG on global memory (ncu has no single metric of both
+     * kinds: sum its ..._op_atom and ..._op_red counters) ---- */
+    {.key = "atomic_transactions", .label = "atom", .unit = "sectors",
+     .description = "global atomic and reduction sectors",
+     INPUTS(ATOM_SECTORS, RED_SECTORS), .derive = two_as_one,
+     .formula = "atomic sectors + reduction sectors",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .group = GP_GROUP_ATOMICS},
+    {.key = "atomic_transactions_per_request", .label = "atom/req", .unit = "sectors/request",
+     .description = "global atomic and reduction sectors per instruction",
+     INPUTS(ATOM_SECTORS, RED_SECTORS, ATOM_REQUESTS, RED_REQUESTS), .derive = two_per_two,
+     .formula = "(atomic + reduction sectors) / (atomic + reduction requests)",
+     .ncu_metric = NULL, .ncu_scale = 1.0, .group = GP_GROUP_ATOMICS},
+    /* ---- sysmem: host memory through L2 (zero-copy, mapped pinned memory) ---- */
+    {.key = "sysmem_read_bytes", .label = "sys_rd_B", .unit = "bytes",
+     .description = "bytes of the L2 sectors the SMs read from host memory",
+     INPUTS(SYSMEM_READS), .derive = sector_bytes,
+     .formula = "32 * sectors",
+     .ncu_metric = SYSMEM_READS, .ncu_scale = 32.0, .group = GP_GROUP_SYSMEM},
+    {.key = "sysmem_write_bytes", .label = "sys_wr_B", .unit = "bytes",
+     .description = "bytes of the L2 sectors the SMs wrote to host memory",
+     INPUTS(SYSMEM_WRITES), .derive = sector_bytes,
+     .formula = "32 * sectors",
+     .ncu_metric = SYSMEM_WRITES, .ncu_scale = 32.0, .group = GP_GROUP_SYSMEM},
+    {.key = "sysmem_read_throughput", .label = "sys_rd_GB/s", .unit = "GB/s",
+     .description = "bytes the SMs read from host memory per second",
+     INPUTS(SYSMEM_READS, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum.per_second",
+     .ncu_scale = 32e-9, .group = GP_GROUP_SYSMEM},
+    {.key = "sysmem_write_throughput", .label = "sys_wr_GB/s", .unit = "GB/s",
+     .description = "bytes the SMs wrote to host memory per second",
+     INPUTS(SYSMEM_WRITES, DURATION), .derive = sector_bytes_per_ns,
+     .formula = "32 * sectors / duration",
+     .ncu_metric = "lts__t_sectors_srcunit_tex_aperture_sysmem_op_write.sum.per_second",
+     .ncu_scale = 32e-9, .group = GP_GROUP_SYSMEM},
+    /* ---- async: cp.async (LDGSTS) and TMA (cp.async.bulk) ---- */
+    {.key = "cp_async_requests", .label = "cpasync_req", .unit = "requests",
+     .description = "cp.async (LDGSTS) warp requests, global to shared memory",
+     INPUTS(LDGSTS_REQUESTS), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = LDGSTS_REQUESTS, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+    {.key = "cp_async_sectors_per_request", .label = "cpasync/req", .unit = "sectors/request",
+     .description = "global sectors per cp.async request (16 = 16 bytes a thread)",
+     INPUTS(LDGSTS_SECTORS, LDGSTS_REQUESTS), .derive = per_request,
+     .formula = "sectors / requests",
+     .ncu_metric = "smsp__sass_l1tex_average_t_sectors_per_request_pipe_lsu_mem_global_op_"
+                   "ldgsts.ratio",
+     .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+    {.key = "cp_async_efficiency", .label = "cpasync_eff%", .unit = "%",
+     .description = "bytes cp.async copied / bytes of the global sectors moved",
+     INPUTS(LDGSTS_DATA_BYTES, LDGSTS_SECTORS), .derive = sector_efficiency,
+     .formula = "100 * data bytes / (32 * sectors)",
+     .ncu_metric = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ldgsts.pct",
+     .ncu_scale = 1.0, .group = GP_GROUP_ASYNC, .broadcast = true},
+    {.key = "tma_load_bytes", .label = "tma_ld_B", .unit = "bytes",
+     .description = "bytes TMA loads brought from L2 into the SMs",
+     INPUTS(TMA_LOAD_BYTES), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = TMA_LOAD_BYTES, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+    {.key = "tma_store_bytes", .label = "tma_st_B", .unit = "bytes",
+     .description = "bytes TMA stores sent from the SMs to L2",
+     INPUTS(TMA_STORE_BYTES), .derive = as_is,
+     .formula = "counter",
+     .ncu_metric = TMA_STORE_BYTES, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+    {.key = "tma_load_throughput", .label = "tma_ld_GB/s", .unit = "GB/s",
+     .description = "bytes TMA loads brought into the SMs per second",
+     INPUTS(TMA_LOAD_BYTES, DURATION), .derive = bytes_per_ns,
+     .formula = "bytes / duration",
+     .ncu_metric = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum.per_second",
+     .ncu_scale = 1e-9, .group = GP_GROUP_ASYNC},
+    {.key = "tma_store_throughput", .label = "tma_st_GB/s", .unit = "GB/s",
+     .description = "bytes TMA stores sent to L2 per second",
+     INPUTS(TMA_STORE_BYTES, DURATION), .derive = bytes_per_ns,
+     .formula = "bytes / duration",
+     .ncu_metric = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum.per_second",
+     .ncu_scale = 1e-9, .group = GP_GROUP_ASYNC},
 };
 
-#undef D
-#undef A
+#undef DEFAULT
+#undef ALL_ONLY
+#undef LOAD_PATHS
+#undef STORE_PATHS
 #undef INPUTS
+
+/* Paths around the classic counters: the counter that shows a kernel used one (its traffic
+ * is not zero), and what the metrics blind to it say then. The counters are cheap: with the
+ * default group's, GH100 still takes its two passes (docs/cupti.md). */
+static const struct {
+    unsigned path;
+    const char *counter;
+    const char *note;
+} paths[] = {
+    {GP_PATH_CP_ASYNC, LDGSTS_REQUESTS,
+     "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"},
+    {GP_PATH_TMA_LOAD, TMA_LOAD_BYTES, "loads via TMA are not counted here: see tma_*"},
+    {GP_PATH_TMA_STORE, TMA_STORE_BYTES, "stores via TMA are not counted here: see tma_*"},
+};
+
+#define BROADCAST_NOTE                                                                     \
+    "above 100 %: threads shared bytes one transfer moved (a broadcast), counted once per "  \
+    "thread"
+
+static const char *const group_names[GP_METRIC_GROUPS] = {
+    [GP_GROUP_DEFAULT] = "default", [GP_GROUP_LOCAL] = "local",     [GP_GROUP_L2] = "l2",
+    [GP_GROUP_ATOMICS] = "atomics", [GP_GROUP_SYSMEM] = "sysmem",   [GP_GROUP_ASYNC] = "async",
+    [GP_GROUP_ALL_ONLY] = "all"};
 
 const char *const gp_clock_counters[] = {DURATION, SM_CYCLES, DRAM_CYCLES};
 const size_t gp_n_clock_counters = sizeof gp_clock_counters / sizeof gp_clock_counters[0];
@@ -289,6 +516,21 @@ const char *gp_metrics_kind_name(gp_metrics_kind kind)
     case GP_METRICS_NONE: break;
     }
     return "none";
+}
+
+const char *gp_metric_group_name(gp_metric_group g)
+{
+    return (unsigned)g < GP_METRIC_GROUPS ? group_names[g] : "all";
+}
+
+bool gp_metric_group_from_name(const char *name, gp_metric_group *g)
+{
+    for (unsigned i = 0; i < GP_GROUP_ALL_ONLY; i++)
+        if (strcmp(name, group_names[i]) == 0) {
+            *g = (gp_metric_group)i;
+            return true;
+        }
+    return false;
 }
 
 const gp_metric_def *gp_metric_catalogue(size_t *count)
@@ -331,6 +573,42 @@ bool gp_metric_derive(const gp_metric_def *m, const char *const *names, const do
     return !isnan(*out);
 }
 
+size_t gp_metric_note_counters(const gp_metric_def *m, const char **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (m->blind_to & paths[i].path)
+            out[n++] = paths[i].counter;
+    return n;
+}
+
+static double value_of(const char *const *names, const double *values, size_t n,
+                       const char *name)
+{
+    for (size_t j = 0; j < n; j++)
+        if (strcmp(names[j], name) == 0)
+            return values[j];
+    return NAN;
+}
+
+static void append(char *buf, size_t len, const char *text)
+{
+    const size_t used = strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+void gp_metric_note(const gp_metric_def *m, const char *const *names, const double *values,
+                    size_t n, bool valid, double value, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if ((m->blind_to & paths[i].path) && value_of(names, values, n, paths[i].counter) > 0)
+            append(buf, len, paths[i].note);
+    if (m->broadcast && valid && value > 100.0)
+        append(buf, len, BROADCAST_NOTE);
+}
+
 /* ---- measured values ---------------------------------------------------------------------- */
 
 void gp_metric_set_free(gp_metric_set *s)
@@ -369,9 +647,10 @@ static void derive_again(gp_metric_set *s, gp_metric_value *m)
         values[i] = s->counters[i].value;
     }
     const char *why = NULL;
-    if (def)
+    if (def) {
         m->valid = gp_metric_derive(def, names, values, n, &m->value, &why);
-    else {
+        gp_metric_note(def, names, values, n, m->valid, m->value, m->note, sizeof m->note);
+    } else {
         const gp_counter *c = counter_named(s, m->key);
         m->valid = c && !isnan(c->value);
         m->value = m->valid ? c->value : 0.0;

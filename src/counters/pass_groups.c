@@ -1,7 +1,7 @@
 /* A collector's counters split into groups that one pass collects each, so that exec can
  * collect a different group on each launch of a kernel and never replay one (rotation).
  * Units that should stay together (one metric's inputs, so that each launch can give the
- * metric; the clock counters) are placed in catalogue order into the first group they fit
+ * metric; the clock counters; each counter of a metric's notes alone) are placed in catalogue order into the first group they fit
  * in, asking the chip's host API for the passes of each candidate: SASS counters and
  * hardware counters never share a pass, and which hardware counters do is the chip's to
  * say. Counters layer: never prints, never exits, never links cudart. */
@@ -136,6 +136,22 @@ static unit metric_unit(const gp_collector *c, const gp_selected_metric *s)
     return u;
 }
 
+/* The counters of the metric's notes the collector has, each a unit of its own: a launch
+ * that collected one can say what the metric misses, whatever else it collected. */
+static int place_note_counters(gp_collector *c, const gp_selected_metric *s)
+{
+    if (!s->def || s->missing)
+        return GP_OK;
+    const char *names[GP_METRIC_MAX_INPUTS];
+    const size_t n = gp_metric_note_counters(s->def, names);
+    for (size_t k = 0; k < n; k++) {
+        unit u = {.n = 0};
+        add_to_unit(&u, c, names[k]);
+        GP_TRY(place(c, &u));
+    }
+    return GP_OK;
+}
+
 static unit clock_unit(const gp_collector *c)
 {
     unit u = {.n = 0};
@@ -190,6 +206,8 @@ int gp_collector_split(gp_collector *c)
         const unit u = metric_unit(c, &c->metrics[i]);
         GP_TRY(place(c, &u));
     }
+    for (size_t i = 0; i < c->n_metrics; i++)
+        GP_TRY(place_note_counters(c, &c->metrics[i]));
     const unit clocks = clock_unit(c);
     GP_TRY(place(c, &clocks));
     sass_first(c);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The longest --metrics list: every name at its longest. */
-#define METRICS_TEXT_LEN (GP_MAX_METRIC_NAMES * GP_METRIC_NAME_LEN)
+/* The longest --metrics list: every name at its longest, and every group. */
+#define METRICS_TEXT_LEN ((GP_MAX_METRIC_NAMES + GP_METRIC_GROUPS) * GP_METRIC_NAME_LEN)
 
 /* ---- encoding --------------------------------------------------------------------------- */
 
@@ -23,8 +23,17 @@ static void metrics_text(const gp_metrics_request *m, char *buf, size_t len)
         return;
     }
     size_t used = (size_t)snprintf(buf, len, "list:");
-    for (size_t i = 0; i < m->n_names && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", m->names[i]);
+    const char *sep = "";
+    for (unsigned g = 0; g < GP_METRIC_GROUPS && used < len; g++)
+        if (m->groups & GP_GROUP_BIT(g)) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
+                                     gp_metric_group_name((gp_metric_group)g));
+            sep = ",";
+        }
+    for (size_t i = 0; i < m->n_names && used < len; i++) {
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, m->names[i]);
+        sep = ",";
+    }
 }
 
 static int add_var(char **vars, size_t *n, const char *name, const char *value)
@@ -126,8 +135,13 @@ static void read_metric_list(gp_metrics_request *m, const char *list)
     snprintf(buf, sizeof buf, "%s", list);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok && m->n_names < GP_MAX_METRIC_NAMES;
-         tok = strtok_r(NULL, ",", &save))
-        snprintf(m->names[m->n_names++], GP_METRIC_NAME_LEN, "%s", tok);
+         tok = strtok_r(NULL, ",", &save)) {
+        gp_metric_group g;
+        if (gp_metric_group_from_name(tok, &g))
+            m->groups |= GP_GROUP_BIT(g);
+        else
+            snprintf(m->names[m->n_names++], GP_METRIC_NAME_LEN, "%s", tok);
+    }
 }
 
 static void read_metrics(gp_metrics_request *m, const char *text)

@@ -40,7 +40,8 @@
 
 #define GP_ENV_INJECTION "CUDA_INJECTION64_PATH"
 #define GP_ENV_DIR "GPUPROF_EXEC_DIR"
-#define GP_ENV_METRICS "GPUPROF_EXEC_METRICS"       /* none | default | all | list:a,b,... */
+/* none | default | all | list:a,b,... (group names, keys, raw names) */
+#define GP_ENV_METRICS "GPUPROF_EXEC_METRICS"
 #define GP_ENV_KERNEL "GPUPROF_EXEC_KERNEL"         /* extended regular expression */
 #define GP_ENV_SKIP "GPUPROF_EXEC_LAUNCH_SKIP"
 #define GP_ENV_COUNT "GPUPROF_EXEC_LAUNCH_COUNT"

@@ -97,6 +97,9 @@ static int add_metrics(gp_exec_kernel *k, const gp_metric_set *set)
         gp_metric_stats *s = stats_for(k, m);
         if (!s)
             return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        if (m->note[0] && !s->average.note[0]) /* the kernel's: any launch's note says it */
+            for (gp_metric_value *v = &s->min; v <= &s->max; v++)
+                snprintf(v->note, sizeof v->note, "%s", m->note);
         if (!m->valid) {
             s->undefined = s->undefined || strcmp(m->why, GP_NOT_IN_THIS_PASS) != 0;
             continue;

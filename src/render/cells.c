@@ -78,6 +78,8 @@ void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
                 m = &s->metrics[k];
         char cell[32];
         gp_text_format_value(cell, sizeof cell, m);
+        if (m && m->note[0]) /* the note itself: --metrics-detail, or the JSON */
+            snprintf(cell + strlen(cell), sizeof cell - strlen(cell), "*");
         fprintf(out, " %*s", gp_text_column_width(labels[i]), cell);
     }
 }

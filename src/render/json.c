@@ -74,6 +74,8 @@ static cJSON *metrics_json(const gp_metric_set *s)
         cJSON_AddItemToObject(e, "inputs", inputs);
         if (!m->valid)
             cJSON_AddStringToObject(e, "reason", m->why);
+        if (m->note[0])
+            cJSON_AddStringToObject(e, "note", m->note);
         cJSON_AddItemToObject(o, m->key, e);
     }
     return o;
@@ -244,6 +246,8 @@ static cJSON *stats_json(const gp_metric_stats *s)
     cJSON_AddNumberToObject(o, "launches", (double)s->launches);
     if (s->combined)
         cJSON_AddTrueToObject(o, "combined");
+    if (s->average.note[0])
+        cJSON_AddStringToObject(o, "note", s->average.note);
     return o;
 }
 
@@ -472,7 +476,7 @@ static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, 
     cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
     for (size_t k = 0; k < m->n_inputs; k++)
         cJSON_AddItemToArray(inputs, cJSON_CreateString(m->inputs[k]));
-    cJSON_AddStringToObject(o, "set", (m->sets & GP_SET_DEFAULT) ? "default" : "all");
+    cJSON_AddStringToObject(o, "set", gp_metric_group_name(m->group));
     if (m->ncu_metric)
         cJSON_AddStringToObject(o, "ncu_metric", m->ncu_metric);
     else
@@ -494,7 +498,9 @@ int gp_json_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
     if (c->chip) {
         cJSON_AddStringToObject(root, "chip", c->chip);
         cJSON *passes = cJSON_AddObjectToObject(root, "passes");
-        cJSON_AddNumberToObject(passes, "default", c->passes_default);
+        for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++)
+            cJSON_AddNumberToObject(passes, gp_metric_group_name((gp_metric_group)g),
+                                    c->group_passes[g]);
         cJSON_AddNumberToObject(passes, "all", c->passes_all);
     } else {
         cJSON_AddNullToObject(root, "chip");

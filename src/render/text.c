@@ -210,6 +210,8 @@ static void print_detail(FILE *out, const gp_report *r)
                 gp_text_format_value(cell, sizeof cell, v);
                 fprintf(out, "    %-38s %-62s %14s %s\n", v->key,
                         def ? def->description : "PerfWorks metric", cell, v->unit);
+                if (v->note[0])
+                    fprintf(out, "    %38s * %s\n", "", v->note);
             }
         }
     }
@@ -381,20 +383,26 @@ int gp_text_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
     (void)o;
     size_t n;
     const gp_metric_def *cat = gp_metric_catalogue(&n);
-    if (c->chip)
-        fprintf(out, "chip %s: default set %d passes, all %d passes per kernel\n\n", c->chip,
-                c->passes_default, c->passes_all);
+    if (c->chip) {
+        fprintf(out, "chip %s: passes per kernel:", c->chip);
+        for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++)
+            fprintf(out, " %s %d,", gp_metric_group_name((gp_metric_group)g), c->group_passes[g]);
+        fprintf(out, " all %d\n", c->passes_all);
+        fprintf(out, "smsp__sass_* counters are counted by instrumenting the kernel's code, in "
+                     "passes of their own; the others are hardware counters\n\n");
+    }
     for (size_t i = 0; i < n; i++) {
         const gp_metric_def *m = &cat[i];
         const bool available = c->chip && c->availability[i].available;
-        fprintf(out, "%-38s %-22s %s%s\n", m->key, m->unit,
-                (m->sets & GP_SET_DEFAULT) ? "default" : "all",
+        fprintf(out, "%-38s %-22s %s%s\n", m->key, m->unit, gp_metric_group_name(m->group),
                 c->chip ? (available ? ", available" : ", NOT AVAILABLE") : "");
         fprintf(out, "    %s\n    = %s\n", m->description, m->formula);
         for (size_t k = 0; k < m->n_inputs; k++)
             fprintf(out, "      %s\n", m->inputs[k]);
         if (m->ncu_metric)
             fprintf(out, "    ncu: %s\n", m->ncu_metric);
+        else
+            fprintf(out, "    ncu: no single metric; compare the counters above\n");
         if (c->chip && !available)
             fprintf(out, "    missing on %s: %s\n", c->chip, c->availability[i].missing);
     }

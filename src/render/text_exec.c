@@ -199,6 +199,8 @@ static void print_detail(FILE *out, const gp_exec_kernel *k, size_t nk)
             fprintf(out, "    %-38s %-62s %12s %12s %12s %s%s\n", s->average.key,
                     def ? def->description : "PerfWorks metric", min, max, avg,
                     s->average.unit, s->combined ? " (inputs of different launches)" : "");
+            if (s->average.note[0])
+                fprintf(out, "    %38s * %s\n", "", s->average.note);
         }
     }
 }

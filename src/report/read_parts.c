@@ -53,7 +53,7 @@ static int read_metric(gp_json_reader *rd, const cJSON *e, gp_metric_set *s, gp_
 {
     if (!cJSON_IsObject(e))
         return gp_json_fail(rd, "expected an object");
-    GP_TRY(GP_JSON_ONLY_KEYS(rd, e, "value", "unit", "inputs", "reason"));
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, e, "value", "unit", "inputs", "reason", "note"));
     if (strlen(e->string) >= sizeof m->key)
         return gp_json_fail(rd, "a metric key longer than %zu characters", sizeof m->key - 1);
     snprintf(m->key, sizeof m->key, "%s", e->string);
@@ -62,6 +62,8 @@ static int read_metric(gp_json_reader *rd, const cJSON *e, gp_metric_set *s, gp_
     GP_TRY(gp_json_get_string(rd, e, "unit", m->unit, sizeof m->unit));
     if (gp_json_field(e, "reason"))
         GP_TRY(gp_json_get_string(rd, e, "reason", m->why, sizeof m->why));
+    if (gp_json_field(e, "note"))
+        GP_TRY(gp_json_get_string(rd, e, "note", m->note, sizeof m->note));
     return read_inputs(rd, e, s, m);
 }
 

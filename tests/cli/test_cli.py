@@ -64,6 +64,10 @@ USAGE_ERRORS = [
     (["reduce", "--no-header"], "--csv"),
     (["reduce", "stray"], "unexpected argument"),
     (["reduce", "--metrics=bogus"], "unknown metric"),
+    (["reduce", "--metrics=l3"], "did you mean 'l2'"),
+    (["reduce", "--metrics=default,sysmm"], "did you mean 'sysmem'"),
+    (["reduce", "--metrics=l2,all"], "cannot be combined"),
+    (["exec", "--metrics=asynch", "true"], "did you mean 'async'"),
     (["reduce", "--metrics=none", "--require-metrics"], "contradicts"),
     (["reduce", "--repeat"], "needs a value"),
     (["reduce", "--json=yes"], "takes no value"),
@@ -257,20 +261,69 @@ def test_exec_without_running():
            "exec without a GPU: exit 3 before the program starts", err)
 
 
+# The groups of issue 28 and their metrics: `gpuprof metrics` lists each with its group,
+# counters and ncu metric, and --metrics takes the groups.
+GROUPS = {
+    "local": ["local_load_transactions", "local_store_transactions",
+              "local_load_transactions_per_request", "local_store_transactions_per_request",
+              "local_memory_overhead"],
+    "l2": ["l2_read_transactions", "l2_write_transactions", "l2_read_throughput",
+           "l2_write_throughput", "l2_hit_rate", "l2_tex_hit_rate", "global_hit_rate"],
+    "atomics": ["atomic_transactions", "atomic_transactions_per_request"],
+    "sysmem": ["sysmem_read_bytes", "sysmem_write_bytes", "sysmem_read_throughput",
+               "sysmem_write_throughput"],
+    "async": ["cp_async_requests", "cp_async_sectors_per_request", "cp_async_efficiency",
+              "tma_load_bytes", "tma_store_bytes", "tma_load_throughput", "tma_store_throughput"],
+}
+
+
 def test_metrics_for_a_chip():
     rc, out, err = run("metrics", "--chip=GH100")
-    m = re.search(r"default set (\d+) passes, all (\d+) passes", out)
+    m = re.search(r"passes per kernel: ((?:[a-z0-9]+ \d+, )+)all (\d+)", out)
     tap.ok(rc == 0 and m is not None, "metrics --chip=GH100 counts passes", err)
     if m:
-        tap.ok(1 <= int(m.group(1)) <= int(m.group(2)) <= 8, "pass counts are plausible: %s" % m.group(0))
+        per_group = {g: int(n) for g, n in re.findall(r"([a-z0-9]+) (\d+)", m.group(1))}
+        everything = int(m.group(2))
+        tap.ok(set(per_group) == {"default"} | set(GROUPS),
+               "a pass count per group: %s" % m.group(0))
+        tap.ok(all(1 <= n <= everything <= 8 for n in per_group.values()),
+               "pass counts are plausible: %s" % m.group(0))
         # Each pass replays every kernel: the default set is chosen to fit in two on an H100.
-        tap.ok(int(m.group(1)) == 2, "the default set takes 2 passes on GH100 (%s)" % m.group(1))
+        tap.ok(per_group.get("default") == 2,
+               "the default set takes 2 passes on GH100 (%s)" % per_group.get("default"))
     tap.ok("NOT AVAILABLE" not in out, "every catalogue metric exists on GH100")
+    rc, doc, _ = run_json("metrics", "--chip=GH100", "--json")
+    valid, why = validate(doc, "gpuprof-catalog-v1.schema.json") if doc else (False, "no JSON")
+    tap.ok(rc == 0 and valid, "metrics --chip=GH100 --json is valid", why)
+    rows = {r["key"]: r for r in (doc or {}).get("metrics", [])}
+    for group, keys in GROUPS.items():
+        for key in keys:
+            r = rows.get(key)
+            block = re.search(r"^%s\s.*\n((?:    .*\n)+)" % key, out, re.M)
+            listed = block is not None and all(c in block.group(1) for c in (r or {}).get(
+                "inputs", ["?"])) and "ncu: " in block.group(1)
+            tap.ok(r is not None and r["set"] == group and r["available"] and listed,
+                   "metrics --chip=GH100 lists %s in %s, with its counters and ncu metric"
+                   % (key, group), r)
     rc, doc, _ = run_json("metrics", "--chip=GA102", "--json")
     valid, why = validate(doc, "gpuprof-catalog-v1.schema.json") if doc else (False, "no JSON")
     tap.ok(rc == 0 and valid, "metrics --chip=GA102 --json is valid", why)
     rc, _, err = run("metrics", "--chip=NOPE100")
     tap.ok(rc == 2 and "unknown chip" in err, "an unknown chip is a usage error", err)
+
+
+def test_metric_groups_accepted():
+    """Groups, alone, together and with keys, pass the parser: without a GPU the command
+    gets as far as looking for one (exit 3), never a usage error."""
+    gpu, _ = has_gpu()
+    if gpu:
+        tap.skip("--metrics groups reach the GPU check", "a GPU is present")
+        return
+    for value in ["local", "l2", "atomics", "sysmem", "async", "default,l2",
+                  "l2,atomics,gld_efficiency", "default,local,l2,atomics,sysmem,async"]:
+        rc, out, err = run("reduce", "--metrics=" + value)
+        tap.ok(rc == 3 and "no usable CUDA device" in err and not out,
+               "--metrics=%s is accepted" % value, err)
 
 
 def test_without_gpu():

@@ -48,6 +48,29 @@ def load(name):
         return json.load(f)
 
 
+CP_ASYNC_NOTE = "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"
+BROADCAST_NOTE = ("above 100 %: threads shared bytes one transfer moved (a broadcast), counted "
+                  "once per thread")
+
+
+def with_notes(doc):
+    """The reduce fixture's first two results as a GEMM would show them: loads through
+    cp.async (no LDG: gld/req n/a, with the note) and shared efficiency above 100 %."""
+    doc = json.loads(json.dumps(doc))
+    doc["results"] = doc["results"][:2]
+    for sets in [[r["metrics"]] + [l["metrics"] for l in r["launches"]] for r in doc["results"]]:
+        for m in sets:
+            gld = m["gld_transactions_per_request"]
+            gld["value"], gld["reason"], gld["note"] = None, "no requests", CP_ASYNC_NOTE
+            for k in gld["inputs"]:
+                gld["inputs"][k] = 0
+            m["gld_efficiency"]["note"] = CP_ASYNC_NOTE
+            m["gld_throughput"].update(value=0.0, note=CP_ASYNC_NOTE)
+            m["shared_efficiency"].update(value=150.0, note=BROADCAST_NOTE)
+            m["shared_efficiency"].pop("reason", None)
+    return doc
+
+
 def write_inputs():
     sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
     sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
@@ -58,6 +81,7 @@ def write_inputs():
         "sweep-block.json": test_html.block_sweep(["interleaved", "shfl"], [64, 128, 256, 512]),
         "sweep-size.json": test_html.size_sweep("shfl", [20, 22, 24, 26]),
         "reduce-slower.json": test_html.slowed(load("reduce-default.json"), 2, 1.5),
+        "notes.json": with_notes(load("reduce-default.json")),
     }
     for name, doc in docs.items():
         with open(os.path.join(INPUTS, name), "w") as f:

@@ -96,6 +96,26 @@ static void every_option(void)
                req.metrics.kind == GP_METRICS_LIST && req.metrics.n_names == 2 &&
                strcmp(req.metrics.names[1], "dram__bytes_read.sum") == 0,
            "--metrics list of a key and a PerfWorks name");
+    tap_ok(parse("reduce", "--metrics=l2", NULL) == GP_OK && req.metrics.kind == GP_METRICS_LIST &&
+               req.metrics.groups == GP_GROUP_BIT(GP_GROUP_L2) && req.metrics.n_names == 0,
+           "--metrics=l2: a group");
+    tap_ok(parse("reduce", "--metrics=default,l2", NULL) == GP_OK &&
+               req.metrics.kind == GP_METRICS_LIST &&
+               req.metrics.groups == (GP_GROUP_BIT(GP_GROUP_DEFAULT) | GP_GROUP_BIT(GP_GROUP_L2)),
+           "--metrics=default,l2: two groups");
+    tap_ok(parse("reduce", "--metrics=l2,atomics,gld_efficiency", NULL) == GP_OK &&
+               req.metrics.groups ==
+                   (GP_GROUP_BIT(GP_GROUP_L2) | GP_GROUP_BIT(GP_GROUP_ATOMICS)) &&
+               req.metrics.n_names == 1 && strcmp(req.metrics.names[0], "gld_efficiency") == 0,
+           "--metrics=l2,atomics,gld_efficiency: groups and a key");
+    tap_ok(parse("reduce", "--metrics=local,sysmem,async", NULL) == GP_OK &&
+               req.metrics.groups == (GP_GROUP_BIT(GP_GROUP_LOCAL) |
+                                      GP_GROUP_BIT(GP_GROUP_SYSMEM) |
+                                      GP_GROUP_BIT(GP_GROUP_ASYNC)),
+           "--metrics=local,sysmem,async");
+    tap_ok(parse("reduce", "--metrics=default", NULL) == GP_OK &&
+               req.metrics.kind == GP_METRICS_DEFAULT && req.metrics.groups == 0,
+           "--metrics=default alone is the default set");
     tap_ok(parse("reduce", "--json", NULL) == GP_OK && req.output == GP_OUT_JSON, "--json");
     tap_ok(parse("reduce", "--metrics-detail", "--require-metrics", NULL) == GP_OK &&
                req.metrics_detail && req.require_metrics, "--metrics-detail --require-metrics");
@@ -196,7 +216,11 @@ static void usage_errors(void)
     refused("takes no value", "reduce", "--json=1", NULL);
     refused("unknown option '-x'", "reduce", "-x", NULL);
     refused("whole number", "reduce", "--seed=-1", NULL);
-    refused("unknown metric 'bogus'", "reduce", "--metrics=bogus", NULL);
+    refused("unknown metric or group 'bogus'", "reduce", "--metrics=bogus", NULL);
+    refused("did you mean 'l2'", "reduce", "--metrics=l3", NULL);
+    refused("did you mean 'atomics'", "reduce", "--metrics=default,atomic", NULL);
+    refused("cannot be combined", "reduce", "--metrics=default,all", NULL);
+    refused("cannot be combined", "reduce", "--metrics=l2,none", NULL);
     refused("cannot be combined", "reduce", "--metrics=all,gld_efficiency", NULL);
     refused("contradicts", "reduce", "--metrics=none", "--require-metrics", NULL);
     refused("empty item", "reduce", "--variant=shfl,", NULL);

@@ -472,6 +472,35 @@ static void raw_metric_without_counter(void)
            "a raw metric the record's counters lack: the profiler record is ignored");
 }
 
+/* A GEMM's launch that loads through cp.async: its gld/req has no value and says why it is
+ * empty, derived from the record's counters; the per-kernel summary keeps the note. */
+static void cp_async_note(void)
+{
+    gp_report r;
+    int rc = read_text(
+        PROCESS PROFILER(1, "list",
+                         "\"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum\","
+                         "\"smsp__sass_inst_executed_op_global_ld.sum\","
+                         "\"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum\","
+                         DURATION,
+                         "\"gld_transactions_per_request\"", "\"sectors/request\"", "\"\"")
+            LAUNCH(SHAPE ",\"profiled\":1,\"values\":[0,0,4096,2000]") END,
+        &r);
+    const gp_exec_launch *l = rc == GP_OK && r.exec.n_launches == 1 ? &r.exec.launches[0] : NULL;
+    const gp_metric_value *gld = l ? metric(l, "gld_transactions_per_request") : NULL;
+    tap_ok(gld && !gld->valid && strcmp(gld->why, "no requests") == 0 &&
+               strstr(gld->note, "cp.async") && strstr(gld->note, "cp_async_*"),
+           "exec: a launch of LDGSTS loads: gld/req n/a, with the cp.async note ('%s')",
+           gld ? gld->note : "");
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    const bool summed = rc == GP_OK && gp_exec_summarize(&r.exec, &k, &nk) == GP_OK && nk == 1;
+    tap_ok(summed && k[0].n_metrics == 1 && strstr(k[0].metrics[0].average.note, "cp.async"),
+           "exec: the kernel's summary keeps the note");
+    gp_exec_summary_free(k, nk);
+    gp_report_free(&r);
+}
+
 static void many_bad_records(void)
 {
     char text[4096] = PROCESS;
@@ -527,6 +556,7 @@ void test_exec_read(void)
     values_of_another_type();
     two_contexts();
     raw_metric_without_counter();
+    cp_async_note();
     many_bad_records();
     several_texts();
 }

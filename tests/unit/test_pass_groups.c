@@ -36,18 +36,18 @@ static int group_of_metric(const gp_collector *c, const char *key)
     return -1;
 }
 
-static void split_chip(const char *chip, gp_metrics_kind kind, size_t want_groups)
+static void split_request(const char *chip, const gp_metrics_request *req, const char *what,
+                          size_t want_groups)
 {
-    gp_metrics_request req = {.kind = kind};
     gp_collector *c = NULL;
-    if (!tap_ok(gp_collector_open_chip(chip, &req, &c) == GP_OK, "%s %s: collector opened (%s)",
-                chip, gp_metrics_kind_name(kind), gp_error()))
+    if (!tap_ok(gp_collector_open_chip(chip, req, &c) == GP_OK, "%s %s: collector opened (%s)",
+                chip, what, gp_error()))
         return;
     const int together = c->passes;
-    tap_ok(gp_collector_split(c) == GP_OK, "%s %s: split (%s)", chip, gp_metrics_kind_name(kind),
+    tap_ok(gp_collector_split(c) == GP_OK, "%s %s: split (%s)", chip, what,
            gp_error());
     tap_ok(c->n_groups == want_groups, "%s %s: %zu one-pass groups (%d passes together)", chip,
-           gp_metrics_kind_name(kind), c->n_groups, together);
+           what, c->n_groups, together);
     bool one_pass = true, covered = true;
     for (size_t g = 0; g < c->n_groups; g++)
         one_pass = one_pass && c->groups[g].passes == 1;
@@ -57,14 +57,33 @@ static void split_chip(const char *chip, gp_metrics_kind kind, size_t want_group
             found = in_group(&c->groups[g], i);
         covered = covered && found;
     }
-    tap_ok(one_pass, "%s %s: every group takes one pass", chip, gp_metrics_kind_name(kind));
-    tap_ok(covered, "%s %s: every counter is in a group", chip, gp_metrics_kind_name(kind));
+    tap_ok(one_pass, "%s %s: every group takes one pass", chip, what);
+    tap_ok(covered, "%s %s: every counter is in a group", chip, what);
     tap_ok(gp_profiler_configurations(c->profiler) == 1 + c->n_groups,
            "%s %s: a profiler configuration per group beside the whole set", chip,
-           gp_metrics_kind_name(kind));
+           what);
     tap_ok(gp_collector_split(c) == GP_OK && c->n_groups == want_groups,
-           "%s %s: splitting again changes nothing", chip, gp_metrics_kind_name(kind));
+           "%s %s: splitting again changes nothing", chip, what);
     gp_collector_close(c);
+}
+
+static void split_chip(const char *chip, gp_metrics_kind kind, size_t want_groups)
+{
+    const gp_metrics_request req = {.kind = kind};
+    split_request(chip, &req, gp_metrics_kind_name(kind), want_groups);
+}
+
+/* Each group on GH100 alone: its one-pass groups (a SASS pass, a hardware one, more where
+ * the hardware counters do not share a pass). */
+static void split_groups(void)
+{
+    static const size_t want[GP_GROUP_ALL_ONLY] = {
+        [GP_GROUP_DEFAULT] = 2, [GP_GROUP_LOCAL] = 2, [GP_GROUP_L2] = 3,
+        [GP_GROUP_ATOMICS] = 2, [GP_GROUP_SYSMEM] = 1, [GP_GROUP_ASYNC] = 2};
+    for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++) {
+        const gp_metrics_request req = {.kind = GP_METRICS_LIST, .groups = GP_GROUP_BIT(g)};
+        split_request("GH100", &req, gp_metric_group_name((gp_metric_group)g), want[g]);
+    }
 }
 
 /* GH100's default set: the SASS counters in one pass, DRAM and clocks in the other; the
@@ -88,6 +107,17 @@ static void gh100_default(void)
            "GH100 default: the SASS group first, the uninstrumented one last");
     tap_ok(group_of_metric(c, "gld_throughput") < 0,
            "GH100 default: gld_throughput's sectors and duration are in different groups");
+    int ldgsts = -1, tma = -1;
+    for (size_t i = 0; i < c->n_counters; i++)
+        for (size_t g = 0; g < c->n_groups; g++)
+            if (in_group(&c->groups[g], i)) {
+                if (strstr(c->counters[i], "op_ldgsts"))
+                    ldgsts = (int)g;
+                if (strstr(c->counters[i], "op_tma_ld"))
+                    tma = (int)g;
+            }
+    tap_ok(ldgsts == eff && tma == dram,
+           "GH100 default: the cp.async note's counter in the SASS group, TMA's in the other");
 
     bool collected[GP_MAX_COUNTERS];
     gp_collector_collected(c, (gp_group_mask)1 << eff, collected);
@@ -111,6 +141,13 @@ static void gh100_default(void)
         tap_ok(dram_v && !dram_v->valid && strcmp(dram_v->why, GP_NOT_IN_THIS_PASS) == 0,
                "a launch of the SASS group has DRAM throughput n/a, saying why");
         tap_ok(set.n_counters == counters, "a launch's set holds the counters it collected");
+        const gp_metric_value *gld = NULL;
+        for (size_t i = 0; i < set.n_metrics; i++)
+            if (strcmp(set.metrics[i].key, "gld_throughput") == 0)
+                gld = &set.metrics[i];
+        tap_ok(gld && !gld->valid && strstr(gld->note, "cp.async") && !strstr(gld->note, "TMA"),
+               "a launch of the SASS group: gld_throughput (not in its pass) notes cp.async "
+               "loads, not TMA's uncollected counter ('%s')", gld ? gld->note : "");
         gp_metric_set_free(&set);
     } else {
         tap_ok(false, "partial metric set (%s)", gp_error());
@@ -121,7 +158,8 @@ static void gh100_default(void)
 void test_pass_groups(void)
 {
     split_chip("GH100", GP_METRICS_DEFAULT, 2);
-    split_chip("GH100", GP_METRICS_ALL, 3);
+    split_chip("GH100", GP_METRICS_ALL, 5);
+    split_groups();
     split_chip("GA100", GP_METRICS_DEFAULT, 2);
     gh100_default();
 }

@@ -27,7 +27,7 @@ static void free_env(char **env)
 
 static bool same_metrics(const gp_metrics_request *a, const gp_metrics_request *b)
 {
-    if (a->kind != b->kind || a->n_names != b->n_names)
+    if (a->kind != b->kind || a->groups != b->groups || a->n_names != b->n_names)
         return false;
     for (size_t i = 0; i < a->n_names; i++)
         if (strcmp(a->names[i], b->names[i]) != 0)
@@ -47,6 +47,7 @@ static void round_trip_list(void)
     in.library = "/opt/gpuprof/lib/gpuprof/libgpuprof-inject.so";
     in.records_dir = "/tmp/gpuprof-exec-abc123";
     in.metrics.kind = GP_METRICS_LIST;
+    in.metrics.groups = GP_GROUP_BIT(GP_GROUP_DEFAULT) | GP_GROUP_BIT(GP_GROUP_ASYNC);
     snprintf(in.metrics.names[0], GP_METRIC_NAME_LEN, "gld_efficiency");
     snprintf(in.metrics.names[1], GP_METRIC_NAME_LEN, "dram__bytes_read.sum");
     in.metrics.n_names = 2;
@@ -68,12 +69,33 @@ static void round_trip_list(void)
     gp_exec_options_decode(env, &out);
     tap_ok(same_text(out.library, in.library) && same_text(out.records_dir, in.records_dir),
            "protocol: round trip: library and records folder");
-    tap_ok(same_metrics(&out.metrics, &in.metrics), "protocol: round trip: a metric list");
+    tap_ok(same_metrics(&out.metrics, &in.metrics),
+           "protocol: round trip: a metric list of groups, a key and a raw name");
     tap_ok(same_text(out.kernel_regex, in.kernel_regex), "protocol: round trip: the filter");
     tap_ok(out.launch_skip == 3 && out.launch_count == 7 && out.per_kernel == 2,
            "protocol: round trip: skip, count, per kernel");
     tap_ok(out.parent_pid == 4242 && out.follow_children,
            "protocol: round trip: parent and children followed");
+    free_env(env);
+}
+
+/* Groups alone: a list without names. */
+static void round_trip_groups(void)
+{
+    static gp_exec_options in, out;
+    memset(&in, 0, sizeof in);
+    in.records_dir = "/tmp/r";
+    in.metrics.kind = GP_METRICS_LIST;
+    in.metrics.groups = GP_GROUP_BIT(GP_GROUP_L2) | GP_GROUP_BIT(GP_GROUP_ATOMICS);
+    char *env[GP_EXEC_OPTION_VARS + 1];
+    if (!tap_ok(encode(&in, env), "protocol: groups encoded"))
+        return;
+    bool text = false;
+    for (size_t i = 0; env[i]; i++)
+        text |= strcmp(env[i], "GPUPROF_EXEC_METRICS=list:l2,atomics") == 0;
+    tap_ok(text, "protocol: groups travel by name");
+    gp_exec_options_decode(env, &out);
+    tap_ok(same_metrics(&out.metrics, &in.metrics), "protocol: round trip: groups alone");
     free_env(env);
 }
 
@@ -158,6 +180,7 @@ void test_protocol(void)
 {
     round_trip_list();
     round_trip_sets();
+    round_trip_groups();
     defaults();
     long_list();
 }

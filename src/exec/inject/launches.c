@@ -289,8 +289,8 @@ static void write_groups(gp_record *r, const gp_collector *c)
 static void write_profiler(const gp_sessions *s)
 {
     const gp_collector *c = s->collector;
-    const char *keys[GP_MAX_METRIC_NAMES + 32], *units[GP_MAX_METRIC_NAMES + 32],
-        *missing[GP_MAX_METRIC_NAMES + 32];
+    const char *keys[GP_MAX_SELECTED], *units[GP_MAX_SELECTED],
+        *missing[GP_MAX_SELECTED];
     for (size_t i = 0; i < c->n_metrics; i++) {
         const gp_selected_metric *m = &c->metrics[i];
         keys[i] = m->def ? m->def->key : m->raw_name;
