@@ -14,7 +14,8 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
-APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying
+APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
+                copies umfaults activities
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
