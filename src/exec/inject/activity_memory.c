@@ -2,9 +2,9 @@
  * (UNIFIED_MEMORY_COUNTER) from CUPTI's activity records, each a line of numbers (protocol.h):
  * a program may copy a million times, so these cost a few dozen bytes and no allocation.
  *
- * Unified memory's counters are configured one kind at a time: a kind this machine cannot
- * count (remote map without NVLink, any of them under MPS or on a virtual GPU) is left out
- * and named in one warning, and the others still count. */
+ * Unified memory's counters are configured together; a kind this machine cannot count
+ * (remote map without NVLink, any of them under MPS or on a virtual GPU) is found by trying
+ * each alone, left out and named in one warning, and the others still count. */
 #include "exec/inject/activity_memory.h"
 
 #include "exec/protocol.h"
@@ -30,29 +30,49 @@ static const struct {
 };
 #define N_UNIFIED (sizeof unified_counters / sizeof unified_counters[0])
 
-/* Each counter kind configured on its own; the names of those refused, and the last reason. */
+static CUptiResult configure(const bool *wanted)
+{
+    CUpti_ActivityUnifiedMemoryCounterConfig c[N_UNIFIED];
+    uint32_t n = 0;
+    memset(c, 0, sizeof c);
+    for (size_t i = 0; i < N_UNIFIED; i++) {
+        if (!wanted[i])
+            continue;
+        c[n].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        c[n].kind = unified_counters[i].kind;
+        c[n].deviceId = 0;
+        c[n++].enable = 1;
+    }
+    return n ? cuptiActivityConfigureUnifiedMemoryCounter(c, n) : CUPTI_ERROR_NOT_SUPPORTED;
+}
+
+/* Every counter kind in one configuration; when CUPTI refuses it, each kind tried alone to
+ * find those it refuses (named in `refused`, the last reason in *why), then the others
+ * configured together (whether CUPTI adds a configuration to the one before or replaces it,
+ * the last one holds them all). The kinds configured. */
 static size_t configure_unified(char *refused, size_t len, CUptiResult *why)
 {
+    bool wanted[N_UNIFIED];
     size_t configured = 0, used = 0;
+    for (size_t i = 0; i < N_UNIFIED; i++)
+        wanted[i] = true;
     refused[0] = '\0';
+    if ((*why = configure(wanted)) == CUPTI_SUCCESS)
+        return N_UNIFIED;
     for (size_t i = 0; i < N_UNIFIED; i++) {
-        CUpti_ActivityUnifiedMemoryCounterConfig c;
-        memset(&c, 0, sizeof c);
-        c.scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
-        c.kind = unified_counters[i].kind;
-        c.deviceId = 0;
-        c.enable = 1;
-        const CUptiResult rc = cuptiActivityConfigureUnifiedMemoryCounter(&c, 1);
-        if (rc == CUPTI_SUCCESS) {
-            configured++;
+        bool alone[N_UNIFIED] = {false};
+        alone[i] = true;
+        const CUptiResult rc = configure(alone);
+        wanted[i] = rc == CUPTI_SUCCESS;
+        configured += wanted[i];
+        if (wanted[i])
             continue;
-        }
         *why = rc;
         if (used < len)
             used += (size_t)snprintf(refused + used, len - used, "%s%s", used ? ", " : "",
                                      unified_counters[i].name);
     }
-    return configured;
+    return configured && configure(wanted) == CUPTI_SUCCESS ? configured : 0;
 }
 
 static void warn_unified(const char *what, CUptiResult why)
