@@ -7,6 +7,7 @@
  * each alone, left out and named in one warning, and the others still count. */
 #include "exec/inject/activity_memory.h"
 
+#include "exec/inject/profiled.h"
 #include "exec/protocol.h"
 
 #include <stdio.h>
@@ -155,17 +156,27 @@ static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCount
     gp_record_numbers_line(batch, GP_UNIFIED_TAG, f, GP_U_FIELDS);
 }
 
+/* A copy or memset that carries a profiled launch's correlation id was made by the kernel
+ * replay around that launch (saving and restoring device memory), not by the program: the
+ * program's own copies and memsets are API calls of their own, each with its own id. */
+static bool made_by_replay(uint32_t correlation_id)
+{
+    return correlation_id && gp_profiled_has(correlation_id);
+}
+
 bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec)
 {
     switch (rec->kind) { /* CUPTI's record layouts, one per kind: not a table of data */
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-        add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
+        if (!made_by_replay(((const CUpti_ActivityMemcpy6 *)rec)->correlationId))
+            add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
         add_peer_copy(batch, (const CUpti_ActivityMemcpyPtoP4 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_MEMSET:
-        add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
+        if (!made_by_replay(((const CUpti_ActivityMemset4 *)rec)->correlationId))
+            add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
         add_unified(batch, (const CUpti_ActivityUnifiedMemoryCounter3 *)rec);
