@@ -18,7 +18,7 @@ typedef struct {
     gp_memory_kind host;          /* the host side's memory (GP_MEMORY_UNKNOWN: none, or the
                                      row of every host memory) */
     size_t calls, timed;          /* timed: calls whose time is known */
-    uint64_t bytes;
+    uint64_t bytes, timed_bytes;  /* timed_bytes: of the timed calls */
     double total_ms, min_ms, max_ms;   /* min/max NAN when none was timed */
 } gp_activity_row;
 
@@ -35,7 +35,7 @@ typedef struct {
 int gp_exec_activity_tables(const gp_exec_info *e, gp_activity_tables *t);
 void gp_activity_tables_free(gp_activity_tables *t);
 
-/* Throughput in GB/s (1e9 bytes/s) of the bytes over the timed calls' total; NAN when no
+/* Throughput in GB/s (1e9 bytes/s): the timed calls' bytes over their time; NAN when no
  * time was measured. */
 double gp_activity_gbps(const gp_activity_row *row);
 /* The share (%) of the bytes copied between host and device that came from or went to

@@ -60,6 +60,7 @@ static void add_to_row(gp_activity_row *row, const gp_exec_activity *a)
     row->min_ms = row->timed == 0 || ms < row->min_ms ? ms : row->min_ms;
     row->max_ms = row->timed == 0 || ms > row->max_ms ? ms : row->max_ms;
     row->total_ms += ms;
+    row->timed_bytes += a->bytes;
     row->timed++;
 }
 
@@ -141,8 +142,9 @@ void gp_activity_tables_free(gp_activity_tables *t)
 
 double gp_activity_gbps(const gp_activity_row *row)
 {
-    return row->timed && row->total_ms > 0 ? (double)row->bytes / (row->total_ms * 1e-3) / 1e9
-                                           : NAN;
+    return row->timed && row->total_ms > 0
+               ? (double)row->timed_bytes / (row->total_ms * 1e-3) / 1e9
+               : NAN;
 }
 
 double gp_exec_pageable_percent(const gp_exec_info *e)

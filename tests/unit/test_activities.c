@@ -101,6 +101,30 @@ static void report_without_activities(void)
     gp_report_free(&r);
 }
 
+/* A copy whose time is unknown counts as a call, not in the time, the throughput or the
+ * least and most; copies to managed and pinned memory make no pageable share. */
+static void untimed_copy(void)
+{
+    gp_exec_info e = {0};
+    gp_exec_activity *a;
+    if (gp_exec_add_activity(&e, &a) == GP_OK)
+        *a = (gp_exec_activity){.kind = GP_ACTIVITY_DTOH, .dst = GP_MEMORY_MANAGED,
+                                .bytes = 1000000, .start_ns = 0, .end_ns = 1000};
+    if (gp_exec_add_activity(&e, &a) == GP_OK)
+        *a = (gp_exec_activity){.kind = GP_ACTIVITY_DTOH, .dst = GP_MEMORY_PINNED,
+                                .bytes = 5000000, .start_ns = 1, .end_ns = 0};
+    gp_activity_row *rows = NULL;
+    size_t n = 0;
+    tap_ok(gp_exec_activity_rows(&e, &rows, &n) == GP_OK && n == 1 && rows[0].calls == 2 &&
+               rows[0].timed == 1 && rows[0].bytes == 6000000 && rows[0].max_ms == 0.001,
+           "an untimed copy: a call and its bytes, not in the time");
+    tap_near(n ? gp_activity_gbps(&rows[0]) : 0, 1000, 1e-9,
+             "an untimed copy: the throughput of the timed ones (1 MB in 1 us: 1000 GB/s)");
+    tap_near(gp_exec_pageable_percent(&e), 0, 0, "managed and pinned copies: nothing pageable");
+    free(rows);
+    free(e.activities);
+}
+
 void test_activities(void)
 {
     char path[512];
@@ -113,4 +137,5 @@ void test_activities(void)
     }
     gp_report_free(&r);
     report_without_activities();
+    untimed_copy();
 }
