@@ -109,6 +109,51 @@ typedef struct {
     gp_metric_set metrics;
 } gp_exec_launch;
 
+/* gpuprof exec: what a memory copy or memset was, in CUPTI's numbering (CUpti_ActivityMemcpyKind,
+ * then the memset after the copies), so the records carry it unchanged. */
+typedef enum {
+    GP_ACTIVITY_MEMCPY_UNKNOWN, GP_ACTIVITY_HTOD, GP_ACTIVITY_DTOH, GP_ACTIVITY_HTOA,
+    GP_ACTIVITY_ATOH, GP_ACTIVITY_ATOA, GP_ACTIVITY_ATOD, GP_ACTIVITY_DTOA, GP_ACTIVITY_DTOD,
+    GP_ACTIVITY_HTOH, GP_ACTIVITY_PTOP, GP_ACTIVITY_MEMSET,
+    GP_ACTIVITY_KINDS
+} gp_activity_kind;
+
+/* The memory a copy reads or writes, or a memset writes (CUpti_ActivityMemoryKind's numbers). */
+typedef enum {
+    GP_MEMORY_UNKNOWN, GP_MEMORY_PAGEABLE, GP_MEMORY_PINNED, GP_MEMORY_DEVICE, GP_MEMORY_ARRAY,
+    GP_MEMORY_MANAGED, GP_MEMORY_DEVICE_STATIC, GP_MEMORY_MANAGED_STATIC,
+    GP_MEMORY_KINDS
+} gp_memory_kind;
+
+/* gpuprof exec: one memory copy or memset the GPU did (CUPTI's activity records). */
+typedef struct {
+    int pid;
+    uint64_t id;                 /* CUPTI's correlation id: API-call order with the launches */
+    int device;
+    unsigned context, stream;
+    gp_activity_kind kind;
+    gp_memory_kind src, dst;     /* a memset: dst only (src unknown) */
+    uint64_t bytes;
+    uint64_t start_ns, end_ns;   /* from the run's first copy or memset's start; end <
+                                    start: time unknown */
+} gp_exec_activity;
+
+/* Unified memory: what CUPTI's counters counted (CUpti_ActivityUnifiedMemoryCounterKind's
+ * numbers; 0 unused). */
+typedef enum {
+    GP_UM_UNKNOWN, GP_UM_BYTES_HTOD, GP_UM_BYTES_DTOH, GP_UM_CPU_PAGE_FAULTS,
+    GP_UM_GPU_PAGE_FAULTS, GP_UM_THRASHING, GP_UM_THROTTLING, GP_UM_REMOTE_MAP,
+    GP_UM_BYTES_DTOD,
+    GP_UM_COUNTERS
+} gp_um_counter;
+
+/* One counter over the run: its records, the sum, least and most of their values (bytes, or
+ * faults/events), and the time the records with a duration took. */
+typedef struct {
+    uint64_t events, total, min, max;
+    uint64_t time_ns;
+} gp_um_stats;
+
 /* gpuprof exec: the program, how it ended, the GPUs it used and its kernels. */
 typedef struct {
     char **argv;                 /* the program's command line */
@@ -123,6 +168,9 @@ typedef struct {
     size_t n_devices;
     gp_exec_launch *launches;
     size_t n_launches, launch_capacity;
+    gp_exec_activity *activities; /* copies and memsets, by (pid, id, start) */
+    size_t n_activities, activity_capacity;
+    gp_um_stats unified[GP_UM_COUNTERS];   /* events 0: not counted */
 } gp_exec_info;
 
 /* A report merged from several files (gpuprof report A.json B.json): one of them. */
@@ -166,6 +214,10 @@ int gp_result_add_launch(gp_result *res, gp_launch_record **out);
 /* exec: a launch zeroed (duration unknown), a device, the program's command line. */
 int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out);
 int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d);
+/* exec: a copy or memset zeroed; a unified-memory counter's record (value, duration) added to
+ * its totals. */
+int gp_exec_add_activity(gp_exec_info *e, gp_exec_activity **out);
+void gp_exec_count_unified(gp_um_stats *s, uint64_t value, uint64_t time_ns);
 int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);

@@ -27,7 +27,15 @@
  *   K pid id context device stream name-number grid.x grid.y grid.z block.x block.y block.z
  *     smem start_ns end_ns graph node
  * (gp_kernel_field below). `id` is CUPTI's correlation id: a launch and the kernel it ran
- * share it, and it grows in launch order within a process. */
+ * share it, and it grows in launch order within a process. Likewise a line per memory copy,
+ * per memset and per unified-memory counter record (always on, whatever --metrics says):
+ *   M pid id context device stream kind src dst bytes start_ns end_ns      (gp_copy_field)
+ *   S pid id context device stream memory bytes start_ns end_ns            (gp_memset_field)
+ *   U pid counter value start_ns end_ns src dst                            (gp_unified_field)
+ * kind, src/dst/memory and counter in CUPTI's numbering (CUpti_ActivityMemcpyKind,
+ * CUpti_ActivityMemoryKind, CUpti_ActivityUnifiedMemoryCounterKind), which the report's
+ * gp_activity_kind, gp_memory_kind and gp_um_counter keep. A peer-to-peer copy (MEMCPY2) is
+ * an M line of kind PtoP. */
 #ifndef GPUPROF_EXEC_PROTOCOL_H
 #define GPUPROF_EXEC_PROTOCOL_H
 
@@ -107,5 +115,26 @@ typedef enum {
     GP_K_SMEM, GP_K_START, GP_K_END, GP_K_GRAPH, GP_K_NODE,
     GP_K_FIELDS
 } gp_kernel_field;
+
+/* A memory copy, a memset, a unified-memory counter record: their tags and fields. */
+#define GP_COPY_TAG 'M'
+typedef enum {
+    GP_M_PID, GP_M_ID, GP_M_CONTEXT, GP_M_DEVICE, GP_M_STREAM, GP_M_KIND, GP_M_SRC, GP_M_DST,
+    GP_M_BYTES, GP_M_START, GP_M_END,
+    GP_M_FIELDS
+} gp_copy_field;
+
+#define GP_MEMSET_TAG 'S'
+typedef enum {
+    GP_S_PID, GP_S_ID, GP_S_CONTEXT, GP_S_DEVICE, GP_S_STREAM, GP_S_MEMORY, GP_S_BYTES,
+    GP_S_START, GP_S_END,
+    GP_S_FIELDS
+} gp_memset_field;
+
+#define GP_UNIFIED_TAG 'U'
+typedef enum {
+    GP_U_PID, GP_U_COUNTER, GP_U_VALUE, GP_U_START, GP_U_END, GP_U_SRC, GP_U_DST,
+    GP_U_FIELDS
+} gp_unified_field;
 
 #endif

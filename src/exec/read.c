@@ -4,8 +4,8 @@
  *
  * Each record is read through the JSON-input layer (report/json_in.h). One that is not what
  * the library writes (a field missing, of another type or out of its range) is ignored and
- * said in a warning that names its file, line and field; so is a kernel line with a number
- * out of its range. A line that is not whole (the program died while writing it) is skipped:
+ * said in a warning that names its file, line and field; so is a line of numbers (a kernel,
+ * copy, memset or unified-memory counter) with a number out of its range. A line that is not whole (the program died while writing it) is skipped:
  * the process then lacks its end record, and that is said. A record of an unknown type (a
  * newer library's) is passed over. */
 #include "exec/read.h"
@@ -603,12 +603,118 @@ static int read_kernel(reader *rd, const uint64_t *k)
     return set_names(rd, l, name && *name ? *name : "?");
 }
 
-/* "K n n n ...\n", n decimal (one past UINT64_MAX stays there): false for a line that is not
- * whole (a crash cut it) or not one the library writes. */
-static bool parse_numbers(const char *line, size_t len, uint64_t *k)
+/* ---- copies, memsets, unified memory: the `M`, `S` and `U` lines ---------------------------- */
+
+/* The name of the first field of a copy line that the report cannot hold, or NULL. */
+static const char *copy_out_of_range(const uint64_t *m)
+{
+    if (m[GP_M_PID] > INT_MAX || m[GP_M_DEVICE] > INT_MAX)
+        return "pid or device";
+    if (m[GP_M_CONTEXT] > UINT_MAX || m[GP_M_STREAM] > UINT_MAX)
+        return "context or stream";
+    if (m[GP_M_KIND] >= GP_ACTIVITY_MEMSET)
+        return "copy kind";
+    if (m[GP_M_SRC] >= GP_MEMORY_KINDS || m[GP_M_DST] >= GP_MEMORY_KINDS)
+        return "memory kind";
+    return NULL;
+}
+
+static const char *memset_out_of_range(const uint64_t *s)
+{
+    if (s[GP_S_PID] > INT_MAX || s[GP_S_DEVICE] > INT_MAX)
+        return "pid or device";
+    if (s[GP_S_CONTEXT] > UINT_MAX || s[GP_S_STREAM] > UINT_MAX)
+        return "context or stream";
+    return s[GP_S_MEMORY] >= GP_MEMORY_KINDS ? "memory kind" : NULL;
+}
+
+static const char *unified_out_of_range(const uint64_t *u)
+{
+    if (u[GP_U_PID] > INT_MAX)
+        return "pid";
+    return u[GP_U_COUNTER] == GP_UM_UNKNOWN || u[GP_U_COUNTER] >= GP_UM_COUNTERS ? "counter"
+                                                                                  : NULL;
+}
+
+static int read_copy(reader *rd, const uint64_t *m)
+{
+    gp_exec_activity *a;
+    GP_TRY(gp_exec_add_activity(&rd->report->exec, &a));
+    *a = (gp_exec_activity){.pid = (int)m[GP_M_PID], .id = m[GP_M_ID],
+                            .device = (int)m[GP_M_DEVICE],
+                            .context = (unsigned)m[GP_M_CONTEXT],
+                            .stream = (unsigned)m[GP_M_STREAM],
+                            .kind = (gp_activity_kind)m[GP_M_KIND],
+                            .src = (gp_memory_kind)m[GP_M_SRC],
+                            .dst = (gp_memory_kind)m[GP_M_DST], .bytes = m[GP_M_BYTES],
+                            .start_ns = m[GP_M_START], .end_ns = m[GP_M_END]};
+    return GP_OK;
+}
+
+static int read_memset(reader *rd, const uint64_t *s)
+{
+    gp_exec_activity *a;
+    GP_TRY(gp_exec_add_activity(&rd->report->exec, &a));
+    *a = (gp_exec_activity){.pid = (int)s[GP_S_PID], .id = s[GP_S_ID],
+                            .device = (int)s[GP_S_DEVICE],
+                            .context = (unsigned)s[GP_S_CONTEXT],
+                            .stream = (unsigned)s[GP_S_STREAM], .kind = GP_ACTIVITY_MEMSET,
+                            .src = GP_MEMORY_UNKNOWN, .dst = (gp_memory_kind)s[GP_S_MEMORY],
+                            .bytes = s[GP_S_BYTES], .start_ns = s[GP_S_START],
+                            .end_ns = s[GP_S_END]};
+    return GP_OK;
+}
+
+/* The counters whose records have a duration (the others' end is to be ignored). */
+static bool has_duration(uint64_t counter)
+{
+    return counter == GP_UM_BYTES_HTOD || counter == GP_UM_BYTES_DTOH ||
+           counter == GP_UM_BYTES_DTOD || counter == GP_UM_GPU_PAGE_FAULTS ||
+           counter == GP_UM_THROTTLING;
+}
+
+static int read_unified(reader *rd, const uint64_t *u)
+{
+    const uint64_t ns = has_duration(u[GP_U_COUNTER]) && u[GP_U_END] >= u[GP_U_START]
+                            ? u[GP_U_END] - u[GP_U_START]
+                            : 0;
+    gp_exec_count_unified(&rd->report->exec.unified[u[GP_U_COUNTER]], u[GP_U_VALUE], ns);
+    return GP_OK;
+}
+
+/* ---- the lines of numbers ------------------------------------------------------------------ */
+
+/* Each kind of line: its tag, its number of fields, the field out of range, its reader. */
+static const struct {
+    char tag;
+    size_t fields;
+    const char *(*out_of_range)(const uint64_t *numbers);
+    int (*read)(reader *rd, const uint64_t *numbers);
+    const char *what;
+} number_lines[] = {
+    {GP_KERNEL_TAG, GP_K_FIELDS, out_of_range, read_kernel, "kernel"},
+    {GP_COPY_TAG, GP_M_FIELDS, copy_out_of_range, read_copy, "copy"},
+    {GP_MEMSET_TAG, GP_S_FIELDS, memset_out_of_range, read_memset, "memset"},
+    {GP_UNIFIED_TAG, GP_U_FIELDS, unified_out_of_range, read_unified, "unified memory"},
+};
+#define N_NUMBER_LINES (sizeof number_lines / sizeof number_lines[0])
+#define MOST_FIELDS GP_K_FIELDS
+
+/* The kind of a line of numbers by its first character; N_NUMBER_LINES: a JSON record. */
+static size_t number_line_kind(char tag)
+{
+    size_t i = 0;
+    while (i < N_NUMBER_LINES && number_lines[i].tag != tag)
+        i++;
+    return i;
+}
+
+/* "T n n n ...\n", n decimal (one past UINT64_MAX stays there), `fields` of them: false for
+ * a line that is not whole (a crash cut it) or not one the library writes. */
+static bool parse_numbers(const char *line, size_t len, size_t fields, uint64_t *k)
 {
     size_t i = 1;
-    for (int f = 0; f < GP_K_FIELDS; f++) {
+    for (size_t f = 0; f < fields; f++) {
         if (i >= len || line[i] != ' ')
             return false;
         const size_t first = ++i;
@@ -624,17 +730,18 @@ static bool parse_numbers(const char *line, size_t len, uint64_t *k)
     return i + 1 == len && line[i] == '\n';
 }
 
-static int read_kernel_line(reader *rd, const char *line, size_t len, const char *file,
-                            size_t number)
+static int read_number_line(reader *rd, size_t kind, const char *line, size_t len,
+                            const char *file, size_t number)
 {
-    uint64_t k[GP_K_FIELDS];
-    if (!parse_numbers(line, len, k))
+    uint64_t k[MOST_FIELDS];
+    if (!parse_numbers(line, len, number_lines[kind].fields, k))
         return GP_OK;
-    const char *field = out_of_range(k);
+    const char *field = number_lines[kind].out_of_range(k);
     if (!field)
-        return read_kernel(rd, k);
+        return number_lines[kind].read(rd, k);
     locate(rd, file, number);
-    gp_json_fail(&rd->json, "a kernel line's %s is out of its range", field);
+    gp_json_fail(&rd->json, "a %s line's %s is out of its range", number_lines[kind].what,
+                 field);
     return ignore(rd, "the line is ignored");
 }
 
@@ -688,8 +795,9 @@ static int read_record(reader *rd, const cJSON *o)
 
 enum pass { RECORDS, KERNEL_LINES };
 
-/* Every record (RECORDS), or the kernels' lines (KERNEL_LINES): a kernel's time may be
- * written before its launch record, and is joined to it after all launches are read. */
+/* Every record (RECORDS), or the lines of numbers (KERNEL_LINES: kernels, copies, memsets,
+ * unified memory): a kernel's time may be written before its launch record, and is joined
+ * to it after all launches are read. */
 static int read_text(reader *rd, const gp_exec_records_text *t, enum pass pass)
 {
     size_t number = 0;
@@ -700,9 +808,10 @@ static int read_text(reader *rd, const gp_exec_records_text *t, enum pass pass)
         const size_t len = newline ? (size_t)(newline - line) + 1 : t->len - at;
         at += len;
         number++;
-        if (line[0] == 'K') {
+        const size_t kind = number_line_kind(line[0]);
+        if (kind < N_NUMBER_LINES) {
             if (pass == KERNEL_LINES)
-                rc = read_kernel_line(rd, line, len, t->name, number);
+                rc = read_number_line(rd, kind, line, len, t->name, number);
             continue;
         }
         if (pass == KERNEL_LINES)
@@ -759,6 +868,38 @@ static void sort_launches(gp_exec_info *e)
         qsort(e->launches, e->n_launches, sizeof *e->launches, compare_launches);
 }
 
+/* CUPTI's timestamps are nanoseconds of the machine's clock (about 2^60): counted from the
+ * first copy or memset's start instead, they stay exact in a JSON number. A time not known
+ * (no start, or an end before it) becomes start 1, end 0. */
+static void rebase_activities(gp_exec_info *e)
+{
+    uint64_t first = UINT64_MAX;
+    for (size_t i = 0; i < e->n_activities; i++) {
+        gp_exec_activity *a = &e->activities[i];
+        if (a->start_ns == 0 || a->end_ns < a->start_ns) {
+            a->start_ns = 1;
+            a->end_ns = 0;
+        } else if (a->start_ns < first) {
+            first = a->start_ns;
+        }
+    }
+    for (size_t i = 0; i < e->n_activities; i++)
+        if (e->activities[i].end_ns >= e->activities[i].start_ns) {
+            e->activities[i].start_ns -= first;
+            e->activities[i].end_ns -= first;
+        }
+}
+
+static int compare_activities(const void *a, const void *b)
+{
+    const gp_exec_activity *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
 int gp_exec_read_texts(const gp_exec_records_text *files, size_t n, gp_report *report)
 {
     reader rd = {.report = report};
@@ -774,6 +915,9 @@ int gp_exec_read_texts(const gp_exec_records_text *files, size_t n, gp_report *r
         rc = read_text(&rd, &files[i], KERNEL_LINES);
     if (rc == GP_OK)
         sort_launches(e);
+    if (rc == GP_OK && e->n_activities > 1)
+        qsort(e->activities, e->n_activities, sizeof *e->activities, compare_activities);
+    rebase_activities(e);
     if (rc == GP_OK)
         rc = note_unfinished(&rd);
     if (rc == GP_OK)

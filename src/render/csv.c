@@ -7,6 +7,7 @@
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/csv_activities.h"
 
 #include <math.h>
 #include <string.h>
@@ -262,5 +263,5 @@ int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     }
     for (size_t i = 0; i < r->exec.n_launches; i++)
         put_launch(out, &r->exec.launches[i], keys, n_keys);
-    return GP_OK;
+    return gp_csv_activities(out, r, o);
 }

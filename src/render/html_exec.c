@@ -8,6 +8,7 @@
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_names.h"
+#include "render/html_activities.h"
 #include "render/html_page.h"
 #include "render/svg.h"
 
@@ -400,6 +401,7 @@ static int exec_page(FILE *out, const void *ctx)
     const exec_view *v = ctx;
     exec_header(out, v->r);
     exec_glance(out, v);
+    GP_TRY(gp_html_activities(out, v->r));
     if (!v->nk)
         return GP_OK;
     GP_TRY(exec_time_chart(out, v));

@@ -6,6 +6,7 @@
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
+#include "render/json_activities.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "report/json_out.h"
@@ -304,6 +305,7 @@ static cJSON *exec_json(const gp_exec_info *e)
         for (size_t i = 0; i < nk; i++)
             cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i]));
     gp_exec_summary_free(k, nk);
+    gp_json_exec_activities(o, e);
     return o;
 }
 

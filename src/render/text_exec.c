@@ -7,6 +7,7 @@
 #include "render/text.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/text_activities.h"
 
 #include <math.h>
 #include <string.h>
@@ -173,8 +174,12 @@ static int print_launches(FILE *out, const gp_report *r)
     for (size_t i = 0; i < n; i++)
         fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
     fprintf(out, "  %s\n", "kernel");
-    for (size_t i = 0; i < r->exec.n_launches; i++)
+    size_t copies = 0; /* the copies and memsets among the launches, in issue order */
+    for (size_t i = 0; i < r->exec.n_launches; i++) {
+        gp_text_launch_activities(out, r, &copies, &r->exec.launches[i], keys, labels, n);
         print_launch_row(out, r, &r->exec.launches[i], keys, labels, n);
+    }
+    gp_text_launch_activities(out, r, &copies, NULL, keys, labels, n);
     return GP_OK;
 }
 
@@ -217,6 +222,8 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     int rc = print_kernels(out, r, k, nk);
     if (rc == GP_OK && o && o->metrics_detail)
         print_detail(out, k, nk);
+    if (rc == GP_OK)
+        rc = gp_text_activities(out, r);
     gp_exec_summary_free(k, nk);
     return rc;
 }

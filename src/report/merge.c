@@ -95,6 +95,29 @@ static bool has_device(const gp_exec_info *e, const gp_device_info *d)
     return false;
 }
 
+/* Their copies and memsets (after the others', as their pids tell the programs apart), and
+ * the unified-memory counters summed. */
+static int move_activities(gp_exec_info *into, const gp_exec_info *part)
+{
+    for (size_t i = 0; i < part->n_activities; i++) {
+        gp_exec_activity *a;
+        GP_TRY(gp_exec_add_activity(into, &a));
+        *a = part->activities[i];
+    }
+    for (int c = 0; c < GP_UM_COUNTERS; c++) {
+        const gp_um_stats *p = &part->unified[c];
+        gp_um_stats *s = &into->unified[c];
+        if (!p->events)
+            continue;
+        s->min = s->events == 0 || p->min < s->min ? p->min : s->min;
+        s->max = p->max > s->max ? p->max : s->max;
+        s->events += p->events;
+        s->total += p->total;
+        s->time_ns += p->time_ns;
+    }
+    return GP_OK;
+}
+
 /* Exec reports: the launches of every program (their pids tell the processes apart). */
 static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first)
 {
@@ -121,7 +144,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first)
         *l = part->launches[i];  /* its strings and metrics move with it */
     }
     part->n_launches = 0;
-    return GP_OK;
+    return move_activities(into, part);
 }
 
 int gp_report_merge(gp_report *into, gp_report *part, const char *file)

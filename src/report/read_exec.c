@@ -1,9 +1,11 @@
 /* Reading back the `exec` section of a report (report/read_exec.h): the program, how it
- * ended, the filters, the devices and every launch; the per-kernel summary is derived from
+ * ended, the filters, the devices and every launch (the copies, memsets and unified memory
+ * in report/read_activities.c); the per-kernel summary is derived from
  * the launches, so it is checked, not kept. */
 #include "report/read_exec.h"
 
 #include "gpuprof/status.h"
+#include "report/read_activities.h"
 #include "report/read_parts.h"
 
 #include <math.h>
@@ -119,7 +121,8 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     uint64_t exit_status, processes;
     const cJSON *signal;
     GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "program", "pid", "exit_status", "signal", "processes",
-                             "filters", "devices", "launches", "kernels"));
+                             "filters", "devices", "launches", "kernels", "activities",
+                             "copies", "pageable_percent", "unified_memory"));
     r->is_exec = true;
     GP_TRY(read_program(rd, o, e));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &e->pid));
@@ -133,5 +136,6 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
     GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
     GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, e));
-    return gp_json_read_each(rd, o, "kernels", skip_kernel, e);
+    GP_TRY(gp_json_read_each(rd, o, "kernels", skip_kernel, e));
+    return gp_report_read_activities(rd, o, e);
 }

@@ -39,6 +39,7 @@ static void exec_free(gp_exec_info *e)
         gp_metric_set_free(&e->launches[i].metrics);
     }
     free(e->launches);
+    free(e->activities);
     free(e->devices);
     free_strings(e->argv, e->argc);
 }
@@ -149,22 +150,48 @@ static int push_string(char ***v, size_t *n, const char *text)
     return GP_OK;
 }
 
-/* A program may launch a million kernels: the array doubles. */
+/* A zeroed element appended to *items (n used of *capacity, each elem bytes): a program may
+ * launch or copy a million times, so the array doubles. */
+static void *append_doubling(void **items, size_t *n, size_t *capacity, size_t elem)
+{
+    if (*n == *capacity) {
+        const size_t bigger = *capacity ? 2 * *capacity : 256;
+        void *grown = realloc(*items, bigger * elem);
+        if (!grown)
+            return NULL;
+        *items = grown;
+        *capacity = bigger;
+    }
+    void *slot = (char *)*items + (*n)++ * elem;
+    memset(slot, 0, elem);
+    return slot;
+}
+
 int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out)
 {
-    if (e->n_launches == e->launch_capacity) {
-        const size_t capacity = e->launch_capacity ? 2 * e->launch_capacity : 256;
-        gp_exec_launch *bigger = realloc(e->launches, capacity * sizeof *bigger);
-        if (!bigger)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        e->launches = bigger;
-        e->launch_capacity = capacity;
-    }
-    gp_exec_launch *l = &e->launches[e->n_launches++];
-    memset(l, 0, sizeof *l);
+    gp_exec_launch *l = append_doubling((void **)&e->launches, &e->n_launches,
+                                        &e->launch_capacity, sizeof *l);
+    if (!l)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     l->duration_ms = -1.0;
     *out = l;
     return GP_OK;
+}
+
+int gp_exec_add_activity(gp_exec_info *e, gp_exec_activity **out)
+{
+    *out = append_doubling((void **)&e->activities, &e->n_activities, &e->activity_capacity,
+                           sizeof **out);
+    return *out ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+}
+
+void gp_exec_count_unified(gp_um_stats *s, uint64_t value, uint64_t time_ns)
+{
+    s->min = s->events == 0 || value < s->min ? value : s->min;
+    s->max = value > s->max ? value : s->max;
+    s->events++;
+    s->total = s->total > UINT64_MAX - value ? UINT64_MAX : s->total + value;
+    s->time_ns = s->time_ns > UINT64_MAX - time_ns ? UINT64_MAX : s->time_ns + time_ns;
 }
 
 int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d)

@@ -23,6 +23,17 @@ def mutated(change):
     return json.dumps(doc).encode()
 
 
+ACTIVITIES = os.path.join(ROOT, "tests", "fixtures", "exec-activities.json")
+
+
+def mutated_exec(change):
+    """exec-activities.json (copies, memsets, unified memory) changed by `change(exec)`."""
+    with open(ACTIVITIES) as f:
+        doc = json.load(f)
+    change(doc["exec"])
+    return json.dumps(doc).encode()
+
+
 def first_result(doc):
     return doc["results"][0]
 
@@ -63,6 +74,27 @@ CASES = [
      b'{"schema_version": 1, "run": {"repeat": NaN}}', "not valid JSON (line 1, column 41)"),
     ("bytes that are not UTF-8", b'{"schema_version": 1, "tool": "\xff"}',
      "not UTF-8 text (byte 31)"),
+    ("a copy of an unknown kind",
+     mutated_exec(lambda e: e["activities"][1].update(kind="memcpy XtoY")),
+     "exec.activities[1].kind: expected one of 'memcpy', 'memcpy HtoD'"),
+    ("a copy from an unknown memory",
+     mutated_exec(lambda e: e["activities"][1].update(src="swap")),
+     "exec.activities[1].src: expected one of"),
+    ("a copy with an unknown key", mutated_exec(lambda e: e["activities"][0].update(speed=1)),
+     "exec.activities[0]: unknown key 'speed'"),
+    ("a copy's bytes negative", mutated_exec(lambda e: e["activities"][2].update(bytes=-1)),
+     "exec.activities[2].bytes: must be from 0 to"),
+    ("an unknown unified-memory counter",
+     mutated_exec(lambda e: e["unified_memory"].update(swaps={})),
+     "exec.unified_memory: unknown key 'swaps'"),
+    ("a unified-memory counter without events",
+     mutated_exec(lambda e: e["unified_memory"]["thrashing"].update(events=0)),
+     "exec.unified_memory.thrashing.events: must be from 1 to"),
+    ("a counter's most below its least",
+     mutated_exec(lambda e: e["unified_memory"]["bytes_htod"].update(max=1)),
+     "exec.unified_memory.bytes_htod.max: must be from 1048576 to"),
+    ("copies that are not objects", mutated_exec(lambda e: e.update(copies=[1])),
+     "exec.copies[0]: expected an object"),
     ("nesting deeper than 32 levels", b"[" * 40 + b"]" * 40, "nested deeper than 32 levels"),
 ]
 

@@ -35,5 +35,6 @@ void test_pass_groups(void);
 void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
+void test_activities(void);
 
 #endif

@@ -536,6 +536,80 @@ static void several_texts(void)
     gp_report_free(&r);
 }
 
+
+/* ---- copies, memsets and unified memory ---------------------------------------------------- */
+
+/* tests/fixtures/records/activities: what copies.cu and umfaults.cu do, written by hand. */
+static void activities_run(const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    tap_ok(e->n_activities == 7 && e->n_launches == 1 && r->n_warnings == 0,
+           "activities: 7 copies and memsets beside the 1 kernel, no warning");
+    if (e->n_activities != 7)
+        return;
+    static const gp_activity_kind kinds[] = {GP_ACTIVITY_MEMSET, GP_ACTIVITY_HTOD,
+                                             GP_ACTIVITY_HTOD,   GP_ACTIVITY_DTOD,
+                                             GP_ACTIVITY_DTOH,   GP_ACTIVITY_DTOH,
+                                             GP_ACTIVITY_MEMSET};
+    static const uint64_t ids[] = {1, 2, 3, 5, 6, 7, 8};
+    bool in_order = true;
+    for (size_t i = 0; i < 7; i++)
+        in_order = in_order && e->activities[i].kind == kinds[i] && e->activities[i].id == ids[i] &&
+                   e->activities[i].bytes == 4194304 && e->activities[i].pid == 731;
+    tap_ok(in_order, "activities: each copy and memset with its kind and bytes, in issue order");
+    tap_ok(e->activities[1].src == GP_MEMORY_PAGEABLE && e->activities[1].dst == GP_MEMORY_DEVICE &&
+               e->activities[2].src == GP_MEMORY_PINNED && e->activities[5].dst == GP_MEMORY_PINNED &&
+               e->activities[0].dst == GP_MEMORY_DEVICE,
+           "activities: the memory each side of a copy, and a memset's");
+    tap_ok(e->activities[0].start_ns == 0 && e->activities[0].end_ns == 3104 &&
+               e->activities[1].start_ns == 13104,
+           "activities: times from the first one's start, exact");
+    const gp_um_stats *h = &e->unified[GP_UM_BYTES_HTOD], *c = &e->unified[GP_UM_CPU_PAGE_FAULTS];
+    tap_ok(h->events == 3 && h->total == 4194304 && h->min == 1048576 && h->max == 2097152 &&
+               h->time_ns == 98304 + 51200 + 50176,
+           "unified memory: bytes host to device, summed with their least, most and time");
+    tap_ok(c->events == 2 && c->total == 8 && c->time_ns == 0,
+           "unified memory: CPU page faults counted, without a duration");
+    tap_ok(e->unified[GP_UM_GPU_PAGE_FAULTS].events == 4 && e->unified[GP_UM_THRASHING].events == 1 &&
+               e->unified[GP_UM_THROTTLING].events == 0 && e->unified[GP_UM_BYTES_DTOH].total == 4194304,
+           "unified memory: GPU fault groups, thrashing; a counter without records stays 0");
+}
+
+#define COPY_LINE(id, kind, src, dst) "M 9 " #id " 1 0 7 " #kind " " #src " " #dst " 64 10 20\n"
+
+static void activity_lines(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS COPY_LINE(3, 1, 2, 3) "S 9 2 1 0 7 3 128 5 9\n"
+                               "U 9 3 7 0 0 0 0\n" "M 9 4 1 0 7 10 3 3 64 30 25\n" END, &r);
+    const gp_exec_activity *a = r.exec.activities;
+    tap_ok(rc == GP_OK && r.exec.n_activities == 3 && r.n_warnings == 0 &&
+               a[0].kind == GP_ACTIVITY_MEMSET && a[0].bytes == 128 &&
+               a[1].kind == GP_ACTIVITY_HTOD && a[2].kind == GP_ACTIVITY_PTOP &&
+               r.exec.unified[GP_UM_CPU_PAGE_FAULTS].total == 7,
+           "activity lines: a copy, a memset, a peer copy and a counter, sorted by id");
+    tap_ok(r.exec.n_activities == 3 && a[0].start_ns == 0 && a[1].start_ns == 5 &&
+               a[2].end_ns < a[2].start_ns,
+           "activity lines: times from the first start; an end before the start: unknown");
+    gp_report_free(&r);
+
+    rc = read_text(PROCESS COPY_LINE(1, 11, 2, 3) COPY_LINE(1, 1, 8, 3)
+                   "S 9 1 1 0 7 9 8 1 2\n" "U 9 9 1 0 0 0 0\n" "U 9 0 1 0 0 0 0\n"
+                   "M 9 1 1 0 7 1 2 3 64 10\n" "S 9 1 1 0 7 3 8 1 2 0\n" END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_activities == 0 && r.n_warnings == 5 &&
+               strcmp(r.warnings[0], "9.jsonl line 2: a copy line's copy kind is out of its "
+                                     "range: the line is ignored") == 0 &&
+               strcmp(r.warnings[1], "9.jsonl line 3: a copy line's memory kind is out of its "
+                                     "range: the line is ignored") == 0 &&
+               strcmp(r.warnings[2], "9.jsonl line 4: a memset line's memory kind is out of "
+                                     "its range: the line is ignored") == 0 &&
+               strcmp(r.warnings[3], "9.jsonl line 5: a unified memory line's counter is out "
+                                     "of its range: the line is ignored") == 0,
+           "activity lines: kinds beyond the report's are said; lines of another length are "
+           "passed over");
+    gp_report_free(&r);
+}
+
 void test_exec_read(void)
 {
     check_case("normal", normal_run);
@@ -550,6 +624,7 @@ void test_exec_read(void)
     check_case("mismatch", values_not_matching);
     check_case("rotated", rotated_launches);
     check_case("rotate", rotate_summary);
+    check_case("activities", activities_run);
     bad_values();
     kernel_lines();
     torn_lines();
@@ -559,4 +634,5 @@ void test_exec_read(void)
     cp_async_note();
     many_bad_records();
     several_texts();
+    activity_lines();
 }

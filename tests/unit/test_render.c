@@ -53,14 +53,6 @@ static char *render(gp_output format, const gp_report *r, gp_render_options o)
     return render_as(REPORT, format, r, o);
 }
 
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* Fields in one CSV line, honouring quotes. */
 static size_t csv_fields(const char *line)
 {
@@ -75,6 +67,17 @@ static size_t csv_fields(const char *line)
     return n;
 }
 
+/* Lines up to the first empty one: an exec report's copies and memsets follow the launches
+ * as a table of their own (render/csv_activities.c). */
+static size_t count_table_lines(const char *s)
+{
+    const char *end = strstr(s, "\n\n");
+    size_t n = 0;
+    for (; *s && (!end || s <= end); s++)
+        n += *s == '\n';
+    return n;
+}
+
 static void check_csv(const gp_report *r, const char *name)
 {
     gp_render_options o = {0};
@@ -85,10 +88,12 @@ static void check_csv(const gp_report *r, const char *name)
     /* a row per result, or per launch for exec reports */
     const size_t rows = r->is_exec ? r->exec.n_launches : r->n_results;
     const char *identity = r->is_exec ? "pid," : "family,variant,";
-    tap_ok(count_lines(csv) == rows + 1, "%s: CSV has a header and %zu rows", name, rows);
+    tap_ok(count_table_lines(csv) == rows + 1, "%s: CSV has a header and %zu rows", name, rows);
     size_t header = csv_fields(csv);
     bool same = true;
-    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
+    const char *activities = strstr(csv, "\n\n");
+    for (const char *line = strchr(csv, '\n'); line && line[1] && (!activities || line < activities);
+         line = strchr(line + 1, '\n'))
         same &= csv_fields(line + 1) == header;
     tap_ok(same, "%s: every CSV row has the header's %zu fields", name, header);
     tap_ok(strncmp(csv, identity, strlen(identity)) == 0,
@@ -96,7 +101,7 @@ static void check_csv(const gp_report *r, const char *name)
     free(csv);
     o.no_header = true;
     csv = render(GP_OUT_CSV, r, o);
-    tap_ok(csv && count_lines(csv) == rows && strncmp(csv, identity, strlen(identity)) != 0,
+    tap_ok(csv && count_table_lines(csv) == rows && strncmp(csv, identity, strlen(identity)) != 0,
            "%s: --no-header drops only the header", name);
     free(csv);
 }

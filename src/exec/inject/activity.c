@@ -1,4 +1,5 @@
-/* Kernel times from CUPTI's activity records (CONCURRENT_KERNEL: it times kernels without
+/* Kernel times from CUPTI's activity records (and, through activity_memory.c, copies,
+ * memsets and unified memory) (CONCURRENT_KERNEL: it times kernels without
  * serialising them): a `K` line per kernel that ran, launched directly or as a node of a
  * CUDA graph, its name given once per process in a `name` record. Kernels CUPTI replayed for
  * their counters carry no time (start 0), and the internal kernels replay adds share their
@@ -7,6 +8,7 @@
  * only, written a buffer at a time. */
 #include "exec/inject/activity.h"
 
+#include "exec/inject/activity_memory.h"
 #include "gpuprof/hashmap.h"
 #include "exec/protocol.h"
 #include "exec/inject/profiled.h"
@@ -84,8 +86,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     gp_record batch;
     memset(&batch, 0, sizeof batch); /* one write for the whole buffer */
     while (buffer && cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
-        if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+        if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+            gp_activity_memory_add(&batch, rec); /* copies, memsets, unified memory */
             continue;
+        }
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
         if (k->start == 0 || (k->graphNodeId == 0 && gp_profiled_has(k->correlationId)))
             continue;
@@ -101,7 +105,10 @@ int gp_activity_start(void)
     gp_hashmap_init(&name_numbers, sizeof(uint64_t));
     if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
         return -1;
-    return cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS ? 0 : -1;
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
+        return -1;
+    gp_activity_memory_enable();
+    return 0;
 }
 
 void gp_activity_flush(void)

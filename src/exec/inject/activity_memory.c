@@ -1,0 +1,187 @@
+/* Memory copies (MEMCPY; peer-to-peer copies, MEMCPY2), memsets (MEMSET) and unified memory
+ * (UNIFIED_MEMORY_COUNTER) from CUPTI's activity records, each a line of numbers (protocol.h):
+ * a program may copy a million times, so these cost a few dozen bytes and no allocation.
+ *
+ * Unified memory's counters are configured together; a kind this machine cannot count
+ * (remote map without NVLink, any of them under MPS or on a virtual GPU) is found by trying
+ * each alone, left out and named in one warning, and the others still count. */
+#include "exec/inject/activity_memory.h"
+
+#include "exec/inject/profiled.h"
+#include "exec/protocol.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- enabling ------------------------------------------------------------------------------ */
+
+static const struct {
+    CUpti_ActivityUnifiedMemoryCounterKind kind;
+    const char *name;
+} unified_counters[] = {
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, "bytes HtoD"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, "bytes DtoH"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD, "bytes DtoD"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT, "CPU page faults"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT, "GPU page faults"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, "thrashing"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, "throttling"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP, "remote map"},
+};
+#define N_UNIFIED (sizeof unified_counters / sizeof unified_counters[0])
+
+static CUptiResult configure(const bool *wanted)
+{
+    CUpti_ActivityUnifiedMemoryCounterConfig c[N_UNIFIED];
+    uint32_t n = 0;
+    memset(c, 0, sizeof c);
+    for (size_t i = 0; i < N_UNIFIED; i++) {
+        if (!wanted[i])
+            continue;
+        c[n].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        c[n].kind = unified_counters[i].kind;
+        c[n].deviceId = 0;
+        c[n++].enable = 1;
+    }
+    return n ? cuptiActivityConfigureUnifiedMemoryCounter(c, n) : CUPTI_ERROR_NOT_SUPPORTED;
+}
+
+/* Every counter kind in one configuration; when CUPTI refuses it, each kind tried alone to
+ * find those it refuses (named in `refused`, the last reason in *why), then the others
+ * configured together (whether CUPTI adds a configuration to the one before or replaces it,
+ * the last one holds them all). The kinds configured. */
+static size_t configure_unified(char *refused, size_t len, CUptiResult *why)
+{
+    bool wanted[N_UNIFIED];
+    size_t configured = 0, used = 0;
+    for (size_t i = 0; i < N_UNIFIED; i++)
+        wanted[i] = true;
+    refused[0] = '\0';
+    if ((*why = configure(wanted)) == CUPTI_SUCCESS)
+        return N_UNIFIED;
+    for (size_t i = 0; i < N_UNIFIED; i++) {
+        bool alone[N_UNIFIED] = {false};
+        alone[i] = true;
+        const CUptiResult rc = configure(alone);
+        wanted[i] = rc == CUPTI_SUCCESS;
+        configured += wanted[i];
+        if (wanted[i])
+            continue;
+        *why = rc;
+        if (used < len)
+            used += (size_t)snprintf(refused + used, len - used, "%s%s", used ? ", " : "",
+                                     unified_counters[i].name);
+    }
+    return configured && configure(wanted) == CUPTI_SUCCESS ? configured : 0;
+}
+
+static void warn_unified(const char *what, CUptiResult why)
+{
+    const char *reason = NULL;
+    if (cuptiGetResultString(why, &reason) != CUPTI_SUCCESS || !reason)
+        reason = "unknown reason";
+    char text[512];
+    snprintf(text, sizeof text, "unified memory: %s not counted (CUPTI: %s)", what, reason);
+    gp_record_warning(text, NULL);
+}
+
+static void enable_unified(void)
+{
+    char refused[256];
+    CUptiResult why = CUPTI_SUCCESS;
+    if (configure_unified(refused, sizeof refused, &why) == 0) {
+        warn_unified("page faults and migrations are", why);
+        return;
+    }
+    if (refused[0])
+        warn_unified(refused, why);
+    why = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    if (why != CUPTI_SUCCESS)
+        warn_unified("page faults and migrations are", why);
+}
+
+void gp_activity_memory_enable(void)
+{
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS)
+        gp_record_warning("CUPTI's memory copy records could not be started: copies are not "
+                          "reported", NULL);
+    /* Peer-to-peer copies: where CUPTI lacks them, the other copies are still there. */
+    (void)cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)
+        gp_record_warning("CUPTI's memset records could not be started: memsets are not "
+                          "reported", NULL);
+    enable_unified();
+}
+
+/* ---- the lines ------------------------------------------------------------------------------ */
+
+static void add_copy(gp_record *batch, const CUpti_ActivityMemcpy6 *m)
+{
+    const uint64_t f[GP_M_FIELDS] = {
+        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
+        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
+        [GP_M_KIND] = m->copyKind, [GP_M_SRC] = m->srcKind, [GP_M_DST] = m->dstKind,
+        [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start, [GP_M_END] = m->end};
+    gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
+}
+
+static void add_peer_copy(gp_record *batch, const CUpti_ActivityMemcpyPtoP4 *m)
+{
+    const uint64_t f[GP_M_FIELDS] = {
+        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
+        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
+        [GP_M_KIND] = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP, [GP_M_SRC] = m->srcKind,
+        [GP_M_DST] = m->dstKind, [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start,
+        [GP_M_END] = m->end};
+    gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
+}
+
+static void add_memset(gp_record *batch, const CUpti_ActivityMemset4 *m)
+{
+    const uint64_t f[GP_S_FIELDS] = {
+        [GP_S_PID] = (uint64_t)getpid(), [GP_S_ID] = m->correlationId,
+        [GP_S_CONTEXT] = m->contextId, [GP_S_DEVICE] = m->deviceId, [GP_S_STREAM] = m->streamId,
+        [GP_S_MEMORY] = m->memoryKind, [GP_S_BYTES] = m->bytes, [GP_S_START] = m->start,
+        [GP_S_END] = m->end};
+    gp_record_numbers_line(batch, GP_MEMSET_TAG, f, GP_S_FIELDS);
+}
+
+static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCounter3 *u)
+{
+    const uint64_t f[GP_U_FIELDS] = {
+        [GP_U_PID] = (uint64_t)getpid(), [GP_U_COUNTER] = (uint64_t)u->counterKind,
+        [GP_U_VALUE] = u->value, [GP_U_START] = u->start, [GP_U_END] = u->end,
+        [GP_U_SRC] = u->srcId, [GP_U_DST] = u->dstId};
+    gp_record_numbers_line(batch, GP_UNIFIED_TAG, f, GP_U_FIELDS);
+}
+
+/* A copy or memset that carries a profiled launch's correlation id was made by the kernel
+ * replay around that launch (saving and restoring device memory), not by the program: the
+ * program's own copies and memsets are API calls of their own, each with its own id. */
+static bool made_by_replay(uint32_t correlation_id)
+{
+    return correlation_id && gp_profiled_has(correlation_id);
+}
+
+bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec)
+{
+    switch (rec->kind) { /* CUPTI's record layouts, one per kind: not a table of data */
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+        if (!made_by_replay(((const CUpti_ActivityMemcpy6 *)rec)->correlationId))
+            add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
+        return true;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        add_peer_copy(batch, (const CUpti_ActivityMemcpyPtoP4 *)rec);
+        return true;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        if (!made_by_replay(((const CUpti_ActivityMemset4 *)rec)->correlationId))
+            add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
+        return true;
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+        add_unified(batch, (const CUpti_ActivityUnifiedMemoryCounter3 *)rec);
+        return true;
+    default:
+        return false;
+    }
+}

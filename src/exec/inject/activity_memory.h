@@ -1,0 +1,21 @@
+/* Memory copies, memsets and unified memory from CUPTI's activity records: an `M`, `S` or
+ * `U` line each (protocol.h), written with the kernels' lines by activity.c's buffer
+ * callback. Always on, whatever --metrics asks: they need no replay. The library runs inside
+ * someone else's process: nothing here exits or prints; what CUPTI refuses becomes a warning
+ * record. */
+#ifndef GPUPROF_INJECT_ACTIVITY_MEMORY_H
+#define GPUPROF_INJECT_ACTIVITY_MEMORY_H
+
+#include "exec/inject/record.h"
+
+#include <cupti.h>
+#include <stdbool.h>
+
+/* Enable the copy, memset and unified-memory records (before the first context); what CUPTI
+ * does not support here is said in a warning record. */
+void gp_activity_memory_enable(void);
+/* The record's line added to the batch when it is a copy, memset or unified-memory record
+ * (true), else false: not one of these. */
+bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec);
+
+#endif

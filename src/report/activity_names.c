@@ -1,0 +1,64 @@
+/* The names of the GPU activities besides kernels (gpuprof/activity_names.h), one table per
+ * enum of gpuprof/report.h. */
+#include "gpuprof/activity_names.h"
+
+const char *const gp_activity_keys[GP_ACTIVITY_KINDS] = {
+    [GP_ACTIVITY_MEMCPY_UNKNOWN] = "memcpy", [GP_ACTIVITY_HTOD] = "memcpy HtoD",
+    [GP_ACTIVITY_DTOH] = "memcpy DtoH",      [GP_ACTIVITY_HTOA] = "memcpy HtoA",
+    [GP_ACTIVITY_ATOH] = "memcpy AtoH",      [GP_ACTIVITY_ATOA] = "memcpy AtoA",
+    [GP_ACTIVITY_ATOD] = "memcpy AtoD",      [GP_ACTIVITY_DTOA] = "memcpy DtoA",
+    [GP_ACTIVITY_DTOD] = "memcpy DtoD",      [GP_ACTIVITY_HTOH] = "memcpy HtoH",
+    [GP_ACTIVITY_PTOP] = "memcpy PtoP",      [GP_ACTIVITY_MEMSET] = "memset",
+};
+
+static const char *const activity_titles[GP_ACTIVITY_KINDS] = {
+    [GP_ACTIVITY_MEMCPY_UNKNOWN] = "[CUDA memcpy]", [GP_ACTIVITY_HTOD] = "[CUDA memcpy HtoD]",
+    [GP_ACTIVITY_DTOH] = "[CUDA memcpy DtoH]",      [GP_ACTIVITY_HTOA] = "[CUDA memcpy HtoA]",
+    [GP_ACTIVITY_ATOH] = "[CUDA memcpy AtoH]",      [GP_ACTIVITY_ATOA] = "[CUDA memcpy AtoA]",
+    [GP_ACTIVITY_ATOD] = "[CUDA memcpy AtoD]",      [GP_ACTIVITY_DTOA] = "[CUDA memcpy DtoA]",
+    [GP_ACTIVITY_DTOD] = "[CUDA memcpy DtoD]",      [GP_ACTIVITY_HTOH] = "[CUDA memcpy HtoH]",
+    [GP_ACTIVITY_PTOP] = "[CUDA memcpy PtoP]",      [GP_ACTIVITY_MEMSET] = "[CUDA memset]",
+};
+
+const char *const gp_memory_names[GP_MEMORY_KINDS] = {
+    [GP_MEMORY_UNKNOWN] = "unknown",   [GP_MEMORY_PAGEABLE] = "pageable",
+    [GP_MEMORY_PINNED] = "pinned",     [GP_MEMORY_DEVICE] = "device",
+    [GP_MEMORY_ARRAY] = "array",       [GP_MEMORY_MANAGED] = "managed",
+    [GP_MEMORY_DEVICE_STATIC] = "device static",
+    [GP_MEMORY_MANAGED_STATIC] = "managed static",
+};
+
+const char *const gp_um_keys[GP_UM_COUNTERS] = {
+    [GP_UM_UNKNOWN] = "unknown",         [GP_UM_BYTES_HTOD] = "bytes_htod",
+    [GP_UM_BYTES_DTOH] = "bytes_dtoh",   [GP_UM_CPU_PAGE_FAULTS] = "cpu_page_faults",
+    [GP_UM_GPU_PAGE_FAULTS] = "gpu_page_faults", [GP_UM_THRASHING] = "thrashing",
+    [GP_UM_THROTTLING] = "throttling",   [GP_UM_REMOTE_MAP] = "remote_map",
+    [GP_UM_BYTES_DTOD] = "bytes_dtod",
+};
+
+static const char *const um_titles[GP_UM_COUNTERS] = {
+    [GP_UM_UNKNOWN] = "unknown",
+    [GP_UM_BYTES_HTOD] = "Host To Device",
+    [GP_UM_BYTES_DTOH] = "Device To Host",
+    [GP_UM_CPU_PAGE_FAULTS] = "CPU Page faults",
+    [GP_UM_GPU_PAGE_FAULTS] = "GPU Page fault groups",
+    [GP_UM_THRASHING] = "Thrashing events",
+    [GP_UM_THROTTLING] = "Throttling events",
+    [GP_UM_REMOTE_MAP] = "Remote maps",
+    [GP_UM_BYTES_DTOD] = "Device To Device",
+};
+
+const char *gp_activity_title(gp_activity_kind k)
+{
+    return (unsigned)k < GP_ACTIVITY_KINDS ? activity_titles[k] : "[CUDA ?]";
+}
+
+const char *gp_um_title(gp_um_counter c)
+{
+    return (unsigned)c < GP_UM_COUNTERS ? um_titles[c] : "?";
+}
+
+bool gp_um_is_bytes(gp_um_counter c)
+{
+    return c == GP_UM_BYTES_HTOD || c == GP_UM_BYTES_DTOH || c == GP_UM_BYTES_DTOD;
+}

@@ -1,0 +1,91 @@
+/* Reading back the exec section's GPU activities besides kernels (report/read_activities.h):
+ * each copy and memset with its kinds by name, and the unified-memory counters by key. */
+#include "report/read_activities.h"
+
+#include "gpuprof/activity_names.h"
+#include "gpuprof/status.h"
+
+#include <stdint.h>
+
+static int get_memory(gp_json_reader *rd, const cJSON *o, const char *key, gp_memory_kind *m)
+{
+    int i;
+    GP_TRY(gp_json_get_enum(rd, o, key, gp_memory_names, GP_MEMORY_KINDS, false, &i));
+    *m = (gp_memory_kind)i;
+    return GP_OK;
+}
+
+static int read_activity(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    gp_exec_activity *a;
+    uint64_t id;
+    int kind;
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(rd, "expected an object");
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "pid", "id", "kind", "device", "context", "stream", "src",
+                             "dst", "bytes", "start_ns", "end_ns"));
+    GP_TRY(gp_exec_add_activity(exec, &a));
+    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &a->pid));
+    GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
+    a->id = id;
+    GP_TRY(gp_json_get_enum(rd, o, "kind", gp_activity_keys, GP_ACTIVITY_KINDS, false, &kind));
+    a->kind = (gp_activity_kind)kind;
+    GP_TRY(gp_json_get_int(rd, o, "device", 0, &a->device));
+    GP_TRY(gp_json_get_uint(rd, o, "context", 0, &a->context));
+    GP_TRY(gp_json_get_uint(rd, o, "stream", 0, &a->stream));
+    GP_TRY(get_memory(rd, o, "src", &a->src));
+    GP_TRY(get_memory(rd, o, "dst", &a->dst));
+    GP_TRY(gp_json_get_integer(rd, o, "bytes", 0, UINT64_MAX, &a->bytes));
+    GP_TRY(gp_json_get_integer(rd, o, "start_ns", 0, UINT64_MAX, &a->start_ns));
+    return gp_json_get_integer(rd, o, "end_ns", 0, UINT64_MAX, &a->end_ns);
+}
+
+/* One counter's object: its key names the counter. */
+static int read_counter(gp_json_reader *rd, const cJSON *o, gp_um_stats *s)
+{
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(rd, "expected an object");
+    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "events", "total", "min", "max", "time_ns"));
+    GP_TRY(gp_json_get_integer(rd, o, "events", 1, UINT64_MAX, &s->events));
+    GP_TRY(gp_json_get_integer(rd, o, "total", 0, UINT64_MAX, &s->total));
+    GP_TRY(gp_json_get_integer(rd, o, "min", 0, UINT64_MAX, &s->min));
+    GP_TRY(gp_json_get_integer(rd, o, "max", s->min, UINT64_MAX, &s->max));
+    return gp_json_get_integer(rd, o, "time_ns", 0, UINT64_MAX, &s->time_ns);
+}
+
+static int read_unified(gp_json_reader *rd, const cJSON *u, void *exec)
+{
+    gp_exec_info *e = exec;
+    GP_TRY(gp_json_only_keys(rd, u, gp_um_keys + 1, GP_UM_COUNTERS - 1));
+    for (int c = 1; c < GP_UM_COUNTERS; c++) {
+        if (!gp_json_field(u, gp_um_keys[c]))
+            continue;
+        const size_t at = gp_json_enter_key(rd, gp_um_keys[c]);
+        const int rc = read_counter(rd, gp_json_field(u, gp_um_keys[c]), &e->unified[c]);
+        gp_json_leave(rd, at);
+        GP_TRY(rc);
+    }
+    return GP_OK;
+}
+
+/* The summary rows are derived from the activities: checked to be objects, not kept. */
+static int skip_row(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    (void)exec;
+    return cJSON_IsObject(o) ? GP_OK : gp_json_fail(rd, "expected an object");
+}
+
+int gp_report_read_activities(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
+{
+    if (gp_json_field(exec, "activities"))
+        GP_TRY(gp_json_read_each(rd, exec, "activities", read_activity, e));
+    if (gp_json_field(exec, "copies"))
+        GP_TRY(gp_json_read_each(rd, exec, "copies", skip_row, e));
+    if (gp_json_field(exec, "pageable_percent")) {
+        double pageable;
+        GP_TRY(gp_json_get_number(rd, exec, "pageable_percent", 0, true, &pageable));
+    }
+    if (gp_json_field(exec, "unified_memory"))
+        GP_TRY(gp_json_read_object(rd, exec, "unified_memory", false, read_unified, e));
+    return GP_OK;
+}
