@@ -5,6 +5,8 @@
  * what depends on other options is checked once the command line is read (cli.c). */
 #include "cli/option_table.h"
 
+#include "cli/chips.h"
+
 #include "gpuprof/metrics.h"
 #include "gpuprof/numparse.h"
 #include "gpuprof/regex_size.h"
@@ -172,25 +174,53 @@ static int read_param(gp_request *req, const gp_option_def *o, const char *text)
 
 /* ---- metrics and kernels ----------------------------------------------------------------- */
 
+/* The sets --metrics takes as its whole value, by name: the one list of their names, which
+ * the value, the refusal of a set inside a list and the suggestions all read. */
+static const struct {
+    const char *name;
+    gp_metrics_kind kind;
+} metric_sets[] = {
+    {"default", GP_METRICS_DEFAULT},
+    {"all", GP_METRICS_ALL},
+    {"none", GP_METRICS_NONE},
+};
+#define N_METRIC_SETS (sizeof metric_sets / sizeof metric_sets[0])
+
+static const gp_metrics_kind *metric_set_named(const char *name)
+{
+    for (size_t i = 0; i < N_METRIC_SETS; i++)
+        if (strcmp(metric_sets[i].name, name) == 0)
+            return &metric_sets[i].kind;
+    return NULL;
+}
+
+/* What --metrics may say: the sets' names, then the catalogue's keys. */
+static size_t metric_words(const char **words, size_t max)
+{
+    size_t n = 0, count;
+    const gp_metric_def *cat = gp_metric_catalogue(&count);
+    for (size_t i = 0; i < N_METRIC_SETS && n < max; i++)
+        words[n++] = metric_sets[i].name;
+    for (size_t i = 0; i < count && n < max; i++)
+        words[n++] = cat[i].key;
+    return n;
+}
+
 static int add_metric(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     gp_metrics_request *m = &req->metrics;
-    if (strcmp(text, "default") == 0 || strcmp(text, "all") == 0 || strcmp(text, "none") == 0)
+    if (metric_set_named(text))
         return gp_fail(GP_ERR_USAGE, "'%s' cannot be combined with other metrics in --metrics",
                        text);
     /* Raw PerfWorks names contain "__" (unit__counter); anything else must be a key. */
     if (!gp_find_metric(text) && !strstr(text, "__")) {
-        size_t n;
-        const gp_metric_def *cat = gp_metric_catalogue(&n);
-        const char *keys[GP_MAX_METRIC_NAMES];
-        size_t k = 0;
-        for (; k < n && k < GP_MAX_METRIC_NAMES; k++)
-            keys[k] = cat[k].key;
+        const char *words[N_METRIC_SETS + GP_MAX_METRIC_NAMES];
         char hint[GP_SUGGEST_MAX_LEN + 32];
         return gp_fail(GP_ERR_USAGE, "unknown metric '%s'%s (see 'gpuprof metrics'; PerfWorks "
                                      "names such as dram__bytes_read.sum are accepted too)", text,
-                       gp_suggest_hint(hint, sizeof hint, "", text, keys, k));
+                       gp_suggest_hint(hint, sizeof hint, "", text, words,
+                                       metric_words(words, sizeof words / sizeof words[0])));
     }
     if (strlen(text) >= sizeof m->names[0])
         return gp_fail(GP_ERR_USAGE, "metric name '%s' is too long", text);
@@ -202,16 +232,25 @@ static int read_metrics(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     req->metrics.n_names = 0;
-    if (strcmp(text, "default") == 0)
-        req->metrics.kind = GP_METRICS_DEFAULT;
-    else if (strcmp(text, "all") == 0)
-        req->metrics.kind = GP_METRICS_ALL;
-    else if (strcmp(text, "none") == 0)
-        req->metrics.kind = GP_METRICS_NONE;
-    else {
-        req->metrics.kind = GP_METRICS_LIST;
-        GP_TRY(for_each_item("metrics", text, GP_MAX_METRIC_NAMES, add_metric, req));
+    const gp_metrics_kind *set = metric_set_named(text);
+    if (set) {
+        req->metrics.kind = *set;
+        return GP_OK;
     }
+    req->metrics.kind = GP_METRICS_LIST;
+    return for_each_item("metrics", text, GP_MAX_METRIC_NAMES, add_metric, req);
+}
+
+/* --chip: a chip's name as CUPTI spells it; a product's name or another case is answered with
+ * the chip meant, anything else is left for CUPTI to judge. */
+static int read_chip(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    const char *meant = gp_chip_meant(text);
+    if (meant)
+        return gp_fail(GP_ERR_USAGE, "unknown chip '%s'; did you mean '%s'? (--chip takes the "
+                                     "chip's name as CUPTI spells it)", text, meant);
+    req->chip = text;
     return GP_OK;
 }
 
@@ -348,7 +387,7 @@ static const option_row rows[] = {
                              FLAG(require_metrics)},
     [OPT_CHIP] = {{OPT_CHIP, "chip", "NAME",
                    "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
-                  TEXT(chip)},
+                  CUSTOM(read_chip)},
     [OPT_KERNEL] = {{OPT_KERNEL, "kernel", "REGEX",
                      "profile only the kernels whose demangled or mangled name matches (POSIX "
                      "extended regular expression)"},
@@ -363,7 +402,8 @@ static const option_row rows[] = {
                          "profile at most N launches of each kernel, only time the rest"},
                         COUNT(per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "text: one row per launch instead of one per kernel"},
+                       "text: one row per launch instead of one per kernel (exec reports; "
+                       "JSON and CSV always hold every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Flows, inputs and messages (issue 29): --launches with every format, options of other
+commands, case-insensitive suggestions for variants, chips and metric sets, metrics --device
+without a GPU. Every refusal: its exit status, one line on stderr, nothing on stdout."""
+import json
+import os
+
+import tap
+from gpuprof import has_gpu, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+EXEC = os.path.join(FIXTURES, "exec-copy.json")
+REDUCE = os.path.join(FIXTURES, "reduce-default.json")
+NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
+
+
+def refused(args, status, message, env=None):
+    """gpuprof ARGS exits `status` with one line on stderr holding `message`, nothing on
+    stdout."""
+    rc, out, err = run(*args, env=env or NO_GPU)
+    lines = err.strip().splitlines()
+    return tap.ok(rc == status and out == "" and len(lines) == 1 and
+                  lines[0].startswith("gpuprof: ") and message in lines[0],
+                  "%s: exit %d, one line: %s" % (" ".join(args), status, message),
+                  "rc=%d stderr=%r stdout=%r" % (rc, err, out[:200]))
+
+
+def test_launches_with_every_format():
+    """The README's `exec --launches --json --output=prof.json -- ./my_app` parses: JSON and
+    CSV hold every launch whatever is asked (the run itself is the GPU suite's)."""
+    for fmt in ("--json", "--csv"):
+        rc, out, err = run("exec", "--launches", fmt, "--", "true", env=NO_GPU)
+        tap.ok(rc == 3 and out == "" and "no usable CUDA device" in err,
+               "exec --launches %s is accepted (stops at the missing GPU: exit 3)" % fmt, err)
+    rc, text, err = run("report", EXEC, "--launches")
+    tap.ok(rc == 0 and "profiled" in text and "copyCoalesced" in text and not err,
+           "report of an exec report --launches: a row per launch", err)
+    outputs = {}
+    for fmt in ("--json", "--csv"):
+        rc1, plain, _ = run("report", EXEC, fmt)
+        rc2, outputs[fmt], err = run("report", EXEC, fmt, "--launches")
+        tap.ok(rc1 == 0 and rc2 == 0 and plain == outputs[fmt] and plain,
+               "report %s --launches is report %s (every launch either way)" % (fmt, fmt), err)
+    doc = json.loads(outputs["--json"]) if outputs["--json"] else {}
+    tap.ok(len(doc.get("exec", {}).get("launches", [])) >= 1,
+           "the exec JSON lists its launches")
+    refused(["report", EXEC, "--launches", "--html"], 2, "--launches does not apply to --html")
+    refused(["report", REDUCE, "--launches"], 2, "--launches applies to exec reports only")
+    _, help_text, _ = run("exec", "--help")
+    tap.ok("JSON and CSV always hold every launch" in help_text,
+           "exec --help says what --launches means for JSON and CSV")
+
+
+def test_options_of_other_commands():
+    """An option of another command is not read as an abbreviation of this one's."""
+    refused(["report", REDUCE, "--metrics=none"], 2,
+            "option '--metrics' does not apply to 'report' (see 'gpuprof report --help')")
+    refused(["compare", REDUCE, REDUCE, "--metrics=none"], 2,
+            "option '--metrics' does not apply to 'compare'")
+    refused(["list", "--block=5"], 2, "option '--block' does not apply to 'list'")
+    refused(["reduce", "--pad=1"], 2, "option '--pad' does not apply to 'reduce'")
+    refused(["exec", "--html", "true"], 2, "option '--html' does not apply to 'exec'")
+    rc, out, err = run("report", REDUCE, "--metrics-d")
+    tap.ok(rc == 0 and "Kernel: " in out, "a prefix that names no option still abbreviates", err)
+
+
+def test_suggestions():
+    cases = [
+        (["reduce", "--variant=SHFL"], "unknown variant 'SHFL' for reduce; did you mean 'shfl'?"),
+        (["transpose", "--variant=Naive"], "did you mean 'naive'?"),
+        (["REDUCE"], "unknown command 'REDUCE'; did you mean 'reduce'?"),
+        (["reduce", "--BLOCK=32"], "did you mean '--block'?"),
+        (["metrics", "--chip=gh100"], "unknown chip 'gh100'; did you mean 'GH100'?"),
+        (["metrics", "--chip=H100"], "unknown chip 'H100'; did you mean 'GH100'?"),
+        (["metrics", "--chip=h200"], "did you mean 'GH100'?"),
+        (["metrics", "--chip=A100"], "did you mean 'GA100'?"),
+        (["metrics", "--chip=RTX 4090"], "did you mean 'AD102'?"),
+        (["metrics", "--chip=ad102"], "did you mean 'AD102'?"),
+        (["reduce", "--metrics=al"], "unknown metric 'al'; did you mean 'all'?"),
+        (["reduce", "--metrics=Default"], "did you mean 'default'?"),
+        (["exec", "--metrics=nnoe", "true"], "did you mean 'none'?"),
+        (["reduce", "--metrics=GLD_EFFICIENCY"], "did you mean 'gld_efficiency'?"),
+        (["exec", "--replay=ROTATE", "true"], "did you mean 'rotate'?"),
+    ]
+    for args, message in cases:
+        refused(args, 2, message)
+    rc, out, err = run("metrics", "--chip=NOPE100")
+    tap.ok(rc == 2 and out == "" and "unknown chip 'NOPE100'" in err and "did you mean" not in err,
+           "a chip name nothing resembles is left to CUPTI, which refuses it", err)
+
+
+def test_metrics_device_without_gpu():
+    gpu, _ = has_gpu()
+    if gpu:
+        tap.skip("metrics --device=0 without a GPU: exit 3", "a GPU is present")
+        return
+    for args in (["metrics", "--device=0"], ["metrics", "--device=0", "--json"],
+                 ["metrics", "--device=3"]):
+        refused(args, 3, "no usable CUDA device or driver")
+    rc, out, err = run("metrics")
+    tap.ok(rc == 0 and "gld_efficiency" in out and "warning" in err,
+           "metrics without --device and without a GPU: the catalogue and a warning", err)
+
+
+def main():
+    test_launches_with_every_format()
+    test_options_of_other_commands()
+    test_suggestions()
+    test_metrics_device_without_gpu()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
