@@ -4,14 +4,20 @@ commands, case-insensitive suggestions for variants, chips and metric sets, metr
 without a GPU. Every refusal: its exit status, one line on stderr, nothing on stdout."""
 import json
 import os
+import re
+import shutil
+import subprocess
+import tempfile
 
 import tap
-from gpuprof import has_gpu, run
+from gpuprof import BIN, has_gpu, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 EXEC = os.path.join(FIXTURES, "exec-copy.json")
 REDUCE = os.path.join(FIXTURES, "reduce-default.json")
+TRANSPOSE = os.path.join(FIXTURES, "transpose-4096.json")
+SLOWER = os.path.join(ROOT, "tests", "golden", "inputs", "reduce-slower.json")
 NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
 
 
@@ -103,11 +109,64 @@ def test_metrics_device_without_gpu():
            "metrics without --device and without a GPU: the catalogue and a warning", err)
 
 
+def test_compare_nothing_in_common():
+    for fmt in ([], ["--json"], ["--csv"], ["--html"]):
+        refused(["compare", REDUCE, TRANSPOSE] + fmt, 2,
+                "%s and %s have nothing in common (12 only in the first, 5 only in the second"
+                % (REDUCE, TRANSPOSE))
+    refused(["compare", EXEC, os.path.join(ROOT, "tests", "golden", "inputs",
+                                           "exec-synthetic.json")], 2,
+            "kernels match by name, grid and block): nothing to compare")
+    rc, out, err = run("compare", REDUCE, SLOWER)
+    tap.ok(rc == 1 and "REGRESSION" in out, "a regression still exits 1", err)
+    rc, out, err = run("compare", REDUCE, REDUCE)
+    tap.ok(rc == 0 and "matched" in out, "the same report twice exits 0", err)
+
+
+def readme_compare_script():
+    """The README's CI example from its `gpuprof compare` line on."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    for block in re.findall(r"```sh\n(.*?)```", readme, re.S):
+        at = block.find("gpuprof compare base.json new.json")
+        if at >= 0:
+            return block[at:]
+    return None
+
+
+def test_readme_compare_example():
+    """The README's compare example tells a regression (1) from trouble (2)."""
+    script = readme_compare_script()
+    if not tap.ok(script is not None, "the README has the compare example"):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(os.path.abspath(BIN), os.path.join(tmp, "gpuprof"))
+        env = dict(os.environ, PATH=tmp + os.pathsep + os.environ.get("PATH", ""))
+        for new, status, said in ((REDUCE, 0, "nothing got slower"),
+                                  (SLOWER, 1, "reduce got slower"),
+                                  (TRANSPOSE, 2, "compare failed (exit 2)"),
+                                  (None, 2, "compare failed (exit 2)")):
+            shutil.copy(REDUCE, os.path.join(tmp, "base.json"))
+            target = os.path.join(tmp, "new.json")
+            if os.path.exists(target):
+                os.remove(target)
+            if new:
+                shutil.copy(new, target)
+            p = subprocess.run(["sh", "-c", script], cwd=tmp, env=env, capture_output=True,
+                               text=True)
+            tap.ok(p.returncode == status and said in p.stdout,
+                   "README compare example, new report %s: exit %d, says '%s'"
+                   % (os.path.basename(new) if new else "missing", status, said),
+                   p.stdout + p.stderr)
+
+
 def main():
     test_launches_with_every_format()
     test_options_of_other_commands()
     test_suggestions()
     test_metrics_device_without_gpu()
+    test_compare_nothing_in_common()
+    test_readme_compare_example()
     tap.done()
 
 
