@@ -160,6 +160,36 @@ def test_readme_compare_example():
                    p.stdout + p.stderr)
 
 
+def test_exec_output_checked_first():
+    """exec --output is checked before the program starts (and before the GPU is looked
+    for): exit 2, one line, nothing on stdout, no mark left by the program."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mark = os.path.join(tmp, "ran")
+        plain = os.path.join(tmp, "plain")
+        open(plain, "w").close()
+        cases = [("/nonexistent/dir/p.json", "--output: the folder /nonexistent/dir does not exist"),
+                 (tmp, "--output: %s is a directory" % tmp),
+                 (tmp + "/", "is a directory"),
+                 (os.path.join(plain, "p.json"), "--output: %s is not a folder" % plain),
+                 ("/sys/gpuprof-p.json", "--output: cannot write in /sys: "),
+                 ("/nonexistent/%q{GPUPROF_TEST_RANK}/p.json",
+                  "the folder /nonexistent/5 does not exist")]
+        for output, message in cases:
+            refused(["exec", "--output=" + output, "--", "sh", "-c", "touch " + mark], 2,
+                    message, env=dict(NO_GPU, GPUPROF_TEST_RANK="5"))
+            tap.ok(not os.path.exists(mark), "... and the program did not start")
+        if os.geteuid() != 0:
+            locked = os.path.join(tmp, "locked")
+            os.mkdir(locked, 0o555)
+            refused(["exec", "--output=" + os.path.join(locked, "p.json"), "true"], 2,
+                    "--output: cannot write in %s: Permission denied" % locked)
+        else:
+            tap.skip("exec --output in a folder without write permission", "root writes anyway")
+        rc, out, err = run("exec", "--output=" + os.path.join(tmp, "p.json"), "true", env=NO_GPU)
+        tap.ok(rc == 3 and os.listdir(tmp) == ["plain"],
+               "a writable --output passes the check and leaves no probe behind", err)
+
+
 def main():
     test_launches_with_every_format()
     test_options_of_other_commands()
@@ -167,6 +197,7 @@ def main():
     test_metrics_device_without_gpu()
     test_compare_nothing_in_common()
     test_readme_compare_example()
+    test_exec_output_checked_first()
     tap.done()
 
 
