@@ -356,7 +356,7 @@ static const option_row rows[] = {
                     COUNT(device, 0, 1023)},
     [OPT_SEED] = {{OPT_SEED, "seed", "N", "seed of the random input (default: 1)"},
                   COUNT(seed, 0, UINT64_MAX)},
-    [OPT_JSON] = {{OPT_JSON, "json", NULL, "JSON output (schema in schemas/)"},
+    [OPT_JSON] = {{OPT_JSON, "json", NULL, "JSON output (JSON Schema in PREFIX/share/gpuprof/schemas/)"},
                   FORMAT(GP_OUT_JSON)},
     [OPT_CSV] = {{OPT_CSV, "csv", NULL, "CSV output: one header line, one row per result"},
                  FORMAT(GP_OUT_CSV)},

@@ -299,6 +299,26 @@ def test_install():
         tap.ok(p.returncode == 0 and os.path.exists(binary) and os.path.exists(man),
                "make install DESTDIR=... PREFIX=/usr installs the binary and the man page",
                p.stderr)
+        # The schemas go where --help and the man page's FILES say, under PREFIX.
+        _, help_text, _ = run("reduce", "--help")
+        said = re.search(r"JSON Schema in PREFIX(/\S+/)\)", help_text)
+        folder = said.group(1) if said else "(not in --help)"
+        tap.ok("PREFIX%sgpuprof-report-v1.schema.json" % folder in man_text(),
+               "the man page's FILES name the folder --help names (%s)" % folder)
+        for name in sorted(os.listdir(os.path.join(ROOT, "schemas"))):
+            installed = os.path.join(tmp, "usr", folder.strip("/"), name)
+            with open(os.path.join(ROOT, "schemas", name)) as f:
+                source = f.read()
+            copy = None
+            if os.path.exists(installed):
+                with open(installed) as f:
+                    copy = f.read()
+            tap.ok(copy == source, "make install puts %s in PREFIX%s" % (name, folder),
+                   installed)
+        p = subprocess.run(["make", "-s", "uninstall", "BUILD=" + BUILD, "DESTDIR=" + tmp,
+                            "PREFIX=/usr"], cwd=ROOT, capture_output=True, text=True)
+        left = [os.path.join(d, f) for d, _, fs in os.walk(tmp) for f in fs]
+        tap.ok(p.returncode == 0 and not left, "make uninstall removes every file", left)
         if os.path.exists(binary):
             # Moved away from the build folder, it must still find cJSON.
             q = subprocess.run([binary, "--version"], capture_output=True, text=True)
