@@ -252,18 +252,21 @@ bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST) $(ROTATION_PROBE)
 	@sh bench/run-all.sh $(BUILD)
 
 # gpuprof exec finds the library it injects in ../lib/gpuprof beside the binary.
+# The schemas go where --help and the man page's FILES say: PREFIX/share/gpuprof/schemas/.
+SCHEMA_DIR := $(PREFIX)/share/gpuprof/schemas
 install: $(BIN) $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/lib/gpuprof
+	    $(DESTDIR)$(PREFIX)/lib/gpuprof $(DESTDIR)$(SCHEMA_DIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuprof
 	install -m 755 $(INJECT) $(DESTDIR)$(PREFIX)/lib/gpuprof/
 	install -m 644 man/gpuprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpuprof.1
+	install -m 644 schemas/*.schema.json $(DESTDIR)$(SCHEMA_DIR)/
 	if [ -n "$(CJSON_DEP)" ]; then \
 	    install -m 644 $(CJSON_DEP) $(DESTDIR)$(PREFIX)/lib/gpuprof/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpuprof $(DESTDIR)$(PREFIX)/share/man/man1/gpuprof.1
-	rm -rf $(DESTDIR)$(PREFIX)/lib/gpuprof
+	rm -rf $(DESTDIR)$(PREFIX)/lib/gpuprof $(DESTDIR)$(PREFIX)/share/gpuprof
 
 clean:
 	rm -rf $(BUILD)

@@ -20,7 +20,8 @@ typedef struct gp_command_def {
     size_t min_operands, max_operands;
     const gp_option_id *options;
     size_t n_options;
-    bool every_device;         /* without --device: every GPU (device index -1) */
+    bool device_optional;      /* without --device, device index -1: device describes every
+                                  GPU, metrics the first if there is one */
     bool program_operands;     /* the first operand starts a program's command line: what
                                   follows it is the program's, options included */
     int trouble_status;        /* the exit status of any failure, where 1 means something

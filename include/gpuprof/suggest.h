@@ -7,8 +7,9 @@
 /* The longest word (and candidate) gp_suggest compares; longer ones are skipped. */
 #define GP_SUGGEST_MAX_LEN 64
 
-/* The candidate `word` was most likely meant as, or NULL. Case-sensitive; the caller strips
- * decorations such as an option's leading "--" (and any "=value") first. The rule:
+/* The candidate `word` was most likely meant as, or NULL. Letters compare without their case
+ * (SHFL is shfl, gh100 is GH100); the caller strips decorations such as an option's leading
+ * "--" (and any "=value") first. The rule:
  *
  *   1. d = the optimal-string-alignment distance (Damerau-Levenshtein where no substring is
  *      edited twice: insertions, deletions, substitutions and swaps of two adjacent

@@ -47,7 +47,20 @@ static void consider(const gp_option_def *o, const char *name, size_t len,
     (*prefixes)++;
 }
 
-/* Exact name, else the one option of this command that the name abbreviates. */
+/* Whether some command's option is called exactly so. */
+static bool is_option_name(const char *name, size_t len)
+{
+    for (int id = 0; id < OPT_COUNT; id++) {
+        const char *known = gp_option((gp_option_id)id)->name;
+        if (strncmp(known, name, len) == 0 && known[len] == '\0')
+            return true;
+    }
+    return false;
+}
+
+/* Exact name, else the one option of this command that the name abbreviates. The full name
+ * of another command's option abbreviates nothing: `report --metrics` means --metrics, which
+ * report does not take, not --metrics-detail. */
 static int find_option(const command_context *cc, const char *name, size_t len,
                        const gp_option_def **found)
 {
@@ -58,7 +71,12 @@ static int find_option(const command_context *cc, const char *name, size_t len,
     for (size_t i = 0; cc->family && i < cc->family->n_options; i++)
         consider(gp_option(cc->family->options[i]), name, len, &exact, &prefix, &prefixes);
     *found = exact ? exact : prefix;
-    if (exact || prefixes == 1)
+    if (exact)
+        return GP_OK;
+    if (is_option_name(name, len))
+        return gp_fail(GP_ERR_USAGE, "option '--%.*s' does not apply to '%s' (see 'gpuprof %s "
+                                     "--help')", (int)len, name, cc->name, cc->name);
+    if (prefixes == 1)
         return GP_OK;
     if (prefixes > 1)
         return gp_fail(GP_ERR_USAGE, "option '--%.*s' is ambiguous for '%s'", (int)len, name,
@@ -110,7 +128,7 @@ static void set_defaults(gp_request *req, const command_context *cc)
     req->warmup = GP_DEFAULT_WARMUP;
     req->max_noise_pct = NAN;
     req->threshold_pct = GP_COMPARE_DEFAULT_THRESHOLD;
-    req->device = cc->cmd->every_device ? -1 : 0;
+    req->device = cc->cmd->device_optional ? -1 : 0;
     req->seed = GP_DEFAULT_SEED;
     req->launch_count = UINT64_MAX;
     req->per_kernel = UINT64_MAX;
@@ -237,9 +255,10 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
-    if (req->launches && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--launches applies to text output only (JSON and CSV "
-                                     "hold every launch)");
+    /* JSON and CSV hold every launch whatever is asked; the page has no row per launch. */
+    if (req->launches && req->output == GP_OUT_HTML)
+        return gp_fail(GP_ERR_USAGE, "--launches does not apply to --html (the page has one "
+                                     "row per kernel; JSON and CSV hold every launch)");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     if (req->n_operands < cmd->min_operands)

@@ -5,6 +5,8 @@
  * what depends on other options is checked once the command line is read (cli.c). */
 #include "cli/option_table.h"
 
+#include "cli/chips.h"
+
 #include "gpuprof/metrics.h"
 #include "gpuprof/numparse.h"
 #include "gpuprof/regex_size.h"
@@ -172,12 +174,37 @@ static int read_param(gp_request *req, const gp_option_def *o, const char *text)
 
 /* ---- metrics and kernels ----------------------------------------------------------------- */
 
-/* The words an unknown metric may have meant: the groups, then the catalogue's keys. */
+/* The sets --metrics takes as its whole value, by name: the one list of their names, which
+ * the value, the refusal of a set inside a list and the suggestions all read. */
+static const struct {
+    const char *name;
+    gp_metrics_kind kind;
+} metric_sets[] = {
+    {"default", GP_METRICS_DEFAULT},
+    {"all", GP_METRICS_ALL},
+    {"none", GP_METRICS_NONE},
+};
+#define N_METRIC_SETS (sizeof metric_sets / sizeof metric_sets[0])
+
+static const gp_metrics_kind *metric_set_named(const char *name)
+{
+    for (size_t i = 0; i < N_METRIC_SETS; i++)
+        if (strcmp(metric_sets[i].name, name) == 0)
+            return &metric_sets[i].kind;
+    return NULL;
+}
+
+/* What --metrics may say: the groups (default among them), the other sets, then the
+ * catalogue's keys. */
 static size_t metric_words(const char **words, size_t max)
 {
     size_t n = 0, count;
     for (unsigned g = 0; g < GP_GROUP_ALL_ONLY && n < max; g++)
         words[n++] = gp_metric_group_name((gp_metric_group)g);
+    gp_metric_group group;
+    for (size_t i = 0; i < N_METRIC_SETS && n < max; i++)
+        if (!gp_metric_group_from_name(metric_sets[i].name, &group))
+            words[n++] = metric_sets[i].name;
     const gp_metric_def *cat = gp_metric_catalogue(&count);
     for (size_t i = 0; i < count && n < max; i++)
         words[n++] = cat[i].key;
@@ -189,17 +216,17 @@ static int add_metric(void *ctx, const char *text)
 {
     gp_request *req = ctx;
     gp_metrics_request *m = &req->metrics;
-    if (strcmp(text, "all") == 0 || strcmp(text, "none") == 0)
-        return gp_fail(GP_ERR_USAGE, "'%s' cannot be combined with other metrics in --metrics",
-                       text);
     gp_metric_group group;
-    if (gp_metric_group_from_name(text, &group)) {
+    if (gp_metric_group_from_name(text, &group)) { /* default is a group too */
         m->groups |= GP_GROUP_BIT(group);
         return GP_OK;
     }
+    if (metric_set_named(text))
+        return gp_fail(GP_ERR_USAGE, "'%s' cannot be combined with other metrics in --metrics",
+                       text);
     /* Raw PerfWorks names contain "__" (unit__counter); anything else must be a key. */
     if (!gp_find_metric(text) && !strstr(text, "__")) {
-        const char *words[GP_MAX_CATALOGUE + GP_METRIC_GROUPS];
+        const char *words[GP_METRIC_GROUPS + N_METRIC_SETS + GP_MAX_CATALOGUE];
         const size_t n = metric_words(words, sizeof words / sizeof words[0]);
         char hint[GP_SUGGEST_MAX_LEN + 32], groups[128] = "";
         for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++)
@@ -222,16 +249,25 @@ static int read_metrics(void *ctx, const char *text)
     gp_request *req = ctx;
     req->metrics.n_names = 0;
     req->metrics.groups = 0;
-    if (strcmp(text, "default") == 0)
-        req->metrics.kind = GP_METRICS_DEFAULT;
-    else if (strcmp(text, "all") == 0)
-        req->metrics.kind = GP_METRICS_ALL;
-    else if (strcmp(text, "none") == 0)
-        req->metrics.kind = GP_METRICS_NONE;
-    else {
-        req->metrics.kind = GP_METRICS_LIST;
-        GP_TRY(for_each_item("metrics", text, GP_MAX_METRIC_NAMES, add_metric, req));
+    const gp_metrics_kind *set = metric_set_named(text);
+    if (set) {
+        req->metrics.kind = *set;
+        return GP_OK;
     }
+    req->metrics.kind = GP_METRICS_LIST;
+    return for_each_item("metrics", text, GP_MAX_METRIC_NAMES, add_metric, req);
+}
+
+/* --chip: a chip's name as CUPTI spells it; a product's name or another case is answered with
+ * the chip meant, anything else is left for CUPTI to judge. */
+static int read_chip(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    const char *meant = gp_chip_meant(text);
+    if (meant)
+        return gp_fail(GP_ERR_USAGE, "unknown chip '%s'; did you mean '%s'? (--chip takes the "
+                                     "chip's name as CUPTI spells it)", text, meant);
+    req->chip = text;
     return GP_OK;
 }
 
@@ -337,7 +373,7 @@ static const option_row rows[] = {
                     COUNT(device, 0, 1023)},
     [OPT_SEED] = {{OPT_SEED, "seed", "N", "seed of the random input (default: 1)"},
                   COUNT(seed, 0, UINT64_MAX)},
-    [OPT_JSON] = {{OPT_JSON, "json", NULL, "JSON output (schema in schemas/)"},
+    [OPT_JSON] = {{OPT_JSON, "json", NULL, "JSON output (JSON Schema in PREFIX/share/gpuprof/schemas/)"},
                   FORMAT(GP_OUT_JSON)},
     [OPT_CSV] = {{OPT_CSV, "csv", NULL, "CSV output: one header line, one row per result"},
                  FORMAT(GP_OUT_CSV)},
@@ -369,7 +405,7 @@ static const option_row rows[] = {
                              FLAG(require_metrics)},
     [OPT_CHIP] = {{OPT_CHIP, "chip", "NAME",
                    "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
-                  TEXT(chip)},
+                  CUSTOM(read_chip)},
     [OPT_KERNEL] = {{OPT_KERNEL, "kernel", "REGEX",
                      "profile only the kernels whose demangled or mangled name matches (POSIX "
                      "extended regular expression)"},
@@ -384,7 +420,8 @@ static const option_row rows[] = {
                          "profile at most N launches of each kernel, only time the rest"},
                         COUNT(per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "text: one row per launch instead of one per kernel"},
+                       "text: one row per launch instead of one per kernel (exec reports; "
+                       "JSON and CSV always hold every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "

@@ -1,10 +1,25 @@
 /* "Did you mean": optimal-string-alignment distance over fixed rows (see suggest.h), and the
- * hint a usage message ends with. */
+ * hint a usage message ends with. Letters compare without their case: SHFL means shfl. */
 #include "gpuprof/suggest.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+static bool same_letter(char a, char b)
+{
+    return tolower((unsigned char)a) == tolower((unsigned char)b);
+}
+
+/* Whether c begins with the len characters of word, case aside. */
+static bool begins_with(const char *c, const char *word, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!c[i] || !same_letter(c[i], word[i]))
+            return false;
+    return true;
+}
 
 /* The OSA distance of a (length la) and b (length lb), both at most GP_SUGGEST_MAX_LEN. */
 static unsigned osa_distance(const char *a, size_t la, const char *b, size_t lb)
@@ -16,14 +31,14 @@ static unsigned osa_distance(const char *a, size_t la, const char *b, size_t lb)
     for (size_t i = 1; i <= la; i++) {
         cur[0] = (unsigned)i;
         for (size_t j = 1; j <= lb; j++) {
-            unsigned cost = a[i - 1] == b[j - 1] ? 0u : 1u;
+            unsigned cost = same_letter(a[i - 1], b[j - 1]) ? 0u : 1u;
             unsigned d = prev[j] + 1;                      /* delete a[i-1] */
             if (cur[j - 1] + 1 < d)
                 d = cur[j - 1] + 1;                        /* insert b[j-1] */
             if (prev[j - 1] + cost < d)
                 d = prev[j - 1] + cost;                    /* substitute */
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                before[j - 2] + 1 < d)
+            if (i > 1 && j > 1 && same_letter(a[i - 1], b[j - 2]) &&
+                same_letter(a[i - 2], b[j - 1]) && before[j - 2] + 1 < d)
                 d = before[j - 2] + 1;                     /* swap two neighbours */
             cur[j] = d;
         }
@@ -54,7 +69,7 @@ const char *gp_suggest(const char *word, const char *const *candidates, size_t n
         size_t lc = strnlen(c, GP_SUGGEST_MAX_LEN + 1);
         if (lc > GP_SUGGEST_MAX_LEN)
             continue;
-        if (lc >= len && strncmp(c, word, len) == 0 && !(prefixed && strcmp(c, prefixed) == 0)) {
+        if (lc >= len && begins_with(c, word, len) && !(prefixed && strcmp(c, prefixed) == 0)) {
             prefixed = c;
             n_prefixed++;
         }

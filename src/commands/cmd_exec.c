@@ -4,67 +4,16 @@
  * program's output passes through; gpuprof exits with the program's status. */
 #include "gpuprof/commands.h"
 
+#include "commands/output_file.h"
 #include "exec/run.h"
 #include "gpuprof/device.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PATH_LEN 4096
-
-/* ---- --output ------------------------------------------------------------------------------ */
-
-static int expand_escape(const char **p, char *out, size_t *used, size_t len)
-{
-    const char *s = *p + 1;
-    char piece[PATH_LEN];
-    if (*s == '%') {
-        snprintf(piece, sizeof piece, "%%");
-        s++;
-    } else if (*s == 'p') {
-        snprintf(piece, sizeof piece, "%ld", (long)getpid());
-        s++;
-    } else if (s[0] == 'q' && s[1] == '{' && strchr(s, '}')) {
-        const char *end = strchr(s, '}');
-        char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)(end - s - 2), s + 2);
-        const char *value = getenv(name);
-        if (!value)
-            return gp_fail(GP_ERR_USAGE, "--output: the environment variable %s in %%q{%s} is "
-                                         "not set", name, name);
-        snprintf(piece, sizeof piece, "%s", value);
-        s = end + 1;
-    } else {
-        return gp_fail(GP_ERR_USAGE, "--output: unknown '%%%.1s' (%%p, %%q{NAME} and %%%% are "
-                                     "known)", s);
-    }
-    *used += (size_t)snprintf(out + *used, len - *used, "%s", piece);
-    *p = s;
-    return GP_OK;
-}
-
-/* %p: gpuprof's process id; %q{NAME}: the environment variable NAME; %%: a %. */
-static int expand_output(const char *pattern, char *out, size_t len)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *p = pattern; *p && used < len - 1;) {
-        if (*p == '%') {
-            GP_TRY(expand_escape(&p, out, &used, len));
-            continue;
-        }
-        out[used++] = *p++;
-        out[used] = '\0';
-    }
-    if (used >= len - 1)
-        return gp_fail(GP_ERR_USAGE, "--output: the file name is too long");
-    return GP_OK;
-}
 
 /* ---- the request ------------------------------------------------------------------------- */
 
@@ -94,19 +43,23 @@ static void options_of(const gp_request *req, const char *library, gp_exec_optio
 
 /* ---- the report -------------------------------------------------------------------------------- */
 
+typedef struct {
+    const gp_request *req;
+    const gp_report *report;
+} rendering;
+
+static int render_to(FILE *f, const void *what)
+{
+    const rendering *r = what;
+    return gp_render_report(f, r->report, gp_render_options_for(r->req));
+}
+
+/* To standard output, or whole to --output's file (or not at all). */
 static int write_report(const gp_request *req, const char *file, FILE *out,
                         const gp_report *report)
 {
-    if (!file[0])
-        return gp_render_report(out, report, gp_render_options_for(req));
-    FILE *f = fopen(file, "w");
-    if (!f)
-        return gp_fail(GP_ERR_RUNTIME, "cannot write %s: %s", file, strerror(errno));
-    int rc = gp_render_report(f, report, gp_render_options_for(req));
-    const bool failed = ferror(f) != 0;
-    if (fclose(f) != 0 || failed)
-        return gp_fail(GP_ERR_RUNTIME, "cannot write %s: %s", file, strerror(errno));
-    return rc;
+    const rendering r = {req, report};
+    return file[0] ? gp_output_write(file, render_to, &r) : render_to(out, &r);
 }
 
 /* The driver's version, and gpuprof's runtime's (the program's own may be another, linked
@@ -124,9 +77,12 @@ static int set_versions(gp_exec_info *e)
 
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
 {
-    char file[PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
-    if (req->output_file)
-        GP_TRY(expand_output(req->output_file, file, sizeof file));
+    char file[GP_OUTPUT_PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
+    if (req->output_file) {
+        /* Refused now, not after the program has run for an hour. */
+        GP_TRY(gp_output_expand(req->output_file, file, sizeof file));
+        GP_TRY(gp_output_check(file));
+    }
     GP_TRY(gp_exec_find_program(req->program[0], path, sizeof path));
     int count;
     GP_TRY(gp_device_count(&count));

@@ -10,7 +10,9 @@
 
 #include <stdlib.h>
 
-/* The chip to describe: --chip, else the GPU's (needs a device); "" when neither. */
+/* The chip to describe: --chip, else the GPU's; "" when neither is named and there is no GPU.
+ * A GPU named with --device must be there: without one, exit 3 as every command that needs a
+ * GPU does. */
 static int resolve_chip(const gp_request *req, char *chip, size_t len, gp_report *notes)
 {
     if (req->chip) {
@@ -19,8 +21,8 @@ static int resolve_chip(const gp_request *req, char *chip, size_t len, gp_report
     }
     int count;
     int rc = gp_device_count(&count);
-    if (rc != GP_OK) {
-        /* No GPU: the catalogue alone is still an answer. */
+    if (rc != GP_OK && req->device < 0) {
+        /* No GPU asked for, none there: the catalogue alone is still an answer. */
         char note[GP_MESSAGE_LEN + 80];
         snprintf(note, sizeof note, "%s; showing the catalogue only (name a chip with --chip)",
                  gp_error());
@@ -28,10 +30,12 @@ static int resolve_chip(const gp_request *req, char *chip, size_t len, gp_report
         chip[0] = '\0';
         return gp_report_add_warning(notes, note);
     }
-    if (req->device >= count)
-        return gp_fail(GP_ERR_USAGE, "device %d does not exist (%d device%s found)",
-                       req->device, count, count == 1 ? "" : "s");
-    return gp_profiler_device_chip(req->device, chip, len);
+    GP_TRY(rc);
+    const int device = req->device < 0 ? 0 : req->device;
+    if (device >= count)
+        return gp_fail(GP_ERR_USAGE, "device %d does not exist (%d device%s found)", device,
+                       count, count == 1 ? "" : "s");
+    return gp_profiler_device_chip(device, chip, len);
 }
 
 int gp_cmd_metrics(const gp_request *req, FILE *out, gp_report *report)

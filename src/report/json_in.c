@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define INTEGER_LIMIT 9007199254740992.0 /* 2^53: every integer below is exact in a double */
 
@@ -62,20 +63,6 @@ static int fail_at_key(gp_json_reader *rd, const char *key, const char *what)
 }
 
 /* ---- values -------------------------------------------------------------------------------- */
-
-int gp_json_only_keys(gp_json_reader *rd, const cJSON *o, const char *const *known, size_t n)
-{
-    const cJSON *item;
-    cJSON_ArrayForEach(item, o)
-    {
-        bool found = false;
-        for (size_t i = 0; i < n && !found; i++)
-            found = strcmp(item->string, known[i]) == 0;
-        if (!found)
-            return gp_json_fail(rd, "unknown key '%.64s'", item->string);
-    }
-    return GP_OK;
-}
 
 int gp_json_need(gp_json_reader *rd, const cJSON *o, const char *key, const cJSON **out)
 {
@@ -392,6 +379,15 @@ static void position(const char *text, size_t offset, size_t *line, size_t *colu
     }
 }
 
+/* The offset of the first byte from `at` on that is not JSON's white space, or len. */
+static size_t after_white_space(const char *text, size_t len, size_t at)
+{
+    while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' ||
+                        text[at] == '\n'))
+        at++;
+    return at;
+}
+
 int gp_json_parse(const char *text, size_t len, const char *name, cJSON **root)
 {
     size_t at;
@@ -406,12 +402,20 @@ int gp_json_parse(const char *text, size_t len, const char *name, cJSON **root)
                        GP_JSON_MAX_DEPTH);
     const char *end = NULL;
     *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (*root)
-        return GP_OK;
     size_t line, column;
-    position(text, end && end >= text ? (size_t)(end - text) : 0, &line, &column);
-    return gp_fail(GP_ERR_RUNTIME, "%s: not valid JSON (line %zu, column %zu)", name, line,
-                   column);
+    if (!*root) {
+        position(text, end && end >= text ? (size_t)(end - text) : 0, &line, &column);
+        return gp_fail(GP_ERR_RUNTIME, "%s: not valid JSON (line %zu, column %zu)", name, line,
+                       column);
+    }
+    const size_t rest = after_white_space(text, len, (size_t)(end - text));
+    if (rest == len)
+        return GP_OK;
+    cJSON_Delete(*root);
+    *root = NULL;
+    position(text, rest, &line, &column);
+    return gp_fail(GP_ERR_RUNTIME, "%s: text after the JSON document (line %zu, column %zu)",
+                   name, line, column);
 }
 
 /* ---- files ------------------------------------------------------------------------------- */
@@ -421,7 +425,13 @@ int gp_json_read_file(const char *path, char **text, size_t *len)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return gp_fail(GP_ERR_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return gp_fail(GP_ERR_RUNTIME, "%s: is a directory", path);
+    }
     size_t cap = 1 << 16, n = 0;
+    errno = 0;
     char *buf = malloc(cap);
     while (buf && n <= GP_JSON_READ_LIMIT) {
         const size_t got = fread(buf + n, 1, cap - n, f);
@@ -439,13 +449,15 @@ int gp_json_read_file(const char *path, char **text, size_t *len)
         }
     }
     const bool failed = ferror(f) != 0;
+    const int e = errno; /* fread's, before fclose can change it */
     if (f != stdin)
         fclose(f);
     if (!buf)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory reading %s", path);
     if (failed) {
         free(buf);
-        return gp_fail(GP_ERR_RUNTIME, "cannot read %s", path);
+        return gp_fail(GP_ERR_RUNTIME, "cannot read %s%s%s", path, e ? ": " : "",
+                       e ? strerror(e) : "");
     }
     *text = buf;
     *len = n;

@@ -1,4 +1,5 @@
-/* The JSON-input layer: documents read strictly, every problem recorded with gp_fail() as
+/* The JSON-input layer: documents read strictly (exactly one JSON value, nothing after it
+ * but white space), every problem recorded with gp_fail() as
  * "<file>: <JSON path>: <what is wrong>" (results[0].timing: expected an object), the first
  * one only. Text is checked before it is parsed (at most GP_JSON_READ_LIMIT bytes, UTF-8, at
  * most GP_JSON_MAX_DEPTH levels deep); a value is taken by its key through a typed getter that
@@ -39,12 +40,6 @@ void gp_json_leave(gp_json_reader *rd, size_t at);
 
 /* o[key], or NULL (no error: for keys that may be left out). */
 const cJSON *gp_json_field(const cJSON *o, const char *key);
-
-/* The object's keys are all among `known`. */
-int gp_json_only_keys(gp_json_reader *rd, const cJSON *o, const char *const *known, size_t n);
-#define GP_JSON_ONLY_KEYS(rd, o, ...)                                                          \
-    gp_json_only_keys(rd, o, (const char *const[]){__VA_ARGS__},                               \
-                      sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 /* The value of a required key. */
 int gp_json_need(gp_json_reader *rd, const cJSON *o, const char *key, const cJSON **out);

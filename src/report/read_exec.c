@@ -27,9 +27,6 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
     gp_exec_info *e = exec;
     if (!cJSON_IsObject(o))
         return gp_json_fail(rd, "expected an object");
-    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "pid", "id", "kernel", "mangled", "device", "context", "stream",
-                             "grid", "block", "shared_bytes", "duration_ms", "profiled", "graph",
-                             "graph_node", "passes", "metrics"));
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
@@ -74,7 +71,6 @@ static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
 {
     gp_exec_info *e = exec;
     const cJSON *kernel;
-    GP_TRY(GP_JSON_ONLY_KEYS(rd, f, "kernel", "launch_skip", "launch_count", "per_kernel"));
     GP_TRY(gp_json_need(rd, f, "kernel", &kernel));
     if (!cJSON_IsNull(kernel))
         GP_TRY(gp_json_get_string(rd, f, "kernel", e->kernel_filter, sizeof e->kernel_filter));
@@ -120,9 +116,6 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     gp_exec_info *e = &r->exec;
     uint64_t exit_status, processes;
     const cJSON *signal;
-    GP_TRY(GP_JSON_ONLY_KEYS(rd, o, "program", "pid", "exit_status", "signal", "processes",
-                             "filters", "devices", "launches", "kernels", "activities",
-                             "copies", "pageable_percent", "unified_memory"));
     r->is_exec = true;
     GP_TRY(read_program(rd, o, e));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &e->pid));

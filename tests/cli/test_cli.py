@@ -71,7 +71,7 @@ USAGE_ERRORS = [
     (["reduce", "--metrics=none", "--require-metrics"], "contradicts"),
     (["reduce", "--repeat"], "needs a value"),
     (["reduce", "--json=yes"], "takes no value"),
-    (["list", "--block=5"], "unknown option"),
+    (["list", "--block=5"], "option '--block' does not apply to 'list'"),
     (["report"], "needs FILE"),
     (["metrics", "--chip=GH100", "--device=0"], "cannot be combined"),
     # Variant-specific: only the launch arithmetic shows them, still before any device.
@@ -82,7 +82,7 @@ USAGE_ERRORS = [
     (["exec"], "needs [--] PROGRAM"),
     (["exec", "--bogus", "true"], "unknown option '--bogus'"),
     (["exec", "--kernel=(", "true"], "invalid value '(' for --kernel"),
-    (["exec", "--launches", "--json", "true"], "--launches applies to text"),
+    (["report", "x.json", "--launches", "--html"], "--launches does not apply to --html"),
     (["exec", "--output=%x", "true"], "unknown '%x'"),
     (["exec", "--output=%q{GPUPROF_SURELY_UNSET}", "true"], "is not set"),
     (["exec", "--launch-count=0", "true"], "must be from 1"),
@@ -143,9 +143,10 @@ def test_man_page_and_help_cover_everything():
         _, listed = help_options(cmd)
         for opt in sorted(all_options):
             rc, _, err = run(cmd, opt + "=1" if opt != "--help" else opt, env=NO_GPU)
-            accepted = "unknown option" not in err
-            # An unambiguous prefix of a listed option is accepted by design (GNU style).
-            expected = opt in listed or any(l.startswith(opt) for l in listed)
+            accepted = re.search(r"unknown option|option '--[a-z-]+' does not apply to", err) is None
+            # An unambiguous prefix of a listed option is accepted by design (GNU style), but
+            # never when it is another command's option in full (report --metrics).
+            expected = opt in listed
             tap.ok(accepted == expected,
                    "%s %s: accepted by the parser iff listed in --help" % (cmd, opt), err)
     for fam in doc["families"]:
@@ -352,6 +353,26 @@ def test_install():
         tap.ok(p.returncode == 0 and os.path.exists(binary) and os.path.exists(man),
                "make install DESTDIR=... PREFIX=/usr installs the binary and the man page",
                p.stderr)
+        # The schemas go where --help and the man page's FILES say, under PREFIX.
+        _, help_text, _ = run("reduce", "--help")
+        said = re.search(r"JSON Schema in PREFIX(/\S+/)\)", help_text)
+        folder = said.group(1) if said else "(not in --help)"
+        tap.ok("PREFIX%sgpuprof-report-v1.schema.json" % folder in man_text(),
+               "the man page's FILES name the folder --help names (%s)" % folder)
+        for name in sorted(os.listdir(os.path.join(ROOT, "schemas"))):
+            installed = os.path.join(tmp, "usr", folder.strip("/"), name)
+            with open(os.path.join(ROOT, "schemas", name)) as f:
+                source = f.read()
+            copy = None
+            if os.path.exists(installed):
+                with open(installed) as f:
+                    copy = f.read()
+            tap.ok(copy == source, "make install puts %s in PREFIX%s" % (name, folder),
+                   installed)
+        p = subprocess.run(["make", "-s", "uninstall", "BUILD=" + BUILD, "DESTDIR=" + tmp,
+                            "PREFIX=/usr"], cwd=ROOT, capture_output=True, text=True)
+        left = [os.path.join(d, f) for d, _, fs in os.walk(tmp) for f in fs]
+        tap.ok(p.returncode == 0 and not left, "make uninstall removes every file", left)
         if os.path.exists(binary):
             # Moved away from the build folder, it must still find cJSON.
             q = subprocess.run([binary, "--version"], capture_output=True, text=True)

@@ -171,9 +171,11 @@ def test_unmatched_and_devices(files):
     tap.ok("different GPUs" in out.split("\n\n")[0], "different GPUs: the text header says so")
     empty = copy.deepcopy(base_doc)
     empty["results"] = []
-    rc, doc, _ = run_json("compare", base, files.write(empty), "--json")
-    tap.ok(rc == 0 and doc["summary"]["only_base"] == len(base_doc["results"]),
-           "an empty results list: everything only in base, exit 0")
+    rc, out, err = run("compare", base, files.write(empty), "--json")
+    tap.ok(rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and
+           "nothing in common (%d only in the first, 0 only in the second"
+           % len(base_doc["results"]) in err,
+           "an empty results list: nothing in common, exit 2 and one line", err)
 
 
 def test_csv(files):

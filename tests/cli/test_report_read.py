@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gpuprof report reads strictly: every kind of malformed report is refused with exit 1, one
 line on stderr naming the file and the JSON path of the fault, and nothing on stdout; a
-recorded report reads back to the same JSON."""
+recorded report reads back to the same JSON. Keys it does not know are passed over within
+schema_version 1 (a newer gpuprof's additions), while wrong types and ranges still fail."""
 import copy
 import glob
 import json
@@ -40,10 +41,6 @@ def first_result(doc):
 
 # (name, document bytes, what stderr must contain after "<file>: ")
 CASES = [
-    ("an unknown top-level key", mutated(lambda d: d.update(bogus=1)), "unknown key 'bogus'"),
-    ("an unknown nested key",
-     mutated(lambda d: first_result(d)["timing"].update(p99_ms=1.0)),
-     "results[0].timing: unknown key 'p99_ms'"),
     ("a wrong type", mutated(lambda d: first_result(d)["launch"].update(block="x")),
      "results[0].launch.block: expected three whole numbers"),
     ("an integer out of range",
@@ -66,10 +63,23 @@ CASES = [
      "results[0].check: missing"),
     ("a future schema", mutated(lambda d: d.update(schema_version=99)),
      "schema_version 99 is not supported"),
+    ("the next major schema", mutated(lambda d: d.update(schema_version=2, bogus=1)),
+     "schema_version 2 is not supported (this gpuprof reads 1; the report needs a newer "
+     "gpuprof)"),
+    ("a fractional schema", mutated(lambda d: d.update(schema_version=0.5)),
+     "schema_version 0.5 is not supported (this gpuprof reads 1)"),
+    ("a wrong type beside an unknown key",
+     mutated(lambda d: first_result(d)["timing"].update(p99_ms=1.0, repeats="20")),
+     "results[0].timing.repeats: expected a whole number"),
     ("a JSON document that is not a report", b'{"results": []}', "not a gpuprof report"),
     ("an array at the top", b"[1, 2]", "not a gpuprof report"),
     ("a syntax error", b'{\n "a": 1,\n oops}', "not valid JSON (line 3, column 3)"),
-    ("an empty file", b"", "not valid JSON (line 1, column 1)"),
+    ("an empty file", b"", "empty file, not a gpuprof report"),
+    ("only white space", b" \n\t\r\n", "empty file, not a gpuprof report"),
+    ("a second document after the report", mutated(lambda d: None) + b"\n{}\n",
+     "text after the JSON document (line 2, column 1)"),
+    ("a stray character after the report", mutated(lambda d: None) + b" x",
+     "text after the JSON document (line 1, column"),
     ("NaN, which JSON does not have",
      b'{"schema_version": 1, "run": {"repeat": NaN}}', "not valid JSON (line 1, column 41)"),
     ("bytes that are not UTF-8", b'{"schema_version": 1, "tool": "\xff"}',
@@ -111,6 +121,65 @@ def test_malformed(tmp):
                "report with %s: exit 1, one line naming the fault" % name, err)
 
 
+def with_unknown_keys(doc):
+    """Keys a newer gpuprof might add, at the top, in nested objects and in arrays."""
+    doc["bogus"] = {"nested": [1, 2]}
+    doc["device"]["hbm_stacks"] = 5
+    doc["run"]["cooling"] = "liquid"
+    doc["profiler"]["future"] = None
+    r = first_result(doc)
+    r["timing"]["p99_ms"] = 1.0
+    r["launch"]["cluster"] = [1, 1, 1]
+    r["check"]["note"] = "x"
+    for m in r["metrics"].values():
+        m["confidence"] = 0.5
+    return doc
+
+
+def test_unknown_keys_ignored(tmp):
+    with open(BASE) as f:
+        original = json.load(f)
+    path = os.path.join(tmp, "newer.json")
+    with open(path, "w") as f:
+        json.dump(with_unknown_keys(copy.deepcopy(original)), f)
+    for fmt in ([], ["--json"], ["--csv"]):
+        rc1, want, _ = run("report", BASE, *fmt)
+        rc2, got, err = run("report", path, *fmt)
+        tap.ok(rc1 == 0 and rc2 == 0 and got == want and not err,
+               "unknown keys of a schema_version 1 report are passed over (report %s)"
+               % " ".join(fmt or ["text"]), err)
+    rc, out, err = run("compare", BASE, path)
+    tap.ok(rc == 0 and "%d matched" % len(original["results"]) in out,
+           "compare reads them as well", err)
+    exec_doc = os.path.join(ROOT, "tests", "fixtures", "exec-copy.json")
+    with open(exec_doc) as f:
+        doc = json.load(f)
+    doc["exec"]["hostname"] = "node7"
+    doc["exec"]["launches"][0]["cluster"] = [2, 1, 1]
+    doc["exec"]["filters"]["kernel_base"] = True
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    rc1, want, _ = run("report", exec_doc, "--json")
+    rc2, got, err = run("report", path, "--json")
+    tap.ok(rc1 == 0 and rc2 == 0 and got == want,
+           "unknown keys of an exec report are passed over too", err)
+
+
+def test_files_that_are_no_report(tmp):
+    rc, out, err = run("report", tmp)
+    tap.ok(rc == 1 and out == "" and err.strip() == "gpuprof: %s: is a directory" % tmp,
+           "report of a directory: exit 1, 'X: is a directory'", err)
+    rc, out, err = run("compare", tmp, BASE)
+    tap.ok(rc == 2 and out == "" and err.strip() == "gpuprof: %s: is a directory" % tmp,
+           "compare of a directory: exit 2, 'X: is a directory'", err)
+    empty = os.path.join(tmp, "empty.json")
+    open(empty, "w").close()
+    rc, out, err = run("compare", BASE, empty)
+    tap.ok(rc == 2 and out == "" and
+           err.strip() == "gpuprof: %s: empty file, not a gpuprof report" % empty,
+           "compare of an empty file: exit 2, 'X: empty file, not a gpuprof report'", err)
+
+
 def test_round_trip(tmp):
     for fixture in FIXTURES:
         rc, out, err = run("report", fixture, "--json")
@@ -124,6 +193,8 @@ def test_round_trip(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_malformed(tmp)
+        test_unknown_keys_ignored(tmp)
+        test_files_that_are_no_report(tmp)
         test_round_trip(tmp)
     tap.done()
 

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     test_rotation();
     test_exec_read();
     test_activities();
+    test_output_file();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -36,5 +36,6 @@ void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
 void test_activities(void);
+void test_output_file(void);
 
 #endif

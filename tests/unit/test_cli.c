@@ -90,6 +90,18 @@ static void every_option(void)
            "block 32 for neighbored");
     tap_ok(parse("reduce", "--metrics=none", NULL) == GP_OK &&
                req.metrics.kind == GP_METRICS_NONE, "--metrics=none");
+    tap_ok(parse("exec", "--launches", "--json", "--", "ls", NULL) == GP_OK && req.launches &&
+               req.output == GP_OUT_JSON, "exec --launches --json (JSON holds every launch)");
+    tap_ok(parse("exec", "--launches", "--csv", "--", "ls", NULL) == GP_OK && req.launches,
+           "exec --launches --csv");
+    tap_ok(parse("report", "a.json", "--launches", NULL) == GP_OK && req.launches,
+           "report --launches");
+    tap_ok(parse("report", "a.json", "--metrics-d", NULL) == GP_OK && req.metrics_detail,
+           "a prefix that is no option's full name still abbreviates");
+    tap_ok(parse("metrics", "--chip=GH100", NULL) == GP_OK && strcmp(req.chip, "GH100") == 0,
+           "--chip=GH100");
+    tap_ok(parse("metrics", "--chip=GZ999", NULL) == GP_OK && strcmp(req.chip, "GZ999") == 0,
+           "a chip the table does not know is left to CUPTI");
     tap_ok(parse("reduce", "--metrics=all", NULL) == GP_OK && req.metrics.kind == GP_METRICS_ALL,
            "--metrics=all");
     tap_ok(parse("reduce", "--metrics=gld_efficiency,dram__bytes_read.sum", NULL) == GP_OK &&
@@ -162,7 +174,7 @@ static void family_params(void)
             "--grid=4", NULL);
     refused("must be a power of two", "reduce2d", "--group=12", NULL);
     refused("must be from 0 to 32", "transpose", "--pad=33", NULL);
-    refused("unknown option '--pad'", "reduce2d", "--pad=1", NULL);
+    refused("option '--pad' does not apply to 'reduce2d'", "reduce2d", "--pad=1", NULL);
 }
 
 /* "--metrics=" followed by `count` distinct raw counter names (about 40 characters each). */
@@ -237,9 +249,22 @@ static void usage_errors(void)
     refused("more than 2000 nodes", "exec", "--kernel=((a{99}){99}){99}", "--", "ls", NULL);
     refused("repeats what can match nothing", "exec", "--kernel=IWWr^r?++++++fl,cub", "--", "ls",
             NULL);
-    refused("unknown option '--block'", "list", "--block=5", NULL);
+    refused("option '--block' does not apply to 'list'", "list", "--block=5", NULL);
     refused("--chip and --device", "metrics", "--chip=GH100", "--device=0", NULL);
-    refused("unknown option '--type'", "list", "--type=int32", NULL);
+    refused("option '--type' does not apply to 'list'", "list", "--type=int32", NULL);
+    /* Another command's option is never read as an abbreviation of one of this command's. */
+    refused("option '--metrics' does not apply to 'report'", "report", "a.json",
+            "--metrics=none", NULL);
+    refused("did you mean 'shfl'?", "reduce", "--variant=SHFL", NULL);
+    refused("did you mean 'all'?", "reduce", "--metrics=al", NULL);
+    refused("did you mean 'none'?", "exec", "--metrics=NONE", "--", "ls", NULL);
+    refused("unknown chip 'gh100'; did you mean 'GH100'?", "metrics", "--chip=gh100", NULL);
+    refused("unknown chip 'H100'; did you mean 'GH100'?", "metrics", "--chip=H100", NULL);
+    refused("did you mean 'AD102'?", "metrics", "--chip=NVIDIA GeForce RTX 4090", NULL);
+    refused("did you mean 'GA102'?", "metrics", "--chip=a10", NULL);
+    refused("did you mean 'GA100'?", "metrics", "--chip=A100", NULL);
+    refused("--launches does not apply to --html", "report", "a.json", "--launches", "--html",
+            NULL);
 }
 
 void test_cli(void)

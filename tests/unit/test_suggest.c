@@ -65,8 +65,9 @@ void test_suggest(void)
     suggests("unrolling3", NULL);                   /* ... and so is this */
     suggests("neighbroed", "neighbored");           /* two swapped neighbours cost 1 */
     suggests("shlf", "shfl");
-    suggests("Shfl", "shfl");                       /* a case change is a substitution ... */
-    suggests("SHFL", NULL);                         /* ... so case counts */
+    suggests("Shfl", "shfl");                       /* case aside ... */
+    suggests("SHFL", "shfl");                       /* ... however many letters */
+    suggests("SHLF", "shfl");                       /* a swap, case aside */
     suggests("threadfenc", "threadfence");
     suggests("complete", NULL);                     /* begins two variants */
     suggests("completeunrol", "completeunroll");
@@ -76,6 +77,8 @@ void test_suggest(void)
     suggests("reduse", "reduce");
     suggests("transpos", "transpose");
     suggests("trans", "transpose");                 /* far, but begins only transpose */
+    suggests("TRANS", "transpose");                 /* ... case aside */
+    suggests("REDUCE", "reduce");
     suggests("reduce2", "reduce2d");
     suggests("sxapy", "saxpy");
     suggests("lits", "list");
@@ -88,6 +91,8 @@ void test_suggest(void)
     suggests("no-heder", "no-header");
     suggests("metrics-detial", "metrics-detail");
     suggests("jsno", "json");
+    suggests("Block", "block");
+    suggests("VARIANT", "variant");
     suggests("xyz", NULL);
 
     metric_names();
