@@ -83,7 +83,7 @@ def test_suggestions():
         (["metrics", "--chip=A100"], "did you mean 'GA100'?"),
         (["metrics", "--chip=RTX 4090"], "did you mean 'AD102'?"),
         (["metrics", "--chip=ad102"], "did you mean 'AD102'?"),
-        (["reduce", "--metrics=al"], "unknown metric 'al'; did you mean 'all'?"),
+        (["reduce", "--metrics=al"], "unknown metric or group 'al'; did you mean 'all'?"),
         (["reduce", "--metrics=Default"], "did you mean 'default'?"),
         (["exec", "--metrics=nnoe", "true"], "did you mean 'none'?"),
         (["reduce", "--metrics=GLD_EFFICIENCY"], "did you mean 'gld_efficiency'?"),

@@ -49,10 +49,6 @@ SUBSTITUTIONS = (
 # "runs" = its run). Each must fail where listed (the test says so when it passes: remove it
 # here) and every entry must match an example.
 EXPECTED_FAILURES = {
-    "gpuprof exec --launches --json --output=prof.json -- ./my_app": (
-        "issue 29: exec --launches is refused with --json (exit 2, \"--launches applies to "
-        "text output only\"); the README example or exec is being changed",
-        ("accepted", "runs")),
 }
 
 # Shell words that end a gpuprof invocation's arguments: control operators, redirections,
