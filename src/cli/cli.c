@@ -7,6 +7,7 @@
 #include "cli/option_table.h"
 #include "gpuprof/commands.h"
 #include "gpuprof/compare.h"
+#include "gpuprof/render.h"
 #include "gpuprof/suggest.h"
 #include "gpuprof/status.h"
 
@@ -237,9 +238,11 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
-    if (req->launches && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--launches applies to text output only (JSON and CSV "
-                                     "hold every launch)");
+    if (req->csv_columns && req->output != GP_OUT_CSV)
+        return gp_fail(GP_ERR_USAGE, "--csv-columns applies to --csv output only");
+    if (req->launches && req->output != GP_OUT_TEXT && req->output != GP_OUT_CSV)
+        return gp_fail(GP_ERR_USAGE, "--launches applies to text and CSV output only (JSON "
+                                     "holds every launch)");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     if (req->n_operands < cmd->min_operands)
@@ -248,8 +251,8 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->chip && given->seen[OPT_DEVICE])
         return gp_fail(GP_ERR_USAGE, "--chip and --device cannot be combined");
     if (req->family)
-        return finish_kernel_request(req, given);
-    return GP_OK;
+        GP_TRY(finish_kernel_request(req, given));
+    return cmd->program_operands || req->family ? gp_csv_check_columns(req) : GP_OK;
 }
 
 /* ---- the command line ---------------------------------------------------------------------- */

@@ -335,6 +335,10 @@ static const option_row rows[] = {
     [OPT_NO_HEADER] = {{OPT_NO_HEADER, "no-header", NULL,
                         "CSV without its header line (for appending in loops)"},
                        FLAG(no_header)},
+    [OPT_CSV_COLUMNS] = {{OPT_CSV_COLUMNS, "csv-columns", "LIST",
+                          "CSV: only these columns, comma-separated, in this order (names "
+                          "as in the full header)"},
+                         TEXT(csv_columns)},
     [OPT_METRICS] = {{OPT_METRICS, "metrics", "SET",
                       "hardware metrics: default, all, none, or a comma-separated list of keys "
                       "or PerfWorks names"},
@@ -363,7 +367,7 @@ static const option_row rows[] = {
                          "profile at most N launches of each kernel, only time the rest"},
                         COUNT(per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "text: one row per launch instead of one per kernel"},
+                       "exec reports, text and CSV: one row per launch instead of one per kernel"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "

@@ -176,7 +176,7 @@ def test_fixtures_and_report():
         tap.ok(not valid, "%s with a malformed part is rejected by the validator" % name)
         rc, out, err = run("report", path)
         tap.ok(rc == 0 and fixture["device"]["name"] in out, "report %s: text" % name, err)
-        rows = fixture["results"] or fixture["exec"]["launches"]
+        rows = fixture["results"] or fixture["exec"]["kernels"]
         names = [r["variant"] for r in fixture["results"]] or \
             [k["kernel"].split("(")[0] for k in fixture["exec"]["kernels"]]
         for row_name in names:
@@ -185,7 +185,11 @@ def test_fixtures_and_report():
         tap.ok(rc == 0 and again == fixture, "report %s --json reproduces the fixture" % name, err)
         rc, csv, _ = run("report", path, "--csv")
         tap.ok(rc == 0 and len(csv.splitlines()) == len(rows) + 1,
-               "report %s --csv: header + one row per result or launch" % name)
+               "report %s --csv: header + one row per result or kernel" % name)
+        if "exec" in fixture:
+            rc, csv, _ = run("report", path, "--csv", "--launches")
+            tap.ok(rc == 0 and len(csv.splitlines()) == len(fixture["exec"]["launches"]) + 1,
+                   "report %s --csv --launches: header + one row per launch" % name)
         rc, detail, _ = run("report", path, "--metrics-detail")
         if fixture["profiler"]["state"] == "ok":
             tap.ok(rc == 0 and "Kernel: " in detail, "report %s --metrics-detail" % name)

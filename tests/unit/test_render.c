@@ -4,6 +4,7 @@
  * text view where a format has none of a document. */
 #include "tap.h"
 
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
@@ -61,6 +62,16 @@ static size_t count_lines(const char *s)
     return n;
 }
 
+/* An exec report's kernels: its summary's rows. */
+static size_t exec_kernels(const gp_report *r)
+{
+    gp_exec_kernel *k = NULL;
+    size_t n = 0;
+    gp_exec_summarize(&r->exec, &k, &n);
+    gp_exec_summary_free(k, n);
+    return n;
+}
+
 /* Fields in one CSV line, honouring quotes. */
 static size_t csv_fields(const char *line)
 {
@@ -82,9 +93,9 @@ static void check_csv(const gp_report *r, const char *name)
     tap_ok(csv != NULL, "%s: CSV renders", name);
     if (!csv)
         return;
-    /* a row per result, or per launch for exec reports */
-    const size_t rows = r->is_exec ? r->exec.n_launches : r->n_results;
-    const char *identity = r->is_exec ? "pid," : "family,variant,";
+    /* a row per result, or per kernel of exec reports */
+    const size_t rows = r->is_exec ? exec_kernels(r) : r->n_results;
+    const char *identity = r->is_exec ? "kind,source,kernel," : "family,variant,";
     tap_ok(count_lines(csv) == rows + 1, "%s: CSV has a header and %zu rows", name, rows);
     size_t header = csv_fields(csv);
     bool same = true;
@@ -298,7 +309,7 @@ static void reports(void)
                contains(&exec, GP_OUT_TEXT, "  exec: exit status"),
            "text: the kernel and the exec views");
     tap_ok(starts_with(REPORT, &kernel, GP_OUT_CSV, "family,variant,") &&
-               starts_with(REPORT, &exec, GP_OUT_CSV, "pid,id,kernel,"),
+               starts_with(REPORT, &exec, GP_OUT_CSV, "kind,source,kernel,launches,"),
            "CSV: the kernel and the exec views");
     tap_ok(contains(&kernel, GP_OUT_HTML, "<title>gpuprof reduce") &&
                contains(&exec, GP_OUT_HTML, "<title>gpuprof exec"),
