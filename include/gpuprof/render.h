@@ -19,11 +19,17 @@ typedef struct {
     gp_output format;
     bool no_header;              /* CSV without its header line */
     bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
-    bool launches;               /* text of exec reports: a row per launch, not per kernel */
+    bool launches;               /* exec reports: a row per launch, not per kernel */
+    const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */
 } gp_render_options;
 
 /* The options the command line asks for: the one place they are read from a request. */
 gp_render_options gp_render_options_for(const gp_request *req);
+
+/* --csv-columns of a kernel command or exec, checked against its columns before anything
+ * runs: a usage error for an unknown, repeated or empty name. (report checks the list
+ * against the report's own columns when it renders.) */
+int gp_csv_check_columns(const gp_request *req);
 
 /* A kernel command's report, or an exec report. HTML: one self-contained page (inline SVG
  * charts, inline CSS, no scripts or fetches). */

@@ -107,6 +107,8 @@ typedef struct {
                                     the launches did not rotate */
     uint64_t graph, graph_node;  /* the CUDA graph node it ran as; 0: launched directly */
     gp_metric_set metrics;
+    size_t source;               /* merged reports: the index of its report in `sources`;
+                                    GP_SOURCE_UNKNOWN in merges of older gpuprof */
 } gp_exec_launch;
 
 /* gpuprof exec: what a memory copy or memset was, in CUPTI's numbering (CUpti_ActivityMemcpyKind,
@@ -154,6 +156,8 @@ typedef struct {
     uint64_t time_ns;
 } gp_um_stats;
 
+#define GP_SOURCE_UNKNOWN SIZE_MAX
+
 /* gpuprof exec: the program, how it ended, the GPUs it used and its kernels. */
 typedef struct {
     char **argv;                 /* the program's command line */
@@ -180,6 +184,9 @@ typedef struct {
     char command[32];
     bool has_device;
     gp_device_info device;
+    char **program;              /* an exec report's program (command line); NULL for kernel
+                                    reports and merges of older gpuprof */
+    size_t program_len;
 } gp_report_source;
 
 typedef struct {
@@ -219,6 +226,9 @@ int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d);
 int gp_exec_add_activity(gp_exec_info *e, gp_exec_activity **out);
 void gp_exec_count_unified(gp_um_stats *s, uint64_t value, uint64_t time_ns);
 int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
+/* A merged report's source: its program's words appended (copies); everything it owns freed. */
+int gp_report_source_set_program(gp_report_source *s, size_t argc, char *const *argv);
+void gp_report_source_free(gp_report_source *s);
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 /* Record a parameter of the result (value NAN: it does not apply). */

@@ -46,6 +46,7 @@ typedef struct {
     uint64_t seed;
     gp_output output;
     bool no_header;
+    const char *csv_columns;               /* --csv-columns, as given; NULL: every column */
 
     gp_metrics_request metrics;
     bool metrics_detail;

@@ -7,6 +7,7 @@
 #include "cli/option_table.h"
 #include "gpuprof/commands.h"
 #include "gpuprof/compare.h"
+#include "gpuprof/render.h"
 #include "gpuprof/suggest.h"
 #include "gpuprof/status.h"
 
@@ -255,6 +256,8 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
+    if (req->csv_columns && req->output != GP_OUT_CSV)
+        return gp_fail(GP_ERR_USAGE, "--csv-columns applies to --csv output only");
     /* JSON and CSV hold every launch whatever is asked; the page has no row per launch. */
     if (req->launches && req->output == GP_OUT_HTML)
         return gp_fail(GP_ERR_USAGE, "--launches does not apply to --html (the page has one "
@@ -267,8 +270,8 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->chip && given->seen[OPT_DEVICE])
         return gp_fail(GP_ERR_USAGE, "--chip and --device cannot be combined");
     if (req->family)
-        return finish_kernel_request(req, given);
-    return GP_OK;
+        GP_TRY(finish_kernel_request(req, given));
+    return cmd->program_operands || req->family ? gp_csv_check_columns(req) : GP_OK;
 }
 
 /* ---- the command line ---------------------------------------------------------------------- */

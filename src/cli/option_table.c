@@ -391,6 +391,10 @@ static const option_row rows[] = {
     [OPT_NO_HEADER] = {{OPT_NO_HEADER, "no-header", NULL,
                         "CSV without its header line (for appending in loops)"},
                        FLAG(no_header)},
+    [OPT_CSV_COLUMNS] = {{OPT_CSV_COLUMNS, "csv-columns", "LIST",
+                          "CSV: only these columns, comma-separated, in this order (names "
+                          "as in the full header)"},
+                         TEXT(csv_columns)},
     [OPT_METRICS] = {{OPT_METRICS, "metrics", "SET",
                       "hardware metrics: default, all, none, or a comma-separated list of "
                       "groups (default, local, l2, atomics, sysmem, async), keys or PerfWorks "
@@ -420,8 +424,8 @@ static const option_row rows[] = {
                          "profile at most N launches of each kernel, only time the rest"},
                         COUNT(per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "text: one row per launch instead of one per kernel (exec reports; "
-                       "JSON and CSV always hold every launch)"},
+                       "exec reports: one row per launch instead of one per kernel, in text "
+                       "and CSV (JSON always holds every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "

@@ -10,7 +10,7 @@ static const gp_command_def kernel_command = {
     .summary = "time, check and profile a family's kernels",
     GP_OPTION_LIST(options, n_options, OPT_VARIANT, OPT_BLOCK, OPT_SIZE, OPT_REPEAT,
                    OPT_WARMUP, OPT_MAX_NOISE, OPT_DEVICE, OPT_SEED, OPT_JSON, OPT_CSV,
-                   OPT_HTML, OPT_NO_HEADER, OPT_METRICS, OPT_METRICS_DETAIL,
+                   OPT_HTML, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS, OPT_METRICS_DETAIL,
                    OPT_REQUIRE_METRICS, OPT_HELP),
     .run = gp_cmd_kernel,
 };
@@ -30,7 +30,7 @@ static const gp_command_def commands[] = {
      .summary = "render saved JSON reports, several merged into one, as text, JSON, CSV or HTML",
      .operands = "FILE...", .min_operands = 1, .max_operands = GP_MAX_OPERANDS,
      GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_CSV, OPT_HTML, OPT_NO_HEADER,
-                    OPT_METRICS_DETAIL, OPT_LAUNCHES, OPT_HELP),
+                    OPT_CSV_COLUMNS, OPT_LAUNCHES, OPT_METRICS_DETAIL, OPT_HELP),
      .run = gp_cmd_report},
     {.name = "compare",
      .summary = "compare two saved reports: time, GB/s and metrics side by side, and whether "
@@ -44,8 +44,8 @@ static const gp_command_def commands[] = {
      .program_operands = true,
      GP_OPTION_LIST(options, n_options, OPT_METRICS, OPT_KERNEL, OPT_LAUNCH_SKIP,
                     OPT_LAUNCH_COUNT, OPT_PER_KERNEL, OPT_LAUNCHES, OPT_JSON, OPT_CSV,
-                    OPT_NO_HEADER, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_OUTPUT,
-                    OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_HELP),
+                    OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS,
+                    OPT_OUTPUT, OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_HELP),
      .run = gp_cmd_exec},
     {.name = "help", .summary = "show the help of gpuprof or of a command",
      .operands = "[COMMAND]", .max_operands = 1, GP_OPTION_LIST(options, n_options, OPT_HELP),

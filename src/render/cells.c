@@ -5,6 +5,7 @@
 #include "gpuprof/metrics.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Metric values as text, with the precision their unit deserves. */
@@ -118,4 +119,49 @@ bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
     *base = b;
     *next = n;
     return fabs(change_pct) > threshold_pct || (b == 0 && n != 0);
+}
+
+/* A word as a shell reads it back: as is when it holds nothing special, else single-quoted. */
+static size_t quote_word(char *buf, const char *w)
+{
+    const bool plain = w[0] && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_@%+=:,./-") == strlen(w);
+    size_t n = 0;
+    if (plain) {
+        for (; *w; w++, n++)
+            if (buf)
+                buf[n] = *w;
+        return n;
+    }
+    const char *quoted = "'\\''";
+    if (buf)
+        buf[n] = '\'';
+    n++;
+    for (; *w; w++) {
+        const char *piece = *w == '\'' ? quoted : (char[]){*w, '\0'};
+        for (; *piece; piece++, n++)
+            if (buf)
+                buf[n] = *piece;
+    }
+    if (buf)
+        buf[n] = '\'';
+    return n + 1;
+}
+
+char *gp_command_line_text(char *const *argv, size_t argc)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < argc; i++)
+        len += quote_word(NULL, argv[i]) + 1;
+    char *text = malloc(len);
+    if (!text)
+        return NULL;
+    size_t used = 0;
+    for (size_t i = 0; i < argc; i++) {
+        if (i)
+            text[used++] = ' ';
+        used += quote_word(text + used, argv[i]);
+    }
+    text[used] = '\0';
+    return text;
 }

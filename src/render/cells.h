@@ -30,6 +30,9 @@ void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
 /* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
  * by a comma unless it is the first of its line. */
 void gp_csv_field(FILE *out, const char *s, bool first);
+/* A program's command line as one string a shell reads back (words with spaces or quotes
+ * single-quoted), allocated: free it. NULL when out of memory. */
+char *gp_command_line_text(char *const *argv, size_t argc);
 
 /* A side's value of a compared metric: NAN when it has none or it is not valid. */
 double gp_compare_side_value(const gp_compare_side *s, const char *key);

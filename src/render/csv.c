@@ -1,28 +1,25 @@
-/* CSV output: one header line (unless --no-header), one row per result; then a column per
- * parameter and per metric key the results carry, so runs with the same options append
- * cleanly. Likewise a row per compared result (both sides' every metric), per launch of an
- * exec report, per variant of list. */
+/* CSV output: one header line (unless --no-header), then one row per result of a kernel
+ * command, per kernel of an exec report (per launch with --launches), per variant of list,
+ * per compared result. The header of a kernel command or exec report does not move with the
+ * options: its own columns, then every parameter of the family, then every metric of the
+ * catalogue (render/csv_layout.h), so rows of differing runs append under one header;
+ * --csv-columns chooses among them. */
 #include "render/csv.h"
 
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/hashmap.h"
+#include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/csv_activities.h"
+#include "render/csv_layout.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_KEYS 128
-
-/* The columns every row has, before the parameters and the metrics. */
-static const char *const fixed_columns[] = {
-    "family", "variant", "type", "n", "nx", "ny", "grid", "block", "shared_bytes",
-    "median_ms", "min_ms", "max_ms", "noise_pct", "repeats", "bytes_moved", "bandwidth_gbps",
-    "percent_of_peak", "check", "device", "source",
-};
-#define N_FIXED (sizeof fixed_columns / sizeof fixed_columns[0])
-/* Where the parameters' columns go: after the launch shape, as they describe the launch. */
-#define PARAMS_AFTER 9
 
 static void put_number(FILE *out, double v)
 {
@@ -57,92 +54,176 @@ static size_t add_metric_keys(const char **keys, size_t n, const gp_metric_value
     return n;
 }
 
-static size_t metric_keys(const gp_report *r, const char **keys)
+/* ---- the columns of a kernel command's rows -------------------------------------------- */
+
+/* A result's own cells: the columns every kernel command has, before its parameters. */
+enum {
+    R_FAMILY, R_VARIANT, R_TYPE, R_N, R_NX, R_NY, R_GRID, R_BLOCK, R_SHARED, R_MEDIAN, R_MIN,
+    R_MAX, R_NOISE, R_REPEATS, R_BYTES, R_GBPS, R_PEAK, R_CHECK, R_DEVICE, R_SOURCE, R_COUNT
+};
+static const char *const result_columns[R_COUNT] = {
+    [R_FAMILY] = "family", [R_VARIANT] = "variant", [R_TYPE] = "type", [R_N] = "n",
+    [R_NX] = "nx", [R_NY] = "ny", [R_GRID] = "grid", [R_BLOCK] = "block",
+    [R_SHARED] = "shared_bytes", [R_MEDIAN] = "median_ms", [R_MIN] = "min_ms",
+    [R_MAX] = "max_ms", [R_NOISE] = "noise_pct", [R_REPEATS] = "repeats",
+    [R_BYTES] = "bytes_moved", [R_GBPS] = "bandwidth_gbps", [R_PEAK] = "percent_of_peak",
+    [R_CHECK] = "check", [R_DEVICE] = "device", [R_SOURCE] = "source",
+};
+
+/* One row's own cells: text that points into the report, or a number written beside. */
+#define MAX_CELLS 24
+#define CELL_LEN 48
+typedef struct {
+    const char *text[MAX_CELLS];
+    char scratch[MAX_CELLS][CELL_LEN];
+} row_cells;
+
+static void set_u64(row_cells *c, size_t i, unsigned long long v)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_results; i++)
-        n = add_metric_keys(keys, n, r->results[i].metrics.metrics,
-                            r->results[i].metrics.n_metrics);
-    return n;
+    snprintf(c->scratch[i], CELL_LEN, "%llu", v);
+    c->text[i] = c->scratch[i];
 }
 
-static size_t param_names(const gp_report *r, const char **names)
+static void set_int(row_cells *c, size_t i, long long v)
 {
-    size_t n = 0;
+    snprintf(c->scratch[i], CELL_LEN, "%lld", v);
+    c->text[i] = c->scratch[i];
+}
+
+static void set_number(row_cells *c, size_t i, double v)
+{
+    gp_csv_number(c->scratch[i], CELL_LEN, v);
+    c->text[i] = c->scratch[i];
+}
+
+static void set_dim(row_cells *c, size_t i, gp_dim3 d)
+{
+    snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
+    c->text[i] = c->scratch[i];
+}
+
+/* The metric keys outside the catalogue (PerfWorks counters named in --metrics, or metrics
+ * of another gpuprof version): a column each after the catalogue's, in order of appearance.
+ * Each key is looked at once (an exec report may hold a million launches). */
+typedef struct {
+    gp_csv_layout *layout;
+    gp_hashmap seen;
+} other_metrics;
+
+static int add_other_metrics(other_metrics *o, const gp_metric_set *s)
+{
+    for (size_t i = 0; i < s->n_metrics; i++) {
+        bool added = false;
+        if (!gp_hashmap_add_str(&o->seen, s->metrics[i].key, &added))
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        if (added && !gp_find_metric(s->metrics[i].key))
+            GP_TRY(gp_csv_layout_metric(o->layout, s->metrics[i].key));
+    }
+    return GP_OK;
+}
+
+/* Those of the sets at `first`, one every `stride` bytes (a result's or a launch's). */
+static int add_other_metrics_of(gp_csv_layout *l, const void *first, size_t n, size_t stride)
+{
+    other_metrics o = {.layout = l};
+    gp_hashmap_init(&o.seen, 0);
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && i < n; i++)
+        rc = add_other_metrics(&o, (const gp_metric_set *)((const char *)first + i * stride));
+    gp_hashmap_free(&o.seen);
+    return rc;
+}
+
+static bool report_has_family(const gp_report *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_results; i++)
+        if (strcmp(r->results[i].family, name) == 0)
+            return true;
+    return false;
+}
+
+/* A family's parameters, in the order of its descriptors. */
+static int add_family_params(gp_csv_layout *l, const gp_family *f)
+{
+    for (size_t p = 0; p < f->n_params; p++)
+        GP_TRY(gp_csv_layout_param(l, f->params[p].name));
+    return GP_OK;
+}
+
+/* The columns of a report of kernel commands: its own, the parameters of every family it
+ * holds (in the family table's order: a report of one family has its command's header),
+ * any parameter the table does not know, the catalogue, any other metric. */
+static int report_layout(gp_csv_layout *l, const gp_report *r)
+{
+    GP_TRY(gp_csv_layout_fixed(l, result_columns, R_COUNT));
+    size_t n;
+    const gp_family *families = gp_family_table(&n);
+    for (size_t f = 0; f < n; f++)
+        if (report_has_family(r, families[f].name))
+            GP_TRY(add_family_params(l, &families[f]));
     for (size_t i = 0; i < r->n_results; i++)
         for (size_t p = 0; p < r->results[i].n_params; p++)
-            n = add_unique(names, n, r->results[i].params[p].name);
-    return n;
+            GP_TRY(gp_csv_layout_param(l, r->results[i].params[p].name));
+    GP_TRY(gp_csv_layout_catalogue(l));
+    return r->n_results ? add_other_metrics_of(l, &r->results[0].metrics, r->n_results,
+                                               sizeof r->results[0])
+                        : GP_OK;
 }
 
-/* A parameter's column: its name, with "_param" where a fixed column has that name (saxpy's
- * grid, not the launch grid). */
-static void put_param_column(FILE *out, const char *name)
+static void result_cells(const gp_report *r, const gp_result *res, row_cells *c)
 {
-    bool taken = false;
-    for (size_t k = 0; k < N_FIXED; k++)
-        taken |= strcmp(fixed_columns[k], name) == 0;
-    fprintf(out, ",%s%s", name, taken ? "_param" : "");
-}
-
-static void put_header(FILE *out, const char **params, size_t n_params, const char **keys,
-                       size_t n_keys)
-{
-    for (size_t k = 0; k < N_FIXED; k++) {
-        if (k == PARAMS_AFTER)
-            for (size_t p = 0; p < n_params; p++)
-                put_param_column(out, params[p]);
-        gp_csv_field(out, fixed_columns[k], k == 0);
-    }
-    for (size_t k = 0; k < n_keys; k++)
-        fprintf(out, ",%s", keys[k]);
-    fputc('\n', out);
-}
-
-static void put_row(FILE *out, const gp_report *r, const gp_result *res, const char **params,
-                    size_t n_params, const char **keys, size_t n_keys)
-{
-    char grid[48], block[48];
-    snprintf(grid, sizeof grid, "%ux%ux%u", res->grid.x, res->grid.y, res->grid.z);
-    snprintf(block, sizeof block, "%ux%ux%u", res->block.x, res->block.y, res->block.z);
-    gp_csv_field(out, res->family, true);
-    put_text(out, res->variant);
-    put_text(out, res->type);
-    fprintf(out, ",%llu,%u,%u,%s,%s,%zu", (unsigned long long)res->n, res->nx, res->ny, grid,
-            block, res->shared_bytes);
-    for (size_t p = 0; p < n_params; p++) {
-        const gp_param *param = gp_result_param(res, params[p]);
-        put_number(out, param ? param->value : NAN);
-    }
-    put_number(out, res->timing.median_ms);
-    put_number(out, res->timing.min_ms);
-    put_number(out, res->timing.max_ms);
-    put_number(out, res->timing.noise_pct);
-    fprintf(out, ",%u,%llu", res->timing.repeats, (unsigned long long)res->bytes_moved);
-    put_number(out, res->gbps);
-    put_number(out, res->percent_of_peak);
-    put_text(out, gp_check_status_name(res->check.status));
+    c->text[R_FAMILY] = res->family;
+    c->text[R_VARIANT] = res->variant;
+    c->text[R_TYPE] = res->type;
+    set_u64(c, R_N, res->n);
+    set_u64(c, R_NX, res->nx);
+    set_u64(c, R_NY, res->ny);
+    set_dim(c, R_GRID, res->grid);
+    set_dim(c, R_BLOCK, res->block);
+    set_u64(c, R_SHARED, res->shared_bytes);
+    set_number(c, R_MEDIAN, res->timing.median_ms);
+    set_number(c, R_MIN, res->timing.min_ms);
+    set_number(c, R_MAX, res->timing.max_ms);
+    set_number(c, R_NOISE, res->timing.noise_pct);
+    set_u64(c, R_REPEATS, res->timing.repeats);
+    set_u64(c, R_BYTES, res->bytes_moved);
+    set_number(c, R_GBPS, res->gbps);
+    set_number(c, R_PEAK, res->percent_of_peak);
+    c->text[R_CHECK] = gp_check_status_name(res->check.status);
     /* merged reports: the result's own file and GPU */
     const gp_report_source *src = r->n_sources ? &r->sources[res->source] : NULL;
     const bool has_device = src ? src->has_device : r->has_device;
-    put_text(out, has_device ? (src ? src->device.name : r->device.name) : "");
-    put_text(out, src ? src->file : "");
-    for (size_t k = 0; k < n_keys; k++) {
-        const gp_metric_value *m = gp_result_metric(res, keys[k]);
-        put_number(out, m && m->valid ? m->value : NAN);
-    }
-    fputc('\n', out);
+    c->text[R_DEVICE] = has_device ? (src ? src->device.name : r->device.name) : "";
+    c->text[R_SOURCE] = src ? src->file : "";
+}
+
+static bool writes_header(const gp_render_options *o)
+{
+    return !o || !o->no_header;
+}
+
+static const char *chosen_columns(const gp_render_options *o)
+{
+    return o ? o->csv_columns : NULL;
 }
 
 int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const char *keys[MAX_KEYS], *params[MAX_KEYS];
-    const size_t n_keys = metric_keys(r, keys), n_params = param_names(r, params);
-    if (!o || !o->no_header)
-        put_header(out, params, n_params, keys, n_keys);
-    for (size_t i = 0; i < r->n_results; i++)
-        put_row(out, r, &r->results[i], params, n_params, keys, n_keys);
-    return GP_OK;
+    gp_csv_layout l = {0};
+    int rc = report_layout(&l, r);
+    if (rc == GP_OK)
+        rc = gp_csv_layout_choose(&l, chosen_columns(o));
+    if (rc == GP_OK && writes_header(o))
+        gp_csv_layout_header(out, &l);
+    for (size_t i = 0; rc == GP_OK && i < r->n_results; i++) {
+        row_cells cells;
+        result_cells(r, &r->results[i], &cells);
+        const gp_csv_row row = {.fixed = cells.text, .result = &r->results[i],
+                                .metrics = &r->results[i].metrics};
+        gp_csv_layout_row(out, &l, &row);
+    }
+    gp_csv_layout_free(&l);
+    return rc;
 }
 
 int gp_csv_list(FILE *out, const gp_render_options *o)
@@ -219,49 +300,281 @@ int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o
     return GP_OK;
 }
 
-/* ---- gpuprof exec: one row per launch --------------------------------------------------- */
+/* ---- gpuprof exec: a row per kernel of each program, or per launch --------------------- */
 
-static size_t exec_metric_keys(const gp_exec_info *e, const char **keys)
+/* The cells every exec row has: kind (kernel; copies and memsets may join), the program. */
+enum { E_KIND, E_SOURCE };
+/* A launch's own cells. */
+enum {
+    L_KIND = E_KIND, L_SOURCE = E_SOURCE, L_PID, L_ID, L_KERNEL, L_MANGLED, L_DEVICE,
+    L_CONTEXT, L_STREAM, L_GRID, L_BLOCK, L_SHARED, L_DURATION, L_PROFILED, L_GRAPH,
+    L_GRAPH_NODE, L_COUNT
+};
+static const char *const launch_columns[L_COUNT] = {
+    [L_KIND] = "kind", [L_SOURCE] = "source", [L_PID] = "pid", [L_ID] = "id",
+    [L_KERNEL] = "kernel", [L_MANGLED] = "mangled", [L_DEVICE] = "device",
+    [L_CONTEXT] = "context", [L_STREAM] = "stream", [L_GRID] = "grid", [L_BLOCK] = "block",
+    [L_SHARED] = "shared_bytes", [L_DURATION] = "duration_ms", [L_PROFILED] = "profiled",
+    [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node",
+};
+/* A kernel's own cells: its calls and their times; then the cells only copies, memsets and
+ * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
+enum {
+    K_KIND = E_KIND, K_SOURCE = E_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
+    K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS, K_COUNT
+};
+_Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
+              "a row's own cells fit row_cells");
+static const char *const kernel_columns[K_COUNT] = {
+    [K_KIND] = "kind", [K_SOURCE] = "source", [K_KERNEL] = "kernel",
+    [K_CALLS] = "calls", [K_PROFILED] = "profiled", [K_TIME_PERCENT] = "time_percent",
+    [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
+    [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
+};
+
+/* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
+ * its own cells and each metric's minimum, average and maximum over its profiled launches.
+ * Then any metric outside the catalogue (PerfWorks counters named in --metrics). */
+static int exec_layout(gp_csv_layout *l, bool per_launch, const gp_exec_info *e)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < e->n_launches; i++)
-        n = add_metric_keys(keys, n, e->launches[i].metrics.metrics,
-                            e->launches[i].metrics.n_metrics);
-    return n;
+    l->stats = !per_launch;
+    GP_TRY(per_launch ? gp_csv_layout_fixed(l, launch_columns, L_COUNT)
+                      : gp_csv_layout_fixed(l, kernel_columns, K_COUNT));
+    GP_TRY(gp_csv_layout_catalogue(l));
+    return e && e->n_launches ? add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
+                                                     sizeof e->launches[0])
+                              : GP_OK;
 }
 
-static void put_launch(FILE *out, const gp_exec_launch *l, const char **keys, size_t n_keys)
+/* The programs the rows came from: the report's own, or each source's of a merged report
+ * (the last: launches whose source a merge of an older gpuprof did not record). */
+typedef struct {
+    char **text;
+    size_t n;
+} programs;
+
+static void programs_free(programs *p)
 {
-    fprintf(out, "%d,%llu", l->pid, (unsigned long long)l->id);
-    put_text(out, l->kernel);
-    put_text(out, l->mangled ? l->mangled : "");
-    fprintf(out, ",%d,%u,%u,%ux%ux%u,%ux%ux%u,%zu", l->device, l->context, l->stream, l->grid.x,
-            l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z, l->shared_bytes);
-    put_number(out, l->duration_ms >= 0 ? l->duration_ms : NAN);
-    fprintf(out, ",%s,%llu,%llu", l->profiled ? "yes" : "no", (unsigned long long)l->graph,
-            (unsigned long long)l->graph_node);
-    for (size_t k = 0; k < n_keys; k++) {
-        const gp_metric_value *m = NULL;
-        for (size_t i = 0; i < l->metrics.n_metrics && !m; i++)
-            if (strcmp(l->metrics.metrics[i].key, keys[k]) == 0)
-                m = &l->metrics.metrics[i];
-        put_number(out, m && m->valid ? m->value : NAN);
+    for (size_t i = 0; p->text && i < p->n; i++)
+        free(p->text[i]);
+    free(p->text);
+}
+
+static int programs_of(const gp_report *r, programs *p)
+{
+    p->n = r->n_sources ? r->n_sources + 1 : 1;
+    p->text = calloc(p->n, sizeof *p->text);
+    if (!p->text)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; i < p->n; i++) {
+        const gp_report_source *s = i < r->n_sources ? &r->sources[i] : NULL;
+        p->text[i] = !r->n_sources ? gp_command_line_text(r->exec.argv, r->exec.argc)
+                     : s           ? gp_command_line_text(s->program, s->program_len)
+                                   : gp_command_line_text(NULL, 0);
+        if (!p->text[i])
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
-    fputc('\n', out);
+    return GP_OK;
+}
+
+/* The row of programs a launch belongs to. */
+static size_t program_index(const gp_report *r, const gp_exec_launch *l)
+{
+    if (!r->n_sources)
+        return 0;
+    return l->source < r->n_sources ? l->source : r->n_sources;
+}
+
+static void launch_cells(const gp_exec_launch *l, const char *program, row_cells *c)
+{
+    c->text[L_KIND] = "kernel";
+    c->text[L_SOURCE] = program;
+    set_int(c, L_PID, l->pid);
+    set_u64(c, L_ID, l->id);
+    c->text[L_KERNEL] = l->kernel;
+    c->text[L_MANGLED] = l->mangled ? l->mangled : "";
+    set_int(c, L_DEVICE, l->device);
+    set_u64(c, L_CONTEXT, l->context);
+    set_u64(c, L_STREAM, l->stream);
+    set_dim(c, L_GRID, l->grid);
+    set_dim(c, L_BLOCK, l->block);
+    set_u64(c, L_SHARED, l->shared_bytes);
+    set_number(c, L_DURATION, l->duration_ms >= 0 ? l->duration_ms : NAN);
+    c->text[L_PROFILED] = l->profiled ? "yes" : "no";
+    set_u64(c, L_GRAPH, l->graph);
+    set_u64(c, L_GRAPH_NODE, l->graph_node);
+}
+
+static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,
+                           const programs *p)
+{
+    for (size_t i = 0; i < r->exec.n_launches; i++) {
+        const gp_exec_launch *launch = &r->exec.launches[i];
+        row_cells cells;
+        launch_cells(launch, p->text[program_index(r, launch)], &cells);
+        const gp_csv_row row = {.fixed = cells.text, .metrics = &launch->metrics};
+        gp_csv_layout_row(out, l, &row);
+    }
+}
+
+static void kernel_cells(const gp_exec_kernel *k, const char *program, row_cells *c)
+{
+    c->text[K_KIND] = "kernel";
+    c->text[K_SOURCE] = program;
+    c->text[K_KERNEL] = k->kernel;
+    set_u64(c, K_CALLS, k->calls);
+    set_u64(c, K_PROFILED, k->profiled);
+    set_number(c, K_TIME_PERCENT, k->time_percent);
+    set_number(c, K_TOTAL, k->timed ? k->total_ms : NAN);
+    set_number(c, K_AVERAGE, k->timed ? k->total_ms / (double)k->timed : NAN);
+    set_number(c, K_MIN, k->timed ? k->min_ms : NAN);
+    set_number(c, K_MAX, k->timed ? k->max_ms : NAN);
+    c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
+}
+
+/* One program's kernels, the most time first: summarized over its own launches. */
+static int write_program_kernels(FILE *out, const gp_csv_layout *l, const programs *p,
+                                 size_t program, const gp_exec_info *own)
+{
+    if (own->n_launches == 0)
+        return GP_OK;
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    GP_TRY(gp_exec_summarize(own, &k, &nk));
+    for (size_t i = 0; i < nk; i++) {
+        row_cells cells;
+        kernel_cells(&k[i], p->text[program], &cells);
+        const gp_csv_row row = {.fixed = cells.text, .kernel = &k[i]};
+        gp_csv_layout_row(out, l, &row);
+    }
+    gp_exec_summary_free(k, nk);
+    return GP_OK;
+}
+
+static void activity_cells(const gp_csv_activity_line *a, const char *program, row_cells *c)
+{
+    c->text[K_KIND] = a->kind;
+    c->text[K_SOURCE] = program;
+    set_u64(c, K_CALLS, a->calls);
+    set_number(c, K_TOTAL, a->total_ms);
+    set_number(c, K_AVERAGE, a->avg_ms);
+    set_number(c, K_MIN, a->min_ms);
+    set_number(c, K_MAX, a->max_ms);
+    c->text[K_HOST_MEMORY] = a->host;
+    set_number(c, K_BYTES, a->bytes);
+    set_number(c, K_GBPS, a->gbps);
+    set_number(c, K_EVENTS, a->count);
+}
+
+/* The copies, memsets and unified-memory counters after the kernels, as nvprof's "GPU
+ * activities" listed them. Their program: the report's, or of a merged report the one
+ * program all its sources ran, else none (activities are not kept per source). */
+static int write_activities(FILE *out, const gp_csv_layout *l, const gp_report *r,
+                            const programs *p)
+{
+    gp_csv_activity_line *lines;
+    size_t n;
+    GP_TRY(gp_csv_activity_lines(&r->exec, &lines, &n));
+    const char *program = r->n_sources <= 1 ? p->text[0] : "";
+    for (size_t i = 0; i < n; i++) {
+        row_cells cells = {0};
+        for (size_t k = 0; k < K_COUNT; k++)
+            cells.text[k] = "";
+        activity_cells(&lines[i], program, &cells);
+        const gp_csv_row row = {.fixed = cells.text};
+        gp_csv_layout_row(out, l, &row);
+    }
+    free(lines);
+    return GP_OK;
+}
+
+/* The launches grouped by program, in one pass, in their order within each program (shallow
+ * copies: read, never freed); first[g] is where program g's begin, first[p->n] the end. */
+static void group_by_program(const gp_report *r, const programs *p, gp_exec_launch *grouped,
+                             size_t *first)
+{
+    memset(first, 0, (p->n + 1) * sizeof *first);
+    for (size_t i = 0; i < r->exec.n_launches; i++)
+        first[program_index(r, &r->exec.launches[i]) + 1]++;
+    for (size_t g = 0; g < p->n; g++)
+        first[g + 1] += first[g];
+    size_t *next = first + p->n + 1;  /* the second half of the caller's array */
+    memcpy(next, first, p->n * sizeof *first);
+    for (size_t i = 0; i < r->exec.n_launches; i++)
+        grouped[next[program_index(r, &r->exec.launches[i])]++] = r->exec.launches[i];
+}
+
+static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,
+                         const programs *p)
+{
+    gp_exec_launch *grouped = malloc((r->exec.n_launches ? r->exec.n_launches : 1) *
+                                     sizeof *grouped);
+    size_t *first = malloc((2 * p->n + 1) * sizeof *first);
+    int rc = grouped && first ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (rc == GP_OK)
+        group_by_program(r, p, grouped, first);
+    for (size_t g = 0; rc == GP_OK && g < p->n; g++) {
+        const gp_exec_info own = {.launches = grouped + first[g],
+                                  .n_launches = first[g + 1] - first[g]};
+        rc = write_program_kernels(out, l, p, g, &own);
+    }
+    free(first);
+    free(grouped);
+    return rc;
 }
 
 int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const char *keys[MAX_KEYS];
-    const size_t n_keys = exec_metric_keys(&r->exec, keys);
-    if (!o || !o->no_header) {
-        fputs("pid,id,kernel,mangled,device,context,stream,grid,block,shared_bytes,"
-              "duration_ms,profiled,graph,graph_node", out);
-        for (size_t k = 0; k < n_keys; k++)
-            fprintf(out, ",%s", keys[k]);
-        fputc('\n', out);
-    }
-    for (size_t i = 0; i < r->exec.n_launches; i++)
-        put_launch(out, &r->exec.launches[i], keys, n_keys);
-    return gp_csv_activities(out, r, o);
+    const bool per_launch = o && o->launches;
+    gp_csv_layout l = {0};
+    programs p = {0};
+    int rc = exec_layout(&l, per_launch, &r->exec);
+    if (rc == GP_OK)
+        rc = gp_csv_layout_choose(&l, chosen_columns(o));
+    if (rc == GP_OK)
+        rc = programs_of(r, &p);
+    if (rc == GP_OK && writes_header(o))
+        gp_csv_layout_header(out, &l);
+    if (rc == GP_OK && per_launch)
+        write_launches(out, &l, r, &p);
+    else if (rc == GP_OK)
+        rc = write_kernels(out, &l, r, &p);
+    if (rc == GP_OK && !per_launch)
+        rc = write_activities(out, &l, r, &p);
+    programs_free(&p);
+    gp_csv_layout_free(&l);
+    return rc;
+}
+
+/* ---- --csv-columns checked before anything runs --------------------------------------- */
+
+/* PerfWorks counters the request names: their columns follow the catalogue's. */
+static int add_requested_counters(gp_csv_layout *l, const gp_metrics_request *m)
+{
+    for (size_t i = 0; m->kind == GP_METRICS_LIST && i < m->n_names; i++)
+        if (!gp_find_metric(m->names[i]))
+            GP_TRY(gp_csv_layout_metric(l, m->names[i]));
+    return GP_OK;
+}
+
+int gp_csv_check_columns(const gp_request *req)
+{
+    if (!req->csv_columns)
+        return GP_OK;
+    gp_csv_layout l = {0};
+    int rc = GP_OK;
+    if (req->family) {
+        rc = gp_csv_layout_fixed(&l, result_columns, R_COUNT);
+        if (rc == GP_OK)
+            rc = add_family_params(&l, req->family);
+        if (rc == GP_OK)
+            rc = gp_csv_layout_catalogue(&l);
+    } else
+        rc = exec_layout(&l, req->launches, NULL);
+    if (rc == GP_OK)
+        rc = add_requested_counters(&l, &req->metrics);
+    if (rc == GP_OK)
+        rc = gp_csv_layout_choose(&l, req->csv_columns);
+    gp_csv_layout_free(&l);
+    return rc;
 }

@@ -1,6 +1,6 @@
-/* gpuprof exec's GPU activities besides kernels in CSV: a table of its own after the
- * launches' (an empty line between), one row per kind of copy or memset, one per kind and
- * host memory, one per unified-memory counter. Its columns:
+/* gpuprof exec's GPU activities besides kernels as CSV rows (csv.c writes them under the
+ * kernels' header, after the kernels' rows): one row per kind of copy or memset, one per kind
+ * and host memory, one per unified-memory counter. Their cells:
  *
  *   kind         "memcpy HtoD", "memcpy DtoH", "memcpy DtoD", "memcpy PtoP", "memcpy HtoH",
  *                the array copies ("memcpy HtoA"...), "memset"; "unified_memory <counter>"
@@ -9,7 +9,7 @@
  *   host_memory  empty on the row of every copy of the kind; else pageable, pinned, managed
  *                (the host side's memory of the copies it sums)
  *   calls        copies or memsets; a counter's records
- *   total_ms, average_ms, min_ms, max_ms
+ *   total_ms, avg_ms, min_ms, max_ms
  *                their times (a counter: total_ms only, of the records with a duration)
  *   bytes        bytes copied or set; a byte counter's bytes
  *   gbps         bytes over total time, GB/s (1e9 bytes/s)
@@ -20,64 +20,64 @@
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/status.h"
-#include "render/cells.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
-static const char header[] =
-    "kind,host_memory,calls,total_ms,average_ms,min_ms,max_ms,bytes,gbps,count\n";
-
-static void put_number(FILE *out, double v)
+static void from_row(gp_csv_activity_line *l, const gp_activity_row *row, bool by_memory)
 {
-    if (isfinite(v))
-        fprintf(out, ",%.10g", v);
-    else
-        fputs(",", out);
+    snprintf(l->kind, sizeof l->kind, "%s", gp_activity_keys[row->kind]);
+    l->host = by_memory ? gp_memory_names[row->host] : "";
+    l->calls = row->calls;
+    l->total_ms = row->timed ? row->total_ms : NAN;
+    l->avg_ms = row->timed ? row->total_ms / (double)row->timed : NAN;
+    l->min_ms = row->min_ms;
+    l->max_ms = row->max_ms;
+    l->bytes = (double)row->bytes;
+    l->gbps = gp_activity_gbps(row);
+    l->count = NAN;
 }
 
-static void put_row(FILE *out, const gp_activity_row *row, bool by_memory)
-{
-    gp_csv_field(out, gp_activity_keys[row->kind], true);
-    gp_csv_field(out, by_memory ? gp_memory_names[row->host] : "", false);
-    fprintf(out, ",%zu", row->calls);
-    put_number(out, row->timed ? row->total_ms : NAN);
-    put_number(out, row->timed ? row->total_ms / (double)row->timed : NAN);
-    put_number(out, row->min_ms);
-    put_number(out, row->max_ms);
-    fprintf(out, ",%llu", (unsigned long long)row->bytes);
-    put_number(out, gp_activity_gbps(row));
-    fputs(",\n", out);
-}
-
-static void put_counter(FILE *out, gp_um_counter c, const gp_um_stats *s)
+static void from_counter(gp_csv_activity_line *l, gp_um_counter c, const gp_um_stats *s)
 {
     const bool bytes = gp_um_is_bytes(c);
-    fprintf(out, "unified_memory %s,,%llu", gp_um_keys[c], (unsigned long long)s->events);
-    put_number(out, s->time_ns ? (double)s->time_ns * 1e-6 : NAN);
-    fputs(",,,", out);
-    put_number(out, bytes ? (double)s->total : NAN);
-    fputs(",", out);
-    put_number(out, bytes ? NAN : (double)s->total);
-    fputc('\n', out);
+    snprintf(l->kind, sizeof l->kind, "unified_memory %s", gp_um_keys[c]);
+    l->host = "";
+    l->calls = s->events;
+    l->total_ms = s->time_ns ? (double)s->time_ns * 1e-6 : NAN;
+    l->avg_ms = l->min_ms = l->max_ms = l->gbps = NAN;
+    l->bytes = bytes ? (double)s->total : NAN;
+    l->count = bytes ? NAN : (double)s->total;
 }
 
-int gp_csv_activities(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_csv_activity_lines(const gp_exec_info *e, gp_csv_activity_line **lines, size_t *n)
 {
-    const gp_exec_info *e = &r->exec;
+    *lines = NULL;
+    *n = 0;
     if (!gp_exec_has_activities(e))
         return GP_OK;
     gp_activity_tables t;
-    const int rc = gp_exec_activity_tables(e, &t);
+    int rc = gp_exec_activity_tables(e, &t);
+    gp_csv_activity_line *out = NULL;
     if (rc == GP_OK) {
-        fprintf(out, "\n%s", o && o->no_header ? "" : header);
-        for (size_t i = 0; i < t.n; i++)
-            put_row(out, &t.rows[i], false);
-        for (size_t i = 0; i < t.n_host; i++)
-            put_row(out, &t.host[i], true);
-        for (int c = 1; c < GP_UM_COUNTERS; c++)
-            if (e->unified[c].events)
-                put_counter(out, (gp_um_counter)c, &e->unified[c]);
+        out = malloc((t.n + t.n_host + GP_UM_COUNTERS) * sizeof *out);
+        rc = out ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
+    size_t k = 0;
+    for (size_t i = 0; rc == GP_OK && i < t.n; i++)
+        from_row(&out[k++], &t.rows[i], false);
+    for (size_t i = 0; rc == GP_OK && i < t.n_host; i++)
+        from_row(&out[k++], &t.host[i], true);
+    for (int c = 1; rc == GP_OK && c < GP_UM_COUNTERS; c++)
+        if (e->unified[c].events)
+            from_counter(&out[k++], (gp_um_counter)c, &e->unified[c]);
     gp_activity_tables_free(&t);
-    return rc;
+    if (rc != GP_OK) {
+        free(out);
+        return rc;
+    }
+    *lines = out;
+    *n = k;
+    return GP_OK;
 }

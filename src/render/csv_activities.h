@@ -1,15 +1,26 @@
-/* gpuprof exec's copies, memsets and unified memory in CSV (csv_activities.c), called from
- * csv.c's exec view. */
+/* gpuprof exec's copies, memsets and unified memory as rows of exec's CSV (csv_activities.c):
+ * the same header as the kernels' rows (csv.c), told apart by the kind column. */
 #ifndef GPUPROF_RENDER_CSV_ACTIVITIES_H
 #define GPUPROF_RENDER_CSV_ACTIVITIES_H
 
-#include "gpuprof/render.h"
 #include "gpuprof/report.h"
 
-#include <stdio.h>
+#include <stddef.h>
 
-/* When the program copied, set memory or used unified memory: an empty line, then the
- * activities' own table (its header unless --no-header; columns in csv_activities.c). */
-int gp_csv_activities(FILE *out, const gp_report *r, const gp_render_options *o);
+/* One row besides the kernels': a kind of copy or memset (and host memory), or a
+ * unified-memory counter. NAN where a cell does not apply. */
+typedef struct {
+    char kind[48];        /* "memcpy HtoD", "memset", "unified_memory cpu_page_faults" ... */
+    const char *host;     /* pageable, pinned, managed; "" for every host memory or none */
+    size_t calls;         /* copies or memsets; a counter's records */
+    double total_ms, avg_ms, min_ms, max_ms;
+    double bytes, gbps;   /* bytes copied or set (a byte counter's bytes), GB/s */
+    double count;         /* a counter of faults or events: their number */
+} gp_csv_activity_line;
+
+/* The rows of e's activities, nvprof's "GPU activities" besides the kernels: per kind, per
+ * kind and host memory, per unified-memory counter. *lines NULL when there are none; free
+ * it with free(). */
+int gp_csv_activity_lines(const gp_exec_info *e, gp_csv_activity_line **lines, size_t *n);
 
 #endif

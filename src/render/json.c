@@ -211,9 +211,11 @@ static cJSON *pass_groups_json(uint32_t mask)
     return a;
 }
 
-static cJSON *exec_launch_json(const gp_exec_launch *l)
+static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
+    if (merged && l->source != GP_SOURCE_UNKNOWN)
+        cJSON_AddNumberToObject(o, "source", (double)l->source);
     cJSON_AddNumberToObject(o, "pid", l->pid);
     cJSON_AddNumberToObject(o, "id", (double)l->id);
     cJSON_AddStringToObject(o, "kernel", l->kernel);
@@ -271,7 +273,7 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k)
     return o;
 }
 
-static cJSON *exec_json(const gp_exec_info *e)
+static cJSON *exec_json(const gp_exec_info *e, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *argv = cJSON_AddArrayToObject(o, "program");
@@ -297,7 +299,7 @@ static cJSON *exec_json(const gp_exec_info *e)
         cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
     for (size_t i = 0; i < e->n_launches; i++)
-        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i]));
+        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i], merged));
     cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
@@ -354,6 +356,11 @@ static cJSON *sources_json(const gp_report *r)
             cJSON_AddItemToObject(o, "device", device_json(&s->device));
         else
             cJSON_AddNullToObject(o, "device");
+        if (s->program) {
+            cJSON *program = cJSON_AddArrayToObject(o, "program");
+            for (size_t w = 0; w < s->program_len; w++)
+                cJSON_AddItemToArray(program, cJSON_CreateString(s->program[w]));
+        }
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -394,7 +401,7 @@ static cJSON *report_json(const gp_report *r)
     for (size_t i = 0; i < r->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
     if (r->is_exec)
-        cJSON_AddItemToObject(root, "exec", exec_json(&r->exec));
+        cJSON_AddItemToObject(root, "exec", exec_json(&r->exec, r->n_sources > 0));
     return root;
 }
 

@@ -10,4 +10,7 @@ gp_list_view gp_text_list;
 gp_devices_view gp_text_devices;
 gp_chip_metrics_view gp_text_chip_metrics;
 
+/* Merged exec reports: a line per file with the program it profiled (text_exec_sources.c). */
+void gp_text_exec_sources(FILE *out, const gp_report *r);
+
 #endif

@@ -213,6 +213,7 @@ static void print_detail(FILE *out, const gp_exec_kernel *k, size_t nk)
 int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     print_program(out, r);
+    gp_text_exec_sources(out, r);
     print_profiler(out, r);
     if (o && o->launches)
         return print_launches(out, r);

@@ -15,14 +15,17 @@ static int add_source(gp_report *into, const gp_report_source *from)
     into->sources = bigger;
     gp_report_source *s = &bigger[into->n_sources];
     *s = *from;
+    s->program = NULL;
+    s->program_len = 0;
     s->file = strdup(from->file);
+    into->n_sources++;  /* counted now, so that gp_report_free frees what was copied */
     if (!s->file)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    into->n_sources++;
-    return GP_OK;
+    return gp_report_source_set_program(s, from->program_len, from->program);
 }
 
-/* The part's own sources when it was merged already, else the part itself. */
+/* The part's own sources when it was merged already, else the part itself (an exec
+ * report's with its program). */
 static int add_sources(gp_report *into, const gp_report *part, const char *file)
 {
     for (size_t i = 0; i < part->n_sources; i++)
@@ -30,7 +33,8 @@ static int add_sources(gp_report *into, const gp_report *part, const char *file)
     if (part->n_sources)
         return GP_OK;
     gp_report_source s = {.file = (char *)file, .has_device = part->has_device,
-                          .device = part->device};
+                          .device = part->device, .program = part->exec.argv,
+                          .program_len = part->exec.argc};
     snprintf(s.tool_version, sizeof s.tool_version, "%s", part->tool_version);
     snprintf(s.command, sizeof s.command, "%s", part->command);
     return add_source(into, &s);
@@ -118,8 +122,10 @@ static int move_activities(gp_exec_info *into, const gp_exec_info *part)
     return GP_OK;
 }
 
-/* Exec reports: the launches of every program (their pids tell the processes apart). */
-static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first)
+/* Exec reports: the launches of every program, each with the index of its source (its pid
+ * tells the processes of one program apart). */
+static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t first_source,
+                     bool part_merged)
 {
     if (first) {
         into->argv = part->argv;
@@ -142,6 +148,10 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first)
         gp_exec_launch *l;
         GP_TRY(gp_exec_add_launch(into, &l));
         *l = part->launches[i];  /* its strings and metrics move with it */
+        if (!part_merged)
+            l->source = first_source;
+        else if (l->source != GP_SOURCE_UNKNOWN)
+            l->source += first_source;
     }
     part->n_launches = 0;
     return move_activities(into, part);
@@ -160,7 +170,9 @@ int gp_report_merge(gp_report *into, gp_report *part, const char *file)
     GP_TRY(add_sources(into, part, file));
     GP_TRY(move_results(into, part, first_source));
     GP_TRY(move_warnings(into, part, file));
-    return part->is_exec ? move_exec(&into->exec, &part->exec, first) : GP_OK;
+    return part->is_exec ? move_exec(&into->exec, &part->exec, first, first_source,
+                                     part->n_sources > 0)
+                         : GP_OK;
 }
 
 static bool same_source(const gp_report_source *a, const gp_report_source *b)

@@ -279,27 +279,44 @@ static int read_source_index(gp_json_reader *rd, const cJSON *o, const gp_report
     return GP_OK;
 }
 
+static int add_program_word(void *source, const char *word)
+{
+    return gp_report_source_set_program(source, 1, (char *[]){(char *)word});
+}
+
+/* An exec report's program: absent in merges of an older gpuprof. */
+static int read_source_program(gp_json_reader *rd, const cJSON *o, gp_report_source *s)
+{
+    const cJSON *program;
+    if (!gp_json_field(o, "program"))
+        return GP_OK;
+    GP_TRY(gp_json_get_array(rd, o, "program", &program));
+    GP_TRY(gp_json_expect(rd, "program", cJSON_GetArraySize(program) >= 1, "a command line"));
+    return gp_json_read_strings(rd, o, "program", add_program_word, s);
+}
+
 static int read_source(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_report *r = report;
     if (!cJSON_IsObject(o))
         return gp_json_fail(rd, "expected an object");
-    gp_report_source s = {0};
     char file[GP_TEXT_LEN];
     GP_TRY(gp_json_get_string(rd, o, "file", file, sizeof file));
-    GP_TRY(gp_json_get_string(rd, o, "tool_version", s.tool_version, sizeof s.tool_version));
-    GP_TRY(gp_json_get_string(rd, o, "command", s.command, sizeof s.command));
-    GP_TRY(gp_json_read_object(rd, o, "device", true, gp_report_read_device, &s.device));
-    s.has_device = !cJSON_IsNull(gp_json_field(o, "device"));
-    s.file = strdup(file);
-    gp_report_source *bigger = s.file ? realloc(r->sources, (r->n_sources + 1) * sizeof s) : NULL;
-    if (!bigger) {
-        free(s.file);
+    gp_report_source *bigger = realloc(r->sources, (r->n_sources + 1) * sizeof *bigger);
+    if (!bigger)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    }
     r->sources = bigger;
-    r->sources[r->n_sources++] = s;
-    return GP_OK;
+    gp_report_source *s = &bigger[r->n_sources];
+    memset(s, 0, sizeof *s);
+    s->file = strdup(file);
+    r->n_sources++;  /* counted now: gp_report_free frees what it holds on any failure */
+    if (!s->file)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    GP_TRY(gp_json_get_string(rd, o, "tool_version", s->tool_version, sizeof s->tool_version));
+    GP_TRY(gp_json_get_string(rd, o, "command", s->command, sizeof s->command));
+    GP_TRY(gp_json_read_object(rd, o, "device", true, gp_report_read_device, &s->device));
+    s->has_device = !cJSON_IsNull(gp_json_field(o, "device"));
+    return read_source_program(rd, o, s);
 }
 
 static int read_result(gp_json_reader *rd, const cJSON *o, void *report)

@@ -22,14 +22,30 @@ static int read_pass(gp_json_reader *rd, const cJSON *v, void *mask)
     return GP_OK;
 }
 
-static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *exec)
+/* Merged reports: the index of the launch's file in `sources`; a merge of an older gpuprof
+ * did not record it. */
+static int read_launch_source(gp_json_reader *rd, const cJSON *o, const gp_report *r,
+                              gp_exec_launch *l)
 {
-    gp_exec_info *e = exec;
+    uint64_t source = 0;
+    l->source = r->n_sources ? GP_SOURCE_UNKNOWN : 0;
+    if (!gp_json_field(o, "source"))
+        return GP_OK;
+    GP_TRY(gp_json_expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
+    GP_TRY(gp_json_get_integer(rd, o, "source", 0, r->n_sources - 1, &source));
+    l->source = (size_t)source;
+    return GP_OK;
+}
+
+static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
+{
+    gp_exec_info *e = &((gp_report *)report)->exec;
     if (!cJSON_IsObject(o))
         return gp_json_fail(rd, "expected an object");
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
+    GP_TRY(read_launch_source(rd, o, report, l));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &l->pid));
     GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
     l->id = id;
@@ -128,7 +144,7 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     e->processes = (size_t)processes;
     GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
     GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
-    GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, e));
+    GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, r));
     GP_TRY(gp_json_read_each(rd, o, "kernels", skip_kernel, e));
     return gp_report_read_activities(rd, o, e);
 }

@@ -53,7 +53,7 @@ void gp_report_free(gp_report *r)
     free_strings(r->warnings, r->n_warnings);
     exec_free(&r->exec);
     for (size_t i = 0; i < r->n_sources; i++)
-        free(r->sources[i].file);
+        gp_report_source_free(&r->sources[i]);
     free(r->sources);
     memset(r, 0, sizeof *r);
 }
@@ -208,6 +208,22 @@ int gp_exec_set_program(gp_exec_info *e, int argc, char **argv)
     for (int i = 0; i < argc; i++)
         GP_TRY(push_string(&e->argv, &e->argc, argv[i]));
     return GP_OK;
+}
+
+int gp_report_source_set_program(gp_report_source *s, size_t argc, char *const *argv)
+{
+    for (size_t i = 0; i < argc; i++)
+        GP_TRY(push_string(&s->program, &s->program_len, argv[i]));
+    return GP_OK;
+}
+
+void gp_report_source_free(gp_report_source *s)
+{
+    free(s->file);
+    free_strings(s->program, s->program_len);
+    s->file = NULL;
+    s->program = NULL;
+    s->program_len = 0;
 }
 
 int gp_report_add_warning(gp_report *r, const char *text)

@@ -165,6 +165,15 @@ def test_man_page_and_help_cover_everything():
                "man page documents exit status %d" % code)
 
 
+def activity_rows(exec_doc):
+    """exec's CSV rows besides the kernels': a kind of copy or memset, a kind and host
+    memory, a unified-memory counter."""
+    copies = exec_doc.get("copies", [])
+    return ([c["kind"] for c in copies] +
+            [(c["kind"], h) for c in copies for h in c.get("host_memory", {})] +
+            list(exec_doc.get("unified_memory", {})))
+
+
 def test_fixtures_and_report():
     tap.ok(len(FIXTURES) >= 1, "recorded fixtures exist", "tests/fixtures/*.json")
     for path in FIXTURES:
@@ -181,7 +190,7 @@ def test_fixtures_and_report():
         tap.ok(not valid, "%s with a malformed part is rejected by the validator" % name)
         rc, out, err = run("report", path)
         tap.ok(rc == 0 and fixture["device"]["name"] in out, "report %s: text" % name, err)
-        rows = fixture["results"] or fixture["exec"]["launches"]
+        rows = fixture["results"] or fixture["exec"]["kernels"] + activity_rows(fixture["exec"])
         names = [r["variant"] for r in fixture["results"]] or \
             [k["kernel"].split("(")[0] for k in fixture["exec"]["kernels"]]
         for row_name in names:
@@ -189,9 +198,12 @@ def test_fixtures_and_report():
         rc, again, err = run_json("report", path, "--json")
         tap.ok(rc == 0 and again == fixture, "report %s --json reproduces the fixture" % name, err)
         rc, csv, _ = run("report", path, "--csv")
-        launches_table = csv.split("\n\n")[0]  # exec's copies and memsets follow, a table apart
-        tap.ok(rc == 0 and len(launches_table.splitlines()) == len(rows) + 1,
-               "report %s --csv: header + one row per result or launch" % name)
+        tap.ok(rc == 0 and len(csv.splitlines()) == len(rows) + 1,
+               "report %s --csv: header + one row per result or kernel" % name)
+        if "exec" in fixture:
+            rc, csv, _ = run("report", path, "--csv", "--launches")
+            tap.ok(rc == 0 and len(csv.splitlines()) == len(fixture["exec"]["launches"]) + 1,
+                   "report %s --csv --launches: header + one row per launch" % name)
         rc, detail, _ = run("report", path, "--metrics-detail")
         if fixture["profiler"]["state"] == "ok":
             tap.ok(rc == 0 and "Kernel: " in detail, "report %s --metrics-detail" % name)

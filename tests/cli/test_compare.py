@@ -7,13 +7,13 @@ import copy
 import csv
 import html
 import io
-import json
 import os
 import re
 import tempfile
 
 import tap
 from gpuprof import run, run_json
+from reports import Files, load
 from schema import validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -23,28 +23,10 @@ TRANSPOSE = os.path.join(FIXTURES, "transpose-4096.json")
 EXEC = os.path.join(FIXTURES, "exec-copy.json")
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
 def with_noise(doc, noise):
     for r in doc["results"]:
         r["timing"]["noise_pct"] = noise
     return doc
-
-
-class Files:
-    def __init__(self, tmp):
-        self.tmp = tmp
-        self.count = 0
-
-    def write(self, doc):
-        self.count += 1
-        path = os.path.join(self.tmp, "r%d.json" % self.count)
-        with open(path, "w") as f:
-            f.write(doc if isinstance(doc, str) else json.dumps(doc))
-        return path
 
 
 def slower(doc, index, factor):

@@ -13,7 +13,6 @@ BUILD/html/<name>.png. Without chromium those report skip; the static checks sti
 import copy
 import glob
 import html.parser
-import json
 import os
 import re
 import struct
@@ -21,6 +20,7 @@ import tempfile
 
 import tap
 from gpuprof import BUILD, run
+from reports import Files, load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE_DIR = os.path.join(ROOT, "tests", "fixtures")
@@ -39,11 +39,6 @@ METRIC_CHARTS = {
 }
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 # ---- a small DOM, and the markup's faults --------------------------------------------------
@@ -297,17 +292,6 @@ def write_page(name, page):
 
 
 # ---- reports made from the fixtures --------------------------------------------------------
-
-class Files:
-    def __init__(self, tmp):
-        self.tmp, self.count = tmp, 0
-
-    def write(self, doc, name=None):
-        self.count += 1
-        path = os.path.join(self.tmp, name or "r%d.json" % self.count)
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        return path
 
 
 def block_sweep(variants, blocks):

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
     test_exec_read();
     test_activities();
     test_output_file();
+    test_csv();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

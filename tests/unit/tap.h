@@ -37,5 +37,6 @@ void test_rotation(void);
 void test_exec_read(void);
 void test_activities(void);
 void test_output_file(void);
+void test_csv(void);
 
 #endif

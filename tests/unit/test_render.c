@@ -4,9 +4,11 @@
  * text view where a format has none of a document. */
 #include "tap.h"
 
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
+#include "render/csv_activities.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -53,6 +55,16 @@ static char *render(gp_output format, const gp_report *r, gp_render_options o)
     return render_as(REPORT, format, r, o);
 }
 
+/* An exec report's kernels: its summary's rows. */
+static size_t exec_kernels(const gp_report *r)
+{
+    gp_exec_kernel *k = NULL;
+    size_t n = 0;
+    gp_exec_summarize(&r->exec, &k, &n);
+    gp_exec_summary_free(k, n);
+    return n;
+}
+
 /* Fields in one CSV line, honouring quotes. */
 static size_t csv_fields(const char *line)
 {
@@ -67,14 +79,21 @@ static size_t csv_fields(const char *line)
     return n;
 }
 
-/* Lines up to the first empty one: an exec report's copies and memsets follow the launches
- * as a table of their own (render/csv_activities.c). */
-static size_t count_table_lines(const char *s)
+static size_t count_lines(const char *s)
 {
-    const char *end = strstr(s, "\n\n");
     size_t n = 0;
-    for (; *s && (!end || s <= end); s++)
+    for (; *s; s++)
         n += *s == '\n';
+    return n;
+}
+
+/* An exec report's rows besides the kernels': copies, memsets, unified-memory counters. */
+static size_t exec_activity_rows(const gp_report *r)
+{
+    gp_csv_activity_line *lines = NULL;
+    size_t n = 0;
+    gp_csv_activity_lines(&r->exec, &lines, &n);
+    free(lines);
     return n;
 }
 
@@ -85,15 +104,13 @@ static void check_csv(const gp_report *r, const char *name)
     tap_ok(csv != NULL, "%s: CSV renders", name);
     if (!csv)
         return;
-    /* a row per result, or per launch for exec reports */
-    const size_t rows = r->is_exec ? r->exec.n_launches : r->n_results;
-    const char *identity = r->is_exec ? "pid," : "family,variant,";
-    tap_ok(count_table_lines(csv) == rows + 1, "%s: CSV has a header and %zu rows", name, rows);
+    /* a row per result, or per kernel and kind of activity of exec reports */
+    const size_t rows = r->is_exec ? exec_kernels(r) + exec_activity_rows(r) : r->n_results;
+    const char *identity = r->is_exec ? "kind,source,kernel," : "family,variant,";
+    tap_ok(count_lines(csv) == rows + 1, "%s: CSV has a header and %zu rows", name, rows);
     size_t header = csv_fields(csv);
     bool same = true;
-    const char *activities = strstr(csv, "\n\n");
-    for (const char *line = strchr(csv, '\n'); line && line[1] && (!activities || line < activities);
-         line = strchr(line + 1, '\n'))
+    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
         same &= csv_fields(line + 1) == header;
     tap_ok(same, "%s: every CSV row has the header's %zu fields", name, header);
     tap_ok(strncmp(csv, identity, strlen(identity)) == 0,
@@ -101,7 +118,7 @@ static void check_csv(const gp_report *r, const char *name)
     free(csv);
     o.no_header = true;
     csv = render(GP_OUT_CSV, r, o);
-    tap_ok(csv && count_table_lines(csv) == rows && strncmp(csv, identity, strlen(identity)) != 0,
+    tap_ok(csv && count_lines(csv) == rows && strncmp(csv, identity, strlen(identity)) != 0,
            "%s: --no-header drops only the header", name);
     free(csv);
 }
@@ -303,7 +320,7 @@ static void reports(void)
                contains(&exec, GP_OUT_TEXT, "  exec: exit status"),
            "text: the kernel and the exec views");
     tap_ok(starts_with(REPORT, &kernel, GP_OUT_CSV, "family,variant,") &&
-               starts_with(REPORT, &exec, GP_OUT_CSV, "pid,id,kernel,"),
+               starts_with(REPORT, &exec, GP_OUT_CSV, "kind,source,kernel,launches,"),
            "CSV: the kernel and the exec views");
     tap_ok(contains(&kernel, GP_OUT_HTML, "<title>gpuprof reduce") &&
                contains(&exec, GP_OUT_HTML, "<title>gpuprof exec"),

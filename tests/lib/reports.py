@@ -1,0 +1,22 @@
+"""Saved reports for tests: read one, and write derived ones into a temporary folder."""
+import json
+import os
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class Files:
+    """Numbered files in `tmp` (or named): a report's JSON, or text as given."""
+
+    def __init__(self, tmp):
+        self.tmp, self.count = tmp, 0
+
+    def write(self, doc, name=None):
+        self.count += 1
+        path = os.path.join(self.tmp, name or "r%d.json" % self.count)
+        with open(path, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        return path
