@@ -5,7 +5,9 @@ What is an example:
 - README.md: each complete shell command of a ```sh block in which `gpuprof` is a word
   (other commands, such as `make test`, are listed as not examples); each output block (``` with
   no language): either its first line is `$ COMMAND` and the rest is what COMMAND prints, or
-  the block shows what the last `gpuprof ...` code span of the text before it prints.
+  the block shows what the last `gpuprof ...` code span of the text before it prints, or,
+  with no such span since the block before, what that block's one command prints when it
+  was a ```sh block of one example.
 - man/gpuprof.1: each complete shell command of an .RS/.RE block of EXAMPLES in which
   `gpuprof` is a word.
 Lines join into one command until bash reads them as complete (`bash -n`): a for loop over
@@ -107,7 +109,8 @@ def commands(lines, first_line):
         if not pending:
             start = number
         pending.append(line)
-        if complete("\n".join(pending)):
+        # a line ending in a backslash goes on, though bash -n takes it alone
+        if not line.rstrip().endswith("\\") and complete("\n".join(pending)):
             found.append((start, "\n".join(pending)))
             pending = []
     if pending:
@@ -155,6 +158,7 @@ def readme_examples(path=README):
     with open(path) as f:
         lines = f.read().split("\n")
     examples, others, prose = [], [], []
+    previous_one = ""  # the one example of the ```sh block just before, if it had one
     i = 0
     while i < len(lines):
         m = re.match(r"^```(\w*)\s*$", lines[i])
@@ -169,20 +173,27 @@ def readme_examples(path=README):
         body = lines[start:end]
         block = "%s:%d" % (os.path.basename(path), start + 1)
         if lang in ("sh", "bash", "shell"):
-            for number, command in commands(body, start + 1):
+            found = [(n, c) for n, c in commands(body, start + 1)]
+            for number, command in found:
                 if is_example(command):
                     examples.append(Example("README.md", number, command, block=block))
                 else:
                     others.append("%s:%d: %s" % ("README.md", number, command))
+            shown = [c for _, c in found if is_example(c)]
+            previous_one = shown[0] if len(shown) == 1 and len(found) == 1 else ""
+            prose = []
+            i = end + 1
+            continue
         elif lang in ("", "text", "console"):
             if body and body[0].startswith("$ "):
                 examples.append(Example("README.md", start + 1, body[0][2:],
                                         "\n".join(body[1:]) + "\n"))
             else:
                 spans = re.findall(r"`(gpuprof [^`]*)`", "\n".join(prose))
-                examples.append(Example("README.md", start + 1,
-                                        spans[-1] if spans else "",
+                shown_by = spans[-1] if spans else previous_one
+                examples.append(Example("README.md", start + 1, shown_by,
                                         "\n".join(body) + "\n"))
+        previous_one = ""
         prose = []
         i = end + 1
     return examples, others

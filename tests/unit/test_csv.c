@@ -98,9 +98,11 @@ static void exec_header(void)
     char *csv = csv_of(&r, (gp_render_options){0});
     size_t n_metrics;
     const gp_metric_def *catalogue = gp_metric_catalogue(&n_metrics);
-    const size_t fixed = 10;  /* kind ... max_ms */
+    const size_t fixed = 14;  /* kind ... max_ms, then the activities' host_memory ... count */
     bool ok = csv && field_is(csv, 0, "kind") && field_is(csv, 1, "source") &&
-              field_is(csv, fixed - 1, "max_ms") && fields(csv) == fixed + 3 * n_metrics;
+              field_is(csv, 3, "calls") && field_is(csv, 9, "max_ms") &&
+              field_is(csv, 10, "host_memory") && field_is(csv, fixed - 1, "count") &&
+              fields(csv) == fixed + 3 * n_metrics;
     for (size_t m = 0; ok && m < n_metrics; m++) {
         const char *suffix[] = {"_min", "_avg", "_max"};
         for (size_t s = 0; s < 3; s++) {
@@ -109,7 +111,7 @@ static void exec_header(void)
             ok &= field_is(csv, fixed + 3 * m + s, name);
         }
     }
-    tap_ok(ok, "exec: kind, source, ..., then each catalogue metric's _min, _avg, _max");
+    tap_ok(ok, "exec: kind, source, kernel, calls, ..., count, then each catalogue metric's _min, _avg, _max");
     free(csv);
     csv = csv_of(&r, (gp_render_options){.launches = true});
     ok = csv && field_is(csv, 0, "kind") && field_is(csv, 2, "pid") &&

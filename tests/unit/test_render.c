@@ -320,7 +320,7 @@ static void reports(void)
                contains(&exec, GP_OUT_TEXT, "  exec: exit status"),
            "text: the kernel and the exec views");
     tap_ok(starts_with(REPORT, &kernel, GP_OUT_CSV, "family,variant,") &&
-               starts_with(REPORT, &exec, GP_OUT_CSV, "kind,source,kernel,launches,"),
+               starts_with(REPORT, &exec, GP_OUT_CSV, "kind,source,kernel,calls,"),
            "CSV: the kernel and the exec views");
     tap_ok(contains(&kernel, GP_OUT_HTML, "<title>gpuprof reduce") &&
                contains(&exec, GP_OUT_HTML, "<title>gpuprof exec"),
