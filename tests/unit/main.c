@@ -68,6 +68,7 @@ int main(int argc, char **argv)
     test_protocol();
     test_rotation();
     test_exec_read();
+    test_kernel_name();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

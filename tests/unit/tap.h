@@ -34,5 +34,6 @@ void test_pass_groups(void);
 void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
+void test_kernel_name(void);
 
 #endif
