@@ -3,6 +3,7 @@
 #define GPUPROF_REQUEST_H
 
 #include "gpuprof/exec_replay.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 
@@ -46,6 +47,8 @@ typedef struct {
     uint64_t seed;
     gp_output output;
     bool no_header;
+    bool wide;                             /* text: full headers, no width limit */
+    gp_kernel_name_style kernel_name;      /* --kernel-name */
 
     gp_metrics_request metrics;
     bool metrics_detail;

@@ -237,6 +237,10 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
     if (req->metrics_detail && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
+    if (req->wide && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--wide applies to text output only");
+    if (given->seen[OPT_KERNEL_NAME] && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--kernel-name applies to text output only");
     if (req->launches && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--launches applies to text output only (JSON and CSV "
                                      "hold every launch)");

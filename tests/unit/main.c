@@ -69,6 +69,7 @@ int main(int argc, char **argv)
     test_rotation();
     test_exec_read();
     test_kernel_name();
+    test_text_layout();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

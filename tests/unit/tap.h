@@ -35,5 +35,6 @@ void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
 void test_kernel_name(void);
+void test_text_layout(void);
 
 #endif
