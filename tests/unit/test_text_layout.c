@@ -3,6 +3,8 @@
  * wrapped or of names cut, and no line longer than the page or ending in a space. */
 #include "tap.h"
 
+#include "gpuprof/render.h"
+#include "gpuprof/report.h"
 #include "render/cells.h"
 #include "render/text_layout.h"
 
@@ -125,8 +127,40 @@ static void test_tails(void)
     gp_table_free(&t);
 }
 
+/* exec's --launches table (only exec itself asks for it): within the page, or whole. */
+static void test_launches(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/exec-rotate.json", tap_fixtures);
+    gp_report r;
+    gp_report_init(&r);
+    if (!tap_ok(gp_report_read_json(path, &r) == 0, "exec-rotate.json read")) {
+        gp_report_free(&r);
+        return;
+    }
+    for (int wide = 0; wide < 2; wide++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        const gp_render_options o = {.format = GP_OUT_TEXT, .launches = true, .wide = wide};
+        const int rc = f ? gp_render_report(f, &r, o) : -1;
+        if (f)
+            fclose(f);
+        tap_ok(rc == 0 && text && strstr(text, "pid") && lines_fit(text, wide ? 4096 : 120),
+               "--launches%s: a row per launch, %s", wide ? " --wide" : "",
+               wide ? "no trailing space" : "within 120 columns");
+        tap_ok(text && (wide ? strstr(text, "gld_transactions_per_request") != NULL
+                             : strstr(text, "columns: gld/req = ") != NULL),
+               "--launches%s: metric headers %s", wide ? " --wide" : "",
+               wide ? "in full" : "short, with a legend");
+        free(text);
+    }
+    gp_report_free(&r);
+}
+
 void test_text_layout(void)
 {
+    test_launches();
     test_times();
     test_values();
     test_wrapped_table();
