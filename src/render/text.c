@@ -1,7 +1,9 @@
-/* Text output for people. Kernel reports: a header with the GPU and the run's configuration,
- * a heading per problem and one aligned row per result, per-launch rows for multi-kernel
- * workloads, optional long metric form (exec reports: text_exec.c). Compare: a row per
- * result, changed metrics under it. The catalogue commands: list, device, metrics. */
+/* Text output for people, every line within 120 columns unless --wide (render/text_layout.c).
+ * Kernel reports: a header with the GPU and the run's configuration and a legend of the short
+ * metric headers, a heading per problem and one aligned row per result with a column per
+ * metric measured, per-launch rows for multi-kernel workloads, optional long metric form
+ * (exec reports: text_exec.c). Compare: a row per result, changed metrics under it. The
+ * catalogue commands: list, device, metrics. */
 #include "render/text.h"
 
 #include "gpuprof/group.h"

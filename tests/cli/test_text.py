@@ -190,6 +190,28 @@ def test_kernel_name():
            "--wide: names whole", out)
 
 
+CUSPARSE = ("void cusparse::csrmv_v3_kernel<cusparse::CsrMVPolicy<128, 4, 2, 7>, int, int, "
+            + ", ".join(["cusparse::Functor<float, float, %d>" % i for i in range(12)])
+            + ">(cusparse::KernelCoeffs<float>, int const *, int const *, int const *, "
+            "float const *, float const *, int, int, float *)")
+
+
+def test_templated_name(tmp):
+    doc = load(EXEC)
+    doc["exec"]["launches"][0]["kernel"] = CUSPARSE
+    path = write(tmp, "cusparse.json", doc)
+    assert len(CUSPARSE) > 500
+    rc, out, _ = run("report", path, "--metrics-detail")
+    tap.ok(rc == 0 and max(len(l) for l in out.splitlines()) <= 120 and
+           "void cusparse::csrmv_v3_kernel<cusparse::CsrMVPolicy<128, 4, 2, 7>, int, int," in out,
+           "a %d-character cuSPARSE name: cut to 120 columns" % len(CUSPARSE), out)
+    rc, out, _ = run("report", path, "--kernel-name=base")
+    tap.ok(rc == 0 and kernel_column(out) == ["csrmv_v3_kernel"] and
+           "Kernel: csrmv_v3_kernel\n" in out, "--kernel-name=base: csrmv_v3_kernel", out)
+    rc, out, _ = run("report", path, "--wide")
+    tap.ok(rc == 0 and kernel_column(out) == [CUSPARSE], "--wide: the name whole", out)
+
+
 def test_usage_errors():
     cases = [
         (("report", EXEC, "--kernel-name=bsae"), "did you mean 'base'", "a misspelt style"),
@@ -244,6 +266,7 @@ def main():
         test_no_device(tmp)
         test_exec_summary()
         test_kernel_name()
+        test_templated_name(tmp)
         test_usage_errors()
         test_alignment()
     tap.done()
