@@ -7,6 +7,7 @@
 #define GPUPROF_RENDER_H
 
 #include "gpuprof/compare.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/report.h"
 #include "gpuprof/request.h"
@@ -21,6 +22,8 @@ typedef struct {
     bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
     bool launches;               /* exec reports: a row per launch, not per kernel */
     const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */
+    bool wide;                   /* text: full headers and names, no 120-column page */
+    gp_kernel_name_style kernel_name;   /* how kernel names are shown (--kernel-name) */
 } gp_render_options;
 
 /* The options the command line asks for: the one place they are read from a request. */
@@ -54,5 +57,9 @@ typedef struct {
 } gp_chip_metrics;
 
 int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o);
+
+/* A line of text for people (--help, say) wrapped at spaces to the text format's 120
+ * columns, its later lines indented by `indent`. */
+void gp_render_wrapped(FILE *out, const char *text, int indent);
 
 #endif

@@ -3,6 +3,7 @@
 #define GPUPROF_REQUEST_H
 
 #include "gpuprof/exec_replay.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 
@@ -47,6 +48,8 @@ typedef struct {
     gp_output output;
     bool no_header;
     const char *csv_columns;               /* --csv-columns, as given; NULL: every column */
+    bool wide;                             /* text: full headers, no width limit */
+    gp_kernel_name_style kernel_name;      /* --kernel-name */
 
     gp_metrics_request metrics;
     bool metrics_detail;

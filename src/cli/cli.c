@@ -262,6 +262,10 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->launches && req->output == GP_OUT_HTML)
         return gp_fail(GP_ERR_USAGE, "--launches does not apply to --html (the page has one "
                                      "row per kernel; JSON and CSV hold every launch)");
+    if (req->wide && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--wide applies to text output only");
+    if (given->seen[OPT_KERNEL_NAME] && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--kernel-name applies to text output only");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     if (req->n_operands < cmd->min_operands)

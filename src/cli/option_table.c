@@ -295,17 +295,36 @@ static int read_kernel(void *ctx, const char *text)
     return GP_OK;
 }
 
+/* A value that is one of `names`: the usage error of another, with a suggestion and the
+ * valid ones. */
+static int invalid_choice(const char *opt, const char *text, const char *const *names,
+                          size_t n)
+{
+    char hint[GP_SUGGEST_MAX_LEN + 32], valid[256] = "";
+    for (size_t i = 0, used = 0; i < n && used < sizeof valid; i++)
+        used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "",
+                                 names[i]);
+    return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s%s (valid: %s)", text, opt,
+                   gp_suggest_hint(hint, sizeof hint, "", text, names, n), valid);
+}
+
 /* --replay: one of exec's modes. */
 static int read_replay(void *ctx, const char *text)
 {
     gp_request *req = ctx;
-    if (gp_exec_replay_from_name(text, &req->replay))
-        return GP_OK;
-    char hint[GP_SUGGEST_MAX_LEN + 32];
-    return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --replay%s (valid: auto, rotate, "
-                                 "kernel, application)", text,
-                   gp_suggest_hint(hint, sizeof hint, "", text, gp_exec_replay_names,
-                                   GP_EXEC_REPLAY_MODES));
+    return gp_exec_replay_from_name(text, &req->replay)
+               ? GP_OK
+               : invalid_choice("replay", text, gp_exec_replay_names, GP_EXEC_REPLAY_MODES);
+}
+
+/* --kernel-name: one of ncu's styles. */
+static int read_kernel_name(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    return gp_kernel_name_style_from_name(text, &req->kernel_name)
+               ? GP_OK
+               : invalid_choice("kernel-name", text, gp_kernel_name_styles,
+                                GP_KERNEL_NAME_STYLES);
 }
 
 /* ---- the table --------------------------------------------------------------------------- */
@@ -440,6 +459,15 @@ static const option_row rows[] = {
                      "kernel (every launch replayed) or application (the program run once "
                      "per pass) (default: auto)"},
                     CUSTOM(read_replay)},
+    [OPT_WIDE] = {{OPT_WIDE, "wide", NULL,
+                   "text: full column headers and kernel names, lines as long as they need "
+                   "(default: 120 columns, abbreviated headers explained by a legend)"},
+                  FLAG(wide)},
+    [OPT_KERNEL_NAME] = {{OPT_KERNEL_NAME, "kernel-name", "STYLE",
+                          "text: kernel names in full (demangled, with parameters), as function "
+                          "(without parameters) or base (without namespaces, templates and "
+                          "parameters) (default: full)"},
+                         CUSTOM(read_kernel_name)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

@@ -3,6 +3,7 @@
 #include "gpuprof/commands.h"
 
 #include "gpuprof/registry.h"
+#include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
 #include <string.h>
@@ -18,8 +19,11 @@ void gp_print_usage(FILE *out)
                  "       gpuprof --help | --version\n\nCommands:\n");
     for (size_t i = 0; i < n_families; i++)
         fprintf(out, "  %-10s %s\n", families[i].name, families[i].command_summary);
-    for (size_t i = 0; i < n_commands; i++)
-        fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+    for (size_t i = 0; i < n_commands; i++) {
+        char line[512];
+        snprintf(line, sizeof line, "  %-10s %s", cmds[i].name, cmds[i].summary);
+        gp_render_wrapped(out, line, 13);
+    }
     fprintf(out, "\nOptions are GNU-style long options: --block=512 or --block 512; an\n"
                  "unambiguous prefix such as --var works too.\n"
                  "\nExit status: 0 success; 1 runtime failure (CUDA, CUPTI, wrong result, I/O);\n"
@@ -30,12 +34,13 @@ void gp_print_usage(FILE *out)
 static void print_option(FILE *out, gp_option_id id)
 {
     const gp_option_def *o = gp_option(id);
-    char left[40];
+    char left[40], line[1024];
     if (o->arg)
         snprintf(left, sizeof left, "--%s=%s", o->name, o->arg);
     else
         snprintf(left, sizeof left, "--%s", o->name);
-    fprintf(out, "  %-22s %s\n", left, o->help);
+    snprintf(line, sizeof line, "  %-22s %s", left, o->help);
+    gp_render_wrapped(out, line, 25);
 }
 
 static void print_variants(FILE *out, const gp_family *f)
@@ -46,8 +51,10 @@ static void print_variants(FILE *out, const gp_family *f)
         char blocks[96], def[32];
         gp_describe_blocks(f, v, blocks, sizeof blocks);
         gp_format_block(v->default_block, f->two_d, def, sizeof def);
-        fprintf(out, "  %-22s %s\n  %-22s blocks %s; default %s\n", v->name, v->summary, "",
-                blocks, def);
+        char line[512];
+        snprintf(line, sizeof line, "  %-22s %s", v->name, v->summary);
+        gp_render_wrapped(out, line, 25);
+        fprintf(out, "  %-22s blocks %s; default %s\n", "", blocks, def);
     }
 }
 

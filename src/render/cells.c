@@ -8,7 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Metric values as text, with the precision their unit deserves. */
+/* The catalogue's units whose values are counts: whole numbers, their averages rounded as
+ * nvprof printed them. */
+static const char *const count_units[] = {
+    "bytes", "conflicts", "sectors", "requests", "instructions", "transactions", "wavefronts",
+    "cycles", "launches",
+};
+
+bool gp_metric_is_count(const gp_metric_value *m)
+{
+    const size_t n = strlen(m->key);
+    if (!gp_find_metric(m->key))
+        return n > 4 && strcmp(m->key + n - 4, ".sum") == 0 && !strpbrk(m->unit, "/%");
+    for (size_t i = 0; i < sizeof count_units / sizeof count_units[0]; i++)
+        if (strcmp(m->unit, count_units[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Metric values as text, with the precision their unit deserves; never an exponent below
+ * 10^15. */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m)
 {
     if (!m || !m->valid) {
@@ -25,10 +44,37 @@ void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m)
         snprintf(buf, len, "%.2f", v);
     else if (fabs(v) >= 1e15)
         snprintf(buf, len, "%.4g", v);
-    else if (v == floor(v))
+    else if (gp_metric_is_count(m) || v == floor(v))
         snprintf(buf, len, "%.0f", v);
+    else if (fabs(v) >= 1e4)
+        snprintf(buf, len, "%.1f", v);
     else
         snprintf(buf, len, "%.4g", v);
+}
+
+/* A time in the unit that suits it, as nvprof printed them: "850ns", "3.80us", "1.23ms". */
+void gp_text_format_time(char *buf, size_t len, double ms)
+{
+    static const struct {
+        const char *unit;
+        double per_ms;
+    } units[] = {{"ns", 1e6}, {"us", 1e3}, {"ms", 1.0}, {"s", 1e-3}};
+    const size_t n = sizeof units / sizeof units[0];
+    if (!isfinite(ms) || ms < 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double v = ms * units[i].per_ms;
+        if (i == 0 && round(v) < 1000.0) {
+            snprintf(buf, len, "%.0f%s", v, units[i].unit);
+            return;
+        }
+        if (i > 0 && (round(v * 100.0) < 100000.0 || i == n - 1)) {
+            snprintf(buf, len, "%.2f%s", v, units[i].unit);
+            return;
+        }
+    }
 }
 
 void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d)
@@ -56,33 +102,47 @@ size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **
     return n;
 }
 
-int gp_text_column_width(const char *label)
+/* Whether any of the sets has a metric of this key. */
+static bool measured(const gp_metric_set *const *sets, size_t n_sets, const char *key)
 {
-    const size_t n = strlen(label);
-    return n > 9 ? (int)n : 9;
+    for (size_t i = 0; i < n_sets; i++)
+        for (size_t k = 0; sets[i] && k < sets[i]->n_metrics; k++)
+            if (strcmp(sets[i]->metrics[k].key, key) == 0)
+                return true;
+    return false;
 }
 
-void gp_text_column_titles(FILE *out, const char **labels, size_t n)
+static bool listed(const gp_text_metric *cols, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
-        fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
-    fputc('\n', out);
+        if (strcmp(cols[i].key, key) == 0)
+            return true;
+    return false;
 }
 
-void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
-                          const char **labels, size_t n)
+size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
+                             gp_text_metric *cols, size_t max)
 {
-    for (size_t i = 0; i < n; i++) {
-        const gp_metric_value *m = NULL;
-        for (size_t k = 0; k < s->n_metrics && !m; k++)
-            if (strcmp(s->metrics[k].key, keys[i]) == 0)
-                m = &s->metrics[k];
-        char cell[32];
-        gp_text_format_value(cell, sizeof cell, m);
-        if (m && m->note[0]) /* the note itself: --metrics-detail, or the JSON */
-            snprintf(cell + strlen(cell), sizeof cell - strlen(cell), "*");
-        fprintf(out, " %*s", gp_text_column_width(labels[i]), cell);
-    }
+    size_t n_cat, n = 0;
+    const gp_metric_def *cat = gp_metric_catalogue(&n_cat);
+    for (size_t c = 0; c < n_cat && n < max; c++)
+        if ((every || cat[c].in_table) && measured(sets, n_sets, cat[c].key))
+            cols[n++] = (gp_text_metric){cat[c].key, cat[c].label, cat[c].description};
+    for (size_t i = 0; every && i < n_sets; i++)
+        for (size_t k = 0; sets[i] && k < sets[i]->n_metrics && n < max; k++) {
+            const char *key = sets[i]->metrics[k].key;
+            if (!gp_find_metric(key) && !listed(cols, n, key))
+                cols[n++] = (gp_text_metric){key, key, "PerfWorks metric"};
+        }
+    return n;
+}
+
+const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key)
+{
+    for (size_t k = 0; s && k < s->n_metrics; k++)
+        if (strcmp(s->metrics[k].key, key) == 0)
+            return &s->metrics[k];
+    return NULL;
 }
 
 void gp_csv_field(FILE *out, const char *s, bool first)

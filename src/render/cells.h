@@ -12,20 +12,31 @@
 
 #define GP_TEXT_MAX_COLUMNS 32
 
-/* "4.00", "12.5", "n/a" (NULL or not valid). */
+/* Whether a metric's values are counts (bytes, conflicts, sectors, ...: a unit of
+ * count_units in cells.c, or a raw PerfWorks .sum counter): printed as whole numbers. */
+bool gp_metric_is_count(const gp_metric_value *m);
+/* "4.00", "12.5", "43580", "n/a" (NULL or not valid). */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
+/* "850ns", "3.80us", "12.35ms", "1.20s"; "-" when unknown (negative or not finite). */
+void gp_text_format_time(char *buf, size_t len, double ms);
 /* "-" (unknown), "512", "32x16". */
 void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d);
 /* The table's metric columns, taken from one metric set: the catalogue's table metrics, or
- * every metric when the user listed them. */
+ * every metric when the user listed them (the HTML tables'). */
 size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,
                               const char **labels);
-/* A column's width: its label's, at least 9. */
-int gp_text_column_width(const char *label);
-void gp_text_column_titles(FILE *out, const char **labels, size_t n);
-/* The cells of one row (a metric missing from the set: n/a), without the end of line. */
-void gp_text_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
-                          const char **labels, size_t n);
+
+/* A metric column of the text tables: its key, short label and description. */
+typedef struct {
+    const char *key, *label, *description;
+} gp_text_metric;
+/* The metric columns of a table over several metric sets: with the default set the
+ * catalogue's table metrics, else (`every`: all, a group, a list) every metric measured;
+ * those of the catalogue in its order, then raw PerfWorks names as first met. */
+size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
+                             gp_text_metric *cols, size_t max);
+/* A set's metric by key, or NULL. */
+const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key);
 
 /* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
  * by a comma unless it is the first of its line. */

@@ -50,7 +50,8 @@ gp_render_options gp_render_options_for(const gp_request *req)
 {
     return (gp_render_options){.format = req->output, .no_header = req->no_header,
                                .metrics_detail = req->metrics_detail,
-                               .launches = req->launches, .csv_columns = req->csv_columns};
+                               .launches = req->launches, .csv_columns = req->csv_columns,
+                               .wide = req->wide, .kernel_name = req->kernel_name};
 }
 
 int gp_render_report(FILE *out, const gp_report *r, gp_render_options o)

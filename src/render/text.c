@@ -1,17 +1,22 @@
-/* Text output for people. Kernel reports: a header with the GPU and the run's configuration,
- * a heading per problem and one aligned row per result, per-launch rows for multi-kernel
- * workloads, optional long metric form (exec reports: text_exec.c). Compare: a row per
- * result, changed metrics under it. The catalogue commands: list, device, metrics. */
+/* Text output for people, every line within 120 columns unless --wide (render/text_layout.c).
+ * Kernel reports: a header with the GPU and the run's configuration and a legend of the short
+ * metric headers, a heading per problem and one aligned row per result with a column per
+ * metric measured, per-launch rows for multi-kernel workloads, optional long metric form
+ * (exec reports: text_exec.c). Compare: a row per result, changed metrics under it. The
+ * catalogue commands: list, device, metrics. */
 #include "render/text.h"
 
 #include "gpuprof/group.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/text_layout.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void format_size(char *buf, size_t len, const gp_result *r)
@@ -35,75 +40,147 @@ static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
     return buf;
 }
 
-static void print_gpu(FILE *out, const gp_device_info *d)
+/* " on GPU 0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, peak 3352.3 GB/s)", or that none is
+ * known (a saved report whose device is null). */
+static void describe_gpu(char *buf, size_t len, const gp_device_info *d)
 {
-    fprintf(out, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)\n", d->index, d->name,
-            d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
+    if (!d)
+        snprintf(buf, len, ", no GPU recorded");
+    else
+        snprintf(buf, len, " on GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)", d->index,
+                 d->name, d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
 }
 
 /* Merged reports: each file, numbered as the rows refer to it when they differ. */
-static void print_sources(FILE *out, const gp_report *r)
+static void print_sources(FILE *out, const gp_report *r, size_t width)
 {
-    fprintf(out, "gpuprof %s  report of %zu files%s\n", GPUPROF_VERSION, r->n_sources,
-            gp_report_sources_differ(r) ? " from different GPUs or gpuprof versions: each "
-                                          "row says which [file]" : "");
+    char line[4 * GP_TEXT_LEN], gpu[2 * GP_NAME_LEN];
+    snprintf(line, sizeof line, "gpuprof %s  report of %zu files%s", GPUPROF_VERSION,
+             r->n_sources, gp_report_sources_differ(r) ? " from different GPUs or gpuprof "
+                                                         "versions: each row says which [file]"
+                                                       : "");
+    gp_text_paragraph(out, line, width, 2);
     for (size_t i = 0; i < r->n_sources; i++) {
         const gp_report_source *src = &r->sources[i];
-        fprintf(out, "  [%zu] %s: gpuprof %s %s on ", i + 1, src->file, src->tool_version,
-                src->command);
-        if (src->has_device)
-            print_gpu(out, &src->device);
-        else
-            fputs("no GPU\n", out);
+        describe_gpu(gpu, sizeof gpu, src->has_device ? &src->device : NULL);
+        snprintf(line, sizeof line, "  [%zu] %s: gpuprof %s %s%s", i + 1, src->file,
+                 src->tool_version, src->command, gpu);
+        gp_text_paragraph(out, line, width, 6);
     }
 }
 
-static void print_header(FILE *out, const gp_report *r)
+static void print_header(FILE *out, const gp_report *r, size_t width)
 {
+    char line[4 * GP_TEXT_LEN], gpu[2 * GP_NAME_LEN];
     if (r->n_sources) {
-        print_sources(out, r);
+        print_sources(out, r, width);
     } else {
-        fprintf(out, "gpuprof %s  %s on ", r->tool_version, r->command);
-        print_gpu(out, &r->device);
+        describe_gpu(gpu, sizeof gpu, r->has_device ? &r->device : NULL);
+        snprintf(line, sizeof line, "gpuprof %s  %s%s", r->tool_version, r->command, gpu);
+        gp_text_paragraph(out, line, width, 2);
     }
-    fprintf(out, "time: median of %u runs after %u warm-up%s, L2 flushed before each; "
-                 "GB/s = minimum bytes moved / median time, 1 GB = 10^9 bytes\n",
-            r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
-    fprintf(out, "noise%%: the runs' spread, 1.4826 x median absolute deviation / median");
+    snprintf(line, sizeof line, "time: median of %u runs after %u warm-up%s, L2 flushed before "
+             "each", r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
+    gp_text_paragraph(out, line, width, 2);
+    gp_text_paragraph(out, "GB/s: minimum bytes moved / median time, 1 GB = 10^9 bytes", width,
+                      2);
+    int used = snprintf(line, sizeof line, "noise%%: the runs' spread, 1.4826 x median absolute "
+                        "deviation / median");
     if (!isnan(r->max_noise_pct))
-        fprintf(out, "; repeated until at most %g %% where possible", r->max_noise_pct);
-    fputc('\n', out);
+        snprintf(line + used, sizeof line - (size_t)used, "; repeated until at most %g %% "
+                 "where possible", r->max_noise_pct);
+    gp_text_paragraph(out, line, width, 2);
     const gp_profiler_info *p = &r->profiler;
     if (p->state == GP_PROF_OK)
-        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %d passes per kernel, caches "
-                     "flushed, clocks not locked\n", p->chip, p->metric_set, p->passes);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, %d passes "
+                 "per kernel, caches flushed, clocks not locked", p->chip, p->metric_set,
+                 p->passes);
     else if (p->state == GP_PROF_UNAVAILABLE)
-        fprintf(out, "metrics: unavailable (%s)\n", p->reason);
+        snprintf(line, sizeof line, "metrics: unavailable (%s)", p->reason);
+    else
+        return;
+    gp_text_paragraph(out, line, width, 2);
 }
 
-/* Metric columns: those of the first result that has metrics. */
-static size_t metric_columns(const gp_report *r, const char **keys, const char **labels)
+/* ---- metric columns: every metric asked for, abbreviated with a legend unless --wide ---- */
+
+#define MAX_METRIC_COLUMNS 256
+
+typedef struct {
+    gp_text_metric cols[MAX_METRIC_COLUMNS];
+    size_t n;
+    bool wide;
+} metric_columns;
+
+/* The columns over every result's and launch's metrics. */
+static int find_metric_columns(const gp_report *r, bool wide, metric_columns *m)
 {
+    size_t n_sets = 0;
     for (size_t i = 0; i < r->n_results; i++)
-        if (r->results[i].metrics.n_metrics)
-            return gp_text_metric_columns(&r->results[i].metrics,
-                                          strcmp(r->profiler.metric_set, "list") == 0, keys,
-                                          labels);
-    return 0;
+        n_sets += 1 + r->results[i].n_launches;
+    const gp_metric_set **sets = calloc(n_sets ? n_sets : 1, sizeof *sets);
+    if (!sets)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_results; i++) {
+        sets[k++] = &r->results[i].metrics;
+        for (size_t l = 0; l < r->results[i].n_launches; l++)
+            sets[k++] = &r->results[i].launches[l].metrics;
+    }
+    const bool every = strcmp(r->profiler.metric_set, "default") != 0;
+    m->n = gp_text_table_metrics(sets, n_sets, every, m->cols, MAX_METRIC_COLUMNS);
+    m->wide = wide;
+    free(sets);
+    return GP_OK;
 }
 
-static void print_column_titles(FILE *out, const char **labels, size_t n)
+/* "columns: gld/req gld_transactions_per_request, ...": what the short headers stand for. */
+static void print_legend(FILE *out, const metric_columns *m, size_t width)
 {
-    fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", "variant", "grid", "block",
-            "time_ms", "noise%", "GB/s", "%peak", "check");
-    gp_text_column_titles(out, labels, n);
+    if (m->wide || m->n == 0)
+        return;
+    char line[MAX_METRIC_COLUMNS * 64] = "columns:";
+    size_t used = strlen(line);
+    for (size_t i = 0; i < m->n && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %s = %s", i ? "," : "",
+                                 m->cols[i].label, m->cols[i].key);
+    gp_text_paragraph(out, line, width, 2);
 }
 
-static void print_metric_cells(FILE *out, const gp_metric_set *s, const char **keys,
-                               const char **labels, size_t n)
+static void add_metric_titles(gp_text_table *t, const metric_columns *m)
 {
-    gp_text_metric_cells(out, s, keys, labels, n);
-    fputc('\n', out);
+    for (size_t i = 0; i < m->n; i++)
+        gp_table_column(t, m->wide ? m->cols[i].key : m->cols[i].label, GP_COLUMN_RIGHT,
+                        i == 0 ? 2 : 1);
+}
+
+static void add_metric_cells(gp_text_table *t, const gp_metric_set *s, const metric_columns *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        char cell[48];
+        const gp_metric_value *v = gp_metric_set_value(s, m->cols[i].key);
+        gp_text_format_value(cell, sizeof cell, v);
+        if (v && v->note[0]) /* the note itself: --metrics-detail, or the JSON */
+            gp_table_cellf(t, "%s*", cell);
+        else
+            gp_table_cell(t, cell);
+    }
+}
+
+/* Whether any value of the report carries a note (its cell is marked "*"). */
+static bool has_notes(const gp_report *r)
+{
+    for (size_t i = 0; i < r->n_results; i++) {
+        const gp_result *res = &r->results[i];
+        for (size_t k = 0; k < res->metrics.n_metrics; k++)
+            if (res->metrics.metrics[k].note[0])
+                return true;
+        for (size_t l = 0; l < res->n_launches; l++)
+            for (size_t k = 0; k < res->launches[l].metrics.n_metrics; k++)
+                if (res->launches[l].metrics.metrics[k].note[0])
+                    return true;
+    }
+    return false;
 }
 
 /* ---- parameters: the same in every row of a problem go in its heading, the others in
@@ -129,124 +206,191 @@ static void row_params(const gp_problem *pr, const gp_result *res, char *buf, si
     }
 }
 
-static void format_noise(char *buf, size_t len, double noise_pct)
+/* ---- a problem's table: a row per result, and per launch of multi-kernel workloads ---- */
+
+static void add_result_columns(gp_text_table *t, const metric_columns *m)
 {
-    if (isnan(noise_pct))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.1f", noise_pct);
+    static const gp_column_spec columns[] = {
+        {"variant", GP_COLUMN_LEFT, 0}, {"grid", GP_COLUMN_RIGHT, 1},
+        {"block", GP_COLUMN_RIGHT, 1},  {"time", GP_COLUMN_RIGHT, 1},
+        {"noise%", GP_COLUMN_RIGHT, 1}, {"GB/s", GP_COLUMN_RIGHT, 1},
+        {"%peak", GP_COLUMN_RIGHT, 1},  {"check", GP_COLUMN_LEFT, 1},
+    };
+    GP_TABLE_COLUMNS(t, columns);
+    add_metric_titles(t, m);
 }
 
-static void print_row(FILE *out, const gp_problem *pr, bool label_sources,
-                      const gp_result *res, const char **keys, const char **labels, size_t n)
+static void add_launch_rows(gp_text_table *t, const gp_result *res, const metric_columns *m)
 {
-    bool two_d = res->nx != 0;
-    char grid[32], block[32], name[128], params[96], source[24] = "", noise[16];
-    gp_text_format_dim(grid, sizeof grid, res->grid, two_d);
-    gp_text_format_dim(block, sizeof block, res->block, two_d);
-    row_params(pr, res, params, sizeof params);
-    if (label_sources)
-        snprintf(source, sizeof source, " [%zu]", res->source + 1);
-    snprintf(name, sizeof name, "%.60s%s%s", res->variant, params, source);
-    format_noise(noise, sizeof noise, res->timing.noise_pct);
-    fprintf(out, "%-22s %12s %9s %10.4f %6s %9.1f %6.1f  %-7s", name, grid, block,
-            res->timing.median_ms, noise, res->gbps, res->percent_of_peak,
-            gp_check_status_name(res->check.status));
-    print_metric_cells(out, &res->metrics, keys, labels, n);
-    if (res->n_launches <= 1)
-        return;
-    for (size_t i = 0; i < res->n_launches; i++) {
+    const bool two_d = res->nx != 0;
+    for (size_t i = 0; res->n_launches > 1 && i < res->n_launches; i++) {
         const gp_launch_record *l = &res->launches[i];
-        char lname[64], shape[40] = "";
+        char shape[48] = "", cell[32];
         if (l->in_nx)
             snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
                      l->out_ny);
-        snprintf(lname, sizeof lname, "  #%zu%s", i + 1, shape);
-        gp_text_format_dim(grid, sizeof grid, l->grid, two_d);
-        gp_text_format_dim(block, sizeof block, l->block, two_d);
-        if (l->median_ms >= 0)
-            fprintf(out, "%-22s %12s %9s %10.4f %6s %9s %6s  %-7s", lname, grid, block,
-                    l->median_ms, "", "", "", "");
-        else
-            fprintf(out, "%-22s %12s %9s %10s %6s %9s %6s  %-7s", lname, grid, block, "-", "",
-                    "", "", "");
-        print_metric_cells(out, &l->metrics, keys, labels, n);
+        gp_table_row(t);
+        gp_table_cellf(t, "  #%zu%s", i + 1, shape);
+        gp_text_format_dim(cell, sizeof cell, l->grid, two_d);
+        gp_table_cell(t, cell);
+        gp_text_format_dim(cell, sizeof cell, l->block, two_d);
+        gp_table_cell(t, cell);
+        gp_text_format_time(cell, sizeof cell, l->median_ms);
+        gp_table_cell(t, cell);
+        for (int k = 0; k < 4; k++)
+            gp_table_cell(t, "");
+        add_metric_cells(t, &l->metrics, m);
     }
 }
 
+static void add_result_row(gp_text_table *t, const gp_problem *pr, bool label_sources,
+                           const gp_result *res, const metric_columns *m)
+{
+    const bool two_d = res->nx != 0;
+    char cell[32], params[96], source[24] = "";
+    row_params(pr, res, params, sizeof params);
+    if (label_sources)
+        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+    gp_table_row(t);
+    gp_table_cellf(t, "%.60s%s%s", res->variant, params, source);
+    gp_text_format_dim(cell, sizeof cell, res->grid, two_d);
+    gp_table_cell(t, cell);
+    gp_text_format_dim(cell, sizeof cell, res->block, two_d);
+    gp_table_cell(t, cell);
+    gp_text_format_time(cell, sizeof cell, res->timing.median_ms);
+    gp_table_cell(t, cell);
+    if (isnan(res->timing.noise_pct))
+        gp_table_cell(t, "-");
+    else
+        gp_table_cellf(t, "%.1f", res->timing.noise_pct);
+    gp_table_cellf(t, "%.1f", res->gbps);
+    gp_table_cellf(t, "%.1f", res->percent_of_peak);
+    gp_table_cell(t, gp_check_status_name(res->check.status));
+    add_metric_cells(t, &res->metrics, m);
+    add_launch_rows(t, res, m);
+}
+
 /* The heading of a problem, with the parameters every one of its rows shares. */
-static void print_problem(FILE *out, const gp_problem *pr)
+static void print_problem(FILE *out, const gp_problem *pr, size_t width)
 {
     const gp_result *res = &pr->report->results[pr->first];
-    char size[64], note[32];
+    char size[64], note[32], line[512];
     format_size(size, sizeof size, res);
     double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
-    fprintf(out, "\n%s %s, %s%s, %.1f MiB moved at least", res->family, res->type, size,
-            res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
-    for (size_t i = 0; i < res->n_params; i++) {
+    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MiB moved at least", res->family,
+                        res->type, size,
+                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
+    for (size_t i = 0; i < res->n_params && used > 0 && (size_t)used < sizeof line; i++) {
         const gp_param *p = &res->params[i];
         if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
             continue;
         char v[32];
         format_number(v, sizeof v, p->value);
-        fprintf(out, ", %s %s", p->name, v);
+        used += snprintf(line + used, sizeof line - (size_t)used, ", %s %s", p->name, v);
     }
     fputc('\n', out);
+    gp_text_paragraph(out, line, width, 2);
 }
 
-/* nvprof's --metrics long form: kernel, metric, description, value, unit. */
-static void print_detail(FILE *out, const gp_report *r)
+static int print_problem_table(FILE *out, const gp_problem *pr, bool label_sources,
+                               const metric_columns *m, size_t width)
 {
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    add_result_columns(&t, m);
+    for (size_t i = pr->first; i < pr->end; i++)
+        add_result_row(&t, pr, label_sources, &pr->report->results[i], m);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    return rc;
+}
+
+/* nvprof's --metrics long form: per launch, each metric's value, unit and description. */
+static int print_detail(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    static const gp_column_spec columns[] = {
+        {"metric", GP_COLUMN_LEFT, 4}, {"value", GP_COLUMN_RIGHT, 1},
+        {"unit", GP_COLUMN_LEFT, 1}, {"description", GP_COLUMN_PROSE, 1},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         for (size_t l = 0; l < res->n_launches; l++) {
             const gp_launch_record *lr = &res->launches[l];
-            fprintf(out, "\nKernel: %s (%s %s, launch %zu of %zu)\n", lr->kernel, res->family,
-                    res->variant, l + 1, res->n_launches);
+            char name[GP_NAME_LEN], line[2 * GP_NAME_LEN + 64];
+            gp_kernel_name_format(lr->kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, name,
+                                  sizeof name);
+            snprintf(line, sizeof line, "Kernel: %s (%s %s, launch %zu of %zu)", name,
+                     res->family, res->variant, l + 1, res->n_launches);
+            gp_table_line(&t, line);
             for (size_t m = 0; m < lr->metrics.n_metrics; m++) {
                 const gp_metric_value *v = &lr->metrics.metrics[m];
                 const gp_metric_def *def = gp_find_metric(v->key);
                 char cell[32];
                 gp_text_format_value(cell, sizeof cell, v);
-                fprintf(out, "    %-38s %-62s %14s %s\n", v->key,
-                        def ? def->description : "PerfWorks metric", cell, v->unit);
-                if (v->note[0])
-                    fprintf(out, "    %38s * %s\n", "", v->note);
+                gp_table_row(&t);
+                gp_table_cell(&t, v->key);
+                gp_table_cell(&t, cell);
+                gp_table_cell(&t, v->unit);
+                gp_table_cell(&t, def ? def->description : "PerfWorks metric");
+                if (v->note[0]) {
+                    char note[sizeof v->note + 8];
+                    snprintf(note, sizeof note, "* %s", v->note);
+                    gp_table_note(&t, note, 6);
+                }
             }
         }
     }
+    if (t.n_rows)
+        fputc('\n', out);
+    const int rc = t.n_rows ? gp_table_print(out, &t, gp_text_width(o)) : GP_OK;
+    gp_table_free(&t);
+    return rc;
 }
 
-static void print_failures(FILE *out, const gp_report *r)
+static void print_failures(FILE *out, const gp_report *r, size_t width)
 {
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         if (res->check.status != GP_CHECK_FAILED)
             continue;
-        fprintf(out, "FAILED %s %s block %u: %s%s\n", res->family, res->variant, res->block.x,
-                res->check.detail,
-                res->check.rechecked && res->check.after_profile == GP_CHECK_FAILED
-                    ? " (after profiling)" : "");
+        char line[2 * GP_TEXT_LEN];
+        snprintf(line, sizeof line, "FAILED %s %s block %u: %s%s", res->family, res->variant,
+                 res->block.x, res->check.detail,
+                 res->check.rechecked && res->check.after_profile == GP_CHECK_FAILED
+                     ? " (after profiling)" : "");
+        gp_text_paragraph(out, line, width, 2);
     }
 }
 
 int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
-    size_t n = metric_columns(r, keys, labels);
-    print_header(out, r);
-    const bool label_sources = gp_report_sources_differ(r);
-    for (size_t i = 0; i < r->n_results;) {
-        const gp_problem pr = gp_problem_at(r, i);
-        print_problem(out, &pr);
-        print_column_titles(out, labels, n);
-        for (; i < pr.end; i++)
-            print_row(out, &pr, label_sources, &r->results[i], keys, labels, n);
+    const size_t width = gp_text_width(o);
+    metric_columns *m = malloc(sizeof *m);
+    if (!m)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    int rc = find_metric_columns(r, o && o->wide, m);
+    if (rc == GP_OK) {
+        print_header(out, r, width);
+        print_legend(out, m, width);
     }
-    print_failures(out, r);
-    if (o && o->metrics_detail)
-        print_detail(out, r);
-    return GP_OK;
+    const bool label_sources = gp_report_sources_differ(r);
+    for (size_t i = 0; rc == GP_OK && i < r->n_results;) {
+        const gp_problem pr = gp_problem_at(r, i);
+        print_problem(out, &pr, width);
+        rc = print_problem_table(out, &pr, label_sources, m, width);
+        i = pr.end;
+    }
+    free(m);
+    if (rc != GP_OK)
+        return rc;
+    if (has_notes(r) && !(o && o->metrics_detail))
+        gp_text_paragraph(out, "*: the value has a note (what it leaves out, or why it is above "
+                          "100 %): see --metrics-detail", width, 2);
+    print_failures(out, r, width);
+    return o && o->metrics_detail ? print_detail(out, r, o) : GP_OK;
 }
 
 /* ---- compare: a row per result, changed metrics under it ------------------------------- */
@@ -260,30 +404,47 @@ static void describe_side(char *buf, size_t len, const char *file, const gp_repo
         snprintf(buf, len, "%s: gpuprof %s %s", file, r->tool_version, r->command);
 }
 
-static void print_text_header(FILE *out, const gp_comparison *c)
+static void print_text_header(FILE *out, const gp_comparison *c, size_t width)
 {
-    char base[2 * GP_TEXT_LEN], next[2 * GP_TEXT_LEN];
+    char base[2 * GP_TEXT_LEN], next[2 * GP_TEXT_LEN], line[4 * GP_TEXT_LEN];
     describe_side(base, sizeof base, c->base_file, c->base);
     describe_side(next, sizeof next, c->next_file, c->next);
-    fprintf(out, "gpuprof %s  compare\nbase: %s\nnew:  %s\n", GPUPROF_VERSION, base, next);
+    fprintf(out, "gpuprof %s  compare\n", GPUPROF_VERSION);
+    snprintf(line, sizeof line, "base: %s", base);
+    gp_text_paragraph(out, line, width, 6);
+    snprintf(line, sizeof line, "new:  %s", next);
+    gp_text_paragraph(out, line, width, 6);
     if (!c->same_device)
-        fputs("different GPUs: the changes compare the GPUs as much as the code\n", out);
-    fprintf(out, "a change is significant beyond %g %% and beyond both runs' noise (the "
-                 "bound column); metrics are shown where they changed by more than %g %%\n\n",
-            c->threshold_pct, c->threshold_pct);
-    fprintf(out, "%-10s %8s %7s %11s %11s %9s %9s  %s\n", "verdict", "change%", "bound%",
-            "base_ms", "new_ms", "base_GB/s", "new_GB/s", "result");
+        gp_text_paragraph(out, "different GPUs: the changes compare the GPUs as much as the "
+                          "code", width, 2);
+    snprintf(line, sizeof line, "a change is significant beyond %g %% and beyond both runs' "
+             "noise (the bound column); metrics are shown where they changed by more than %g %%",
+             c->threshold_pct, c->threshold_pct);
+    gp_text_paragraph(out, line, width, 2);
+    fputc('\n', out);
 }
 
-static void put_cell(FILE *out, const char *fmt, int width, double v)
+static void add_number(gp_text_table *t, const char *fmt, double v)
 {
     if (isfinite(v))
-        fprintf(out, fmt, width, v);
+        gp_table_cellf(t, fmt, v);
     else
-        fprintf(out, "%*s", width, "-");
+        gp_table_cell(t, "-");
 }
 
-static void print_text_metrics(FILE *out, const gp_compare_row *row, double threshold_pct)
+/* A compared metric's value, formatted as its unit deserves. */
+static void add_metric_value(gp_text_table *t, const gp_metric_value *like, double v)
+{
+    gp_metric_value m = *like;
+    m.valid = isfinite(v);
+    m.value = v;
+    char cell[48];
+    gp_text_format_value(cell, sizeof cell, &m);
+    gp_table_cell(t, m.valid ? cell : "-");
+}
+
+static void add_compare_metrics(gp_text_table *t, const gp_compare_row *row,
+                                double threshold_pct)
 {
     if (!row->base.present || !row->next.present)
         return;
@@ -292,36 +453,60 @@ static void print_text_metrics(FILE *out, const gp_compare_row *row, double thre
         double b, n;
         if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
             continue;
-        fprintf(out, "%-10s %8s %7s %11.4g %11.4g %9s %9s    %s (%s)\n", "", "", "", b, n, "",
-                "", v->key, v->unit);
+        gp_table_row(t);
+        for (int k = 0; k < 3; k++)
+            gp_table_cell(t, "");
+        add_metric_value(t, v, b);
+        add_metric_value(t, v, n);
+        gp_table_cell(t, "");
+        gp_table_cell(t, "");
+        gp_table_cellf(t, "  %s (%s)", v->key, v->unit);
     }
 }
 
-static void print_text_row(FILE *out, const gp_compare_row *row, double threshold_pct)
+static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct)
 {
-    char label[GP_COMPARE_LABEL_LEN];
+    char label[GP_COMPARE_LABEL_LEN], cell[32];
     gp_compare_label(row, label, sizeof label);
-    fprintf(out, "%-10s ", gp_change_name(row->verdict));
-    put_cell(out, "%+*.1f", 8, row->change_pct);
-    put_cell(out, " %*.1f", 7, row->bound_pct);
-    put_cell(out, " %*.4f", 11, row->base.present ? row->base.time_ms : NAN);
-    put_cell(out, " %*.4f", 11, row->next.present ? row->next.time_ms : NAN);
-    put_cell(out, " %*.1f", 9, row->base.present ? row->base.gbps : NAN);
-    put_cell(out, " %*.1f", 9, row->next.present ? row->next.gbps : NAN);
-    fprintf(out, "  %s\n", label);
-    print_text_metrics(out, row, threshold_pct);
+    gp_table_row(t);
+    gp_table_cell(t, gp_change_name(row->verdict));
+    add_number(t, "%+.1f", row->change_pct);
+    add_number(t, "%.1f", row->bound_pct);
+    gp_text_format_time(cell, sizeof cell, row->base.present ? row->base.time_ms : NAN);
+    gp_table_cell(t, cell);
+    gp_text_format_time(cell, sizeof cell, row->next.present ? row->next.time_ms : NAN);
+    gp_table_cell(t, cell);
+    add_number(t, "%.1f", row->base.present ? row->base.gbps : NAN);
+    add_number(t, "%.1f", row->next.present ? row->next.gbps : NAN);
+    gp_table_cell(t, label);
+    add_compare_metrics(t, row, threshold_pct);
 }
 
 int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
-    (void)o;
-    print_text_header(out, c);
+    const size_t width = gp_text_width(o);
+    print_text_header(out, c, width);
+    static const gp_column_spec columns[] = {
+        {"verdict", GP_COLUMN_LEFT, 0},    {"change%", GP_COLUMN_RIGHT, 1},
+        {"bound%", GP_COLUMN_RIGHT, 1},    {"base", GP_COLUMN_RIGHT, 1},
+        {"new", GP_COLUMN_RIGHT, 1},       {"base_GB/s", GP_COLUMN_RIGHT, 1},
+        {"new_GB/s", GP_COLUMN_RIGHT, 1},  {"result", GP_COLUMN_NAME, 2},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 0);
+    GP_TABLE_COLUMNS(&t, columns);
     for (size_t i = 0; i < c->n_rows; i++)
-        print_text_row(out, &c->rows[i], c->threshold_pct);
-    fprintf(out, "\n%zu matched: %zu slower, %zu faster, %zu within the bound; %zu only in "
-                 "base, %zu only in new\n",
-            c->n_same + c->n_faster + c->n_slower, c->n_slower, c->n_faster, c->n_same,
-            c->n_only_base, c->n_only_new);
+        add_compare_row(&t, &c->rows[i], c->threshold_pct);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    if (rc != GP_OK)
+        return rc;
+    char line[512];
+    snprintf(line, sizeof line, "%zu matched: %zu slower, %zu faster, %zu within the bound; %zu "
+             "only in base, %zu only in new", c->n_same + c->n_faster + c->n_slower,
+             c->n_slower, c->n_faster, c->n_same, c->n_only_base, c->n_only_new);
+    fputc('\n', out);
+    gp_text_paragraph(out, line, width, 2);
     if (c->n_slower)
         fprintf(out, "REGRESSION: %zu result%s significantly slower\n", c->n_slower,
                 c->n_slower == 1 ? "" : "s");
@@ -332,23 +517,34 @@ int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *
 
 int gp_text_list(FILE *out, const gp_render_options *o)
 {
-    (void)o;
     size_t n;
     const gp_family *families = gp_family_table(&n);
-    for (size_t f = 0; f < n; f++) {
+    int rc = GP_OK;
+    for (size_t f = 0; f < n && rc == GP_OK; f++) {
         const gp_family *fam = &families[f];
-        fprintf(out, "%s: %s\n", fam->name, fam->summary);
-        fprintf(out, "  %-22s %-9s %-36s %s\n", "variant", "default", "blocks", "summary");
+        fprintf(out, "%s%s: %s\n", f ? "\n" : "", fam->name, fam->summary);
+        static const gp_column_spec columns[] = {
+            {"variant", GP_COLUMN_LEFT, 2}, {"default", GP_COLUMN_LEFT, 2},
+            {"blocks", GP_COLUMN_LEFT, 2}, {"summary", GP_COLUMN_PROSE, 2},
+        };
+        gp_text_table t;
+        gp_table_init(&t, 1);
+        GP_TABLE_COLUMNS(&t, columns);
         for (size_t i = 0; i < fam->n_variants; i++) {
             const gp_variant *v = &fam->variants[i];
             char blocks[96], def[32];
             gp_describe_blocks(fam, v, blocks, sizeof blocks);
             gp_format_block(v->default_block, fam->two_d, def, sizeof def);
-            fprintf(out, "  %-22s %-9s %-36s %s\n", v->name, def, blocks, v->summary);
+            gp_table_row(&t);
+            gp_table_cell(&t, v->name);
+            gp_table_cell(&t, def);
+            gp_table_cell(&t, blocks);
+            gp_table_cell(&t, v->summary);
         }
-        fputc('\n', out);
+        rc = gp_table_print(out, &t, gp_text_width(o));
+        gp_table_free(&t);
     }
-    return GP_OK;
+    return rc;
 }
 
 static void print_device(FILE *out, const gp_device_info *d)

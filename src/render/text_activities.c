@@ -10,32 +10,13 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/text_layout.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- units ----------------------------------------------------------------------------------- */
-
-/* "1.2345ms", "617.25us", "865.00ns": five significant digits in the unit that keeps the
- * value at least 1, as nvprof; "-" when unknown. */
-static void format_time(char *buf, size_t len, double ms)
-{
-    static const struct {
-        double per_ms;
-        const char *unit;
-    } units[] = {{1e-3, "s"}, {1, "ms"}, {1e3, "us"}, {1e6, "ns"}};
-    if (!isfinite(ms) || ms < 0) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && ms * units[u].per_ms < 1)
-        u++;
-    const double v = ms * units[u].per_ms;
-    const int decimals = v >= 100 ? 2 : v >= 10 ? 3 : 4;
-    snprintf(buf, len, "%.*f%s", decimals, v, units[u].unit);
-}
 
 /* "4.0000MB": bytes in the binary unit that keeps the value at least 1, as nvprof. */
 static void format_bytes(char *buf, size_t len, double bytes)
@@ -91,35 +72,59 @@ static activity_line copy_line(const gp_activity_row *row)
                            gp_activity_gbps(row)};
 }
 
-static void print_line(FILE *out, const activity_line *l, double all_ms)
+/* A time cell: the unit that suits it (nvprof's), "-" when unknown. */
+static void add_time(gp_text_table *t, bool known, double ms)
 {
-    char total[32], avg[32], min[32], max[32], bytes[32] = "-", gbps[32] = "-";
-    format_time(total, sizeof total, l->timed ? l->total_ms : NAN);
-    format_time(avg, sizeof avg, l->timed ? l->total_ms / (double)l->timed : NAN);
-    format_time(min, sizeof min, l->timed ? l->min_ms : NAN);
-    format_time(max, sizeof max, l->timed ? l->max_ms : NAN);
+    char cell[32] = "-";
+    if (known && isfinite(ms))
+        gp_text_format_time(cell, sizeof cell, ms);
+    gp_table_cell(t, cell);
+}
+
+static void add_line(gp_text_table *t, const activity_line *l, double all_ms)
+{
+    char bytes[32] = "-", gbps[32] = "-";
     if (l->moves_bytes) {
         format_bytes(bytes, sizeof bytes, (double)l->bytes);
         format_gbps(gbps, sizeof gbps, l->gbps);
     }
-    const double pct = l->timed && all_ms > 0 ? 100.0 * l->total_ms / all_ms : 0.0;
-    fprintf(out, "%6.2f%% %10s %8zu %10s %10s %10s %12s %8s  %s\n", pct, total, l->calls, avg,
-            min, max, bytes, gbps, l->name);
+    gp_table_row(t);
+    gp_table_cellf(t, "%.2f%%", l->timed && all_ms > 0 ? 100.0 * l->total_ms / all_ms : 0.0);
+    add_time(t, l->timed, l->total_ms);
+    gp_table_cellf(t, "%zu", l->calls);
+    add_time(t, l->timed, l->timed ? l->total_ms / (double)l->timed : NAN);
+    add_time(t, l->timed, l->min_ms);
+    add_time(t, l->timed, l->max_ms);
+    gp_table_cell(t, bytes);
+    gp_table_cell(t, gbps);
+    gp_table_cell(t, l->name);
 }
 
-static void print_lines(FILE *out, activity_line *lines, size_t n)
+static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
 {
+    static const gp_column_spec columns[] = {
+        {"Time(%)", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
+        {"Calls", GP_COLUMN_RIGHT, 1},   {"Avg", GP_COLUMN_RIGHT, 1},
+        {"Min", GP_COLUMN_RIGHT, 1},     {"Max", GP_COLUMN_RIGHT, 1},
+        {"Bytes", GP_COLUMN_RIGHT, 1},   {"GB/s", GP_COLUMN_RIGHT, 1},
+        {"Name", GP_COLUMN_NAME, 2},
+    };
     double all_ms = 0;
     for (size_t i = 0; i < n; i++)
         all_ms += lines[i].timed ? lines[i].total_ms : 0;
     qsort(lines, n, sizeof *lines, most_time_first);
-    fprintf(out, "\nGPU activities:\n%7s %10s %8s %10s %10s %10s %12s %8s  %s\n", "Time(%)",
-            "Time", "Calls", "Avg", "Min", "Max", "Bytes", "GB/s", "Name");
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
     for (size_t i = 0; i < n; i++)
-        print_line(out, &lines[i], all_ms);
+        add_line(&t, &lines[i], all_ms);
+    fputs("\nGPU activities:\n", out);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    return rc;
 }
 
-static int print_gpu_activities(FILE *out, const gp_exec_info *e)
+static int print_gpu_activities(FILE *out, const gp_exec_info *e, size_t width)
 {
     gp_exec_kernel *k = NULL;
     gp_activity_row *rows = NULL;
@@ -135,7 +140,7 @@ static int print_gpu_activities(FILE *out, const gp_exec_info *e)
             lines[i] = kernel_line(&k[i]);
         for (size_t i = 0; i < nr; i++)
             lines[nk + i] = copy_line(&rows[i]);
-        print_lines(out, lines, nk + nr);
+        rc = print_lines(out, lines, nk + nr, width);
     }
     free(lines);
     free(rows);
@@ -145,35 +150,52 @@ static int print_gpu_activities(FILE *out, const gp_exec_info *e)
 
 /* ---- host memory ------------------------------------------------------------------------------ */
 
-static void print_host_row(FILE *out, const gp_activity_row *row)
+static void add_host_row(gp_text_table *t, const gp_activity_row *row)
 {
-    char total[32], bytes[32], gbps[32];
-    format_time(total, sizeof total, row->timed ? row->total_ms : NAN);
+    char bytes[32], gbps[32];
     format_bytes(bytes, sizeof bytes, (double)row->bytes);
     format_gbps(gbps, sizeof gbps, gp_activity_gbps(row));
-    fprintf(out, "%8zu %12s %10s %8s  %-18s %s\n", row->calls, bytes, total, gbps,
-            gp_activity_title(row->kind), gp_memory_names[row->host]);
+    gp_table_row(t);
+    gp_table_cellf(t, "%zu", row->calls);
+    gp_table_cell(t, bytes);
+    add_time(t, row->timed, row->total_ms);
+    gp_table_cell(t, gbps);
+    gp_table_cell(t, gp_activity_title(row->kind));
+    gp_table_cell(t, gp_memory_names[row->host]);
 }
 
-static int print_host_memory(FILE *out, const gp_exec_info *e)
+static int print_host_memory(FILE *out, const gp_exec_info *e, size_t width)
 {
+    static const gp_column_spec columns[] = {
+        {"Calls", GP_COLUMN_RIGHT, 0}, {"Bytes", GP_COLUMN_RIGHT, 1},
+        {"Time", GP_COLUMN_RIGHT, 1},  {"GB/s", GP_COLUMN_RIGHT, 1},
+        {"Copy", GP_COLUMN_LEFT, 2},   {"Host memory", GP_COLUMN_LEFT, 1},
+    };
     gp_activity_row *rows = NULL;
     size_t n = 0;
     GP_TRY(gp_exec_host_memory_rows(e, &rows, &n));
+    int rc = GP_OK;
     if (n) {
-        fprintf(out, "\nHost memory of the copies:\n%8s %12s %10s %8s  %-18s %s\n", "Calls",
-                "Bytes", "Time", "GB/s", "Copy", "Host memory");
+        gp_text_table t;
+        gp_table_init(&t, 1);
+        GP_TABLE_COLUMNS(&t, columns);
         for (size_t i = 0; i < n; i++)
-            print_host_row(out, &rows[i]);
+            add_host_row(&t, &rows[i]);
+        fputs("\nHost memory of the copies:\n", out);
+        rc = gp_table_print(out, &t, width);
+        gp_table_free(&t);
         const double pageable = gp_exec_pageable_percent(e);
-        if (pageable > 0)
-            fprintf(out, "pageable: %.1f%% of the bytes copied between host and device; "
-                         "pageable copies go through a staging buffer and do not overlap "
-                         "kernels (pin the memory: cudaMallocHost, cudaHostRegister)\n",
-                    pageable);
+        if (rc == GP_OK && pageable > 0) {
+            char text[320];
+            snprintf(text, sizeof text, "pageable: %.1f%% of the bytes copied between host and "
+                                        "device; pageable copies go through a staging buffer "
+                                        "and do not overlap kernels (pin the memory: "
+                                        "cudaMallocHost, cudaHostRegister)", pageable);
+            gp_text_paragraph(out, text, width, 2);
+        }
     }
     free(rows);
-    return GP_OK;
+    return rc;
 }
 
 /* ---- unified memory ------------------------------------------------------------------------------ */
@@ -186,36 +208,50 @@ static void format_amount(char *buf, size_t len, gp_um_counter c, double v)
         snprintf(buf, len, "%.0f", v);
 }
 
-static void print_unified(FILE *out, const gp_exec_info *e)
+static int print_unified(FILE *out, const gp_exec_info *e, size_t width)
 {
+    static const gp_column_spec columns[] = {
+        {"Count", GP_COLUMN_RIGHT, 0}, {"Avg", GP_COLUMN_RIGHT, 1}, {"Min", GP_COLUMN_RIGHT, 1},
+        {"Max", GP_COLUMN_RIGHT, 1},   {"Total", GP_COLUMN_RIGHT, 1},
+        {"Time", GP_COLUMN_RIGHT, 1},  {"Name", GP_COLUMN_LEFT, 2},
+    };
     if (!gp_exec_has_unified(e))
-        return;
-    fprintf(out, "\nUnified memory:\n%8s %12s %12s %12s %12s %10s  %s\n", "Count", "Avg",
-            "Min", "Max", "Total", "Time", "Name");
+        return GP_OK;
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
     for (int c = 1; c < GP_UM_COUNTERS; c++) {
         const gp_um_stats *s = &e->unified[c];
         if (!s->events)
             continue;
-        char avg[32], min[32], max[32], total[32], time[32];
+        char avg[32], min[32], max[32], total[32];
         format_amount(avg, sizeof avg, (gp_um_counter)c, (double)s->total / (double)s->events);
         format_amount(min, sizeof min, (gp_um_counter)c, (double)s->min);
         format_amount(max, sizeof max, (gp_um_counter)c, (double)s->max);
         format_amount(total, sizeof total, (gp_um_counter)c, (double)s->total);
-        format_time(time, sizeof time, s->time_ns ? (double)s->time_ns * 1e-6 : NAN);
-        fprintf(out, "%8llu %12s %12s %12s %12s %10s  %s\n", (unsigned long long)s->events, avg,
-                min, max, total, time, gp_um_title((gp_um_counter)c));
+        gp_table_row(&t);
+        gp_table_cellf(&t, "%llu", (unsigned long long)s->events);
+        gp_table_cell(&t, avg);
+        gp_table_cell(&t, min);
+        gp_table_cell(&t, max);
+        gp_table_cell(&t, total);
+        add_time(&t, s->time_ns != 0, (double)s->time_ns * 1e-6);
+        gp_table_cell(&t, gp_um_title((gp_um_counter)c));
     }
+    fputs("\nUnified memory:\n", out);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    return rc;
 }
 
-int gp_text_activities(FILE *out, const gp_report *r)
+int gp_text_activities(FILE *out, const gp_report *r, size_t width)
 {
     const gp_exec_info *e = &r->exec;
     if (!gp_exec_has_activities(e))
         return GP_OK;
-    GP_TRY(print_gpu_activities(out, e));
-    GP_TRY(print_host_memory(out, e));
-    print_unified(out, e);
-    return GP_OK;
+    GP_TRY(print_gpu_activities(out, e, width));
+    GP_TRY(print_host_memory(out, e, width));
+    return print_unified(out, e, width);
 }
 
 /* ---- --launches ---------------------------------------------------------------------------------- */
@@ -225,33 +261,35 @@ static bool issued_before(const gp_exec_activity *a, const gp_exec_launch *l)
     return !l || a->pid < l->pid || (a->pid == l->pid && a->id < l->id);
 }
 
-/* The copy as the launch table's row: no grid, block or shared memory; its name, bytes and
- * host memory where the kernel's name stands. */
-static void print_activity_row(FILE *out, const gp_exec_activity *a, const char **keys,
-                               const char **labels, size_t n)
+/* The copy as the launch table's row: no grid, block or shared memory, no metrics; its
+ * name, bytes and host memory where the kernel's name stands. */
+static void add_activity_row(gp_text_table *t, const gp_exec_activity *a, size_t n_metrics)
 {
-    char ms[32], bytes[32];
-    const double t = gp_activity_ms(a);
-    if (isfinite(t))
-        snprintf(ms, sizeof ms, "%.4f", t);
-    else
-        snprintf(ms, sizeof ms, "-");
+    char bytes[32], name[96];
     format_bytes(bytes, sizeof bytes, (double)a->bytes);
-    fprintf(out, "%8d %8llu %4d %7u %14s %12s %7s %10s %8s", a->pid, (unsigned long long)a->id,
-            a->device, a->stream, "-", "-", "-", ms, "-");
-    const gp_metric_set none = {0};
-    gp_text_metric_cells(out, &none, keys, labels, n);
     const gp_memory_kind host = gp_activity_host_memory(a);
-    fprintf(out, "  %s %s%s%s\n", gp_activity_title(a->kind), bytes,
-            host != GP_MEMORY_UNKNOWN ? " " : "",
-            host != GP_MEMORY_UNKNOWN ? gp_memory_names[host] : "");
+    snprintf(name, sizeof name, "%s %s%s%s", gp_activity_title(a->kind), bytes,
+             host != GP_MEMORY_UNKNOWN ? " " : "",
+             host != GP_MEMORY_UNKNOWN ? gp_memory_names[host] : "");
+    gp_table_row(t);
+    gp_table_cellf(t, "%d", a->pid);
+    gp_table_cellf(t, "%llu", (unsigned long long)a->id);
+    gp_table_cellf(t, "%d", a->device);
+    gp_table_cellf(t, "%u", a->stream);
+    for (int i = 0; i < 3; i++)
+        gp_table_cell(t, "-");
+    const double ms = gp_activity_ms(a);
+    add_time(t, isfinite(ms), ms);
+    gp_table_cell(t, "-");
+    for (size_t i = 0; i < n_metrics; i++)
+        gp_table_cell(t, "");
+    gp_table_cell(t, name);
 }
 
-void gp_text_launch_activities(FILE *out, const gp_report *r, size_t *next,
-                               const gp_exec_launch *before, const char **keys,
-                               const char **labels, size_t n)
+void gp_text_launch_activities(gp_text_table *t, const gp_report *r, size_t *next,
+                               const gp_exec_launch *before, size_t n_metrics)
 {
     const gp_exec_info *e = &r->exec;
     for (; *next < e->n_activities && issued_before(&e->activities[*next], before); ++*next)
-        print_activity_row(out, &e->activities[*next], keys, labels, n);
+        add_activity_row(t, &e->activities[*next], n_metrics);
 }

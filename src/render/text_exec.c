@@ -1,137 +1,252 @@
-/* Text output of gpuprof exec, for people: what ran and how it ended, then nvprof's summary,
- * one row per kernel (its launches, times, and the average of each table metric over its
- * profiled launches), or with --launches one row per launch; --metrics-detail adds, per
- * kernel, every metric's minimum, maximum and average. */
+/* Text output of gpuprof exec, for people, as nvprof printed it: what ran and how it ended
+ * ("N launches of K kernels"); the summary, one row per kernel (its share of the time, its
+ * launches and their times), or with --launches one row per launch with its metrics; then,
+ * per kernel, one row per metric with its minimum, maximum and average over the profiled
+ * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
+ * means. */
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
-#include "render/text.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/text_activities.h"
+#include "render/text.h"
+#include "render/text_layout.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void print_program(FILE *out, const gp_report *r)
+#define MAX_METRIC_COLUMNS 256
+#define NAME_LEN 4096
+
+/* A kernel's name in the style asked for, control characters shown as '?'. */
+static void display_name(char *buf, size_t len, const char *kernel, const gp_render_options *o)
 {
-    const gp_exec_info *e = &r->exec;
-    fprintf(out, "gpuprof %s  exec", r->tool_version);
-    for (size_t i = 0; i < e->argc && i < 8; i++)
-        fprintf(out, " %s", e->argv[i]);
-    if (e->argc > 8)
-        fprintf(out, " ...");
-    if (e->signal)
-        fprintf(out, ": killed by signal %d (exit status %d)", e->signal, e->exit_status);
-    else
-        fprintf(out, ": exit status %d", e->exit_status);
-    fprintf(out, ", %zu kernel%s in %zu process%s\n", e->n_launches,
-            e->n_launches == 1 ? "" : "s", e->processes, e->processes == 1 ? "" : "es");
-    for (size_t i = 0; i < e->n_devices; i++) {
-        const gp_device_info *d = &e->devices[i];
-        fprintf(out, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)\n", d->index, d->name,
-                d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
-    }
+    gp_kernel_name_format(kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, buf, len);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
-static void print_profiler(FILE *out, const gp_report *r)
+static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
+{
+    const gp_exec_info *e = &r->exec;
+    char line[4 * GP_TEXT_LEN];
+    size_t used = (size_t)snprintf(line, sizeof line, "gpuprof %s  exec", r->tool_version);
+    for (size_t i = 0; i < e->argc && i < 8 && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s", e->argv[i]);
+    if (e->argc > 8 && used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, " ...");
+    if (e->signal && used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used,
+                                 ": killed by signal %d (exit status %d)", e->signal,
+                                 e->exit_status);
+    else if (used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, ": exit status %d",
+                                 e->exit_status);
+    if (used < sizeof line)
+        snprintf(line + used, sizeof line - used, ", %zu launch%s of %zu kernel%s in %zu "
+                 "process%s", e->n_launches, e->n_launches == 1 ? "" : "es", n_kernels,
+                 n_kernels == 1 ? "" : "s", e->processes, e->processes == 1 ? "" : "es");
+    gp_text_paragraph(out, line, width, 2);
+    for (size_t i = 0; i < e->n_devices; i++) {
+        const gp_device_info *d = &e->devices[i];
+        snprintf(line, sizeof line, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)", d->index,
+                 d->name, d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
+        gp_text_paragraph(out, line, width, 2);
+    }
+    if (e->n_devices == 0)
+        gp_text_paragraph(out, "no GPU recorded", width, 2);
+}
+
+static void print_profiler(FILE *out, const gp_report *r, size_t width)
 {
     const gp_profiler_info *p = &r->profiler;
     const size_t profiled = gp_exec_profiled(&r->exec);
-    char replay[160];
+    char replay[160], line[1024];
     gp_exec_describe_replay(p, replay, sizeof replay);
     if (p->state == GP_PROF_OK && gp_exec_rotated(p))
-        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, --replay=%s (%s), %zu of %zu "
-                     "kernels profiled; times from CUPTI's activity records, of a profiled "
-                     "kernel from its counters where it ran without SASS instrumentation; "
-                     "passes: the one-pass groups a kernel's launches collected\n",
-                p->chip, p->metric_set, p->replay, replay, profiled, r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, --replay=%s "
+                 "(%s), %zu of %zu launches profiled; times from CUPTI's activity records, of "
+                 "a profiled launch from its counters where it ran without SASS "
+                 "instrumentation; passes: the one-pass groups a kernel's launches collected",
+                 p->chip, p->metric_set, p->replay, replay, profiled, r->exec.n_launches);
     else if (p->state == GP_PROF_OK)
-        fprintf(out, "metrics: CUPTI range profiler on %s, %s set, %s (%d pass%s), %zu of %zu "
-                     "kernels profiled; times from CUPTI's activity records, of a profiled "
-                     "kernel from its counters\n",
-                p->chip, p->metric_set, replay, p->passes,
-                p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, %s (%d "
+                 "pass%s), %zu of %zu launches profiled; times from CUPTI's activity records, "
+                 "of a profiled launch from its counters", p->chip, p->metric_set, replay,
+                 p->passes, p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
     else if (p->state == GP_PROF_UNAVAILABLE)
-        fprintf(out, "metrics: unavailable (%s); times from CUPTI's activity records\n",
-                p->reason);
+        snprintf(line, sizeof line, "metrics: unavailable (%s); times from CUPTI's activity "
+                 "records", p->reason);
     else
-        fprintf(out, "metrics: none; times from CUPTI's activity records\n");
+        snprintf(line, sizeof line, "metrics: none; times from CUPTI's activity records");
+    gp_text_paragraph(out, line, width, 2);
 }
 
-static size_t metric_columns(const gp_report *r, const char **keys, const char **labels)
+/* ---- the summary: one row per kernel ----------------------------------------------------- */
+
+static void add_time(gp_text_table *t, double ms)
 {
-    const gp_exec_info *e = &r->exec;
-    for (size_t i = 0; i < e->n_launches; i++)
-        if (e->launches[i].profiled)
-            return gp_text_metric_columns(&e->launches[i].metrics,
-                                          strcmp(r->profiler.metric_set, "list") == 0, keys,
-                                          labels);
-    return 0;
+    char cell[32];
+    gp_text_format_time(cell, sizeof cell, ms);
+    gp_table_cell(t, cell);
 }
 
-static void format_ms(char *buf, size_t len, double ms)
+static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
+                           const gp_render_options *o)
 {
-    if (isfinite(ms) && ms >= 0)
-        snprintf(buf, len, "%.4f", ms);
+    char name[NAME_LEN];
+    gp_table_row(t);
+    if (isfinite(k->time_percent))
+        gp_table_cellf(t, "%.1f%%", k->time_percent);
     else
-        snprintf(buf, len, "-");
+        gp_table_cell(t, "-");
+    add_time(t, k->timed ? k->total_ms : NAN);
+    gp_table_cellf(t, "%zu", k->calls);
+    gp_table_cellf(t, "%zu", k->profiled);
+    if (gp_exec_rotated(&r->profiler)) {
+        char passes[16];
+        gp_exec_describe_passes(&r->profiler, k->passes, passes, sizeof passes);
+        gp_table_cell(t, passes);
+    }
+    add_time(t, k->timed ? k->total_ms / (double)k->timed : NAN);
+    add_time(t, k->min_ms);
+    add_time(t, k->max_ms);
+    display_name(name, sizeof name, k->kernel, o);
+    gp_table_cell(t, name);
 }
 
-/* ---- one row per kernel ---------------------------------------------------------------- */
-
-/* The averages of a kernel's metrics, as a metric set the cells can print. */
-static void averages(const gp_exec_kernel *k, gp_metric_value *values, gp_metric_set *set)
+static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                         const gp_render_options *o)
 {
+    static const gp_column_spec counts[] = {
+        {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
+        {"calls", GP_COLUMN_RIGHT, 1}, {"profiled", GP_COLUMN_RIGHT, 1},
+    };
+    static const gp_column_spec times[] = {
+        {"avg", GP_COLUMN_RIGHT, 1}, {"min", GP_COLUMN_RIGHT, 1},
+        {"max", GP_COLUMN_RIGHT, 1}, {"kernel", GP_COLUMN_NAME, 2},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 0);
+    GP_TABLE_COLUMNS(&t, counts);
+    if (gp_exec_rotated(&r->profiler))
+        gp_table_column(&t, "passes", GP_COLUMN_RIGHT, 1);
+    GP_TABLE_COLUMNS(&t, times);
+    for (size_t i = 0; i < nk; i++)
+        add_kernel_row(&t, r, &k[i], o);
+    fputc('\n', out);
+    const int rc = gp_table_print(out, &t, gp_text_width(o));
+    gp_table_free(&t);
+    return rc;
+}
+
+/* ---- per kernel, one row per metric: nvprof's --metrics layout -------------------------- */
+
+/* The metrics a kernel's rows list: the table's, or with --metrics-detail every one. */
+static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool detail,
+                             gp_text_metric *cols, size_t max)
+{
+    gp_metric_value *values = calloc(k->n_metrics ? k->n_metrics : 1, sizeof *values);
+    if (!values)
+        return 0;
     for (size_t i = 0; i < k->n_metrics; i++)
         values[i] = k->metrics[i].average;
-    *set = (gp_metric_set){NULL, 0, values, k->n_metrics};
+    const gp_metric_set set = {NULL, 0, values, k->n_metrics};
+    const gp_metric_set *sets[] = {&set};
+    const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
+    const size_t n = gp_text_table_metrics(sets, 1, every, cols, max);
+    free(values);
+    return n;
 }
 
-/* "2/2": of the report's one-pass groups, how many the kernel's launches collected. */
-static void print_passes(FILE *out, const gp_report *r, uint32_t passes)
+static const gp_metric_stats *stats_of(const gp_exec_kernel *k, const char *key)
 {
-    if (!gp_exec_rotated(&r->profiler))
-        return;
-    char text[16];
-    gp_exec_describe_passes(&r->profiler, passes, text, sizeof text);
-    fprintf(out, " %6s", text);
+    for (size_t i = 0; i < k->n_metrics; i++)
+        if (strcmp(k->metrics[i].average.key, key) == 0)
+            return &k->metrics[i];
+    return NULL;
 }
 
-static void print_kernel_row(FILE *out, const gp_report *r, const gp_exec_kernel *k,
-                             const char **keys, const char **labels, size_t n)
+static void add_stat(gp_text_table *t, const gp_metric_value *v, bool combined)
 {
-    char total[32], avg[32], min[32], max[32];
-    format_ms(total, sizeof total, k->timed ? k->total_ms : NAN);
-    format_ms(avg, sizeof avg, k->timed ? k->total_ms / (double)k->timed : NAN);
-    format_ms(min, sizeof min, k->min_ms);
-    format_ms(max, sizeof max, k->max_ms);
-    fprintf(out, "%7zu %8zu", k->calls, k->profiled);
-    print_passes(out, r, k->passes);
-    fprintf(out, " %6.1f %10s %10s %10s %10s",
-            isfinite(k->time_percent) ? k->time_percent : 0.0, total, avg, min, max);
-    gp_metric_value values[GP_TEXT_MAX_COLUMNS * 2];
-    gp_metric_set set = {0};
-    if (k->n_metrics <= sizeof values / sizeof values[0])
-        averages(k, values, &set);
-    gp_text_metric_cells(out, &set, keys, labels, n);
-    fprintf(out, "  %s\n", k->kernel);
+    char cell[48];
+    gp_text_format_value(cell, sizeof cell, v);
+    if (combined && v->valid)
+        gp_table_cellf(t, "%s*", cell);
+    else
+        gp_table_cell(t, cell);
 }
 
-static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk)
+/* The kernel's rows; whether any metric was combined over launches of different passes. */
+static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
+                               const gp_render_options *o, gp_text_metric *cols)
 {
-    const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
-    const size_t n = metric_columns(r, keys, labels);
-    fprintf(out, "\n%7s %8s", "calls", "profiled");
-    if (gp_exec_rotated(&r->profiler))
-        fprintf(out, " %6s", "passes");
-    fprintf(out, " %6s %10s %10s %10s %10s", "time%", "total_ms", "avg_ms", "min_ms",
-            "max_ms");
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
-    fprintf(out, "  %s\n", "kernel");
+    const bool detail = o && o->metrics_detail;
+    const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
+    char name[NAME_LEN], line[NAME_LEN + 64];
+    display_name(name, sizeof name, k->kernel, o);
+    snprintf(line, sizeof line, "Kernel: %s", name);
+    gp_table_line(t, line);
+    bool combined = false;
+    for (size_t i = 0; i < n; i++) {
+        const gp_metric_stats *s = stats_of(k, cols[i].key);
+        if (!s)
+            continue;
+        gp_table_row(t);
+        gp_table_cellf(t, "%zu", s->launches);
+        gp_table_cell(t, cols[i].key);
+        add_stat(t, &s->min, false);
+        add_stat(t, &s->max, false);
+        add_stat(t, &s->average, s->combined);
+        gp_table_cell(t, s->average.unit);
+        combined = combined || s->combined;
+        if (detail)
+            gp_table_note(t, cols[i].description, 12);
+        if (s->average.note[0]) {
+            char note[sizeof s->average.note + 8];
+            snprintf(note, sizeof note, "note: %s", s->average.note);
+            gp_table_note(t, note, 12);
+        }
+    }
+    return combined;
+}
+
+static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                         const gp_render_options *o)
+{
+    gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
+    if (!cols)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    static const gp_column_spec columns[] = {
+        {"launches", GP_COLUMN_RIGHT, 0}, {"metric", GP_COLUMN_LEFT, 2},
+        {"min", GP_COLUMN_RIGHT, 1},      {"max", GP_COLUMN_RIGHT, 1},
+        {"avg", GP_COLUMN_RIGHT, 1},      {"unit", GP_COLUMN_LEFT, 2},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 2);
+    GP_TABLE_COLUMNS(&t, columns);
+    bool combined = false;
     for (size_t i = 0; i < nk; i++)
-        print_kernel_row(out, r, &k[i], keys, labels, n);
-    return GP_OK;
+        if (k[i].profiled && k[i].n_metrics)
+            combined = add_kernel_metrics(&t, r, &k[i], o, cols) || combined;
+    free(cols);
+    int rc = GP_OK;
+    const size_t width = gp_text_width(o);
+    if (t.n_rows) {
+        fputc('\n', out);
+        gp_text_paragraph(out, "metrics of each kernel: minimum, maximum and average over its "
+                          "profiled launches (launches: those that had a value)", width, 2);
+        rc = gp_table_print(out, &t, width);
+    }
+    if (rc == GP_OK && combined)
+        gp_text_paragraph(out, "*: no launch collected every input of the metric (they were "
+                          "in different passes): derived from each input's mean over the "
+                          "launches that collected it", width, 3);
+    gp_table_free(&t);
+    return rc;
 }
 
 /* ---- one row per launch ---------------------------------------------------------------- */
@@ -150,81 +265,105 @@ static void profiled_cell(char *buf, size_t len, const gp_report *r, const gp_ex
                 used += snprintf(buf + used, len - (size_t)used, "%sp%d", used ? "," : "", g);
 }
 
-static void print_launch_row(FILE *out, const gp_report *r, const gp_exec_launch *l,
-                             const char **keys, const char **labels, size_t n)
+static void add_launch_row(gp_text_table *t, const gp_report *r, const gp_exec_launch *l,
+                           const gp_text_metric *cols, size_t n, const gp_render_options *o)
 {
-    char grid[48], block[48], ms[32], profiled[32];
+    char grid[48], block[48], profiled[32], name[NAME_LEN];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
-    format_ms(ms, sizeof ms, l->duration_ms);
     profiled_cell(profiled, sizeof profiled, r, l);
-    fprintf(out, "%8d %8llu %4d %7u %14s %12s %7zu %10s %8s", l->pid,
-            (unsigned long long)l->id, l->device, l->stream, grid, block, l->shared_bytes, ms,
-            profiled);
-    gp_text_metric_cells(out, &l->metrics, keys, labels, n);
-    fprintf(out, "  %s\n", l->kernel);
+    gp_table_row(t);
+    gp_table_cellf(t, "%d", l->pid);
+    gp_table_cellf(t, "%llu", (unsigned long long)l->id);
+    gp_table_cellf(t, "%d", l->device);
+    gp_table_cellf(t, "%u", l->stream);
+    gp_table_cell(t, grid);
+    gp_table_cell(t, block);
+    gp_table_cellf(t, "%zu", l->shared_bytes);
+    add_time(t, l->duration_ms);
+    gp_table_cell(t, profiled);
+    for (size_t i = 0; i < n; i++) {
+        char cell[48];
+        gp_text_format_value(cell, sizeof cell, gp_metric_set_value(&l->metrics, cols[i].key));
+        gp_table_cell(t, cell);
+    }
+    display_name(name, sizeof name, l->kernel, o);
+    gp_table_cell(t, name);
 }
 
-static int print_launches(FILE *out, const gp_report *r)
+/* The metric columns over every launch. */
+static size_t launch_metrics(const gp_report *r, gp_text_metric *cols)
 {
-    const char *keys[GP_TEXT_MAX_COLUMNS], *labels[GP_TEXT_MAX_COLUMNS];
-    const size_t n = metric_columns(r, keys, labels);
-    fprintf(out, "\n%8s %8s %4s %7s %14s %12s %7s %10s %8s", "pid", "id", "dev", "stream",
-            "grid", "block", "smem", "time_ms", "profiled");
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, " %*s", gp_text_column_width(labels[i]), labels[i]);
-    fprintf(out, "  %s\n", "kernel");
+    const gp_exec_info *e = &r->exec;
+    const gp_metric_set **sets = calloc(e->n_launches ? e->n_launches : 1, sizeof *sets);
+    if (!sets)
+        return 0;
+    for (size_t i = 0; i < e->n_launches; i++)
+        sets[i] = &e->launches[i].metrics;
+    const bool every = strcmp(r->profiler.metric_set, "default") != 0;
+    const size_t n = gp_text_table_metrics(sets, e->n_launches, every, cols,
+                                           MAX_METRIC_COLUMNS);
+    free(sets);
+    return n;
+}
+
+static int print_launches(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
+    if (!cols)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    const size_t n = launch_metrics(r, cols);
+    const bool wide = o && o->wide;
+    const size_t width = gp_text_width(o);
+    gp_text_table t;
+    gp_table_init(&t, 2);
+    static const gp_column_spec columns[] = {
+        {"pid", GP_COLUMN_RIGHT, 0},    {"id", GP_COLUMN_RIGHT, 1},
+        {"dev", GP_COLUMN_RIGHT, 1},    {"stream", GP_COLUMN_RIGHT, 1},
+        {"grid", GP_COLUMN_RIGHT, 1},   {"block", GP_COLUMN_RIGHT, 1},
+        {"smem", GP_COLUMN_RIGHT, 1},   {"time", GP_COLUMN_RIGHT, 1},
+        {"profiled", GP_COLUMN_RIGHT, 1},
+    };
+    GP_TABLE_COLUMNS(&t, columns);
+    char legend[MAX_METRIC_COLUMNS * 64] = "columns:";
+    size_t used = strlen(legend);
+    for (size_t i = 0; i < n; i++) {
+        gp_table_column(&t, wide ? cols[i].key : cols[i].label, GP_COLUMN_RIGHT, i ? 1 : 2);
+        if (used < sizeof legend)
+            used += (size_t)snprintf(legend + used, sizeof legend - used, "%s %s = %s",
+                                     i ? "," : "", cols[i].label, cols[i].key);
+    }
+    gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
     size_t copies = 0; /* the copies and memsets among the launches, in issue order */
     for (size_t i = 0; i < r->exec.n_launches; i++) {
-        gp_text_launch_activities(out, r, &copies, &r->exec.launches[i], keys, labels, n);
-        print_launch_row(out, r, &r->exec.launches[i], keys, labels, n);
+        gp_text_launch_activities(&t, r, &copies, &r->exec.launches[i], n);
+        add_launch_row(&t, r, &r->exec.launches[i], cols, n, o);
     }
-    gp_text_launch_activities(out, r, &copies, NULL, keys, labels, n);
-    return GP_OK;
-}
-
-/* ---- nvprof's long form ------------------------------------------------------------------- */
-
-static void print_detail(FILE *out, const gp_exec_kernel *k, size_t nk)
-{
-    for (size_t i = 0; i < nk; i++) {
-        if (!k[i].profiled)
-            continue;
-        fprintf(out, "\nKernel: %s (%zu invocation%s profiled)\n", k[i].kernel, k[i].profiled,
-                k[i].profiled == 1 ? "" : "s");
-        fprintf(out, "    %-38s %-62s %12s %12s %12s %s\n", "metric", "description", "min",
-                "max", "avg", "unit");
-        for (size_t m = 0; m < k[i].n_metrics; m++) {
-            const gp_metric_stats *s = &k[i].metrics[m];
-            const gp_metric_def *def = gp_find_metric(s->average.key);
-            char min[32], max[32], avg[32];
-            gp_text_format_value(min, sizeof min, &s->min);
-            gp_text_format_value(max, sizeof max, &s->max);
-            gp_text_format_value(avg, sizeof avg, &s->average);
-            fprintf(out, "    %-38s %-62s %12s %12s %12s %s%s\n", s->average.key,
-                    def ? def->description : "PerfWorks metric", min, max, avg,
-                    s->average.unit, s->combined ? " (inputs of different launches)" : "");
-            if (s->average.note[0])
-                fprintf(out, "    %38s * %s\n", "", s->average.note);
-        }
-    }
+    gp_text_launch_activities(&t, r, &copies, NULL, n);
+    free(cols);
+    if (n && !wide)
+        gp_text_paragraph(out, legend, width, 2);
+    fputc('\n', out);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    return rc;
 }
 
 int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    print_program(out, r);
-    gp_text_exec_sources(out, r);
-    print_profiler(out, r);
-    if (o && o->launches)
-        return print_launches(out, r);
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
     GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
-    int rc = print_kernels(out, r, k, nk);
-    if (rc == GP_OK && o && o->metrics_detail)
-        print_detail(out, k, nk);
-    if (rc == GP_OK)
-        rc = gp_text_activities(out, r);
+    const size_t width = gp_text_width(o);
+    print_program(out, r, nk, width);
+    gp_text_exec_sources(out, r);
+    print_profiler(out, r, width);
+    int rc = o && o->launches ? print_launches(out, r, o) : print_kernels(out, r, k, nk, o);
+    if (rc == GP_OK && !(o && o->launches))
+        rc = print_metrics(out, r, k, nk, o);
+    /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
+    if (rc == GP_OK && !(o && o->launches))
+        rc = gp_text_activities(out, r, width);
     gp_exec_summary_free(k, nk);
     return rc;
 }

@@ -202,12 +202,18 @@ def test_long_kernel_names(files):
     tap.ok(rc == 1 and keys == [a, b] and verdicts == ["same", "slower"],
            "exec kernels sharing their first %d characters: kept apart, keyed in full"
            % len(start), err)
-    rc, out, _ = run("compare", base, new)
+    rc, out, _ = run("compare", base, new, "--wide")
     rows = [line for line in out.splitlines() if line.startswith(("same", "slower"))]
     tap.ok(rc == 1 and len(rows) == 2 and rows[0].startswith("same") and
            rows[0].endswith("  %s grid=65536x1x1 block=256x1x1" % a) and
            rows[1].startswith("slower") and rows[1].endswith(b + " grid=65536x1x1 block=256x1x1"),
-           "text: each row names its kernel in full", out)
+           "text --wide: each row names its kernel in full", out)
+    rc, out, _ = run("compare", base, new)
+    rows = [line for line in out.splitlines() if line.startswith(("same", "slower"))]
+    tap.ok(rc == 1 and len(rows) == 2 and all(len(r) <= 120 for r in rows) and
+           all(r.endswith("  void cub::CUB_200200_900_NS::DeviceReduceSingleTileKernel\u2026")
+               for r in rows),
+           "text: each row's kernel cut to 120 columns after a '::' or before a '<'", out)
     rc, out, _ = run("compare", base, new, "--csv")
     table = list(csv.DictReader(io.StringIO(out)))
     tap.ok(rc == 1 and [r["result"] for r in table] ==

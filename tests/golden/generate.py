@@ -82,6 +82,7 @@ def write_inputs():
         "sweep-size.json": test_html.size_sweep("shfl", [20, 22, 24, 26]),
         "reduce-slower.json": test_html.slowed(load("reduce-default.json"), 2, 1.5),
         "notes.json": with_notes(load("reduce-default.json")),
+        "reduce-nodevice.json": dict(load("reduce-default.json"), device=None),
     }
     for name, doc in docs.items():
         with open(os.path.join(INPUTS, name), "w") as f:

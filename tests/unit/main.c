@@ -72,6 +72,8 @@ int main(int argc, char **argv)
     test_activities();
     test_output_file();
     test_csv();
+    test_kernel_name();
+    test_text_layout();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -38,5 +38,7 @@ void test_exec_read(void);
 void test_activities(void);
 void test_output_file(void);
 void test_csv(void);
+void test_kernel_name(void);
+void test_text_layout(void);
 
 #endif

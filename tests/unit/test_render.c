@@ -316,7 +316,7 @@ static void reports(void)
     snprintf(kernel.command, sizeof kernel.command, "reduce");
     snprintf(exec.command, sizeof exec.command, "exec");
     exec.is_exec = true;
-    tap_ok(contains(&kernel, GP_OUT_TEXT, "reduce on ") &&
+    tap_ok(contains(&kernel, GP_OUT_TEXT, "  reduce, no GPU recorded") &&
                contains(&exec, GP_OUT_TEXT, "  exec: exit status"),
            "text: the kernel and the exec views");
     tap_ok(starts_with(REPORT, &kernel, GP_OUT_CSV, "family,variant,") &&

@@ -1,0 +1,377 @@
+/* The text format's layout (render/text_layout.h): tables fitted to the page and wrapped
+ * paragraphs. Spaces are held back until text follows them, so that no line ends in one. */
+#include "render/text_layout.h"
+
+#include "gpuprof/kernel_name.h"
+#include "gpuprof/status.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The room a last column of prose or names gets at least, where the page is full. */
+#define TAIL_MIN 30
+
+size_t gp_text_width(const gp_render_options *o)
+{
+    return o && o->wide ? SIZE_MAX : GP_TEXT_WIDTH;
+}
+
+/* ---- writing lines without trailing spaces ---------------------------------------------- */
+
+typedef struct {
+    FILE *out;
+    size_t pending;            /* spaces not written yet */
+    size_t column;             /* where the next character would go */
+} line_writer;
+
+static void put_spaces(line_writer *w, size_t n)
+{
+    w->pending += n;
+    w->column += n;
+}
+
+static void put_text(line_writer *w, const char *s, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    fprintf(w->out, "%*s", (int)w->pending, "");
+    fwrite(s, 1, bytes, w->out);
+    w->pending = 0;
+    for (size_t i = 0; i < bytes; i++)
+        w->column += ((unsigned char)s[i] & 0xC0) != 0x80;
+}
+
+static void end_line(line_writer *w)
+{
+    fputc('\n', w->out);
+    w->pending = w->column = 0;
+}
+
+/* The longest start of s (up to a space) within `width` columns, and where the rest starts
+ * past the spaces; a word wider than `width` alone. */
+static size_t next_segment(const char *s, size_t width, const char **rest)
+{
+    size_t cols = 0, fits = 0;
+    for (size_t i = 0;; i++) {
+        if (s[i] == ' ' || s[i] == '\0') {
+            if (cols <= width || fits == 0)
+                fits = i;
+            if (cols > width || s[i] == '\0')
+                break;
+        }
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    }
+    const char *r = s + fits;
+    while (*r == ' ')
+        r++;
+    *rest = r;
+    return fits;
+}
+
+/* Words within `width` columns from the writer's column on; later lines start at `indent`. */
+static void put_wrapped(line_writer *w, const char *text, size_t width, size_t indent)
+{
+    const size_t start = w->column;
+    for (bool first = true; first || *text; first = false) {
+        if (!first) {
+            end_line(w);
+            put_spaces(w, indent);
+        }
+        const size_t room = width > (first ? start : indent) ? width - (first ? start : indent)
+                                                               : 1;
+        const char *rest;
+        const size_t bytes = next_segment(text, room, &rest);
+        put_text(w, text, bytes);
+        text = rest;
+    }
+}
+
+void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent)
+{
+    line_writer w = {out, 0, 0};
+    put_wrapped(&w, text, width, (size_t)indent);
+    end_line(&w);
+}
+
+void gp_render_wrapped(FILE *out, const char *text, int indent)
+{
+    gp_text_paragraph(out, text, GP_TEXT_WIDTH, indent);
+}
+
+/* ---- building a table -------------------------------------------------------------------- */
+
+void gp_table_init(gp_text_table *t, size_t n_key)
+{
+    memset(t, 0, sizeof *t);
+    t->n_key = n_key;
+}
+
+void gp_table_free(gp_text_table *t)
+{
+    for (size_t r = 0; r < t->n_rows; r++) {
+        for (size_t c = 0; t->rows[r].cells && c < t->n_columns; c++)
+            free(t->rows[r].cells[c]);
+        free(t->rows[r].cells);
+        free(t->rows[r].line);
+    }
+    for (size_t c = 0; c < t->n_columns; c++)
+        free(t->columns[c].title);
+    free(t->rows);
+    free(t->columns);
+    memset(t, 0, sizeof *t);
+}
+
+/* A copy without trailing spaces; NULL (and the table failed) without memory. */
+static char *copy_trimmed(gp_text_table *t, const char *s)
+{
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        n--;
+    char *copy = malloc(n + 1);
+    if (!copy) {
+        t->failed = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        return NULL;
+    }
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+static void *grow(gp_text_table *t, void *array, size_t n, size_t size)
+{
+    void *grown = realloc(array, (n + 1) * size);
+    if (!grown)
+        t->failed = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    return grown;
+}
+
+void gp_table_column(gp_text_table *t, const char *title, gp_column_kind kind, int gap)
+{
+    gp_text_column *grown = grow(t, t->columns, t->n_columns, sizeof *grown);
+    if (!grown)
+        return;
+    t->columns = grown;
+    t->columns[t->n_columns++] = (gp_text_column){copy_trimmed(t, title), kind, gap};
+}
+
+void gp_table_columns(gp_text_table *t, const gp_column_spec *specs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        gp_table_column(t, specs[i].title, specs[i].kind, specs[i].gap);
+}
+
+static gp_text_row *add_row(gp_text_table *t)
+{
+    gp_text_row *grown = grow(t, t->rows, t->n_rows, sizeof *grown);
+    if (!grown)
+        return NULL;
+    t->rows = grown;
+    gp_text_row *row = &t->rows[t->n_rows++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+void gp_table_row(gp_text_table *t)
+{
+    gp_text_row *row = add_row(t);
+    if (row && !(row->cells = calloc(t->n_columns ? t->n_columns : 1, sizeof *row->cells)))
+        t->failed = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+}
+
+void gp_table_cell(gp_text_table *t, const char *text)
+{
+    gp_text_row *row = t->n_rows ? &t->rows[t->n_rows - 1] : NULL;
+    if (!row || !row->cells)
+        return;
+    for (size_t c = 0; c < t->n_columns; c++)
+        if (!row->cells[c]) {
+            row->cells[c] = copy_trimmed(t, text);
+            return;
+        }
+}
+
+void gp_table_cellf(gp_text_table *t, const char *fmt, ...)
+{
+    char cell[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cell, sizeof cell, fmt, ap);
+    va_end(ap);
+    gp_table_cell(t, cell);
+}
+
+void gp_table_line(gp_text_table *t, const char *text)
+{
+    gp_text_row *row = add_row(t);
+    if (row)
+        row->line = copy_trimmed(t, text);
+}
+
+void gp_table_note(gp_text_table *t, const char *text, int indent)
+{
+    gp_text_row *row = add_row(t);
+    if (!row)
+        return;
+    row->line = copy_trimmed(t, text);
+    row->note = true;
+    row->indent = indent;
+}
+
+/* ---- printing it ------------------------------------------------------------------------- */
+
+/* How a table is laid out on the page: each column's width and part, the last column's. */
+typedef struct {
+    size_t *width;             /* per column: its widest cell or title */
+    size_t *part;              /* per column: which part of the wrapped table shows it */
+    size_t n_parts;
+    bool has_tail;             /* the last column is prose or names */
+    size_t tail_width;         /* its room in the first part */
+} layout;
+
+static const char *cell_text(const gp_text_row *row, size_t c)
+{
+    return row->cells[c] ? row->cells[c] : "";
+}
+
+static void measure(const gp_text_table *t, layout *l)
+{
+    for (size_t c = 0; c < t->n_columns; c++) {
+        l->width[c] = t->columns[c].title ? gp_text_columns(t->columns[c].title) : 0;
+        for (size_t r = 0; r < t->n_rows; r++)
+            if (t->rows[r].cells) {
+                const size_t w = gp_text_columns(cell_text(&t->rows[r], c));
+                l->width[c] = w > l->width[c] ? w : l->width[c];
+            }
+    }
+}
+
+/* The spaces before a column (before the first: its indent). */
+static size_t gap(const gp_text_table *t, size_t c)
+{
+    return (size_t)t->columns[c].gap;
+}
+
+/* Body columns fill parts in order; the tail keeps its least room in the first. */
+static void assign_parts(const gp_text_table *t, layout *l, size_t page)
+{
+    const size_t n = t->n_columns, key_end = t->n_key < n ? t->n_key : n;
+    l->has_tail = n > key_end && (t->columns[n - 1].kind == GP_COLUMN_PROSE ||
+                                  t->columns[n - 1].kind == GP_COLUMN_NAME);
+    const size_t body_end = l->has_tail ? n - 1 : n;
+    size_t key_width = 0;
+    for (size_t c = 0; c < key_end; c++)
+        key_width += gap(t, c) + l->width[c];
+    const size_t tail_natural = l->has_tail ? l->width[n - 1] : 0;
+    const size_t tail_least = tail_natural < TAIL_MIN ? tail_natural : TAIL_MIN;
+    const size_t reserve = l->has_tail ? gap(t, n - 1) + tail_least : 0;
+    size_t part = 0, used = key_width, first_used = key_width;
+    for (size_t c = key_end; c < body_end; c++) {
+        const size_t need = gap(t, c) + l->width[c];
+        const bool full = used + need + (part == 0 ? reserve : 0) > page;
+        if (full && used > key_width) {
+            part++;
+            used = key_width;
+        }
+        l->part[c] = part;
+        used += gap(t, c) + l->width[c];
+        if (part == 0)
+            first_used = used;
+    }
+    l->n_parts = part + 1;
+    if (l->has_tail) {
+        l->part[n - 1] = 0;
+        const size_t g = gap(t, n - 1);
+        const size_t room = page > first_used + g ? page - first_used - g : 0;
+        l->tail_width = room < tail_least ? tail_least : room < tail_natural ? room
+                                                                            : tail_natural;
+    }
+}
+
+static bool shown(const gp_text_table *t, const layout *l, size_t c, size_t part)
+{
+    return c < t->n_key || l->part[c] == part;
+}
+
+/* A name within `width` columns, cut at a readable boundary where it is wider. */
+static void put_cut(line_writer *w, const char *text, size_t width)
+{
+    if (gp_text_columns(text) <= width) {
+        put_text(w, text, strlen(text));
+        return;
+    }
+    char cut[4 * GP_TEXT_WIDTH];
+    gp_kernel_name_cut(text, width < GP_TEXT_WIDTH ? width : GP_TEXT_WIDTH, cut, sizeof cut);
+    put_text(w, cut, strlen(cut));
+}
+
+/* One cell in its column: aligned, or the tail cut or wrapped. */
+static void put_cell(line_writer *w, const gp_text_table *t, const layout *l, size_t c,
+                     const char *text, bool title)
+{
+    const gp_column_kind kind = t->columns[c].kind;
+    const size_t cols = gp_text_columns(text);
+    const bool tail = l->has_tail && c == t->n_columns - 1;
+    if (tail && !title && kind == GP_COLUMN_NAME) {
+        put_cut(w, text, l->tail_width);
+    } else if (tail && !title) {
+        put_wrapped(w, text, w->column + l->tail_width, w->column);
+    } else if (kind == GP_COLUMN_RIGHT) {
+        put_spaces(w, l->width[c] > cols ? l->width[c] - cols : 0);
+        put_text(w, text, strlen(text));
+    } else {
+        put_text(w, text, strlen(text));
+        put_spaces(w, l->width[c] > cols ? l->width[c] - cols : 0);
+    }
+}
+
+static void print_part(FILE *out, const gp_text_table *t, const layout *l, size_t part,
+                       size_t page)
+{
+    line_writer w = {out, 0, 0};
+    for (long r = -1; r < (long)t->n_rows; r++) {
+        const gp_text_row *row = r < 0 ? NULL : &t->rows[r];
+        if (row && row->note) {
+            put_spaces(&w, (size_t)row->indent);
+            put_wrapped(&w, row->line ? row->line : "", page, (size_t)row->indent);
+            end_line(&w);
+            continue;
+        }
+        if (row && !row->cells) {
+            put_cut(&w, row->line ? row->line : "", page);
+            end_line(&w);
+            continue;
+        }
+        for (size_t c = 0; c < t->n_columns; c++) {
+            if (!shown(t, l, c, part))
+                continue;
+            put_spaces(&w, gap(t, c));
+            put_cell(&w, t, l, c, row ? cell_text(row, c) : t->columns[c].title, !row);
+        }
+        end_line(&w);
+    }
+}
+
+int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
+{
+    if (t->failed)
+        return t->failed;
+    layout l = {calloc(t->n_columns + 1, sizeof(size_t)),
+                calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0};
+    if (!l.width || !l.part) {
+        free(l.width);
+        free(l.part);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    measure(t, &l);
+    assign_parts(t, &l, width);
+    for (size_t p = 0; p < l.n_parts; p++) {
+        if (p)
+            fputc('\n', out);
+        print_part(out, t, &l, p, width);
+    }
+    free(l.width);
+    free(l.part);
+    return GP_OK;
+}

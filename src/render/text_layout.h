@@ -1,0 +1,81 @@
+/* The text format's layout within a width (120 columns unless --wide): tables whose columns
+ * are as wide as their widest cell, wrapped into several tables that repeat their key
+ * columns when they are wider than the page, with an optional last column of prose (word
+ * wrapped) or of names (cut at a readable boundary); paragraphs wrapped at spaces. No line
+ * ends in a space. */
+#ifndef GPUPROF_RENDER_TEXT_LAYOUT_H
+#define GPUPROF_RENDER_TEXT_LAYOUT_H
+
+#include "gpuprof/render.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The page's width by default; --wide: no limit. */
+#define GP_TEXT_WIDTH 120
+size_t gp_text_width(const gp_render_options *o);
+
+typedef enum {
+    GP_COLUMN_RIGHT,   /* numbers: right-aligned */
+    GP_COLUMN_LEFT,    /* words: left-aligned */
+    GP_COLUMN_PROSE,   /* the last column: words wrapped within the room left */
+    GP_COLUMN_NAME     /* the last column: a kernel name cut to the room left */
+} gp_column_kind;
+
+typedef struct {
+    char *title;
+    gp_column_kind kind;
+    int gap;                   /* spaces before it */
+} gp_text_column;
+
+/* A row: cells (one per column), or one line across the table (cells NULL): cut, or a
+ * note wrapped with its lines indented by `indent`. */
+typedef struct {
+    char **cells;
+    char *line;
+    bool note;
+    int indent;
+} gp_text_row;
+
+typedef struct {
+    gp_text_column *columns;
+    size_t n_columns;
+    size_t n_key;              /* the leading columns every part of a wrapped table repeats */
+    gp_text_row *rows;
+    size_t n_rows;
+    int failed;                /* the status of the first allocation that failed */
+} gp_text_table;
+
+void gp_table_init(gp_text_table *t, size_t n_key);
+void gp_table_free(gp_text_table *t);
+/* Columns come before rows. */
+void gp_table_column(gp_text_table *t, const char *title, gp_column_kind kind, int gap);
+/* Several, from a table of them. */
+typedef struct {
+    const char *title;
+    gp_column_kind kind;
+    int gap;
+} gp_column_spec;
+void gp_table_columns(gp_text_table *t, const gp_column_spec *specs, size_t n);
+#define GP_TABLE_COLUMNS(t, specs) gp_table_columns((t), (specs), sizeof(specs) / sizeof(specs)[0])
+/* A new row; then one cell per column, in order (cells not given print empty). */
+void gp_table_row(gp_text_table *t);
+void gp_table_cell(gp_text_table *t, const char *text);
+void gp_table_cellf(gp_text_table *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A line across the table ("Kernel: ..."), cut at a readable boundary to the width. */
+void gp_table_line(gp_text_table *t, const char *text);
+/* Prose across the table, its lines indented by `indent` and wrapped to the width. */
+void gp_table_note(gp_text_table *t, const char *text, int indent);
+/* The table within `width` columns (SIZE_MAX: one part, nothing cut); the status of the
+ * first failed allocation of its building, if any. */
+int gp_table_print(FILE *out, const gp_text_table *t, size_t width);
+
+/* A paragraph wrapped at spaces within `width`, its later lines indented by `indent`. */
+void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent);
+
+#endif
