@@ -46,8 +46,7 @@ def profile_all(cat, ncu_runs, folder):
         res = mp.profile(program, args, group, cat, folder, ncu_runs=1)
         runs = [res["rows"]] if res["ncu_rc"] == 0 else []
         for r in range(1, ncu_runs if runs else 0):
-            names = list(dict.fromkeys(m["ncu_metric"] for m in res["metrics"]
-                                       if m.get("ncu_metric")))
+            names = list(dict.fromkeys(m["ncu_metric"] for m in mp.comparable(res["metrics"])))
             rc, rows, err = mp.run_ncu(program, args, names, os.path.join(
                 folder, "%s-%s-ncu-%d.csv" % (program, group, r)))
             if rc != 0:

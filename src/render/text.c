@@ -576,7 +576,6 @@ int gp_text_devices(FILE *out, const gp_device_info *devices, size_t n,
 
 int gp_text_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_options *o)
 {
-    (void)o;
     size_t n;
     const gp_metric_def *cat = gp_metric_catalogue(&n);
     if (c->chip) {
@@ -584,8 +583,10 @@ int gp_text_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
         for (unsigned g = 0; g < GP_GROUP_ALL_ONLY; g++)
             fprintf(out, " %s %d,", gp_metric_group_name((gp_metric_group)g), c->group_passes[g]);
         fprintf(out, " all %d\n", c->passes_all);
-        fprintf(out, "smsp__sass_* counters are counted by instrumenting the kernel's code, in "
-                     "passes of their own; the others are hardware counters\n\n");
+        gp_text_paragraph(out, "smsp__sass_* counters are counted by instrumenting the kernel's "
+                          "code, in passes of their own; the others are hardware counters",
+                          gp_text_width(o), 2);
+        fputc('\n', out);
     }
     for (size_t i = 0; i < n; i++) {
         const gp_metric_def *m = &cat[i];

@@ -16,7 +16,7 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
-                spill atomics cpasync tma zerocopy copies umfaults activities
+                spill atomics cpasync tma zerocopy copies umfaults activities gemm
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
@@ -24,6 +24,8 @@ APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
 # Per-program libraries: $(APPS_LDLIBS_<name>); flags: $(APPS_NVFLAGS_<name>); device code:
 # $(APPS_GENCODE_<name>), else the Makefile's $(GENCODE).
 APPS_LDLIBS_threads := -lpthread
+# cuBLAS from the toolkit, found again at run time through an rpath to its folder.
+APPS_LDLIBS_gemm     = -lcublas -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 # A cap that makes spillHeavy spill (sm_90 ptxas: 436 bytes of spill stores at 32 registers;
 # 64 registers and no spill without it).
 APPS_NVFLAGS_spill  := -maxrregcount=32

@@ -131,8 +131,29 @@ def test_built_by_make():
            "not in apps.mk: " + ", ".join(missing))
 
 
+def test_through_inputs():
+    """A metric with no ncu equivalent is compared input by input, gpuprof's input values
+    taken from beside the metric in its report."""
+    atom = row("atomic_transactions", "sectors", ["smsp__a_atom.sum", "smsp__a_red.sum"],
+               "atomics", ncu=None)
+    rows = mp.comparable([SECTORS, atom])
+    tap.ok([r["key"] for r in rows] == ["local_load_transactions",
+                                        "atomic_transactions[smsp__a_atom.sum]",
+                                        "atomic_transactions[smsp__a_red.sum]"] and
+           [r["ncu_metric"] for r in rows[1:]] == atom["inputs"],
+           "a metric without an ncu name: one comparison per input, by the input's name")
+    launch = {"metrics": {"atomic_transactions": {
+        "value": 7, "inputs": {"smsp__a_atom.sum": 3, "smsp__a_red.sum": 4}}}}
+    tap.ok([mp.measured(launch, r) for r in rows] == [None, 3, 4],
+           "gpuprof's side: the metric's value, or the input's from its report")
+    ncu_row = {"smsp__a_atom.sum": "3", "smsp__a_red.sum": "4.0"}
+    tap.ok(all(mp.compare(r, mp.measured(launch, r), mp.ncu_value(r, ncu_row))["ok"]
+               for r in rows[1:]), "equal inputs agree")
+
+
 def main():
     test_kinds()
+    test_through_inputs()
     test_tolerances()
     test_undefined()
     test_pairing()

@@ -224,7 +224,7 @@ def test_usage_errors():
         (("reduce", "--wide", "--html"), "--wide applies to text output only",
          "reduce --wide --html"),
         (("exec", "--kernel-name=short", "true"), "--kernel-name", "exec with a bad style"),
-        (("device", "--wide"), "unknown option", "device --wide"),
+        (("device", "--wide"), "does not apply to 'device'", "device --wide"),
     ]
     for args, message, name in cases:
         rc, out, err = run(*args, env=NO_GPU)

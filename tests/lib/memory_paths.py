@@ -176,9 +176,34 @@ def pair_launches(doc, rows):
     return pairs, unmatched
 
 
+def comparable(metrics):
+    """What is set against ncu: each metric with an ncu equivalent, and for one without (the
+    catalogue's ncu_metric null: local_memory_overhead, the atomics, l2_tex_hit_rate) each of
+    its input counters, which ncu collects by the same name; gpuprof's report holds every
+    input's value beside the metric's."""
+    out = []
+    for m in metrics:
+        if m.get("ncu_metric"):
+            out.append(m)
+            continue
+        for name in m["inputs"]:
+            out.append({"key": "%s[%s]" % (m["key"], name), "metric": m["key"], "input": name,
+                        "unit": "bytes" if "bytes" in name else "count", "inputs": [name],
+                        "ncu_metric": name, "ncu_scale": 1})
+    return out
+
+
 def value_of(launch, key):
     entry = (launch.get("metrics") or {}).get(key)
     return entry.get("value") if entry else None
+
+
+def measured(launch, m):
+    """gpuprof's value of a comparable() row: the metric's, or one input's of its metric."""
+    if "input" not in m:
+        return value_of(launch, m["key"])
+    entry = (launch.get("metrics") or {}).get(m["metric"]) or {}
+    return (entry.get("inputs") or {}).get(m["input"])
 
 
 def ncu_value(m, row):
@@ -239,7 +264,7 @@ def profile(program, args, group, cat, folder, ncu_runs=1):
     rc, doc, out, err = run_exec(program, args, group, os.path.join(folder, tag + ".json"))
     res = {"rc": rc, "doc": doc, "out": out, "err": err, "metrics": metrics, "ncu_rc": None,
            "ncu_err": "", "rows": [], "rows2": None, "pairs": [], "unmatched": []}
-    names = list(dict.fromkeys(m["ncu_metric"] for m in metrics if m.get("ncu_metric")))
+    names = list(dict.fromkeys(m["ncu_metric"] for m in comparable(metrics)))
     if not names or ncu_path() is None:
         return res
     runs = []
@@ -261,11 +286,9 @@ def agreement_rows(res):
     index = {id(row): i for i, row in enumerate(res["rows"])}
     out = []
     for name, k, launch, row in res["pairs"]:
-        for m in res["metrics"]:
-            if not m.get("ncu_metric"):
-                continue
+        for m in comparable(res["metrics"]):
             spread = spread_of(m, res["rows"], res["rows2"], index[id(row)])
-            ours, theirs = value_of(launch, m["key"]), ncu_value(m, row)
+            ours, theirs = measured(launch, m), ncu_value(m, row)
             out.append((name, k, m, ours, theirs, compare(m, ours, theirs, spread)))
     return out
 

@@ -10,6 +10,7 @@
 #include "exec/inject/profiled.h"
 #include "exec/protocol.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,10 @@ static const struct {
     {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP, "remote map"},
 };
 #define N_UNIFIED (sizeof unified_counters / sizeof unified_counters[0])
+
+/* Whether unified memory's counters wait for the driver's initialization (the first
+ * context): set before the program's first CUDA call, taken once by the first context. */
+static atomic_bool unified_pending;
 
 static CUptiResult configure(const bool *wanted)
 {
@@ -91,6 +96,12 @@ static void enable_unified(void)
     char refused[256];
     CUptiResult why = CUPTI_SUCCESS;
     if (configure_unified(refused, sizeof refused, &why) == 0) {
+        /* cuptiActivityConfigureUnifiedMemoryCounter wants the driver initialized, which it
+         * is not yet while it loads this library: tried again at the first context. */
+        if (why == CUPTI_ERROR_NOT_READY || why == CUPTI_ERROR_NOT_INITIALIZED) {
+            atomic_store(&unified_pending, true);
+            return;
+        }
         warn_unified("page faults and migrations are", why);
         return;
     }
@@ -112,6 +123,12 @@ void gp_activity_memory_enable(void)
         gp_record_warning("CUPTI's memset records could not be started: memsets are not "
                           "reported", NULL);
     enable_unified();
+}
+
+void gp_activity_memory_on_context_created(void)
+{
+    if (atomic_exchange(&unified_pending, false))
+        enable_unified();
 }
 
 /* ---- the lines ------------------------------------------------------------------------------ */

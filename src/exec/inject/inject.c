@@ -13,6 +13,7 @@
  * it back. */
 #include "exec/protocol.h"
 #include "exec/inject/activity.h"
+#include "exec/inject/activity_memory.h"
 #include "exec/inject/launches.h"
 #include "exec/inject/record.h"
 #include "exec/inject/subscription.h"
@@ -45,8 +46,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
     (void)userdata;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         const CUpti_ResourceData *r = data;
-        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+            gp_activity_memory_on_context_created();
             gp_launches_on_context_created(r->context);
+        }
         else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
             gp_launches_on_context_destroyed(r->context);
