@@ -496,8 +496,8 @@ static const struct {
 };
 
 #define BROADCAST_NOTE                                                                     \
-    "above 100 %: threads shared bytes one transfer moved (a broadcast), counted once per "  \
-    "thread"
+    "above 100 %: threads of a warp read the same bytes (a broadcast); one wavefront "      \
+    "served them, but the bytes asked for count once per thread"
 
 static const char *const group_names[GP_METRIC_GROUPS] = {
     [GP_GROUP_DEFAULT] = "default", [GP_GROUP_LOCAL] = "local",     [GP_GROUP_L2] = "l2",

@@ -8,6 +8,7 @@
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/text_layout.h"
@@ -42,7 +43,7 @@ static void format_gbps(char *buf, size_t len, double gbps)
 
 /* A row of the table: a kernel or a kind of copy or memset. */
 typedef struct {
-    const char *name;
+    char name[GP_NAME_LEN];
     size_t calls, timed;
     double total_ms, min_ms, max_ms;
     bool moves_bytes;
@@ -59,17 +60,23 @@ static int most_time_first(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static activity_line kernel_line(const gp_exec_kernel *k)
+/* A kernel's row, named as --kernel-name asks (control characters shown as '?'). */
+static void kernel_line(activity_line *l, const gp_exec_kernel *k, gp_kernel_name_style style)
 {
-    return (activity_line){k->kernel, k->calls, k->timed, k->total_ms, k->min_ms, k->max_ms,
-                           false, 0, NAN};
+    *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
+                         .min_ms = k->min_ms, .max_ms = k->max_ms, .gbps = NAN};
+    gp_kernel_name_format(k->kernel, style, l->name, sizeof l->name);
+    for (char *c = l->name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
-static activity_line copy_line(const gp_activity_row *row)
+static void copy_line(activity_line *l, const gp_activity_row *row)
 {
-    return (activity_line){gp_activity_title(row->kind), row->calls, row->timed,
-                           row->total_ms, row->min_ms, row->max_ms, true, row->bytes,
-                           gp_activity_gbps(row)};
+    *l = (activity_line){.calls = row->calls, .timed = row->timed, .total_ms = row->total_ms,
+                         .min_ms = row->min_ms, .max_ms = row->max_ms, .moves_bytes = true,
+                         .bytes = row->bytes, .gbps = gp_activity_gbps(row)};
+    snprintf(l->name, sizeof l->name, "%s", gp_activity_title(row->kind));
 }
 
 /* A time cell: the unit that suits it (nvprof's), "-" when unknown. */
@@ -124,7 +131,8 @@ static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
     return rc;
 }
 
-static int print_gpu_activities(FILE *out, const gp_exec_info *e, size_t width)
+static int print_gpu_activities(FILE *out, const gp_exec_info *e, gp_kernel_name_style style,
+                                size_t width)
 {
     gp_exec_kernel *k = NULL;
     gp_activity_row *rows = NULL;
@@ -137,9 +145,9 @@ static int print_gpu_activities(FILE *out, const gp_exec_info *e, size_t width)
         rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (lines) {
         for (size_t i = 0; i < nk; i++)
-            lines[i] = kernel_line(&k[i]);
+            kernel_line(&lines[i], &k[i], style);
         for (size_t i = 0; i < nr; i++)
-            lines[nk + i] = copy_line(&rows[i]);
+            copy_line(&lines[nk + i], &rows[i]);
         rc = print_lines(out, lines, nk + nr, width);
     }
     free(lines);
@@ -244,12 +252,13 @@ static int print_unified(FILE *out, const gp_exec_info *e, size_t width)
     return rc;
 }
 
-int gp_text_activities(FILE *out, const gp_report *r, size_t width)
+int gp_text_activities(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     const gp_exec_info *e = &r->exec;
     if (!gp_exec_has_activities(e))
         return GP_OK;
-    GP_TRY(print_gpu_activities(out, e, width));
+    const size_t width = gp_text_width(o);
+    GP_TRY(print_gpu_activities(out, e, o ? o->kernel_name : GP_KERNEL_NAME_FULL, width));
     GP_TRY(print_host_memory(out, e, width));
     return print_unified(out, e, width);
 }

@@ -12,7 +12,7 @@
 /* When the program copied, set memory or used unified memory: the GPU activities (kernels,
  * copies and memsets by time), the copies by host memory with the pageable share, and the
  * unified-memory counters. Nothing otherwise. */
-int gp_text_activities(FILE *out, const gp_report *r, size_t width);
+int gp_text_activities(FILE *out, const gp_report *r, const gp_render_options *o);
 
 /* --launches: the copies and memsets from *next on that were issued before `before` (same
  * pid, smaller correlation id, or an earlier pid), or all that are left when before is NULL,

@@ -363,7 +363,7 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         rc = print_metrics(out, r, k, nk, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
     if (rc == GP_OK && !(o && o->launches))
-        rc = gp_text_activities(out, r, width);
+        rc = gp_text_activities(out, r, o);
     gp_exec_summary_free(k, nk);
     return rc;
 }

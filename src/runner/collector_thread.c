@@ -20,9 +20,16 @@ struct gp_collector_opener {
     char hint[GP_MESSAGE_LEN];
 };
 
-/* CUPTI first, then the context: what needs none overlaps the caller's creating it. */
+/* CUPTI first, then the context: what needs none overlaps the caller's creating it. But
+ * not before the device is known to exist: with none visible (CUDA_VISIBLE_DEVICES="" on a
+ * machine with GPUs), CUPTI 13.0's set-up crashes inside the driver (measured on an H100,
+ * driver 580), so the runtime is asked first and its "no device" ends the thread cleanly. */
 static int open_and_attach(gp_collector_opener *o)
 {
+    int count = 0;
+    GP_TRY(gp_device_count(&count));
+    if (o->device >= count)
+        return gp_fail(GP_ERR_NODEVICE, "no CUDA device %d (%d visible)", o->device, count);
     GP_TRY(gp_collector_open(o->device, o->request, &o->collector));
     void *context = NULL;
     GP_TRY(gp_device_use(o->device, &context)); /* this thread may not have used it yet */

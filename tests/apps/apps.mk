@@ -16,7 +16,7 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
-                spill atomics cpasync tma zerocopy copies umfaults activities gemm
+                spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo

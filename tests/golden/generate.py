@@ -49,8 +49,8 @@ def load(name):
 
 
 CP_ASYNC_NOTE = "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"
-BROADCAST_NOTE = ("above 100 %: threads shared bytes one transfer moved (a broadcast), counted "
-                  "once per thread")
+BROADCAST_NOTE = ("above 100 %: threads of a warp read the same bytes (a broadcast); one wavefront "
+                  "served them, but the bytes asked for count once per thread")
 
 
 def with_notes(doc):

@@ -71,7 +71,7 @@ def test_replaced_whole(tmp):
                          os.path.join(APPS, "copy"))
     with open(path) as f:
         text = f.read()
-    tap.ok(rc == 0 and text.startswith("pid,") and "old" not in text and
+    tap.ok(rc == 0 and text.startswith("kind,source,") and "old" not in text and
            (os.stat(path).st_mode & 0o777) == 0o640,
            "an older report is replaced whole and keeps its mode", err)
 

@@ -48,6 +48,10 @@ RUNS = (("spill", (), "local"), ("nospill", (), "local"), ("atomics", (), "atomi
 # within a factor of 2 (a wrong scale is off by 10^3).
 KERNEL_REL, KERNEL_PT = 0.01, 1.0
 STATE_REL, STATE_PT = 0.05, 5.0
+# L1's hits and misses of local memory follow what else the SM's L1 held: on the H100 the
+# spill kernel's local-load L1 misses read 7840 and 6916 sectors in two ncu runs (12 %
+# apart) and 7172 and 7508 under gpuprof. ncu's own spread decides, at least 15 %.
+L1_STATE_REL = 0.15
 STATE_FLOOR = {"bytes": 4096.0, "count": 128.0}
 RATE_FACTOR = 2.0
 
@@ -142,9 +146,13 @@ def number(text):
 
 
 def run_ncu(program, args, names, log_path):
-    """ncu --clock-control none (its default cache flush, kernel replay) collecting `names` on
-    PROGRAM ARGS: (exit status, [{column: text}] one per kernel launch in order, stderr)."""
-    cmd = [ncu_path(), "--clock-control", "none", "--csv", "--page", "raw", "--print-units",
+    """ncu --clock-control none --cache-control none (kernel replay) collecting `names` on
+    PROGRAM ARGS: (exit status, [{column: text}] one per kernel launch in order, stderr).
+    No cache flush: gpuprof exec measures the program's launches as they run, with the caches
+    as the program left them, and ncu's default flush before each kernel makes its cache
+    counters (L1 and L2 hits and misses) differ from that by more than its own spread."""
+    cmd = [ncu_path(), "--clock-control", "none", "--cache-control", "none", "--csv", "--page",
+           "raw", "--print-units",
            "base", "--metrics", ",".join(names), "--log-file", log_path,
            app(program)] + list(args)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -248,7 +256,9 @@ def compare(m, ours, theirs, spread=0.0):
     if kind == "kernel":
         return {"diff": "%.3f %%" % (100 * rel), "tolerance": "%g %%" % (100 * KERNEL_REL),
                 "ok": rel <= KERNEL_REL}
-    tol = max(STATE_REL, 2 * spread)
+    l1_state = any(i.startswith("l1tex__") and ("hit" in i or "miss" in i)
+                   for i in m["inputs"])
+    tol = max(L1_STATE_REL if l1_state else STATE_REL, 2 * spread)
     floor = STATE_FLOOR["bytes" if "byte" in m["unit"].lower() else "count"]
     ok = rel <= tol or abs(ours - theirs) <= floor
     return {"diff": "%.3f %%" % (100 * rel), "tolerance": "%.3g %% or %g" % (100 * tol, floor),

@@ -10,6 +10,7 @@
 #include "exec/inject/profiled.h"
 #include "exec/protocol.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,9 +33,11 @@ static const struct {
 };
 #define N_UNIFIED (sizeof unified_counters / sizeof unified_counters[0])
 
-/* Whether unified memory's counters wait for the driver's initialization (the first
- * context): set before the program's first CUDA call, taken once by the first context. */
+/* Whether unified memory's counters wait for the driver's initialization: set while the
+ * library loads, tried again at each context creation and kernel launch until they start
+ * or fail for another reason (a try is one atomic load once they have started). */
 static atomic_bool unified_pending;
+static pthread_mutex_t unified_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static CUptiResult configure(const bool *wanted)
 {
@@ -91,25 +94,33 @@ static void warn_unified(const char *what, CUptiResult why)
     gp_record_warning(text, NULL);
 }
 
-static void enable_unified(void)
+/* CUPTI configures and starts unified memory's counters only once the driver is
+ * initialized, which it is not yet while the driver loads this library (CUPTI_ERROR_NOT_READY,
+ * measured on an H100 with CUDA 13.0): then they wait for the next try. */
+static bool not_ready(CUptiResult why)
+{
+    return why == CUPTI_ERROR_NOT_READY || why == CUPTI_ERROR_NOT_INITIALIZED;
+}
+
+/* Whether to try again later. */
+static bool enable_unified(bool last_try)
 {
     char refused[256];
     CUptiResult why = CUPTI_SUCCESS;
     if (configure_unified(refused, sizeof refused, &why) == 0) {
-        /* cuptiActivityConfigureUnifiedMemoryCounter wants the driver initialized, which it
-         * is not yet while it loads this library: tried again at the first context. */
-        if (why == CUPTI_ERROR_NOT_READY || why == CUPTI_ERROR_NOT_INITIALIZED) {
-            atomic_store(&unified_pending, true);
-            return;
-        }
+        if (not_ready(why) && !last_try)
+            return true;
         warn_unified("page faults and migrations are", why);
-        return;
+        return false;
     }
-    if (refused[0])
-        warn_unified(refused, why);
     why = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    if (not_ready(why) && !last_try)
+        return true;
+    if (refused[0])
+        warn_unified(refused, why == CUPTI_SUCCESS ? CUPTI_ERROR_NOT_SUPPORTED : why);
     if (why != CUPTI_SUCCESS)
         warn_unified("page faults and migrations are", why);
+    return false;
 }
 
 void gp_activity_memory_enable(void)
@@ -122,13 +133,17 @@ void gp_activity_memory_enable(void)
     if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)
         gp_record_warning("CUPTI's memset records could not be started: memsets are not "
                           "reported", NULL);
-    enable_unified();
+    atomic_store(&unified_pending, enable_unified(false));
 }
 
-void gp_activity_memory_on_context_created(void)
+void gp_activity_memory_retry(bool last_try)
 {
-    if (atomic_exchange(&unified_pending, false))
-        enable_unified();
+    if (!atomic_load(&unified_pending))
+        return;
+    pthread_mutex_lock(&unified_lock);
+    if (atomic_load(&unified_pending))
+        atomic_store(&unified_pending, enable_unified(last_try));
+    pthread_mutex_unlock(&unified_lock);
 }
 
 /* ---- the lines ------------------------------------------------------------------------------ */

@@ -14,9 +14,10 @@
 /* Enable the copy, memset and unified-memory records (before the first context); what CUPTI
  * does not support here is said in a warning record. */
 void gp_activity_memory_enable(void);
-/* A context was created: unified memory's counters, which CUPTI configures only once the
- * driver is initialized, are started now if the start above had to wait for it. */
-void gp_activity_memory_on_context_created(void);
+/* Unified memory's counters, which CUPTI configures and starts only once the driver is
+ * initialized, started now if the start above had to wait for it (at a context's creation,
+ * a launch); with last_try, what still fails is said in a warning record. */
+void gp_activity_memory_retry(bool last_try);
 /* The record's line added to the batch when it is a copy, memset or unified-memory record
  * (true), else false: not one of these. */
 bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec);

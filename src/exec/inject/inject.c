@@ -47,7 +47,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         const CUpti_ResourceData *r = data;
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-            gp_activity_memory_on_context_created();
+            gp_activity_memory_retry(false);
             gp_launches_on_context_created(r->context);
         }
         else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
@@ -55,6 +55,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
             gp_launches_on_context_destroyed(r->context);
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        gp_activity_memory_retry(false);
         gp_launches_on_callback(cbid, data);
     }
 }
@@ -69,6 +70,7 @@ static void finish(void)
     if (!done) {
         done = true;
         gp_launches_end_passes(true);
+        gp_activity_memory_retry(true); /* still not started: said in a warning */
         gp_activity_flush();
         gp_record r;
         gp_record_begin(&r, GP_RECORD_END);

@@ -1,0 +1,107 @@
+// broadcast: shared-memory loads that every thread of a warp aims at the same 16 bytes, for
+// the tests that shared_efficiency can pass 100 % and says why (issue 28): one 128-byte
+// wavefront serves 32 threads' 16 bytes, 512 bytes asked for, so the ratio of bytes asked for
+// to bytes of wavefronts is 400 %. Its twin reads 16 distinct bytes a thread: 100 %.
+//
+//   broadcast              (no arguments)
+//
+// Grid 1024, block 256. Each block stores 64 float4 into shared memory (threads 0-63), then
+// each thread reads 16 of them: sharedBroadcast tile[(i + block) % 64], the same for the
+// whole warp; sharedDistinct tile[(i + thread) % 64], a different one for each thread of a
+// warp (no bank conflict: 16 bytes a thread, 4 wavefronts a warp). Both sum what they read
+// into out[thread]; the host checks every sum. `broadcast: ok`, exit 0 (1 on a wrong result,
+// 2 on a CUDA error).
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(call)                                                                      \
+    do {                                                                                 \
+        cudaError_t err_ = (call);                                                       \
+        if (err_ != cudaSuccess) {                                                       \
+            fprintf(stderr, "broadcast: %s failed: %s\n", #call, cudaGetErrorString(err_)); \
+            exit(2);                                                                     \
+        }                                                                                \
+    } while (0)
+
+enum { GRID = 1024, BLOCK = 256, TILE = 64, READS = 16 };
+
+__device__ float4 tile_value(unsigned j)
+{
+    return make_float4((float)j, 1.0f, 2.0f, 3.0f);
+}
+
+__global__ void sharedBroadcast(float *out)
+{
+    __shared__ float4 tile[TILE];
+    if (threadIdx.x < TILE)
+        tile[threadIdx.x] = tile_value(threadIdx.x);
+    __syncthreads();
+    float sum = 0;
+    for (unsigned i = 0; i < READS; i++) {
+        const float4 v = tile[(i + blockIdx.x) % TILE];
+        sum += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+__global__ void sharedDistinct(float *out)
+{
+    __shared__ float4 tile[TILE];
+    if (threadIdx.x < TILE)
+        tile[threadIdx.x] = tile_value(threadIdx.x);
+    __syncthreads();
+    float sum = 0;
+    for (unsigned i = 0; i < READS; i++) {
+        const float4 v = tile[(i + threadIdx.x) % TILE];
+        sum += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// What thread t of block b sums when it reads tile[(i + base) % TILE], i = 0..READS-1.
+static float expected(unsigned base)
+{
+    float sum = 0;
+    for (unsigned i = 0; i < READS; i++)
+        sum += (float)((i + base) % TILE) + 6.0f;
+    return sum;
+}
+
+static int check(const float *out, bool broadcast)
+{
+    for (unsigned b = 0; b < GRID; b++)
+        for (unsigned t = 0; t < BLOCK; t++) {
+            const float want = expected(broadcast ? b : t);
+            if (out[b * BLOCK + t] != want) {
+                fprintf(stderr, "broadcast: %s out[%u] = %g, expected %g\n",
+                        broadcast ? "sharedBroadcast" : "sharedDistinct", b * BLOCK + t,
+                        out[b * BLOCK + t], want);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+int main()
+{
+    const size_t n = (size_t)GRID * BLOCK;
+    float *d = NULL, *h = (float *)malloc(n * sizeof *h);
+    if (!h)
+        return 2;
+    CHECK(cudaMalloc(&d, n * sizeof *d));
+    sharedBroadcast<<<GRID, BLOCK>>>(d);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
+    int bad = check(h, true);
+    sharedDistinct<<<GRID, BLOCK>>>(d);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
+    bad = bad || check(h, false);
+    CHECK(cudaFree(d));
+    free(h);
+    if (bad)
+        return 1;
+    printf("broadcast: ok\n");
+    return 0;
+}
