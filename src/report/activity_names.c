@@ -60,5 +60,7 @@ const char *gp_um_title(gp_um_counter c)
 
 bool gp_um_is_bytes(gp_um_counter c)
 {
-    return c == GP_UM_BYTES_HTOD || c == GP_UM_BYTES_DTOH || c == GP_UM_BYTES_DTOD;
+    /* thrashing and remote maps: each record one event, its value the region's bytes */
+    return c == GP_UM_BYTES_HTOD || c == GP_UM_BYTES_DTOH || c == GP_UM_BYTES_DTOD ||
+           c == GP_UM_THRASHING || c == GP_UM_REMOTE_MAP;
 }

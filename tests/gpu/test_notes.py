@@ -36,12 +36,12 @@ def test_broadcast(folder):
     eff = [metric(l, "shared_efficiency") for l in wide]
     tap.ok(len(eff) == 1 and (eff[0].get("value") or 0) > 300 and
            "100 %" in eff[0].get("note", ""),
-           "sharedBroadcast: shared_efficiency above 100 % (%s), with a note that says why (%s)"
+           "sharedBroadcast: shared_efficiency above 100 %% (%s), with a note that says why (%s)"
            % (eff[0].get("value") if eff else None, eff[0].get("note") if eff else None))
     eff = [metric(l, "shared_efficiency") for l in narrow]
     tap.ok(len(eff) == 1 and 90 <= (eff[0].get("value") or 0) <= 100.0001 and
            not eff[0].get("note"),
-           "sharedDistinct: shared_efficiency about 100 % (%s), no note"
+           "sharedDistinct: shared_efficiency about 100 %% (%s), no note"
            % (eff[0].get("value") if eff else None))
     if mp.ncu_path() is None:
         tap.skip("broadcast: shared_efficiency agrees with ncu", "ncu not installed")

@@ -179,11 +179,21 @@ static void add_memset(gp_record *batch, const CUpti_ActivityMemset4 *m)
     gp_record_numbers_line(batch, GP_MEMSET_TAG, f, GP_S_FIELDS);
 }
 
+/* A record's value: bytes (migrations; the region's size for thrashing and remote maps), a
+ * GPU fault's fault groups, but for a CPU page fault the faulting instruction's address
+ * (cupti_activity.h): one record is one fault. */
+static uint64_t unified_value(const CUpti_ActivityUnifiedMemoryCounter3 *u)
+{
+    return u->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT
+               ? 1
+               : u->value;
+}
+
 static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCounter3 *u)
 {
     const uint64_t f[GP_U_FIELDS] = {
         [GP_U_PID] = (uint64_t)getpid(), [GP_U_COUNTER] = (uint64_t)u->counterKind,
-        [GP_U_VALUE] = u->value, [GP_U_START] = u->start, [GP_U_END] = u->end,
+        [GP_U_VALUE] = unified_value(u), [GP_U_START] = u->start, [GP_U_END] = u->end,
         [GP_U_SRC] = u->srcId, [GP_U_DST] = u->dstId};
     gp_record_numbers_line(batch, GP_UNIFIED_TAG, f, GP_U_FIELDS);
 }
