@@ -29,7 +29,10 @@ typedef enum {
 
 /* Global traffic that bypasses the classic load/store counters: a metric blind to a path
  * says so in a note when the kernel used it. */
-enum { GP_PATH_CP_ASYNC = 1 << 0, GP_PATH_TMA_LOAD = 1 << 1, GP_PATH_TMA_STORE = 1 << 2 };
+enum {
+    GP_PATH_CP_ASYNC = 1 << 0, GP_PATH_TMA_LOAD = 1 << 1, GP_PATH_TMA_STORE = 1 << 2,
+    GP_PATH_WGMMA = 1 << 3
+};
 
 typedef enum {
     GP_METRICS_DEFAULT = 0,
@@ -75,8 +78,8 @@ typedef struct {
     gp_metric_group group;
     bool in_table;             /* shown as a column of the text table */
     unsigned blind_to;         /* GP_PATH_* whose traffic its counters do not see */
-    bool broadcast;            /* bytes per thread over bytes moved: above 100 % when threads
-                                  share what one sector or wavefront moved */
+    bool can_pass_100;         /* bytes asked for over bytes moved, which the counters can
+                                  put above 100 % (a note says so; docs/cupti.md, 7.4) */
 } gp_metric_def;
 
 /* ---- measured values ---------------------------------------------------------------------- */

@@ -49,8 +49,8 @@ def load(name):
 
 
 CP_ASYNC_NOTE = "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"
-BROADCAST_NOTE = ("above 100 %: threads of a warp read the same bytes (a broadcast); one wavefront "
-                  "served them, but the bytes asked for count once per thread")
+BROADCAST_NOTE = ("above 100 %: more bytes asked for than the transfers moved; ncu's metric "
+                  "reads the same (docs/cupti.md, 7.4)")
 
 
 def with_notes(doc):

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """On a GPU: the notes that tell why a classic metric is empty or above 100 % (issue 28).
-- tests/apps/broadcast: shared loads that a whole warp aims at the same 16 bytes make
-  shared_efficiency about 400 % (one 128-byte wavefront serves 512 bytes asked for), with a
-  note saying so, and equal to ncu's; its twin, distinct 16 bytes a thread, is 100 % with no
-  note.
+- tests/apps/broadcast: shared loads that a whole warp aims at the same 16 bytes LOWER
+  shared_efficiency (CUPTI counts the bytes once per wavefront, not once per thread: 9.1 % on
+  the H100), equal to ncu's and with no note; its twin, distinct 16 bytes a thread, is 100 %.
+  (A broadcast is not what puts the metric above 100 %: docs/cupti.md, 7.4.)
 - tests/apps/gemm (cuBLAS): the FP32 product at matrixMulCUBLAS's sizes loads through cp.async
   and the FP16 one through TMA on an H100; their gld_* metrics are undefined with a note
-  naming the path, and the async group counts what they loaded.
+  naming the path, and the async group counts what they loaded. The FP16 kernel's wgmma
+  reads its operands from shared memory: its shared_efficiency (2 %, as ncu's) says why.
 Skips without a GPU (and the ncu comparison without ncu)."""
 import os
 import tempfile
@@ -34,10 +35,9 @@ def test_broadcast(folder):
     wide = launches(doc, "sharedBroadcast")
     narrow = launches(doc, "sharedDistinct")
     eff = [metric(l, "shared_efficiency") for l in wide]
-    tap.ok(len(eff) == 1 and (eff[0].get("value") or 0) > 300 and
-           "100 %" in eff[0].get("note", ""),
-           "sharedBroadcast: shared_efficiency above 100 %% (%s), with a note that says why (%s)"
-           % (eff[0].get("value") if eff else None, eff[0].get("note") if eff else None))
+    tap.ok(len(eff) == 1 and 0 < (eff[0].get("value") or 0) < 50 and not eff[0].get("note"),
+           "sharedBroadcast: a warp-wide broadcast lowers shared_efficiency (%s %%), no note"
+           % (eff[0].get("value") if eff else None))
     eff = [metric(l, "shared_efficiency") for l in narrow]
     tap.ok(len(eff) == 1 and 90 <= (eff[0].get("value") or 0) <= 100.0001 and
            not eff[0].get("note"),
@@ -69,6 +69,12 @@ def test_gemm(folder):
     tap.ok(by_cp_async and by_tma,
            "gemm: cuBLAS's kernels load through cp.async (%d launches) and TMA (%d launches)"
            % (len(by_cp_async), len(by_tma)), [l["kernel"][:80] for l in profiled])
+    wgmma = [metric(l, "shared_efficiency").get("note", "") for l in by_tma]
+    tap.ok(by_tma and all("wgmma" in n for n in wgmma) and
+           not any("wgmma" in metric(l, "shared_efficiency").get("note", "")
+                   for l in by_cp_async),
+           "gemm: the wgmma kernel's shared_efficiency says its operand reads are not in the "
+           "bytes (%s)" % wgmma[:1])
     for path, group in (("cp.async", by_cp_async), ("TMA", by_tma)):
         notes = [metric(l, "gld_efficiency").get("note", "") for l in group]
         tap.ok(group and all(path in n for n in notes) and
