@@ -41,6 +41,7 @@ def from_c(path):
 
 def from_markdown(path):
     for block in re.findall(r"```sh\n(.*?)```", open(path).read(), re.S):
+        block = block.replace("\\\n", " ")  # a backslash at a line's end continues it
         for line in block.splitlines():
             line = line.split("#", 1)[0].strip()
             if line.startswith("gpuprof ") and not re.search(r"[|;>$]", line):
