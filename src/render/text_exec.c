@@ -158,6 +158,11 @@ static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool d
     const gp_metric_set *sets[] = {&set};
     const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
     const size_t n = gp_text_table_metrics(sets, 1, every, cols, max);
+    /* A PerfWorks counter's column names it by the copy's key: point at the kernel's own. */
+    for (size_t c = 0; c < n; c++)
+        for (size_t i = 0; i < k->n_metrics; i++)
+            if (cols[c].key == values[i].key)
+                cols[c].key = cols[c].label = k->metrics[i].average.key;
     free(values);
     return n;
 }
