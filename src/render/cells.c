@@ -28,6 +28,14 @@ bool gp_metric_is_count(const gp_metric_value *m)
 
 /* Metric values as text, with the precision their unit deserves; never an exponent below
  * 10^15. */
+void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style)
+{
+    gp_kernel_name_format(kernel, style, buf, len);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m)
 {
     if (!m || !m->valid) {

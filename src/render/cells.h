@@ -5,6 +5,7 @@
 #define GPUPROF_TEXT_CELLS_H
 
 #include "gpuprof/compare.h"
+#include "gpuprof/kernel_name.h"
 #include "gpuprof/report.h"
 
 #include <stdbool.h>
@@ -18,6 +19,8 @@ bool gp_metric_is_count(const gp_metric_value *m);
 /* "4.00", "12.5", "43580", "n/a" (NULL or not valid). */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
 /* "850ns", "3.80us", "12.35ms", "1.20s"; "-" when unknown (negative or not finite). */
+/* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
+void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);
 void gp_text_format_time(char *buf, size_t len, double ms);
 /* "-" (unknown), "512", "32x16". */
 void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d);

@@ -65,10 +65,7 @@ static void kernel_line(activity_line *l, const gp_exec_kernel *k, gp_kernel_nam
 {
     *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
                          .min_ms = k->min_ms, .max_ms = k->max_ms, .gbps = NAN};
-    gp_kernel_name_format(k->kernel, style, l->name, sizeof l->name);
-    for (char *c = l->name; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    gp_text_kernel_name(l->name, sizeof l->name, k->kernel, style);
 }
 
 static void copy_line(activity_line *l, const gp_activity_row *row)

@@ -20,13 +20,9 @@
 #define MAX_METRIC_COLUMNS 256
 #define NAME_LEN 4096
 
-/* A kernel's name in the style asked for, control characters shown as '?'. */
 static void display_name(char *buf, size_t len, const char *kernel, const gp_render_options *o)
 {
-    gp_kernel_name_format(kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, buf, len);
-    for (char *c = buf; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    gp_text_kernel_name(buf, len, kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
 }
 
 static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
