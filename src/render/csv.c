@@ -252,9 +252,15 @@ int gp_csv_list(FILE *out, const gp_render_options *o)
 /* ---- compare: a row per result, both sides' every metric ------------------------------- */
 
 /* Every metric key over both sides of every row, in order of first appearance. */
+/* compare's metric columns: every metric of the catalogue, in its order, so the header is
+ * the same whatever the two reports measured; then any other key they hold (PerfWorks
+ * counters), in order of appearance. */
 static size_t compare_metric_keys(const gp_comparison *c, const char **keys)
 {
-    size_t n = 0;
+    size_t n = 0, n_cat;
+    const gp_metric_def *cat = gp_metric_catalogue(&n_cat);
+    for (size_t i = 0; i < n_cat; i++)
+        n = add_unique(keys, n, cat[i].key);
     for (size_t r = 0; r < c->n_rows; r++) {
         const gp_compare_side *sides[2] = {&c->rows[r].base, &c->rows[r].next};
         for (size_t s = 0; s < 2; s++)

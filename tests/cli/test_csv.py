@@ -315,7 +315,19 @@ def test_csv_columns(files):
     tap.ok("--csv-columns=LIST" in out, "--help lists --csv-columns")
 
 
+def test_compare_header():
+    """compare's header does not follow what the two reports measured: every catalogue
+    metric's base_ and new_ columns whatever the metrics (default set, all, none)."""
+    headers = []
+    for report in (REDUCE, REDUCE2D_ALL, SAXPY):
+        rc, out, err = run("compare", report, report, "--csv")
+        headers.append(out.splitlines()[0] if rc == 0 and out else err)
+    tap.ok(len(set(headers)) == 1 and "base_shared_efficiency,new_shared_efficiency" in headers[0],
+           "compare --csv: one header for reports of the default set, all and none", headers)
+
+
 def main():
+    test_compare_header()
     with tempfile.TemporaryDirectory() as tmp:
         files = Files(tmp)
         test_kernel_runs_append(files)
