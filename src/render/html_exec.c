@@ -92,15 +92,39 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     return GP_OK;
 }
 
-static void exec_program(FILE *out, const gp_exec_info *e)
+static void exec_command(FILE *out, const char *term, char *const *argv, size_t argc,
+                         const char *file)
 {
-    fputs("<dt>program</dt><dd><code>", out);
-    for (size_t i = 0; i < e->argc; i++) {
+    fprintf(out, "<dt>%s</dt><dd><code>", term);
+    for (size_t i = 0; i < argc; i++) {
         if (i)
             fputc(' ', out);
-        gp_html_escape(out, e->argv[i]);
+        gp_html_escape(out, argv[i]);
     }
-    fputs("</code></dd>\n", out);
+    if (!argc)
+        fputs("not recorded (merged by an older gpuprof)", out);
+    fputs("</code>", out);
+    if (file) {
+        fputs(" (", out);
+        gp_html_escape(out, file);
+        fputc(')', out);
+    }
+    fputs("</dd>\n", out);
+}
+
+/* The program, or of a merged report every file's program, so that none goes unnamed. */
+static void exec_program(FILE *out, const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    if (r->n_sources > 1)
+        for (size_t i = 0; i < r->n_sources; i++) {
+            char term[32];
+            snprintf(term, sizeof term, "program %zu", i + 1);
+            exec_command(out, term, r->sources[i].program, r->sources[i].program_len,
+                         r->sources[i].file);
+        }
+    else
+        exec_command(out, "program", e->argv, e->argc, NULL);
     char text[128];
     if (e->signal)
         snprintf(text, sizeof text, "killed by signal %d (exit status %d)", e->signal,
@@ -121,7 +145,7 @@ static void exec_header(FILE *out, const gp_report *r)
     fputs("</h1>\n<dl class=\"meta\">\n", out);
     gp_html_dd_text(out, "gpuprof", r->tool_version);
     gp_html_command_line(out, r->command_line, r->command_line_len);
-    exec_program(out, e);
+    exec_program(out, r);
     for (size_t i = 0; i < e->n_devices; i++) {
         char dev[GP_NAME_LEN + 96], term[32];
         gp_html_describe_device(dev, sizeof dev, &e->devices[i]);

@@ -802,7 +802,21 @@ def control(b):
                page.console)
 
 
+def test_merged_exec_programs():
+    """A merged exec report's page names every file's program, not only the first."""
+    fixtures = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "fixtures")
+    a, b = os.path.join(fixtures, "exec-copy.json"), os.path.join(fixtures, "exec-auto.json")
+    rc, page, err = run("report", a, b, "--html")
+    programs = re.findall(r"<dt>program (\d+)</dt><dd><code>([^<]*)</code> \(([^)]*)\)", page)
+    tap.ok(rc == 0 and [p[0] for p in programs] == ["1", "2"] and
+           programs[0][2].endswith("exec-copy.json") and
+           programs[1][1].endswith("copy both 2^22 3"),
+           "merged exec page: every file's program, with its file", programs or err)
+
+
 def main():
+    test_merged_exec_programs()
     pages = []
     with tempfile.TemporaryDirectory() as tmp:
         files = Files(tmp)
