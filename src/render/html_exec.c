@@ -4,11 +4,12 @@
  * names (render/html_names.h), the full name on hover and in the table. */
 #include "render/html.h"
 
+#include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/html_names.h"
 #include "render/html_activities.h"
+#include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/svg.h"
 
@@ -313,37 +314,76 @@ static void peak_words(FILE *out, const gp_exec_info *e)
     }
 }
 
+/* A copy or memset kind's bar: its bytes over its total time, no whisker (a total). */
+static void fill_copy(const gp_activity_row *c, gp_svg_row *row)
+{
+    row->label = row->full = gp_activity_title(c->kind);
+    row->row_class = "copy";
+    row->values[0] = gp_activity_gbps(c);
+    if (isfinite(row->values[0]))
+        snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s \xc2\xb7 %zu call%s",
+                 row->values[0], c->calls, c->calls == 1 ? "" : "s");
+}
+
+static void bandwidth_caption(FILE *out, const exec_view *v, const throughput_metric *tm,
+                              size_t n_copies)
+{
+    fputs("<figcaption>", out);
+    if (tm) {
+        fputs("Each kernel's ", out);
+        gp_html_escape(out, tm->key);
+        fputs(", the average over its profiled launches, and its share of the GPU's peak (",
+              out);
+        peak_words(out, &v->r->exec);
+        fputs("; 2 \xc3\x97 memory clock \xc3\x97 bus width). The whisker spans the lowest to "
+              "the highest launch; n/a: no value (the kernel was not profiled, or not for this "
+              "metric).", out);
+    }
+    if (n_copies) {
+        fputs(tm ? " Below the kernels, each kind" : "Each kind", out);
+        fputs(" of copy and memset: its bytes over its total time (copies between host and "
+              "device are bounded by the host link, not by DRAM).", out);
+    }
+    fputs("</figcaption>\n</figure>\n", out);
+}
+
 static int exec_bandwidth_chart(FILE *out, const exec_view *v)
 {
     fputs("<h2>Bandwidth against the peak</h2>\n", out);
     const throughput_metric *tm = chosen_throughput(v);
-    if (!tm) {
+    gp_activity_row *copies = NULL;
+    size_t nc = 0;
+    GP_TRY(gp_exec_activity_rows(&v->r->exec, &copies, &nc));
+    if (!tm && !nc) {
         fputs("<p class=\"note\">No bandwidth chart: no kernel has a throughput metric "
               "(dram_throughput is in the default metric set).</p>\n", out);
         return GP_OK;
     }
-    gp_svg_row *rows = exec_rows(v);
-    if (!rows)
+    const size_t nk = tm ? exec_top(v) : 0;
+    gp_svg_row *rows = calloc(nk + nc + 1, sizeof *rows);
+    if (!rows) {
+        free(copies);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    for (size_t i = 0; i < exec_top(v); i++)
+    }
+    for (size_t i = 0; i < nk; i++) {
+        rows[i].label = v->short_names[i];
+        rows[i].full = v->k[i].kernel;
         fill_throughput(v, i, tm, &rows[i]);
+    }
+    for (size_t i = 0; i < nc; i++)
+        fill_copy(&copies[i], &rows[nk + i]);
     gp_svg_refline lines[GP_HTML_MAX_REFLINES];
-    char axis[160];
-    snprintf(axis, sizeof axis, "%s, GB/s", tm->what);
+    char axis[192];
+    snprintf(axis, sizeof axis, "%s, GB/s", tm ? tm->what : "copies' and memsets' bytes / time");
     const gp_svg_bars chart = {.title = "Bandwidth of each kernel against the GPU's peak",
                                .axis_title = axis, .n_series = 1, .rows = rows,
-                               .n_rows = exec_top(v), .lines = lines,
+                               .n_rows = nk + nc, .lines = lines,
                                .n_lines = exec_reflines(&v->r->exec, lines)};
     gp_html_figure_start(out, "exec-bandwidth");
     gp_svg_bar_chart(out, &chart);
-    fputs("<figcaption>Each kernel's ", out);
-    gp_html_escape(out, tm->key);
-    fputs(", the average over its profiled launches, and its share of the GPU's peak (", out);
-    peak_words(out, &v->r->exec);
-    fputs("; 2 \xc3\x97 memory clock \xc3\x97 bus width). The whisker spans the lowest to the "
-          "highest launch; n/a: no value (the kernel was not profiled, or not for this "
-          "metric).</figcaption>\n</figure>\n", out);
+    bandwidth_caption(out, v, tm, nc);
     free(rows);
+    free(copies);
     return GP_OK;
 }
 

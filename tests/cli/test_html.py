@@ -254,17 +254,30 @@ def check_exec_bandwidth(name, root, doc):
     launches' spread."""
     kernels = doc["exec"]["kernels"][:20]
     with_dram = [k for k in kernels if (k.get("metrics") or {}).get("dram_throughput")]
+    copies = doc["exec"].get("copies", [])
+    timed_copies = [c for c in copies if c.get("gbps") is not None]
     fig = root.first("figure", "chart chart-exec-bandwidth")
-    if not any(k.get("metrics") for k in kernels):
+    if not any(k.get("metrics") for k in kernels) and not copies:
         tap.ok(fig is None and "No bandwidth chart" in root.all_text(),
-               "%s: no kernel metrics: no bandwidth chart, and the page says why" % name)
-        return 0, 0
+               "%s: no kernel metrics, no copies: no bandwidth chart, and the page says why"
+               % name)
+        return 0, 0, 0
     bars = fig.count("rect", "bar") if fig else -1
+    want_bars = len(with_dram) + len(timed_copies)
+    labels_shown = (len(kernels) if any(k.get("metrics") for k in kernels) else 0) + len(copies)
+    copy_labels = [t.all_text() for t in fig.all("text", "label")][-len(copies):] if copies else []
+    tap.ok(not copies or all(c["kind"].split()[-1] in l for c, l in zip(copies, copy_labels)),
+           "%s: a bar per kind of copy and memset below the kernels" % name, copy_labels)
+    if not with_dram:
+        tap.ok(bars == want_bars, "%s: copies only: a bar per timed kind (%d)"
+               % (name, want_bars), "got %d" % bars)
+        return bars, 0, labels_shown
     peak = doc["exec"]["devices"][0]["peak_bandwidth_gbps"]
-    tap.ok(bars == len(with_dram) and fig.first("line", "ref peak") is not None and
+    tap.ok(bars == want_bars and fig.first("line", "ref peak") is not None and
            "peak %.1f GB/s" % peak in fig.first("figcaption").all_text(),
-           "%s: a bandwidth bar per kernel with dram_throughput (%d), the peak drawn and "
-           "stated" % (name, len(with_dram)), "got %d" % bars)
+           "%s: a bandwidth bar per kernel with dram_throughput (%d) and per timed kind of "
+           "copy (%d), the peak drawn and stated" % (name, len(with_dram), len(timed_copies)),
+           "got %d" % bars)
     values = [t.all_text() for t in fig.all("text", "value")] if fig else []
     want = ["%.1f %% of peak" % (100 * k["metrics"]["dram_throughput"]["average"] / peak)
             for k in with_dram]
@@ -280,7 +293,7 @@ def check_exec_bandwidth(name, root, doc):
                           for l, k in zip(labels, kernels)),
            "%s: kernels labelled by short names, the full name in each label's <title>" % name,
            [(l.text, l.first("title").text) for l in labels][:3])
-    return len(with_dram), spreads
+    return want_bars, spreads, labels_shown
 
 
 def write_page(name, page):
@@ -387,11 +400,11 @@ def test_fixtures(pages):
             bars = fig.count("rect", "bar") if fig else -1
             tap.ok(bars == min(20, len(kernels)),
                    "%s: a time bar per timed kernel (at most 20)" % name, "got %d" % bars)
-            bars, whiskers = check_exec_bandwidth(name, root, doc)
+            bars, whiskers, labels = check_exec_bandwidth(name, root, doc)
             pages.append((name, write_page(name, page),
                           {"rect.bar": None, "figure.chart-exec-bandwidth rect.bar": bars,
                            "figure.chart-exec-bandwidth g.whisker": whiskers,
-                           "figure.chart-exec-bandwidth text.label title": bars}))
+                           "figure.chart-exec-bandwidth text.label title": labels}))
             continue
         check_kernel_page(name, root, doc)
         pages.append((name, write_page(name, page),
