@@ -38,6 +38,9 @@ void gp_activity_tables_free(gp_activity_tables *t);
 /* Throughput in GB/s (1e9 bytes/s): the timed calls' bytes over their time; NAN when no
  * time was measured. */
 double gp_activity_gbps(const gp_activity_row *row);
+/* The timed calls' total and average time in ms; NAN when none was timed. */
+double gp_activity_total_ms(const gp_activity_row *row);
+double gp_activity_average_ms(const gp_activity_row *row);
 /* The share (%) of the bytes copied between host and device that came from or went to
  * pageable memory; NAN when no copy touched host memory. */
 double gp_exec_pageable_percent(const gp_exec_info *e);

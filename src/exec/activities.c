@@ -147,6 +147,16 @@ double gp_activity_gbps(const gp_activity_row *row)
                : NAN;
 }
 
+double gp_activity_total_ms(const gp_activity_row *row)
+{
+    return row->timed ? row->total_ms : NAN;
+}
+
+double gp_activity_average_ms(const gp_activity_row *row)
+{
+    return row->timed ? row->total_ms / (double)row->timed : NAN;
+}
+
 double gp_exec_pageable_percent(const gp_exec_info *e)
 {
     double host = 0, pageable = 0;

@@ -30,8 +30,8 @@ static void from_row(gp_csv_activity_line *l, const gp_activity_row *row, bool b
     snprintf(l->kind, sizeof l->kind, "%s", gp_activity_keys[row->kind]);
     l->host = by_memory ? gp_memory_names[row->host] : "";
     l->calls = row->calls;
-    l->total_ms = row->timed ? row->total_ms : NAN;
-    l->avg_ms = row->timed ? row->total_ms / (double)row->timed : NAN;
+    l->total_ms = gp_activity_total_ms(row);
+    l->avg_ms = gp_activity_average_ms(row);
     l->min_ms = row->min_ms;
     l->max_ms = row->max_ms;
     l->bytes = (double)row->bytes;

@@ -12,8 +12,8 @@
 static void row_cells(FILE *out, const gp_activity_row *row)
 {
     gp_html_td_num(out, "%.0f", (double)row->calls);
-    gp_html_td_num(out, "%.4f", row->timed ? row->total_ms : NAN);
-    gp_html_td_num(out, "%.4f", row->timed ? row->total_ms / (double)row->timed : NAN);
+    gp_html_td_num(out, "%.4f", gp_activity_total_ms(row));
+    gp_html_td_num(out, "%.4f", gp_activity_average_ms(row));
     gp_html_td_num(out, "%.4f", row->min_ms);
     gp_html_td_num(out, "%.4f", row->max_ms);
     gp_html_td_num(out, "%.0f", (double)row->bytes);

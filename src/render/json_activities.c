@@ -32,8 +32,8 @@ static cJSON *activity_json(const gp_exec_activity *a)
 static void add_row_numbers(cJSON *o, const gp_activity_row *row)
 {
     cJSON_AddNumberToObject(o, "calls", (double)row->calls);
-    gp_json_add_number(o, "total_ms", row->timed ? row->total_ms : NAN);
-    gp_json_add_number(o, "average_ms", row->timed ? row->total_ms / (double)row->timed : NAN);
+    gp_json_add_number(o, "total_ms", gp_activity_total_ms(row));
+    gp_json_add_number(o, "average_ms", gp_activity_average_ms(row));
     gp_json_add_number(o, "min_ms", row->min_ms);
     gp_json_add_number(o, "max_ms", row->max_ms);
     cJSON_AddNumberToObject(o, "bytes", (double)row->bytes);
