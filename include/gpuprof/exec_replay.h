@@ -21,4 +21,19 @@ const char *gp_exec_replay_name(gp_exec_replay m);
 /* false for another name. */
 bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m);
 
+/* How gpuprof exec profiles the kernels of CUDA graphs (--graph-profiling, ncu's option). */
+typedef enum {
+    GP_GRAPH_NODE = 0,            /* each kernel node: instruction-level counters from shadow
+                                     launches, DRAM traffic sampled in the program's own run */
+    GP_GRAPH_WHOLE,               /* "graph": one range around each graph launch (hardware
+                                     counters only) */
+    GP_GRAPH_TIME,                /* timed, not profiled */
+    GP_GRAPH_MODES
+} gp_graph_profiling;
+
+/* "node", "graph", "time", indexed by mode. */
+extern const char *const gp_graph_profiling_names[GP_GRAPH_MODES];
+const char *gp_graph_profiling_name(gp_graph_profiling m);
+bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m);
+
 #endif

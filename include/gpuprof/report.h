@@ -91,6 +91,12 @@ typedef struct {
     size_t source;               /* merged reports: the index of its report in `sources` */
 } gp_result;
 
+/* How an exec launch's metrics were obtained (gp_exec_launch.origins, bits). */
+#define GP_ORIGIN_RANGE   (1u << 0)  /* profiled when the program launched it */
+#define GP_ORIGIN_SHADOW  (1u << 1)  /* a graph node launched alone before its graph launch */
+#define GP_ORIGIN_SAMPLED (1u << 2)  /* DRAM traffic from PM sampling of the graph launch */
+#define GP_ORIGIN_GRAPH   (1u << 3)  /* one range around a whole graph launch */
+
 /* gpuprof exec: one kernel that ran in the program. */
 typedef struct {
     int pid;                     /* its process */
@@ -106,6 +112,9 @@ typedef struct {
     uint32_t passes;             /* the one-pass groups it collected (bit g: group g); 0 when
                                     the launches did not rotate */
     uint64_t graph, graph_node;  /* the CUDA graph node it ran as; 0: launched directly */
+    unsigned origins;            /* how its metrics were obtained: GP_ORIGIN_* bits (0: none) */
+    char *note;                  /* why a metric is approximate or missing (a graph node's
+                                    sampled DRAM traffic, a graph not shadow-launched); NULL */
     gp_metric_set metrics;
     size_t source;               /* merged reports: the index of its report in `sources`;
                                     GP_SOURCE_UNKNOWN in merges of older gpuprof */

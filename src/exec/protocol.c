@@ -75,6 +75,24 @@ bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m)
     return false;
 }
 
+const char *const gp_graph_profiling_names[GP_GRAPH_MODES] = {
+    [GP_GRAPH_NODE] = "node", [GP_GRAPH_WHOLE] = "graph", [GP_GRAPH_TIME] = "time"};
+
+const char *gp_graph_profiling_name(gp_graph_profiling m)
+{
+    return (unsigned)m < GP_GRAPH_MODES ? gp_graph_profiling_names[m] : "node";
+}
+
+bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m)
+{
+    for (unsigned i = 0; name && i < GP_GRAPH_MODES; i++)
+        if (strcmp(name, gp_graph_profiling_names[i]) == 0) {
+            *m = (gp_graph_profiling)i;
+            return true;
+        }
+    return false;
+}
+
 static int add_all(const gp_exec_options *o, char **vars, size_t *n)
 {
     char metrics[METRICS_TEXT_LEN], parent[32], pass[16];
@@ -89,6 +107,7 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_KERNEL, o->kernel_regex ? o->kernel_regex : ""));
     GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_exec_replay_name(o->replay)));
     GP_TRY(add_var(vars, n, GP_ENV_APP_PASS, pass));
+    GP_TRY(add_var(vars, n, GP_ENV_GRAPH, gp_graph_profiling_name(o->graph_profiling)));
     GP_TRY(add_count(vars, n, GP_ENV_SKIP, o->launch_skip));
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, o->launch_count));
     return add_count(vars, n, GP_ENV_PER_KERNEL, o->per_kernel);
@@ -178,4 +197,6 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o)
         o->replay = GP_EXEC_REPLAY_AUTO;
     const uint64_t pass = read_count(env, GP_ENV_APP_PASS);
     o->app_pass = pass < GP_MAX_GROUPS ? (unsigned)pass : 0;
+    if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &o->graph_profiling))
+        o->graph_profiling = GP_GRAPH_NODE;
 }

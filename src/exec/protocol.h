@@ -20,6 +20,18 @@
  *             profiled, values[] (one per counter of the context's profiler record, null
  *             where not collected), passes[] (the groups collected; absent: every counter)
  *                                                         a kernel launch (metrics mode)
+ *             and, for a CUDA graph's kernel node, graph, node (the ids its `K` line
+ *             carries) and how: "shadow" (the node launched alone before the program's
+ *             graph launch, counters as an ordinary launch's; `id` is that graph launch's
+ *             correlation id, which its nodes' `K` lines carry) or "graph" (node 0: one
+ *             range around the whole graph launch, --graph-profiling=graph; kernel "")
+ *   graph     context, graph, kernels (kernel nodes), shadow (1: its nodes are shadow-
+ *             launched; 0: not, reason says why: "a host node", "updated in place", ...)
+ *                                                         a graph's first profiled launch
+ *   sampled   id (the graph launch's correlation id), context, device, interval_ns,
+ *             start_ns, end_ns (the sampling window), complete (0: samples were lost)
+ *                                                         a graph launch DRAM-sampled; its
+ *                                                         `P` lines follow
  *   name      n, name (mangled)                           a kernel name's number
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
@@ -32,6 +44,9 @@
  *   M pid id context device stream kind src dst bytes start_ns end_ns      (gp_copy_field)
  *   S pid id context device stream memory bytes start_ns end_ns            (gp_memset_field)
  *   U pid counter value start_ns end_ns src dst                            (gp_unified_field)
+ *   P pid id device start_ns end_ns read_bytes write_bytes                 (gp_sample_field)
+ * (a P line is one PM-sampling interval of DRAM traffic on the device during the sampled
+ * graph launch `id`, in the activity records' timebase; bytes rounded to integers)
  * kind, src/dst/memory and counter in CUPTI's numbering (CUpti_ActivityMemcpyKind,
  * CUpti_ActivityMemoryKind, CUpti_ActivityUnifiedMemoryCounterKind), which the report's
  * gp_activity_kind, gp_memory_kind and gp_um_counter keep. A peer-to-peer copy (MEMCPY2) is
@@ -59,6 +74,7 @@
 #define GP_ENV_FOLLOW "GPUPROF_EXEC_FOLLOW"         /* 1: that process's children too */
 #define GP_ENV_REPLAY "GPUPROF_EXEC_REPLAY"         /* auto | rotate | kernel | application */
 #define GP_ENV_APP_PASS "GPUPROF_EXEC_APP_PASS"     /* application: the pass this run takes */
+#define GP_ENV_GRAPH "GPUPROF_EXEC_GRAPH_PROFILING" /* node | graph | time */
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
@@ -76,14 +92,15 @@ typedef struct {
     bool follow_children;
     gp_exec_replay replay;
     unsigned app_pass;             /* application: the one-pass group this run collects */
+    gp_graph_profiling graph_profiling;  /* --graph-profiling */
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 11
+#define GP_EXEC_OPTION_VARS 12
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
+ * GRAPH, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
  * (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
@@ -91,7 +108,7 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
 /* The options read from an environment (NULL-terminated "NAME=VALUE" entries, the first of
  * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
  * when unset and DEFAULT when unknown, no filter, skip 0, no count or per-kernel limit, no
- * parent, children not followed, replay auto, application pass 0. */
+ * parent, children not followed, replay auto, application pass 0, graph profiling node. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 
 /* ---- the records ------------------------------------------------------------------------- */
@@ -106,6 +123,8 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 #define GP_RECORD_NAME "name"
 #define GP_RECORD_WARNING "warning"
 #define GP_RECORD_END "end"
+#define GP_RECORD_GRAPH "graph"
+#define GP_RECORD_SAMPLED "sampled"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'
@@ -136,5 +155,12 @@ typedef enum {
     GP_U_PID, GP_U_COUNTER, GP_U_VALUE, GP_U_START, GP_U_END, GP_U_SRC, GP_U_DST,
     GP_U_FIELDS
 } gp_unified_field;
+
+/* One PM-sampling interval of a sampled graph launch. */
+#define GP_SAMPLE_TAG 'P'
+typedef enum {
+    GP_P_PID, GP_P_ID, GP_P_DEVICE, GP_P_START, GP_P_END, GP_P_READ, GP_P_WRITE,
+    GP_P_FIELDS
+} gp_sample_field;
 
 #endif
