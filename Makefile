@@ -132,9 +132,15 @@ $(BUILD)/tests/%.o: tests/%.c $(SHIM)/string $(CJSON_DEP)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
-	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
+LINK_TEST = $(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
 	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
+	$(LINK_TEST)
+
+# The PM sampler's device-side self-test, beside them (tests/gpu/test_pm_sampler.py runs it).
+PM_CHECK := $(BUILD)/tests/pm_sampler_check
+$(PM_CHECK): $(BUILD)/tests/gpu/pm_sampler_check.o $(LIB) $(LINK_OBJ)
+	$(LINK_TEST)
 
 run: $(BIN)
 	$(BIN) reduce
@@ -142,7 +148,7 @@ run: $(BIN)
 # The CUDA programs the exec tests run (tests/apps/README.md).
 include tests/apps/apps.mk
 
-test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS)
+test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS) $(PM_CHECK)
 	@$(PYTHON) tests/run_tests.py $(BUILD)
 
 # check-sanitize: the host code (src/ and the unit tests) built again with AddressSanitizer

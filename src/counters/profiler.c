@@ -13,13 +13,13 @@
 #include "gpuprof/profiler.h"
 
 #include "gpuprof/status.h"
+#include "counters/cupti_call.h"
 
 #include <cuda.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,57 +56,6 @@ struct gp_profiler {
     gp_replay configured_replay;
     size_t configured_config;
 };
-
-/* ---- errors ------------------------------------------------------------------------ */
-
-static int cupti_fail(CUptiResult r, const char *call, const char *file, int line)
-{
-    const char *name = NULL;
-    cuptiGetResultString(r, &name);
-    if (!name)
-        name = "CUPTI_ERROR_UNKNOWN";
-    int len = (int)strcspn(call, "(");
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        gp_fail(GP_ERR_RUNTIME, "no permission to read the GPU performance counters (%s from %.*s)",
-                name, len, call);
-        gp_set_hint("run as root or with CAP_SYS_ADMIN, or have the driver loaded with "
-                    "NVreg_RestrictProfilingToAdminUsers=0 (see ERR_NVGPUCTRPERM)");
-        break;
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        gp_fail(GP_ERR_RUNTIME, "another profiler already holds the counters (%s from %.*s)",
-                name, len, call);
-        gp_set_hint("under ncu, nsys or another CUPTI tool, run gpuprof with --metrics=none");
-        break;
-    case CUPTI_ERROR_HARDWARE_BUSY:
-        gp_fail(GP_ERR_RUNTIME, "the GPU's counters are busy (%s from %.*s)", name, len, call);
-        gp_set_hint("another process is profiling this GPU; try again when it is done");
-        break;
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-        gp_fail(GP_ERR_RUNTIME, "this device does not support counter profiling (%s from %.*s)",
-                name, len, call);
-        break;
-    default:
-        gp_fail(GP_ERR_RUNTIME, "%.*s failed: %s at %s:%d", len, call, name, file, line);
-    }
-    return GP_ERR_RUNTIME;
-}
-
-#define CUPTI(call)                                                                   \
-    do {                                                                              \
-        CUptiResult cupti_r_ = (call);                                                \
-        if (cupti_r_ != CUPTI_SUCCESS)                                                \
-            return cupti_fail(cupti_r_, #call, __FILE__, __LINE__);                   \
-    } while (0)
 
 /* ---- host side (no GPU needed) ---------------------------------------------------- */
 
@@ -151,42 +100,13 @@ bool gp_profiler_has_counter(const gp_profiler *p, const char *name, const char 
     return true;
 }
 
-static int count_passes(configuration *k)
-{
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
-        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.pConfigImage = k->image;
-    np.configImageSize = k->image_size;
-    CUPTI(cuptiProfilerHostGetNumOfPasses(&np));
-    k->passes = (int)np.numOfPasses;
-    return GP_OK;
-}
-
 /* The configuration image of the counters on the configuration's host object, and the
  * passes it takes. */
 static int build_configuration(configuration *k, const char *const *counters, size_t n)
 {
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
-        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = k->host;
-    add.ppMetricNames = (const char **)counters;
-    add.numMetrics = n;
-    CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
-    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    sz.pHostObject = k->host;
-    CUPTI(cuptiProfilerHostGetConfigImageSize(&sz));
-    k->image = malloc(sz.configImageSize);
-    if (!k->image)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    k->image_size = sz.configImageSize;
-    CUpti_Profiler_Host_GetConfigImage_Params img = {
-        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    img.pHostObject = k->host;
-    img.configImageSize = k->image_size;
-    img.pConfigImage = k->image;
-    CUPTI(cuptiProfilerHostGetConfigImage(&img));
-    GP_TRY(count_passes(k));
+    size_t passes = 0;
+    GP_TRY(gp_cupti_configure(k->host, counters, n, &k->image, &k->image_size, &passes));
+    k->passes = (int)passes;
     k->counters = counters;
     k->n_counters = n;
     return GP_OK;
@@ -259,27 +179,6 @@ const char *gp_profiler_chip(const gp_profiler *p)
 
 /* ---- opening and closing ------------------------------------------------------------ */
 
-static int check_device_supported(int device)
-{
-    CUpti_Profiler_DeviceSupported_Params p = {
-        .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
-    p.cuDevice = device;
-    p.api = CUPTI_PROFILER_RANGE_PROFILING;
-    CUPTI(cuptiProfilerDeviceSupported(&p));
-    if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-        return GP_OK;
-    const char *why = p.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
-                          ? "architecture older than Turing (compute capability 7.5)"
-                      : p.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "vGPU without profiling"
-                      : p.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
-                          ? "confidential computing is on"
-                      : p.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "crypto-mining processor"
-                      : p.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI is on"
-                      : p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL"
-                                                                        : "unsupported setup";
-    return gp_fail(GP_ERR_RUNTIME, "this device does not support counter profiling: %s", why);
-}
-
 static int chip_name(int device, char *chip, size_t len)
 {
     CUpti_Device_GetChipName_Params p = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
@@ -287,37 +186,6 @@ static int chip_name(int device, char *chip, size_t len)
     CUPTI(cuptiDeviceGetChipName(&p));
     snprintf(chip, len, "%s", p.pChipName);
     return GP_OK;
-}
-
-/* CUPTI's profiler API is initialised once per process, however many profilers are open
- * (exec opens one per context): counted here. */
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned init_count;
-
-static int initialize(void)
-{
-    pthread_mutex_lock(&init_lock);
-    CUptiResult r = CUPTI_SUCCESS;
-    if (init_count == 0) {
-        CUpti_Profiler_Initialize_Params init = {
-            .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-        r = cuptiProfilerInitialize(&init);
-    }
-    init_count += r == CUPTI_SUCCESS;
-    pthread_mutex_unlock(&init_lock);
-    CUPTI(r);
-    return GP_OK;
-}
-
-static void deinitialize(void)
-{
-    pthread_mutex_lock(&init_lock);
-    if (init_count > 0 && --init_count == 0) {
-        CUpti_Profiler_DeInitialize_Params d = {
-            .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-        cuptiProfilerDeInitialize(&d);
-    }
-    pthread_mutex_unlock(&init_lock);
 }
 
 /* Keeps the first failure's message: closing records no errors of its own. */
@@ -337,10 +205,11 @@ int gp_profiler_open(int device, gp_profiler **out)
     gp_profiler *p = calloc(1, sizeof *p);
     if (!p)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = initialize();
+    int rc = gp_cupti_profiler_acquire();
     p->initialized = rc == GP_OK;
     if (rc == GP_OK)
-        rc = check_device_supported(device);
+        rc = gp_cupti_device_supported(device, CUPTI_PROFILER_RANGE_PROFILING,
+                                       "counter profiling");
     if (rc == GP_OK)
         rc = chip_name(device, p->chip, sizeof p->chip);
     if (rc == GP_OK)
@@ -399,15 +268,15 @@ void gp_profiler_close(gp_profiler *p)
         free_configuration(&p->configs[i], p);
     host_close(p->host);
     if (p->initialized)
-        deinitialize();
+        gp_cupti_profiler_release();
     free(p);
 }
 
 int gp_profiler_device_chip(int device, char *chip, size_t len)
 {
-    GP_TRY(initialize());
+    GP_TRY(gp_cupti_profiler_acquire());
     int rc = chip_name(device, chip, len);
-    deinitialize();
+    gp_cupti_profiler_release();
     return rc;
 }
 

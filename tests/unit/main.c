@@ -74,6 +74,7 @@ int main(int argc, char **argv)
     test_csv();
     test_kernel_name();
     test_text_layout();
+    test_pm_sampler();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

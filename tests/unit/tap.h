@@ -40,5 +40,6 @@ void test_output_file(void);
 void test_csv(void);
 void test_kernel_name(void);
 void test_text_layout(void);
+void test_pm_sampler(void);
 
 #endif
