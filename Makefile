@@ -114,7 +114,8 @@ $(BUILD)/pic/%.o: %.c $(SHIM)/string
 INJECT_DEFS := $(if $(SANITIZE),,-Wl,-z,defs)
 $(INJECT): $(INJECT_OBJ)
 	$(CC) -shared $(if $(SANITIZE),$(SAN_FLAGS)) -o $@ $^ $(INJECT_DEFS) -L$(CUPTI_LIBDIR) \
-	    -L$(CUDA_HOME)/lib64/stubs -lcupti -lcuda -ldl -lpthread -lm -Wl,-rpath,$(CUPTI_LIBDIR)
+	    -L$(CUDA_HOME)/lib64/stubs -lcupti -lcheckpoint -lcuda -ldl -lpthread -lm \
+	    -Wl,-rpath,$(CUPTI_LIBDIR)
 
 $(KERNEL_BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)

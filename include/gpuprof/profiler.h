@@ -48,6 +48,11 @@ size_t gp_profiler_counters(const gp_profiler *p);
  * the given replay, with room for sessions of `ranges` ranges (0: decide at the first). */
 int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t ranges);
 
+/* Give the context's range profiler back to CUPTI, keeping the configurations: the device's
+ * performance monitors are then free for PM sampling (which CUPTI refuses beside an enabled
+ * range profiler: CUPTI_ERROR_HARDWARE_BUSY). The next session enables it again. */
+void gp_profiler_suspend(gp_profiler *p);
+
 /* A session of at most `ranges` ranges of a configuration with a replay: its counter data
  * is reset. gp_profiler_begin: configuration 0 with the replay given at attach. */
 int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size_t ranges);

@@ -384,10 +384,17 @@ static int set_config(gp_profiler *p, size_t config, gp_replay replay)
     return GP_OK;
 }
 
+void gp_profiler_suspend(gp_profiler *p)
+{
+    (void)disable_range_profiler(p); /* a failure leaves nothing to undo: it is enabled anew */
+}
+
 int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size_t ranges)
 {
-    if (!p->range_profiler)
+    if (!p->ctx)
         return gp_fail(GP_ERR_RUNTIME, "internal error: a session on a detached profiler");
+    if (!p->range_profiler)
+        GP_TRY(enable_range_profiler(p)); /* suspended */
     if (config >= p->n_configs)
         return gp_fail(GP_ERR_RUNTIME, "internal error: no profiler configuration %zu", config);
     GP_TRY(ready_range_profiler(p, config, replay, ranges));

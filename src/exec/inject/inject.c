@@ -14,6 +14,7 @@
 #include "exec/protocol.h"
 #include "exec/inject/activity.h"
 #include "exec/inject/activity_memory.h"
+#include "exec/inject/graphs.h"
 #include "exec/inject/launches.h"
 #include "exec/inject/record.h"
 #include "exec/inject/subscription.h"
@@ -53,10 +54,14 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
             gp_launches_on_context_destroyed(r->context);
-        }
+        } else
+            gp_graphs_on_resource(cbid, r);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         gp_activity_memory_retry(false);
-        gp_launches_on_callback(cbid, data);
+        if (gp_subscription_is_graph_callback(cbid))
+            gp_graphs_on_callback(cbid, data);
+        else
+            gp_launches_on_callback(cbid, data);
     }
 }
 
@@ -131,7 +136,10 @@ EXPORTED int InitializeInjection(void)
         gp_record_warning("the kernel filter does not compile here: nothing was profiled", NULL);
         options.metrics.kind = GP_METRICS_NONE;
     }
-    if (gp_subscription_start(on_callback, options.metrics.kind != GP_METRICS_NONE) != 0)
+    gp_launches_start_graphs(&options);
+    const bool profiling = options.metrics.kind != GP_METRICS_NONE;
+    if (gp_subscription_start(on_callback, profiling,
+                              profiling && options.graph_profiling == GP_GRAPH_NODE) != 0)
         return 1;
     if (gp_activity_start() != 0)
         gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",

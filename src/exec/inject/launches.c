@@ -11,7 +11,9 @@
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/hashmap.h"
+#include "gpuprof/profiler.h"
 #include "gpuprof/status.h"
+#include "exec/inject/graph_launches.h"
 #include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
 #include "exec/inject/sessions.h"
@@ -398,12 +400,12 @@ static gp_launch_info info_of(const CUpti_CallbackData *d, const launch_facts *l
                             .smem = l->smem};
 }
 
-/* The context's sessions when this launch is to be profiled, else NULL. */
-static gp_sessions *profiling(const CUpti_CallbackData *d, context_state *cs,
-                              const gp_launch_info *info)
+/* The context's sessions when a launch of this kernel is to be profiled, else NULL: the
+ * filters count it as a launch. */
+static gp_sessions *profiling(context_state *cs, const gp_launch_info *info)
 {
     kernel_state *k = NULL;
-    const choice c = d->symbolName ? choose(d->symbolName, &k) : NOT_CHOSEN;
+    const choice c = info->kernel ? choose(info->kernel, &k) : NOT_CHOSEN;
     gp_sessions *s = c != NOT_CHOSEN && cs ? sessions_of(cs) : NULL;
     if (!s || (c == BEYOND_QUOTA && !gp_sessions_lacks(s, info)))
         return NULL;
@@ -419,7 +421,7 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
         return;
     context_state *cs = find_context(d->context);
     const gp_launch_info info = info_of(d, l);
-    gp_sessions *s = profiling(d, cs, &info);
+    gp_sessions *s = profiling(cs, &info);
     if (s && gp_sessions_start(s, &info)) {
         *d->correlationData = STARTED;
         return;
@@ -444,36 +446,62 @@ static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
     stop_watching_when_done();
 }
 
-/* Once: CUPTI's kernel replay collects no counters of the SASS instrumentation (sectors,
- * requests, efficiencies) for a graph's kernel nodes, so gpuprof profiles none of them. */
-static void say_graphs_are_timed(void)
-{
-    static bool said;
-    if (said)
-        return;
-    said = true;
-    gp_record_warning("kernels launched from CUDA graphs are timed, not profiled: CUPTI's "
-                      "kernel replay gives their nodes no instruction-level counters",
-                      "to profile such a kernel, launch it outside a graph");
-}
-
 static bool is_graph_launch(CUpti_CallbackId cbid)
 {
     return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
 }
 
+/* ---- what the graph launches borrow (graph_launches.h) ----------------------------------- */
+
+static gp_sessions *choose_node(CUcontext ctx, const gp_launch_info *node)
+{
+    return profiling(find_context(ctx), node);
+}
+
+static void end_pass_on(CUcontext ctx)
+{
+    end_pass_of(find_context(ctx));
+}
+
+static void suspend_range_profilers(uint32_t device)
+{
+    for (size_t i = 0; i < n_contexts; i++)
+        if (contexts[i].sessions.device == device && contexts[i].sessions.collector) {
+            end_pass_of(&contexts[i]);
+            gp_profiler_suspend(contexts[i].sessions.collector->profiler);
+        }
+}
+
+static gp_sessions *sessions_on(CUcontext ctx)
+{
+    context_state *cs = find_context(ctx);
+    return cs ? sessions_of(cs) : NULL;
+}
+
+static const gp_graph_hooks graph_hooks = {
+    .choose = choose_node, .end_pass = end_pass_on,
+    .suspend_range_profilers = suspend_range_profilers, .sessions = sessions_on};
+
+void gp_launches_start_graphs(const gp_exec_options *o)
+{
+    gp_graph_launches_start(o->graph_profiling, wanted.metrics.kind != GP_METRICS_NONE,
+                            &graph_hooks);
+}
+
 void gp_launches_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
 {
     launch_facts l;
+    if (gp_graph_launches_shadowing())
+        return; /* a shadow launch of this thread's graph launch: profiled there */
     if (is_graph_launch(cbid)) {
-        /* A graph's kernels are timed, not profiled; launching it under the lock keeps them
-         * out of another thread's profiled session. */
+        /* Under the lock: no other thread's kernel falls into its shadow launches or its
+         * sampling window, nor its nodes into another thread's session. */
         if (d->callbackSite == CUPTI_API_ENTER) {
             lock();
-            end_pass_of(find_context(d->context));
-            say_graphs_are_timed();
+            gp_graph_launch_enter(d);
         } else {
+            gp_graph_launch_exit(d);
             unlock();
         }
         return;

@@ -16,6 +16,10 @@
  * filter does not compile here (nothing is then to be profiled). */
 int gp_launches_start(const gp_exec_options *o);
 
+/* Hand the graph launches (graph_launches.h) the options and what they borrow from here;
+ * after gp_launches_start. */
+void gp_launches_start_graphs(const gp_exec_options *o);
+
 void gp_launches_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d);
 void gp_launches_on_context_created(CUcontext ctx);
 void gp_launches_on_context_destroyed(CUcontext ctx);

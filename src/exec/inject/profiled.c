@@ -7,6 +7,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gp_hashmap ids; /* zeroed: an empty set (values of size 0) */
+static gp_hashmap streams;
 
 void gp_profiled_add(uint32_t correlation_id)
 {
@@ -21,6 +22,21 @@ bool gp_profiled_has(uint32_t correlation_id)
 {
     pthread_mutex_lock(&lock);
     const bool found = gp_hashmap_find(&ids, &correlation_id, sizeof correlation_id) != NULL;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+void gp_profiled_add_stream(uint32_t stream_id)
+{
+    pthread_mutex_lock(&lock);
+    gp_hashmap_add(&streams, &stream_id, sizeof stream_id, NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+bool gp_profiled_stream_has(uint32_t stream_id)
+{
+    pthread_mutex_lock(&lock);
+    const bool found = streams.count && gp_hashmap_find(&streams, &stream_id, sizeof stream_id);
     pthread_mutex_unlock(&lock);
     return found;
 }

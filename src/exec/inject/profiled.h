@@ -1,4 +1,5 @@
-/* The correlation ids of the launches profiled with counters: launches.c adds each at the
+/* What the activity records leave out. The correlation ids of the launches profiled with
+ * counters: launches.c adds each at the
  * launch's exit, and CUPTI's activity thread (activity.c) asks about every kernel that ran,
  * leaving out those whose time the counters give. Locked inside: the two are different
  * threads. The library runs inside someone else's process: nothing here exits or prints. */
@@ -11,5 +12,10 @@
 /* Remember a profiled launch (out of memory: forgotten, its kernel then also timed). */
 void gp_profiled_add(uint32_t correlation_id);
 bool gp_profiled_has(uint32_t correlation_id);
+
+/* The private streams of shadow launches (graph_launches.h): nothing that runs there is the
+ * program's, so its activity records are left out. */
+void gp_profiled_add_stream(uint32_t stream_id);
+bool gp_profiled_stream_has(uint32_t stream_id);
 
 #endif

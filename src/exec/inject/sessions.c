@@ -5,6 +5,7 @@
 #include "gpuprof/status.h"
 #include "exec/protocol.h"
 #include "exec/inject/record.h"
+#include "exec/inject/sampling.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +74,17 @@ void gp_sessions_detach(gp_sessions *s)
     gp_hashmap_free(&s->signatures);
 }
 
+/* A shadow launch never takes auto's first kernel replay of the whole set: the graph's
+ * memory is saved once for all its nodes (graph_launches.h), and each node collects one
+ * group per profiled graph launch, as the rotation's later launches do. */
+static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
+{
+    gp_rotation r = s->rotation;
+    if (l->shadow && r.mode == GP_EXEC_REPLAY_AUTO)
+        r.mode = GP_EXEC_REPLAY_ROTATE;
+    return r;
+}
+
 /* ---- signatures ---------------------------------------------------------------------------- */
 
 /* What tells launches of one kernel apart on a context: its shape, then its name. */
@@ -99,7 +111,8 @@ static gp_signature_state *signature_of(gp_sessions *s, const gp_launch_info *l)
 bool gp_sessions_lacks(gp_sessions *s, const gp_launch_info *l)
 {
     const gp_signature_state *state = signature_of(s, l);
-    return state && gp_rotation_lacks(&s->rotation, state);
+    const gp_rotation rotation = rotation_for(s, l);
+    return state && gp_rotation_lacks(&rotation, state);
 }
 
 /* ---- records ------------------------------------------------------------------------------- */
@@ -146,6 +159,11 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
     gp_record_dim(&r, "grid", l->grid[0], l->grid[1], l->grid[2]);
     gp_record_dim(&r, "block", l->block[0], l->block[1], l->block[2]);
     gp_record_uint(&r, "smem", l->smem);
+    if (l->shadow) {
+        gp_record_uint(&r, "graph", l->graph);
+        gp_record_uint(&r, "node", l->node);
+        gp_record_string(&r, "how", "shadow");
+    }
     gp_record_int(&r, "profiled", values != NULL);
     if (values) {
         double all[GP_MAX_COUNTERS];
@@ -166,12 +184,14 @@ static void warn_error(void)
 bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
 {
     const gp_signature_state *state = signature_of(s, l);
-    const int set = state ? gp_rotation_choose(&s->rotation, state, s->latest) : GP_SET_NONE;
+    const gp_rotation rotation = rotation_for(s, l);
+    const int set = state ? gp_rotation_choose(&rotation, state, s->latest) : GP_SET_NONE;
     if (set == GP_SET_NONE)
         return false;
     if (s->pass_open && set == s->latest)
         return true;
     gp_sessions_end_pass(s);
+    gp_sampling_release(s->device); /* the range profiler and PM sampling take turns */
     gp_profiler *p = s->collector->profiler;
     const gp_replay replay = replay_of(s->collector, set);
     const size_t ranges = replay == GP_REPLAY_USER ? GP_PASS_RANGES : 1;

@@ -31,6 +31,10 @@ typedef struct {
     uint32_t stream;
     char *kernel;                      /* mangled name; owned while pending */
     unsigned grid[3], block[3], smem;
+    bool shadow;                       /* a CUDA graph's kernel node launched alone before the
+                                          program's graph launch `id` (graph_launches.h) */
+    uint32_t graph;                    /* shadow: the executable graph's id, */
+    uint64_t node;                     /* and the node's (0: not known) */
 } gp_launch_info;
 
 typedef struct {

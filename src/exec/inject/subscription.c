@@ -1,6 +1,7 @@
 /* The CUPTI subscriber of subscription.h: one per process, for the library's one callback. */
 #include "exec/inject/subscription.h"
 
+#include "exec/inject/graphs.h"
 #include "exec/inject/record.h"
 
 #include <stdio.h>
@@ -27,7 +28,23 @@ void gp_subscription_stop_launches(void)
             cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
 }
 
-int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches)
+bool gp_subscription_is_graph_callback(CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < gp_n_graph_callbacks; i++)
+        if (gp_graph_callbacks[i] == cbid)
+            return true;
+    return false;
+}
+
+static void watch_graphs(void)
+{
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+    for (size_t i = 0; i < gp_n_graph_callbacks; i++)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, gp_graph_callbacks[i]);
+}
+
+int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs)
 {
     CUpti_SubscriberParams sp = {.structSize = CUpti_SubscriberParams_STRUCT_SIZE};
     char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = "";
@@ -50,5 +67,7 @@ int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches)
         return 0; /* timing only: no launch callbacks, the least overhead per launch */
     for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
+    if (graphs)
+        watch_graphs();
     return 0;
 }

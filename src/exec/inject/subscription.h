@@ -8,9 +8,13 @@
 #include <stdbool.h>
 
 /* Subscribe on_callback to the contexts' creation and destruction and, with `launches`, to
- * the kernel and graph launches. -1 (a warning written) when another CUPTI tool holds the
- * subscription. */
-int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches);
+ * the kernel and graph launches; with `graphs` too, to the executable graphs' instantiation,
+ * changes and destruction (graphs.h). -1 (a warning written) when another CUPTI tool holds
+ * the subscription. */
+int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs);
+
+/* Whether a driver callback is one of graphs.h's. */
+bool gp_subscription_is_graph_callback(CUpti_CallbackId cbid);
 
 /* No more kernel launch callbacks: every launch --launch-count allows was profiled. The graph
  * launches keep theirs. */

@@ -1,0 +1,370 @@
+/* The graph launches of graph_launches.h: choosing the kernel nodes to profile, the shadow
+ * launches with the context's memory saved and restored around them, and the sampling window
+ * of the program's own run. */
+#include "exec/inject/graph_launches.h"
+
+#include "exec/inject/checkpoint.h"
+#include "exec/inject/graphs.h"
+#include "exec/inject/profiled.h"
+#include "exec/inject/record.h"
+#include "exec/inject/sampling.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_STREAMS 64
+
+static struct {
+    gp_graph_profiling mode;
+    bool profiling;            /* metrics were asked for */
+    gp_graph_hooks hooks;
+} graph;
+
+/* The private stream of each context, made at its first shadow launch. */
+static struct {
+    CUcontext ctx;
+    CUstream stream;
+} streams[MAX_STREAMS];
+static size_t n_streams;
+
+/* This thread's graph launch, between its entry and exit (the launch lock is held). */
+static _Thread_local bool shadowing;
+static _Thread_local bool sampling;
+static _Thread_local uint32_t sampling_device;
+
+void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h)
+{
+    graph.mode = mode;
+    graph.profiling = profiling;
+    graph.hooks = *h;
+}
+
+bool gp_graph_launches_shadowing(void)
+{
+    return shadowing;
+}
+
+/* ---- records ------------------------------------------------------------------------------- */
+
+static void write_graph(const gp_graph_view *v, uint32_t context)
+{
+    gp_record r;
+    gp_record_begin(&r, GP_RECORD_GRAPH);
+    gp_record_int(&r, "pid", getpid());
+    gp_record_uint(&r, "context", context);
+    gp_record_uint(&r, "graph", v->exec_id);
+    gp_record_uint(&r, "kernels", v->kernels);
+    gp_record_int(&r, "shadow", v->reason == NULL);
+    if (v->reason)
+        gp_record_string(&r, "reason", v->reason);
+    gp_record_end(&r);
+}
+
+/* Once per graph: how its kernel nodes are profiled. */
+static void say_graph(CUgraphExec exec, const gp_graph_view *v, uint32_t context)
+{
+    if (v->said)
+        return;
+    gp_graphs_mark_said(exec);
+    write_graph(v, context);
+    if (v->reason) {
+        char text[256];
+        snprintf(text, sizeof text, "CUDA graph %u has %s: its kernel nodes are sampled and "
+                 "timed, not shadow-launched", v->exec_id, v->reason);
+        gp_record_warning(text, "instruction-level counters of its kernels need them launched "
+                          "outside a graph, or a graph of kernel, memcpy and memset nodes");
+    }
+}
+
+static void say_unknown_graph(void)
+{
+    static bool said;
+    if (said)
+        return;
+    said = true;
+    gp_record_warning("a CUDA graph instantiated before gpuprof was loaded is sampled and timed, "
+                      "not shadow-launched", NULL);
+}
+
+/* ---- the kernel nodes ---------------------------------------------------------------------- */
+
+typedef struct {
+    CUDA_KERNEL_NODE_PARAMS params;
+    CUfunction f;
+    gp_launch_info info;
+} kernel_node;
+
+/* A kernel step's parameters, function and launch description (as a shadow launch of the
+ * graph launch `launch_id`). */
+static bool read_kernel(const gp_graph_step *step, uint32_t exec_id, uint32_t launch_id,
+                        kernel_node *k)
+{
+    memset(k, 0, sizeof *k);
+    if (cuGraphKernelNodeGetParams(step->node, &k->params) != CUDA_SUCCESS)
+        return false;
+    k->f = k->params.func;
+    if (!k->f && (!k->params.kern || cuKernelGetFunction(&k->f, k->params.kern) != CUDA_SUCCESS))
+        return false;
+    const char *name = NULL;
+    if (cuFuncGetName(&name, k->f) != CUDA_SUCCESS || !name)
+        return false;
+    const CUDA_KERNEL_NODE_PARAMS *p = &k->params;
+    k->info = (gp_launch_info){.id = launch_id, .kernel = (char *)name,
+                               .grid = {p->gridDimX, p->gridDimY, p->gridDimZ},
+                               .block = {p->blockDimX, p->blockDimY, p->blockDimZ},
+                               .smem = p->sharedMemBytes, .shadow = true, .graph = exec_id,
+                               .node = step->exec_node};
+    return true;
+}
+
+/* The filters' choice for each kernel step (NULL: not profiled), in dependency order: each
+ * kernel node counts as a launch. Whether any was chosen. */
+static bool choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t launch_id,
+                         gp_sessions **chosen)
+{
+    bool any = false;
+    for (size_t i = 0; i < v->n_steps; i++) {
+        kernel_node k;
+        chosen[i] = NULL;
+        if (v->steps[i].kind != GP_STEP_KERNEL ||
+            !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
+            continue;
+        chosen[i] = graph.hooks.choose(ctx, &k.info);
+        any |= chosen[i] != NULL;
+    }
+    return any;
+}
+
+/* ---- shadow launches ----------------------------------------------------------------------- */
+
+static CUstream private_stream(CUcontext ctx)
+{
+    for (size_t i = 0; i < n_streams; i++)
+        if (streams[i].ctx == ctx)
+            return streams[i].stream;
+    CUstream s = NULL;
+    uint32_t id = 0;
+    if (n_streams == MAX_STREAMS || cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+        return NULL;
+    if (cuptiGetStreamIdEx(ctx, s, 0, &id) == CUPTI_SUCCESS)
+        gp_profiled_add_stream(id);
+    streams[n_streams].ctx = ctx;
+    streams[n_streams++].stream = s;
+    return s;
+}
+
+/* The node's kernel with its launch attributes (clusters, cooperative launch). */
+static CUresult launch_kernel(const gp_graph_step *step, const kernel_node *k, CUstream s)
+{
+    const CUDA_KERNEL_NODE_PARAMS *p = &k->params;
+    CUlaunchAttribute attrs[2];
+    unsigned n = 0;
+    CUlaunchAttributeValue v;
+    if (cuGraphKernelNodeGetAttribute(step->node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v) ==
+            CUDA_SUCCESS && v.clusterDim.x * v.clusterDim.y * v.clusterDim.z > 1)
+        attrs[n++] = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, .value = v};
+    if (cuGraphKernelNodeGetAttribute(step->node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &v) ==
+            CUDA_SUCCESS && v.cooperative)
+        attrs[n++] = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE, .value = v};
+    const CUlaunchConfig c = {
+        .gridDimX = p->gridDimX, .gridDimY = p->gridDimY, .gridDimZ = p->gridDimZ,
+        .blockDimX = p->blockDimX, .blockDimY = p->blockDimY, .blockDimZ = p->blockDimZ,
+        .sharedMemBytes = p->sharedMemBytes, .hStream = s, .attrs = attrs, .numAttrs = n};
+    return cuLaunchKernelEx(&c, k->f, p->kernelParams, p->extra); /* what the kernel did
+                                                                      is checked at the
+                                                                      steps' synchronisation */
+}
+
+static CUresult run_memset(CUgraphNode node, CUstream s)
+{
+    CUDA_MEMSET_NODE_PARAMS m;
+    CUresult r = cuGraphMemsetNodeGetParams(node, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    const size_t pitch = m.height > 1 ? m.pitch : m.width * m.elementSize;
+    switch (m.elementSize) {
+    case 1: return cuMemsetD2D8Async(m.dst, pitch, (unsigned char)m.value, m.width, m.height, s);
+    case 2: return cuMemsetD2D16Async(m.dst, pitch, (unsigned short)m.value, m.width, m.height, s);
+    default: return cuMemsetD2D32Async(m.dst, pitch, m.value, m.width, m.height, s);
+    }
+}
+
+static CUresult run_memcpy(CUgraphNode node, CUstream s)
+{
+    CUDA_MEMCPY3D m;
+    CUresult r = cuGraphMemcpyNodeGetParams(node, &m);
+    return r == CUDA_SUCCESS ? cuMemcpy3DAsync(&m, s) : r;
+}
+
+/* One kernel step: profiled in its sessions when chosen, else run outside any pass. */
+static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, CUcontext ctx,
+                              CUstream stream, uint32_t launch_id)
+{
+    kernel_node k;
+    if (!read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
+        return CUDA_ERROR_INVALID_VALUE;
+    const bool started = s && gp_sessions_start(s, &k.info);
+    if (!started)
+        graph.hooks.end_pass(ctx);
+    const CUresult r = launch_kernel(&v->steps[i], &k, stream);
+    if (started)
+        gp_sessions_launched(s, &k.info, r == CUDA_SUCCESS);
+    return r;
+}
+
+static CUresult shadow_steps(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
+                             CUstream stream, uint32_t launch_id)
+{
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; i < v->n_steps && r == CUDA_SUCCESS; i++) {
+        const gp_graph_step *step = &v->steps[i];
+        r = step->kind == GP_STEP_KERNEL ? shadow_kernel(v, i, chosen[i], ctx, stream, launch_id)
+            : step->kind == GP_STEP_MEMSET ? run_memset(step->node, stream)
+                                           : run_memcpy(step->node, stream);
+    }
+    graph.hooks.end_pass(ctx);
+    const CUresult sync = cuStreamSynchronize(stream);
+    return r != CUDA_SUCCESS ? r : sync;
+}
+
+/* What stopped a graph launch's shadow launches (error: CUDA's or CUPTI's name for it). */
+static void warn_not_shadowed(const char *what, const char *error, const char *hint)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s failed (%s): a graph launch's kernel nodes were not "
+             "shadow-launched", what, error ? error : "unknown error");
+    gp_record_warning(text, hint);
+}
+
+static void warn_cuda(const char *what, CUresult r)
+{
+    const char *name = NULL;
+    cuGetErrorName(r, &name);
+    warn_not_shadowed(what, name, NULL);
+}
+
+static void warn_cupti(const char *what, CUptiResult r)
+{
+    const char *name = NULL;
+    cuptiGetResultString(r, &name);
+    warn_not_shadowed(what, name, "device memory may be too full to save a copy of it");
+}
+
+/* The shadow launches of one graph launch, the context's device memory saved before and
+ * restored after (the program's own launch then runs on the memory it left). The context
+ * is current and every earlier piece of work on it finished. */
+static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
+                          uint32_t launch_id)
+{
+    CUstream stream = private_stream(ctx);
+    if (!stream) {
+        warn_cuda("creating a stream for shadow launches", CUDA_ERROR_OUT_OF_MEMORY);
+        return;
+    }
+    CUpti_Checkpoint cp = {.structSize = CUpti_Checkpoint_STRUCT_SIZE, .ctx = ctx};
+    const CUptiResult saved = cuptiCheckpointSave(&cp);
+    if (saved != CUPTI_SUCCESS) {
+        warn_cupti("saving device memory (cuptiCheckpointSave)", saved);
+        return;
+    }
+    shadowing = true;
+    const CUresult r = shadow_steps(v, chosen, ctx, stream, launch_id);
+    shadowing = false;
+    if (r != CUDA_SUCCESS)
+        warn_cuda("a shadow launch", r);
+    const CUptiResult restored = cuptiCheckpointRestore(&cp);
+    if (restored != CUPTI_SUCCESS)
+        gp_record_warning("restoring device memory after shadow launches failed: the program's "
+                          "results may be wrong", "run with --graph-profiling=time");
+    cuptiCheckpointFree(&cp);
+}
+
+/* ---- the program's graph launch ------------------------------------------------------------ */
+
+/* Everything earlier on the context finished, without breaking another thread's capture. */
+static bool context_idle(CUcontext ctx)
+{
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    const bool idle = cuCtxSynchronize() == CUDA_SUCCESS;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    (void)ctx;
+    return idle;
+}
+
+static void begin_sampling(CUcontext ctx, uint32_t uid, uint32_t device, uint32_t launch_id)
+{
+    graph.hooks.suspend_range_profilers(device);
+    if (context_idle(ctx) && gp_sampling_begin(device, uid, launch_id)) {
+        sampling = true;
+        sampling_device = device;
+    }
+}
+
+/* Profile the graph's kernel nodes (node mode): shadow launches when it allows them, and the
+ * program's run sampled. */
+static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
+{
+    uint32_t uid = 0, device = 0;
+    cuptiGetContextId(d->context, &uid);
+    cuptiGetDeviceId(d->context, &device);
+    gp_graphs_lock();
+    gp_graph_view v;
+    if (!gp_graphs_find(exec, &v)) {
+        gp_graphs_unlock();
+        say_unknown_graph();
+        begin_sampling(d->context, uid, device, d->correlationId);
+        return;
+    }
+    say_graph(exec, &v, uid);
+    gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
+    const bool any = chosen && choose_nodes(&v, d->context, d->correlationId, chosen);
+    if (any && !v.reason && graph.hooks.sessions(d->context) && context_idle(d->context))
+        shadow_launch(&v, chosen, d->context, d->correlationId);
+    free(chosen);
+    gp_graphs_unlock();
+    if (any || v.reason)
+        begin_sampling(d->context, uid, device, d->correlationId);
+}
+
+static void say_graphs_are_timed(void)
+{
+    static bool said;
+    if (said)
+        return;
+    said = true;
+    gp_record_warning("kernels launched from CUDA graphs are timed, not profiled "
+                      "(--graph-profiling=time)", NULL);
+}
+
+void gp_graph_launch_enter(const CUpti_CallbackData *d)
+{
+    const cuGraphLaunch_params *p = d->functionParams;
+    sampling = false;
+    graph.hooks.end_pass(d->context);
+    if (!graph.profiling)
+        return;
+    if (graph.mode == GP_GRAPH_TIME) {
+        say_graphs_are_timed();
+        return;
+    }
+    if (graph.mode == GP_GRAPH_NODE)
+        profile_nodes(d, p->hGraph);
+}
+
+void gp_graph_launch_exit(const CUpti_CallbackData *d)
+{
+    if (!sampling)
+        return;
+    sampling = false;
+    const cuGraphLaunch_params *p = d->functionParams;
+    const CUresult *ret = d->functionReturnValue;
+    const bool ran = ret && *ret == CUDA_SUCCESS;
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    const bool finished = ran && cuStreamSynchronize(p->hStream) == CUDA_SUCCESS;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    gp_sampling_end(sampling_device, finished);
+}

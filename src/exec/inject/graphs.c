@@ -1,0 +1,479 @@
+/* The executable graphs of graphs.h: a clone of each one's source taken at its
+ * instantiation, its steps in dependency order, and the program's later changes to it. */
+#include "exec/inject/graphs.h"
+
+#include "gpuprof/hashmap.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    bool live;
+    uint32_t exec_id;
+    CUcontext ctx;
+    CUgraph clone;             /* NULL once the graph falls back */
+    gp_graph_step *steps;
+    size_t n_steps, kernels;
+    char reason[128];          /* "": shadow-launchable */
+    bool said;
+} graph_entry;
+
+static pthread_mutex_t graphs_lock;
+static pthread_once_t graphs_once = PTHREAD_ONCE_INIT;
+static gp_hashmap graphs;      /* graph_entry by CUgraphExec */
+
+/* Recursive: the driver calls made here (cloning) call back into the library. */
+static void make_lock(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&graphs_lock, &a);
+    pthread_mutexattr_destroy(&a);
+    gp_hashmap_init(&graphs, sizeof(graph_entry));
+}
+
+void gp_graphs_lock(void)
+{
+    pthread_once(&graphs_once, make_lock);
+    pthread_mutex_lock(&graphs_lock);
+}
+
+void gp_graphs_unlock(void)
+{
+    pthread_mutex_unlock(&graphs_lock);
+}
+
+/* ---- what each instantiation cloned (this thread, between its API entry and exit) -------- */
+
+typedef struct {
+    CUgraphNode original;
+    uint64_t node_id;
+    uint32_t graph_id;
+} clone_pair;
+
+static _Thread_local bool instantiating;
+static _Thread_local clone_pair *pairs;
+static _Thread_local size_t n_pairs, cap_pairs;
+
+void gp_graphs_on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
+{
+    if (cbid != CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED || !instantiating)
+        return;
+    const CUpti_GraphData *g = r->resourceDescriptor;
+    clone_pair p = {.original = g->originalNode};
+    if (!g->node || !g->graph || cuptiGetGraphNodeId(g->node, &p.node_id) != CUPTI_SUCCESS ||
+        cuptiGetGraphId(g->graph, &p.graph_id) != CUPTI_SUCCESS)
+        return;
+    if (n_pairs == cap_pairs) {
+        const size_t cap = cap_pairs ? cap_pairs * 2 : 64;
+        clone_pair *more = realloc(pairs, cap * sizeof *more);
+        if (!more)
+            return; /* that node's id stays unknown: the reader matches it by its kernel */
+        pairs = more;
+        cap_pairs = cap;
+    }
+    pairs[n_pairs++] = p;
+}
+
+/* The id of the node `original` became in the executable graph `exec_id`; 0 if not seen. */
+static uint64_t exec_node_of(CUgraphNode original, uint32_t exec_id)
+{
+    for (size_t i = 0; i < n_pairs; i++)
+        if (pairs[i].original == original && pairs[i].graph_id == exec_id)
+            return pairs[i].node_id;
+    return 0;
+}
+
+/* ---- steps in dependency order ----------------------------------------------------------- */
+
+typedef struct {
+    gp_graph_step *steps;
+    size_t n, cap, kernels;
+    char *reason;              /* graph_entry.reason: set when a node cannot be shadowed */
+    gp_hashmap exec_ids;       /* uint64_t by clone node (top level only) */
+} plan;
+
+static const char *const unreplayable[] = {
+    [CU_GRAPH_NODE_TYPE_HOST] = "a host node",
+    [CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "an event wait node",
+    [CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "an event record node",
+    [CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL] = "an external semaphore node",
+    [CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT] = "an external semaphore node",
+    [CU_GRAPH_NODE_TYPE_MEM_ALLOC] = "a memory allocation node",
+    [CU_GRAPH_NODE_TYPE_MEM_FREE] = "a memory free node",
+    [CU_GRAPH_NODE_TYPE_BATCH_MEM_OP] = "a batch memory operation node",
+    [CU_GRAPH_NODE_TYPE_CONDITIONAL] = "a conditional node",
+};
+
+static void set_reason(char *reason, const char *what)
+{
+    if (!reason[0])
+        snprintf(reason, 128, "%s", what);
+}
+
+static void add_step(plan *pl, gp_step_kind kind, CUgraphNode node)
+{
+    if (pl->n == pl->cap) {
+        const size_t cap = pl->cap ? pl->cap * 2 : 16;
+        gp_graph_step *more = realloc(pl->steps, cap * sizeof *more);
+        if (!more) {
+            set_reason(pl->reason, "out of host memory");
+            return;
+        }
+        pl->steps = more;
+        pl->cap = cap;
+    }
+    const uint64_t *id = gp_hashmap_find(&pl->exec_ids, &node, sizeof node);
+    pl->steps[pl->n++] = (gp_graph_step){kind, node, id ? *id : 0};
+}
+
+static void walk(plan *pl, CUgraph g, int depth);
+
+static void add_node(plan *pl, CUgraphNode node, int depth)
+{
+    CUgraphNodeType type;
+    if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) {
+        set_reason(pl->reason, "a node of unknown type");
+        return;
+    }
+    switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        pl->kernels++;
+        add_step(pl, GP_STEP_KERNEL, node);
+        return;
+    case CU_GRAPH_NODE_TYPE_MEMCPY: add_step(pl, GP_STEP_MEMCPY, node); return;
+    case CU_GRAPH_NODE_TYPE_MEMSET: add_step(pl, GP_STEP_MEMSET, node); return;
+    case CU_GRAPH_NODE_TYPE_EMPTY: return;
+    case CU_GRAPH_NODE_TYPE_GRAPH: {
+        CUgraph child;
+        if (cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
+            walk(pl, child, depth + 1);
+        else
+            set_reason(pl->reason, "a child graph gpuprof could not read");
+        return;
+    }
+    default:
+        /* Its kernels still count: a fallback graph's nodes are sampled and timed. */
+        set_reason(pl->reason, (unsigned)type < sizeof unreplayable / sizeof *unreplayable &&
+                                       unreplayable[type] ? unreplayable[type]
+                                                          : "a node of a kind gpuprof cannot replay");
+    }
+}
+
+/* Whether every dependency of the node is done (the nodes' indices by handle in `index`). */
+static bool ready(CUgraphNode node, const gp_hashmap *index, const bool *done)
+{
+    size_t n = 0;
+    if (cuGraphNodeGetDependencies(node, NULL, NULL, &n) != CUDA_SUCCESS)
+        return true;
+    if (n == 0)
+        return true;
+    CUgraphNode *deps = malloc(n * sizeof *deps);
+    bool all = true;
+    if (deps && cuGraphNodeGetDependencies(node, deps, NULL, &n) == CUDA_SUCCESS)
+        for (size_t d = 0; d < n && all; d++) {
+            const size_t *i = gp_hashmap_find(index, &deps[d], sizeof deps[d]);
+            all = !i || done[*i];
+        }
+    free(deps);
+    return all;
+}
+
+/* The graph's nodes in an order that respects every edge (Kahn's, by repeated sweeps). */
+static void walk(plan *pl, CUgraph g, int depth)
+{
+    size_t n = 0;
+    if (depth > 16 || cuGraphGetNodes(g, NULL, &n) != CUDA_SUCCESS) {
+        set_reason(pl->reason, "a graph gpuprof could not read");
+        return;
+    }
+    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes);
+    bool *done = calloc(n ? n : 1, sizeof *done);
+    gp_hashmap index;
+    gp_hashmap_init(&index, sizeof(size_t));
+    if (!nodes || !done || cuGraphGetNodes(g, nodes, &n) != CUDA_SUCCESS)
+        set_reason(pl->reason, "a graph gpuprof could not read");
+    else
+        for (size_t i = 0; i < n; i++) {
+            size_t *at = gp_hashmap_add(&index, &nodes[i], sizeof nodes[i], NULL);
+            if (at)
+                *at = i;
+        }
+    /* A node that cannot be shadow-launched gives the reason and the walk goes on: the
+     * graph's kernel nodes are still counted by the launch filters. */
+    for (size_t left = nodes && done ? n : 0, progress = 1; left && progress;) {
+        progress = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && ready(nodes[i], &index, done)) {
+                done[i] = true;
+                left--;
+                progress++;
+                add_node(pl, nodes[i], depth);
+            }
+        if (!progress && left)
+            set_reason(pl->reason, "a dependency cycle");
+    }
+    gp_hashmap_free(&index);
+    free(done);
+    free(nodes);
+}
+
+/* The ids the executable graph gave the top-level nodes, by their clone's nodes. */
+static void map_exec_ids(plan *pl, CUgraph source, CUgraph clone, uint32_t exec_id)
+{
+    size_t n = 0;
+    if (!source || cuGraphGetNodes(source, NULL, &n) != CUDA_SUCCESS || n == 0)
+        return;
+    CUgraphNode *nodes = calloc(n, sizeof *nodes);
+    if (nodes && cuGraphGetNodes(source, nodes, &n) == CUDA_SUCCESS)
+        for (size_t i = 0; i < n; i++) {
+            CUgraphNode c;
+            const uint64_t id = exec_node_of(nodes[i], exec_id);
+            uint64_t *slot;
+            if (id && cuGraphNodeFindInClone(&c, nodes[i], clone) == CUDA_SUCCESS &&
+                (slot = gp_hashmap_add(&pl->exec_ids, &c, sizeof c, NULL)))
+                *slot = id;
+        }
+    free(nodes);
+}
+
+/* The entry's steps from its clone (source: the program's graph, when the ids it cloned
+ * into the executable graph are known; NULL after an update). */
+static void plan_entry(graph_entry *e, CUgraph source)
+{
+    free(e->steps);
+    e->steps = NULL;
+    e->n_steps = e->kernels = 0;
+    plan pl = {.reason = e->reason};
+    gp_hashmap_init(&pl.exec_ids, sizeof(uint64_t));
+    map_exec_ids(&pl, source, e->clone, e->exec_id);
+    walk(&pl, e->clone, 0);
+    gp_hashmap_free(&pl.exec_ids);
+    e->steps = pl.steps;
+    e->n_steps = pl.n;
+    e->kernels = pl.kernels;
+}
+
+static void drop_clone(graph_entry *e)
+{
+    if (e->clone)
+        cuGraphDestroy(e->clone);
+    e->clone = NULL;
+}
+
+/* ---- the program's calls ----------------------------------------------------------------- */
+
+/* Every cuGraphInstantiate* starts with these two. */
+typedef struct {
+    CUgraphExec *phGraphExec;
+    CUgraph hGraph;
+} instantiate_params;
+
+static void on_instantiated(const instantiate_params *p)
+{
+    instantiating = false;
+    CUgraphExec exec = p->phGraphExec ? *p->phGraphExec : NULL;
+    if (!exec)
+        return;
+    graph_entry *e = gp_hashmap_add(&graphs, &exec, sizeof exec, NULL);
+    if (!e)
+        return; /* unknown at its launch: it falls back */
+    drop_clone(e);
+    free(e->steps);
+    *e = (graph_entry){.live = true};
+    cuptiGetGraphExecId(exec, &e->exec_id);
+    cuCtxGetCurrent(&e->ctx);
+    if (cuGraphClone(&e->clone, p->hGraph) != CUDA_SUCCESS) {
+        e->clone = NULL;
+        set_reason(e->reason, "its graph could not be copied");
+        return;
+    }
+    plan_entry(e, p->hGraph);
+}
+
+static graph_entry *entry_of(CUgraphExec exec)
+{
+    graph_entry *e = gp_hashmap_find(&graphs, &exec, sizeof exec);
+    return e && e->live ? e : NULL;
+}
+
+/* The program changed the executable graph in a way the clone cannot follow. */
+static void fall_back(graph_entry *e, const char *api)
+{
+    char text[128];
+    snprintf(text, sizeof text, "changed in place by %s", api);
+    set_reason(e->reason, text);
+    drop_clone(e);
+}
+
+/* The clone's node for one of the program's nodes. */
+static bool clone_node(graph_entry *e, CUgraphNode original, CUgraphNode *c)
+{
+    return e->clone && cuGraphNodeFindInClone(c, original, e->clone) == CUDA_SUCCESS;
+}
+
+static void follow_kernel_params(graph_entry *e, CUgraphNode node,
+                                 const CUDA_KERNEL_NODE_PARAMS *params, const char *api)
+{
+    CUgraphNode c;
+    if (!clone_node(e, node, &c) || cuGraphKernelNodeSetParams(c, params) != CUDA_SUCCESS)
+        fall_back(e, api);
+}
+
+static void follow_kernel_params_v1(graph_entry *e, const cuGraphExecKernelNodeSetParams_params *p)
+{
+    const CUDA_KERNEL_NODE_PARAMS_v1 *v1 = p->nodeParams;
+    CUDA_KERNEL_NODE_PARAMS v2 = {
+        .func = v1->func, .gridDimX = v1->gridDimX, .gridDimY = v1->gridDimY,
+        .gridDimZ = v1->gridDimZ, .blockDimX = v1->blockDimX, .blockDimY = v1->blockDimY,
+        .blockDimZ = v1->blockDimZ, .sharedMemBytes = v1->sharedMemBytes,
+        .kernelParams = v1->kernelParams, .extra = v1->extra};
+    follow_kernel_params(e, p->hNode, &v2, "cudaGraphExecKernelNodeSetParams");
+}
+
+static void follow_update(graph_entry *e, CUgraph source)
+{
+    drop_clone(e);
+    if (cuGraphClone(&e->clone, source) != CUDA_SUCCESS) {
+        e->clone = NULL;
+        set_reason(e->reason, "its updated graph could not be copied");
+        return;
+    }
+    plan_entry(e, NULL); /* which node became which is not said: the reader matches them */
+}
+
+/* An update of an executable graph that succeeded, by its callback id. */
+static void on_updated(CUpti_CallbackId cbid, const void *params)
+{
+    CUgraphExec exec = *(CUgraphExec const *)params; /* every update's first parameter */
+    graph_entry *e = entry_of(exec);
+    if (!e || !e->clone)
+        return;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
+        follow_kernel_params_v1(e, params);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
+        const cuGraphExecKernelNodeSetParams_v2_params *p = params;
+        follow_kernel_params(e, p->hNode, p->nodeParams, "cudaGraphExecKernelNodeSetParams");
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams: {
+        const cuGraphExecMemsetNodeSetParams_params *p = params;
+        CUgraphNode c;
+        if (!clone_node(e, p->hNode, &c) ||
+            cuGraphMemsetNodeSetParams(c, p->memsetParams) != CUDA_SUCCESS)
+            fall_back(e, "cudaGraphExecMemsetNodeSetParams");
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams: {
+        const cuGraphExecMemcpyNodeSetParams_params *p = params;
+        CUgraphNode c;
+        if (!clone_node(e, p->hNode, &c) ||
+            cuGraphMemcpyNodeSetParams(c, p->copyParams) != CUDA_SUCCESS)
+            fall_back(e, "cudaGraphExecMemcpyNodeSetParams");
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+        follow_update(e, ((const cuGraphExecUpdate_params *)params)->hGraph);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2:
+        follow_update(e, ((const cuGraphExecUpdate_v2_params *)params)->hGraph);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled: fall_back(e, "cudaGraphNodeSetEnabled"); break;
+    default: fall_back(e, "an in-place update of the executable graph"); break;
+    }
+}
+
+static void on_destroy(const cuGraphExecDestroy_params *p)
+{
+    graph_entry *e = entry_of(p->hGraphExec);
+    if (!e)
+        return;
+    drop_clone(e);
+    free(e->steps);
+    e->steps = NULL;
+    e->live = false;
+}
+
+const CUpti_CallbackId gp_graph_callbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecHostNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecExternalSemaphoresWaitNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecBatchMemOpNodeSetParams,
+};
+const size_t gp_n_graph_callbacks = sizeof gp_graph_callbacks / sizeof gp_graph_callbacks[0];
+
+static bool is_instantiate(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
+}
+
+void gp_graphs_on_callback(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
+{
+    const CUresult *ret = d->functionReturnValue;
+    const bool enter = d->callbackSite == CUPTI_API_ENTER;
+    if (is_instantiate(cbid) && enter) {
+        instantiating = true;
+        n_pairs = 0;
+        return;
+    }
+    gp_graphs_lock();
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy) {
+        if (enter)
+            on_destroy(d->functionParams);
+    } else if (is_instantiate(cbid)) {
+        if (ret && *ret == CUDA_SUCCESS)
+            on_instantiated(d->functionParams);
+        instantiating = false;
+    } else if (!enter && ret && *ret == CUDA_SUCCESS) {
+        on_updated(cbid, d->functionParams);
+    }
+    gp_graphs_unlock();
+}
+
+/* ---- the launch's view ------------------------------------------------------------------- */
+
+bool gp_graphs_find(CUgraphExec exec, gp_graph_view *view)
+{
+    graph_entry *e = entry_of(exec);
+    if (!e)
+        return false;
+    *view = (gp_graph_view){.exec_id = e->exec_id, .ctx = e->ctx, .kernels = e->kernels,
+                            .reason = e->reason[0] || !e->clone ? e->reason : NULL,
+                            .steps = e->steps, .n_steps = e->n_steps, .said = e->said};
+    if (!e->clone && !e->reason[0])
+        view->reason = "its graph could not be copied";
+    return true;
+}
+
+void gp_graphs_mark_said(CUgraphExec exec)
+{
+    graph_entry *e = entry_of(exec);
+    if (e)
+        e->said = true;
+}
