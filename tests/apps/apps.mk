@@ -16,7 +16,8 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
-                spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast
+                spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast \
+                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
@@ -41,6 +42,9 @@ $(APPS_DIR)/%: $(APPS_SRC_DIR)/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(or $(APPS_GENCODE_$*),$(GENCODE)) $(APPS_NVFLAGS) $(APPS_NVFLAGS_$*) -o $@ $< \
 	    $(APPS_LDLIBS_$*)
+
+# The graph programs share a header.
+$(addprefix $(APPS_DIR)/,$(filter graph_%,$(APPS_CU))): $(APPS_SRC_DIR)/graph_apps.h
 
 $(APPS_DIR)/nospill: $(APPS_SRC_DIR)/spill.cu
 	@mkdir -p $(@D)
