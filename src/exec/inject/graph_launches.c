@@ -119,22 +119,34 @@ static bool read_kernel(const gp_graph_step *step, uint32_t exec_id, uint32_t la
     return true;
 }
 
-/* The filters' choice for each kernel step (NULL: not profiled), in dependency order: each
- * kernel node counts as a launch. Whether any was chosen. */
-static bool choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t launch_id,
-                         gp_sessions **chosen)
+/* What the filters chose of a graph launch's kernel nodes (each counts as a launch). */
+typedef struct {
+    bool any;                  /* some node is profiled: the launch is sampled */
+    bool shadow;               /* some node still lacks a group of counters: shadow launches */
+} node_choice;
+
+/* The filters' choice for each kernel step, in dependency order: its sessions when the node
+ * is to be shadow-launched with counters, else NULL. A chosen node whose signature already
+ * has every group the replay mode collects is not shadowed again: its later launches get
+ * their DRAM traffic from sampling, and the graph launch costs no checkpoint. */
+static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t launch_id,
+                                gp_sessions **chosen)
 {
-    bool any = false;
+    node_choice c = {false, false};
     for (size_t i = 0; i < v->n_steps; i++) {
         kernel_node k;
         chosen[i] = NULL;
         if (v->steps[i].kind != GP_STEP_KERNEL ||
             !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
             continue;
-        chosen[i] = graph.hooks.choose(ctx, &k.info);
-        any |= chosen[i] != NULL;
+        gp_sessions *s = graph.hooks.choose(ctx, &k.info);
+        c.any |= s != NULL;
+        if (s && gp_sessions_lacks(s, &k.info)) {
+            chosen[i] = s;
+            c.shadow = true;
+        }
     }
-    return any;
+    return c;
 }
 
 /* ---- shadow launches ----------------------------------------------------------------------- */
@@ -320,12 +332,13 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
     }
     say_graph(exec, &v, uid);
     gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
-    const bool any = chosen && choose_nodes(&v, d->context, d->correlationId, chosen);
-    if (any && !v.reason && graph.hooks.sessions(d->context) && context_idle(d->context))
+    const node_choice c = chosen ? choose_nodes(&v, d->context, d->correlationId, chosen)
+                                 : (node_choice){false, false};
+    if (c.shadow && !v.reason && context_idle(d->context))
         shadow_launch(&v, chosen, d->context, d->correlationId);
     free(chosen);
     gp_graphs_unlock();
-    if (any || v.reason)
+    if (c.any)
         begin_sampling(d->context, uid, device, d->correlationId);
 }
 

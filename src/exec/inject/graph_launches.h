@@ -31,8 +31,6 @@ typedef struct {
     void (*end_pass)(CUcontext ctx);
     /* Every context's range profiler on the device suspended (before a sampling window). */
     void (*suspend_range_profilers)(uint32_t device);
-    /* The context's sessions, its profiler opened if need be; NULL when it cannot be. */
-    gp_sessions *(*sessions)(CUcontext ctx);
 } gp_graph_hooks;
 
 void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h);

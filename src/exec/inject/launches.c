@@ -473,15 +473,9 @@ static void suspend_range_profilers(uint32_t device)
         }
 }
 
-static gp_sessions *sessions_on(CUcontext ctx)
-{
-    context_state *cs = find_context(ctx);
-    return cs ? sessions_of(cs) : NULL;
-}
-
 static const gp_graph_hooks graph_hooks = {
     .choose = choose_node, .end_pass = end_pass_on,
-    .suspend_range_profilers = suspend_range_profilers, .sessions = sessions_on};
+    .suspend_range_profilers = suspend_range_profilers};
 
 void gp_launches_start_graphs(const gp_exec_options *o)
 {

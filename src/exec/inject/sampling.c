@@ -54,8 +54,14 @@ bool gp_sampling_begin(uint32_t device, uint32_t context, uint32_t launch_id)
         ok = false;
     }
     if (ok && gp_pm_sampler_start(d->sampler) != GP_OK) {
-        say_failure(device);
-        ok = false;
+        /* Once afresh: CUPTI 13.0 failed some starts of a reused sampler (UNKNOWN). */
+        gp_pm_sampler_close(d->sampler);
+        if (gp_pm_sampler_open((int)device, GP_SAMPLE_INTERVAL_NS, GP_SAMPLES_PER_WINDOW,
+                               &d->sampler) != GP_OK ||
+            gp_pm_sampler_start(d->sampler) != GP_OK) {
+            say_failure(device);
+            ok = false;
+        }
     }
     if (ok) {
         d->in_window = true;
