@@ -72,6 +72,9 @@ def test_man_page():
         man = f.read().replace("\\-", "-")
     tap.ok(re.search(r"^\.BI --graph-profiling= MODE$", man, re.M) is not None,
            "man page: --graph-profiling=MODE among the options")
+    tap.ok(re.search(r"^\.SS CUDA graphs$", man, re.M) is not None,
+           "man page: a CUDA graphs subsection")
+    tap.ok(re.search(r"\bXX\b", man) is None, "man page: no placeholder figures (XX)")
 
 
 def main():
