@@ -69,6 +69,7 @@ typedef struct {
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
     bool follow_children;
     gp_exec_replay replay;                 /* --replay */
+    gp_graph_profiling graph_profiling;    /* --graph-profiling; 0: node */
 
     int argc;                              /* the original command line, for reports */
     char **argv;

@@ -317,6 +317,16 @@ static int read_replay(void *ctx, const char *text)
                : invalid_choice("replay", text, gp_exec_replay_names, GP_EXEC_REPLAY_MODES);
 }
 
+/* --graph-profiling: how the kernel nodes of CUDA graphs are profiled. */
+static int read_graph_profiling(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    return gp_graph_profiling_from_name(text, &req->graph_profiling)
+               ? GP_OK
+               : invalid_choice("graph-profiling", text, gp_graph_profiling_names,
+                                GP_GRAPH_MODES);
+}
+
 /* --kernel-name: one of ncu's styles. */
 static int read_kernel_name(void *ctx, const char *text)
 {
@@ -459,6 +469,12 @@ static const option_row rows[] = {
                      "kernel (every launch replayed) or application (the program run once "
                      "per pass) (default: auto)"},
                     CUSTOM(read_replay)},
+    [OPT_GRAPH_PROFILING] = {{OPT_GRAPH_PROFILING, "graph-profiling", "MODE",
+                              "kernels of CUDA graphs: node (each kernel node profiled as a "
+                              "launch of its own, its DRAM traffic sampled in the graph's own "
+                              "run), graph (one range per graph launch, hardware counters only) "
+                              "or time (timed, not profiled) (default: node)"},
+                             CUSTOM(read_graph_profiling)},
     [OPT_WIDE] = {{OPT_WIDE, "wide", NULL,
                    "text: full column headers and kernel names, lines as long as they need "
                    "(default: 120 columns, abbreviated headers explained by a legend)"},

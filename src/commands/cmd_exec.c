@@ -32,13 +32,15 @@ static void describe_request(const gp_request *req, gp_report *report)
              gp_metrics_kind_name(req->metrics.kind));
 }
 
-/* What the library is asked to do: the request's metrics, filters and children. */
+/* What the library is asked to do: the request's metrics, filters, children, replay and
+ * CUDA graphs. */
 static void options_of(const gp_request *req, const char *library, gp_exec_options *o)
 {
     *o = (gp_exec_options){.library = library, .metrics = req->metrics,
                            .kernel_regex = req->kernel_regex, .launch_skip = req->launch_skip,
                            .launch_count = req->launch_count, .per_kernel = req->per_kernel,
-                           .follow_children = req->follow_children, .replay = req->replay};
+                           .follow_children = req->follow_children, .replay = req->replay,
+                           .graph_profiling = req->graph_profiling};
 }
 
 /* ---- the report -------------------------------------------------------------------------------- */

@@ -128,6 +128,40 @@ static void round_trip_sets(void)
     tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent");
 }
 
+/* --graph-profiling: each mode travels by name and comes back; unset or unknown is node. */
+static void round_trip_graph_profiling(void)
+{
+    static gp_exec_options in, out;
+    for (unsigned m = 0; m < GP_GRAPH_MODES; m++) {
+        memset(&in, 0, sizeof in);
+        in.records_dir = "/tmp/r";
+        in.graph_profiling = (gp_graph_profiling)m;
+        char *env[GP_EXEC_OPTION_VARS + 1], want[64];
+        if (!tap_ok(encode(&in, env), "protocol: graph profiling %s encoded",
+                    gp_graph_profiling_names[m]))
+            continue;
+        snprintf(want, sizeof want, "%s=%s", GP_ENV_GRAPH, gp_graph_profiling_names[m]);
+        bool named = false;
+        for (size_t i = 0; env[i]; i++)
+            named |= strcmp(env[i], want) == 0;
+        memset(&out, 0xff, sizeof out);
+        gp_exec_options_decode(env, &out);
+        tap_ok(named && out.graph_profiling == (gp_graph_profiling)m,
+               "protocol: round trip: --graph-profiling=%s (%s)", gp_graph_profiling_names[m],
+               want);
+        free_env(env);
+    }
+    char *unset[] = {"GPUPROF_EXEC_DIR=/tmp/r", NULL};
+    memset(&out, 0xff, sizeof out);
+    gp_exec_options_decode(unset, &out);
+    tap_ok(out.graph_profiling == GP_GRAPH_NODE, "protocol: graph profiling unset: node");
+    char *unknown[] = {"GPUPROF_EXEC_GRAPH_PROFILING=Graph", NULL};
+    memset(&out, 0xff, sizeof out);
+    gp_exec_options_decode(unknown, &out);
+    tap_ok(out.graph_profiling == GP_GRAPH_NODE,
+           "protocol: graph profiling of an unknown name (names match whole): node");
+}
+
 static void defaults(void)
 {
     static gp_exec_options o;
@@ -181,6 +215,7 @@ void test_protocol(void)
     round_trip_list();
     round_trip_sets();
     round_trip_groups();
+    round_trip_graph_profiling();
     defaults();
     long_list();
 }
