@@ -370,7 +370,7 @@ static int set_config(gp_profiler *p, size_t config, gp_replay replay)
     sc.pConfig = k->image;
     sc.counterDataImageSize = k->counter_data_size;
     sc.pCounterDataImage = k->counter_data;
-    sc.range = CUPTI_AutoRange;
+    sc.range = replay == GP_REPLAY_USER_RANGE ? CUPTI_UserRange : CUPTI_AutoRange;
     sc.replayMode = replay == GP_REPLAY_KERNEL ? CUPTI_KernelReplay : CUPTI_UserReplay;
     sc.maxRangesPerPass = p->capacity;
     sc.numNestingLevels = 1;
@@ -415,6 +415,25 @@ int gp_profiler_start(gp_profiler *p)
         .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = p->range_profiler;
     CUPTI(cuptiRangeProfilerStart(&start));
+    return GP_OK;
+}
+
+int gp_profiler_push_range(gp_profiler *p, const char *name)
+{
+    CUpti_RangeProfiler_PushRange_Params push = {
+        .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+    push.pRangeProfilerObject = p->range_profiler;
+    push.pRangeName = name;
+    CUPTI(cuptiRangeProfilerPushRange(&push));
+    return GP_OK;
+}
+
+int gp_profiler_pop_range(gp_profiler *p)
+{
+    CUpti_RangeProfiler_PopRange_Params pop = {
+        .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    pop.pRangeProfilerObject = p->range_profiler;
+    CUPTI(cuptiRangeProfilerPopRange(&pop));
     return GP_OK;
 }
 

@@ -33,6 +33,8 @@ static size_t n_streams;
 static _Thread_local bool shadowing;
 static _Thread_local bool sampling;
 static _Thread_local uint32_t sampling_device;
+static _Thread_local gp_sessions *ranging;   /* graph mode: the sessions of the open range */
+static _Thread_local int ranging_set;
 
 void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h)
 {
@@ -352,10 +354,51 @@ static void say_graphs_are_timed(void)
                       "(--graph-profiling=time)", NULL);
 }
 
+/* Graph mode: a range around the whole launch, when the filters take one of its kernel nodes
+ * (each counts as a launch), or when gpuprof did not see the graph instantiated. */
+static void range_whole_graph(const CUpti_CallbackData *d, CUgraphExec exec)
+{
+    gp_graphs_lock();
+    gp_graph_view v;
+    bool any = !gp_graphs_find(exec, &v);
+    gp_sessions *s = NULL;
+    for (size_t i = 0; !any && i < v.n_steps; i++) {
+        kernel_node k;
+        if (v.steps[i].kind == GP_STEP_KERNEL &&
+            read_kernel(&v.steps[i], v.exec_id, d->correlationId, &k))
+            s = s ? s : graph.hooks.choose(d->context, &k.info);
+    }
+    gp_graphs_unlock();
+    if (!s && any) {
+        kernel_node none = {.info = {.kernel = ""}};
+        s = graph.hooks.choose(d->context, &none.info);
+    }
+    if (!s)
+        return;
+    const int set = gp_sessions_graph_begin(s);
+    if (set != GP_SET_NONE) {
+        ranging = s;
+        ranging_set = set;
+    }
+}
+
+static void end_whole_graph(const CUpti_CallbackData *d, bool finished)
+{
+    const cuGraphLaunch_params *p = d->functionParams;
+    uint32_t exec_id = 0, stream = 0;
+    cuptiGetGraphExecId(p->hGraph, &exec_id);
+    cuptiGetStreamIdEx(d->context, p->hStream, 0, &stream);
+    const gp_launch_info l = {.id = d->correlationId, .stream = stream, .kernel = "",
+                              .whole_graph = true, .graph = exec_id};
+    gp_sessions_graph_end(ranging, &l, ranging_set, finished);
+    ranging = NULL;
+}
+
 void gp_graph_launch_enter(const CUpti_CallbackData *d)
 {
     const cuGraphLaunch_params *p = d->functionParams;
     sampling = false;
+    ranging = NULL;
     graph.hooks.end_pass(d->context);
     if (!graph.profiling)
         return;
@@ -365,13 +408,14 @@ void gp_graph_launch_enter(const CUpti_CallbackData *d)
     }
     if (graph.mode == GP_GRAPH_NODE)
         profile_nodes(d, p->hGraph);
+    else
+        range_whole_graph(d, p->hGraph);
 }
 
 void gp_graph_launch_exit(const CUpti_CallbackData *d)
 {
-    if (!sampling)
+    if (!sampling && !ranging)
         return;
-    sampling = false;
     const cuGraphLaunch_params *p = d->functionParams;
     const CUresult *ret = d->functionReturnValue;
     const bool ran = ret && *ret == CUDA_SUCCESS;
@@ -379,5 +423,9 @@ void gp_graph_launch_exit(const CUpti_CallbackData *d)
     cuThreadExchangeStreamCaptureMode(&mode);
     const bool finished = ran && cuStreamSynchronize(p->hStream) == CUDA_SUCCESS;
     cuThreadExchangeStreamCaptureMode(&mode);
-    gp_sampling_end(sampling_device, finished);
+    if (sampling)
+        gp_sampling_end(sampling_device, finished);
+    if (ranging)
+        end_whole_graph(d, finished);
+    sampling = false;
 }

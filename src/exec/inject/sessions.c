@@ -159,10 +159,10 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
     gp_record_dim(&r, "grid", l->grid[0], l->grid[1], l->grid[2]);
     gp_record_dim(&r, "block", l->block[0], l->block[1], l->block[2]);
     gp_record_uint(&r, "smem", l->smem);
-    if (l->shadow) {
+    if (l->shadow || l->whole_graph) {
         gp_record_uint(&r, "graph", l->graph);
         gp_record_uint(&r, "node", l->node);
-        gp_record_string(&r, "how", "shadow");
+        gp_record_string(&r, "how", l->shadow ? "shadow" : "graph");
     }
     gp_record_int(&r, "profiled", values != NULL);
     if (values) {
@@ -305,4 +305,60 @@ bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran)
     if (s->n_pending == GP_PASS_RANGES)
         gp_sessions_end_pass(s);
     return true;
+}
+
+/* ---- whole graph launches ------------------------------------------------------------------ */
+
+/* The hardware group the next whole-graph range collects; GP_SET_NONE when there is none. */
+static int graph_set(const gp_sessions *s)
+{
+    const gp_collector *c = s->collector;
+    if (c->n_groups == 0)
+        return gp_collector_has_sass(c) ? GP_SET_NONE : GP_SET_WHOLE;
+    int hardware[GP_MAX_GROUPS];
+    size_t n = 0;
+    for (size_t g = 0; g < c->n_groups; g++)
+        if (!c->groups[g].sass)
+            hardware[n++] = (int)g;
+    return n ? hardware[s->graph_ranges % n] : GP_SET_NONE;
+}
+
+int gp_sessions_graph_begin(gp_sessions *s)
+{
+    const int set = graph_set(s);
+    if (set == GP_SET_NONE)
+        return GP_SET_NONE;
+    gp_sessions_end_pass(s);
+    gp_sampling_release(s->device);
+    gp_profiler *p = s->collector->profiler;
+    s->latest = GP_SET_NONE; /* the range profiler is configured for this range now */
+    if (gp_profiler_begin_with(p, config_of(s, set), GP_REPLAY_USER_RANGE, 1) != GP_OK ||
+        gp_profiler_start(p) != GP_OK || gp_profiler_push_range(p, "graph") != GP_OK) {
+        warn_error();
+        return GP_SET_NONE;
+    }
+    return set;
+}
+
+void gp_sessions_graph_end(gp_sessions *s, const gp_launch_info *l, int set, bool ran)
+{
+    gp_profiler *p = s->collector->profiler;
+    bool last = false;
+    size_t ranges = 0;
+    double values[GP_MAX_COUNTERS];
+    int rc = gp_profiler_pop_range(p);
+    if (rc == GP_OK)
+        rc = gp_profiler_stop(p, &last);
+    if (rc == GP_OK)
+        rc = gp_profiler_end(p, &ranges);
+    if (rc == GP_OK && ranges == 1)
+        rc = gp_profiler_read(p, 0, values);
+    if (rc != GP_OK) {
+        warn_error();
+        return;
+    }
+    if (!ran || ranges != 1)
+        return;
+    write_launch(s, l, set, values);
+    s->graph_ranges++;
 }

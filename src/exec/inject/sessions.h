@@ -35,6 +35,7 @@ typedef struct {
                                           program's graph launch `id` (graph_launches.h) */
     uint32_t graph;                    /* shadow: the executable graph's id, */
     uint64_t node;                     /* and the node's (0: not known) */
+    bool whole_graph;                  /* a whole graph launch `id` (graph: its id, node 0) */
 } gp_launch_info;
 
 typedef struct {
@@ -47,6 +48,8 @@ typedef struct {
     bool pass_open;                    /* a pass of `latest` is open */
     gp_launch_info pending[GP_PASS_RANGES];
     size_t n_pending;
+    size_t graph_ranges;               /* whole-graph ranges collected (they rotate over the
+                                          hardware groups) */
 } gp_sessions;
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
@@ -68,5 +71,15 @@ bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran);
 /* Before anything that must not be counted runs on the context: the open pass is stopped,
  * decoded, and its launches written. */
 void gp_sessions_end_pass(gp_sessions *s);
+
+/* --graph-profiling=graph: one range around a whole graph launch, of a group of hardware
+ * counters (a graph's nodes have no instruction-level counters in a range of their own;
+ * successive graph launches rotate over the groups). At the launch's API entry: the set
+ * begun, its session started and its range pushed; GP_SET_NONE when the counters have no
+ * hardware group or the profiler failed (said in a warning). */
+int gp_sessions_graph_begin(gp_sessions *s);
+/* At its API exit, the launch finished (`ran`: it succeeded): the range written as the
+ * graph launch's record (how "graph"). */
+void gp_sessions_graph_end(gp_sessions *s, const gp_launch_info *l, int set, bool ran);
 
 #endif
