@@ -10,9 +10,11 @@
  * close releases it. So whichever of them opens first initialises it (cuptiProfilerInitialize
  * is called once, never a second time over a profiler's), and cuptiProfilerDeInitialize runs
  * only when the last profiler or sampler of the process closes: closing a sampler never
- * de-initialises what an open profiler uses, nor the reverse. A sampler may be open while
- * the range profiler is enabled on a context of the same device (whether both collect at
- * the same moment was not measured: exec does not do that).
+ * de-initialises what an open profiler uses, nor the reverse. PM sampling and the range
+ * profiler do not share a device: on CUDA 13.0 CUPTI answered HARDWARE_BUSY with both
+ * enabled (the integrator's runs, commit f9228f0), so exec suspends the range profiler
+ * (gp_profiler_suspend) while a sampler is open, and closes the sampler when the range
+ * profiler needs the device.
  *
  * Memory, per sample of max_samples:
  * - the hardware buffer CUPTI fills while sampling (cuptiPmSamplingSetConfig's
@@ -58,7 +60,8 @@ typedef struct {
  * GA100), PM sampling already enabled on the device. */
 int gp_pm_sampler_open(int device, uint64_t interval_ns, size_t max_samples, gp_pm_sampler **out);
 /* A window: samples from start to stop. The counter data image is re-initialised, so a
- * sampler takes any number of windows. */
+ * sampler takes any number of windows; but CUPTI 13.0 failed some starts of a reused sampler
+ * (CUPTI_ERROR_UNKNOWN, the integrator's runs, commit 25c3646): close and open afresh once. */
 int gp_pm_sampler_start(gp_pm_sampler *s);
 /* Stop and decode: the window's samples (owned by the sampler, valid until the next start or
  * close), and whether samples were lost (hardware buffer or counter data full). A window
