@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""On a GPU with ncu: the instruction-determined counters of CUDA-graph kernel nodes that
+gpuprof exec shadow-launched (--graph-profiling=node, issue 27) equal ncu's for the same nodes
+(ncu --graph-profiling node), kernel by kernel; and a node's sampled DRAM reads agree with the
+DRAM reads of the same kernel profiled by ncu within the accuracy the man page states (3 % for
+nodes of 5 µs or more that overlap nothing). gpuprof and ncu run one after the other, so
+gpuprof never holds CUPTI while ncu profiles. Skips without a GPU or without ncu."""
+import os
+import subprocess
+import tempfile
+
+import memory_paths as mp
+import tap
+from gpuprof import has_gpu
+
+PROGRAM, ARGS = "graph_nodes", ["3"]
+SAMPLED_READ_TOLERANCE = 0.03   # man page: reads of nodes >= 5 µs within ~3 %
+
+
+def instruction_metrics(cat):
+    """The default set's metrics every input of which is an instruction-level (SASS) counter:
+    requests, sectors, data bytes and their ratios, identical from run to run."""
+    return [m for m in mp.group_metrics(cat, "default")
+            if m.get("ncu_metric") and m["inputs"] and
+            all(i.startswith("smsp__sass_") for i in m["inputs"])]
+
+
+def shadowed_nodes(doc):
+    """{kernel base name: a graph-node launch with shadow-launched counters}."""
+    out = {}
+    for l in doc.get("exec", {}).get("launches", []):
+        if l.get("graph_node") and "shadow" in (l.get("how") or []) and l.get("metrics"):
+            out.setdefault(mp.base_name(l["kernel"]), []).append(l)
+    return out
+
+
+def run_ncu(names, log):
+    cmd = [mp.ncu_path(), "--clock-control", "none", "--graph-profiling", "node", "--csv",
+           "--page", "raw", "--print-units", "base", "--metrics", ",".join(names),
+           "--log-file", log, mp.app(PROGRAM)] + ARGS
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    rows = []
+    if os.path.exists(log):
+        import csv, io
+        with open(log) as f:
+            body = "\n".join(l for l in f.read().splitlines() if l.startswith('"'))
+        rows = [r for r in csv.DictReader(io.StringIO(body))
+                if (r.get("ID") or "").strip().isdigit()]
+    return p.returncode, rows, p.stderr
+
+
+def by_kernel(rows):
+    out = {}
+    for r in rows:
+        out.setdefault(mp.base_name(r.get("Kernel Name", "")), []).append(r)
+    return out
+
+
+def compare_instructions(ours, theirs, metrics):
+    for name in sorted(ours):
+        if not tap.ok(name in theirs, "%s: ncu profiled the node too" % name):
+            continue
+        launch, row = ours[name][0], theirs[name][0]
+        for m in metrics:
+            mine, ref = mp.value_of(launch, m["key"]), mp.ncu_value(m, row)
+            if mine is None:
+                continue  # this shadow launch collected another group
+            tap.ok(ref is not None and abs(mine - ref) <= 1e-6 * max(1.0, abs(ref)),
+                   "%s: %s of the shadow-launched node equals ncu's (gpuprof %s, ncu %s)"
+                   % (name, m["key"], mine, ref))
+
+
+def dram_read_bytes(launch):
+    for key in ("dram_read_bytes",):
+        v = mp.value_of(launch, key)
+        if v is not None:
+            return v
+    entry = (launch.get("metrics") or {}).get("dram_read_throughput") or {}
+    return (entry.get("inputs") or {}).get("dram__bytes_read.sum")
+
+
+def compare_sampled_reads(doc, theirs):
+    checked = 0
+    for l in doc.get("exec", {}).get("launches", []):
+        how, note = l.get("how") or [], l.get("note") or ""
+        if not l.get("graph_node") or "sampled" not in how or "n/a" in note or \
+                "DRAM approximate" in note or l.get("duration_ms", 0) < 0.005:
+            continue
+        mine, name = dram_read_bytes(l), mp.base_name(l["kernel"])
+        refs = [mp.number(r.get("dram__bytes_read.sum")) for r in theirs.get(name, [])]
+        refs = [r for r in refs if r]
+        if mine is None or not refs:
+            continue
+        ref = sorted(refs)[len(refs) // 2]
+        checked += 1
+        tap.ok(abs(mine - ref) <= SAMPLED_READ_TOLERANCE * ref,
+               "%s (node %s): sampled DRAM reads %.0f bytes, ncu's %.0f (within 3 %%)"
+               % (name, l["graph_node"], mine, ref))
+    tap.ok(checked > 0, "at least one sampled node was compared with ncu (%d)" % checked)
+
+
+def main():
+    gpu, why = has_gpu()
+    if not gpu:
+        tap.skip_all("no GPU: " + why)
+    if mp.ncu_path() is None:
+        tap.skip_all("ncu not installed")
+    cat = mp.catalogue()
+    metrics = instruction_metrics(cat)
+    tap.ok(metrics, "the default set has instruction-level metrics (%d)" % len(metrics))
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, doc, out, err = mp.run_exec(PROGRAM, ARGS, "default", os.path.join(tmp, "g.json"))
+        if not tap.ok(rc == 0 and doc, "gpuprof exec on %s exits 0 with a report" % PROGRAM,
+                      err[-2000:]):
+            tap.done()
+        ours = shadowed_nodes(doc)
+        tap.ok(len(ours) == 5, "all 5 kernels of %s were shadow-launched (%s)"
+               % (PROGRAM, sorted(ours)))
+        names = sorted({m["ncu_metric"] for m in metrics} | {"dram__bytes_read.sum"})
+        nrc, rows, nerr = run_ncu(names, os.path.join(tmp, "ncu.csv"))
+        if not tap.ok(nrc == 0 and rows, "ncu --graph-profiling node on %s" % PROGRAM,
+                      nerr[-2000:]):
+            tap.done()
+        theirs = by_kernel(rows)
+        compare_instructions(ours, theirs, metrics)
+        compare_sampled_reads(doc, theirs)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
