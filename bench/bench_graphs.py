@@ -5,7 +5,7 @@
 cost     graph_nodes (a graph of 5 kernel nodes, a memset and a memcpy node) run plain, under
          `gpuprof exec --graph-profiling=node`, `=graph` and `=time` (default metrics), and
          under `ncu --clock-control none --graph-profiling node --metrics <the counters of
-         gpuprof's default set>`: wall time at two launch counts (--launches, default 20,60),
+         gpuprof's default set>`: wall time at two launch counts (--launches, default 10,20),
          medians of BENCH_RUNS alternating runs (default 3); the cost per graph launch is the
          slope between them (start-up left out); ncu / gpuprof per mode. Each run must print
          `graph_nodes: ok` (profiling leaves the results alone).
@@ -44,8 +44,8 @@ DRAM_KEYS = (("read", "dram_read_bytes"), ("write", "dram_write_bytes"))
 # Metrics of one pass: the direct launches are then counted without replay, in the cache
 # state the graph's launches see.
 LENGTH_METRICS = "dram_read_bytes,dram_write_bytes"
-HEADERS_COST = ["run", "launches", "wall (s)", "launches", "wall (s)", "ms / graph launch",
-                "ok"]
+HEADERS_COST = ["run", "launches", "wall (s)", "launches", "wall (s)", "wall / launch (ms)",
+                "ms / graph launch", "ok"]
 HEADERS_LENGTHS = ["kernel", "n", "4n MB", "direct us", "nodes", "direct", "read graph MB",
                    "read direct MB", "read err", "write graph MB", "write direct MB",
                    "write err", "how"]
@@ -208,9 +208,9 @@ def cost_commands(ncu, counters):
     return ways
 
 
-def cost(ncu, launch_counts):
-    small, large = launch_counts
-    ways = cost_commands(ncu, default_counters())
+def measure_cost(ways, launch_counts):
+    """graph_nodes run each way at each launch count, RUNS times alternating: ({(label, count):
+    [wall seconds]}, {label: runs that failed or did not print the ok line})."""
     walls = {(label, n): [] for label, _ in ways for n in launch_counts}
     failures = {label: 0 for label, _ in ways}
     for r in range(RUNS):
@@ -221,15 +221,24 @@ def cost(ncu, launch_counts):
                 walls[(label, n)].append(seconds)
                 if rc != 0 or "graph_nodes: ok (%d launches)" % n not in out:
                     failures[label] += 1
+    return walls, failures
+
+
+def cost(ncu, launch_counts):
+    small, large = launch_counts
+    ways = cost_commands(ncu, default_counters())
+    walls, failures = measure_cost(ways, launch_counts)
     rows, slope = [], {}
     for label, _ in ways:
         a = statistics.median(walls[(label, small)])
         b = statistics.median(walls[(label, large)])
         slope[label] = per_launch_ms(a, b, small, large)
-        rows.append([label, small, "%.2f" % a, large, "%.2f" % b, "%.2f" % slope[label],
+        rows.append([label, small, "%.2f" % a, large, "%.2f" % b, "%.1f" % (1000 * b / large),
+                     "%.2f" % slope[label],
                      "yes" if failures[label] == 0 else "NO (%d runs)" % failures[label]])
-    print("cost: graph_nodes, wall time, medians of %d alternating runs; per graph launch = "
-          "slope between %d and %d launches" % (RUNS, small, large))
+    print("cost: graph_nodes, wall time, medians of %d alternating runs; wall / launch: the "
+          "whole run at %d launches; ms / graph launch: the slope between %d and %d launches "
+          "(start-up left out)" % (RUNS, large, small, large))
     table(HEADERS_COST, rows)
     with open(out_path("graphs-cost.md"), "w") as f:
         f.write(markdown(HEADERS_COST, rows))
@@ -291,8 +300,8 @@ def lengths(scale, launches, metrics):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="cost,lengths")
-    parser.add_argument("--launches", default="20,60",
-                        help="graph_nodes' two launch counts for the cost (default 20,60)")
+    parser.add_argument("--launches", default="10,20",
+                        help="graph_nodes' two launch counts for the cost (default 10,20)")
     parser.add_argument("--scale", default="1", help="graph_lengths' SCALE (default 1)")
     parser.add_argument("--length-launches", type=int, default=5,
                         help="graph_lengths' LAUNCHES (default 5)")
@@ -305,7 +314,7 @@ def main():
     parts = args.only.split(",")
     counts = [int(c) for c in args.launches.split(",")]
     if len(counts) != 2 or not 0 < counts[0] < counts[1]:
-        raise SystemExit("--launches takes two increasing counts, e.g. 20,60")
+        raise SystemExit("--launches takes two increasing counts, e.g. 10,20")
     missing = [p for p in ("graph_nodes", "graph_lengths")
                if not os.path.exists(os.path.join(APPS, p))]
     if missing:

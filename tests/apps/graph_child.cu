@@ -88,6 +88,9 @@ int main(int argc, char **argv)
     CHECK(cudaMemset(acc, 0, bytes));
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // The setup above ran on the legacy default stream, which non-blocking streams do not
+    // wait for (a memset, a copy from pageable memory may still be in flight).
+    CHECK(cudaDeviceSynchronize());
 
     // Kernel node parameters are copied when a node is added: the locals may go after.
     void *init_args[] = {&y, &n}, *double_args[] = {&y, &n}, *acc_args[] = {&acc, &y, &n};

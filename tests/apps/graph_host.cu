@@ -93,6 +93,9 @@ int main(int argc, char **argv)
     host_state state = {0, stamp_host};
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // The setup above ran on the legacy default stream, which non-blocking streams do not
+    // wait for (a memset, a copy from pageable memory may still be in flight).
+    CHECK(cudaDeviceSynchronize());
 
     cudaGraph_t graph;
     cudaGraphExec_t exec;

@@ -178,6 +178,9 @@ int main(int argc, char **argv)
     cudaStream_t s0, s1;
     CHECK(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
     CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    // The setup above ran on the legacy default stream, which non-blocking streams do not
+    // wait for (a memset, a copy from pageable memory may still be in flight).
+    CHECK(cudaDeviceSynchronize());
 
     // Captured and instantiated before any kernel has been launched.
     cudaGraph_t graph = capture(s0, s1, x, a, b, c, c2, out, counter, n);

@@ -17,10 +17,10 @@
 //      s = 3, add = 5                                        out2 = L (3 in + 5)
 //   3. a new graph of the same shape with out3, s = 4, add = 7, applied with
 //      cudaGraphExecUpdate                                   out3 = L (4 in + 7)
-// Every output starts at 0; out1 is set to 0 again (cudaMemset) before step 2, out2 before
-// step 3. After each step the two other outputs must be 0 everywhere, so a launch with any
-// stale parameter (pointer or scalar) shows, whether the stale kernel writes an old buffer or
-// the current one.
+// Every output starts at 0; out1 is set to 0 again (cudaMemsetAsync on the graph's stream)
+// before step 2, out2 before step 3. After each step the two other outputs must be 0
+// everywhere, so a launch with any stale parameter (pointer or scalar) shows, whether the
+// stale kernel writes an old buffer or the current one.
 // What the tests may assert: 6 L kernel launches, 3 L of updateScale and of updateOffset, all
 // graph nodes of one executable graph; `graph_update: ok (3 steps of L launches)` on stdout,
 // exit 0 (1 on a wrong result, 2 on a CUDA or usage error).
@@ -135,6 +135,9 @@ int main(int argc, char **argv)
     }
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // The setup above ran on the legacy default stream, which non-blocking streams do not
+    // wait for (a memset, a copy from pageable memory may still be in flight).
+    CHECK(cudaDeviceSynchronize());
     static step_params p[STEPS];
     set_params(&p[0], out[0], in, 2.0f, 1.0f, n);
     set_params(&p[1], out[1], in, 3.0f, 5.0f, n);
@@ -151,7 +154,7 @@ int main(int argc, char **argv)
           expect("out3", 1, out[2], h, n, 0, 0);
 
     if (!bad) {  // step 2: the executable graph's nodes changed in place
-        CHECK(cudaMemset(out[0], 0, bytes));
+        CHECK(cudaMemsetAsync(out[0], 0, bytes, s));
         CHECK(cudaGraphExecKernelNodeSetParams(exec, scale, &p[1].scale_node));
         CHECK(cudaGraphExecKernelNodeSetParams(exec, offset, &p[1].offset_node));
         launch(exec, s, launches);
@@ -161,7 +164,7 @@ int main(int argc, char **argv)
 
     cudaGraph_t updated = NULL;
     if (!bad) {  // step 3: a new graph of the same shape applied to the executable graph
-        CHECK(cudaMemset(out[1], 0, bytes));
+        CHECK(cudaMemsetAsync(out[1], 0, bytes, s));
         cudaGraphNode_t scale3, offset3;
         updated = build(&p[2], &scale3, &offset3);
         cudaGraphExecUpdateResultInfo info;

@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """On a GPU: gpuprof exec --graph-profiling=node|graph|time (issue 27) on the graph programs of
-tests/apps (graph_nodes, graph_host, graph_child, graph_update, graph_samples). Each program
-checks its own result, so every run must exit 0 with its `ok` line: unprofiled, under each
-graph-profiling mode, and under --replay=kernel and --replay=rotate (profiling must not lose,
-double or corrupt a graph launch, a node, or the memory a node writes). Then the report: under
-`node` every kernel node of graph_nodes has its graph and node ids, metrics, and the right
-sector counts; graph_host's nodes (a host node in the graph) are sampled, not shadow-launched,
-with a note; under `time` no graph node has metrics. Skips without a GPU.
+tests/apps (graph_nodes, graph_host, graph_child, graph_update, graph_samples, graph_lengths).
+Each program checks its own result, so every run must exit 0 with its `ok` line: unprofiled,
+under each graph-profiling mode, and under --replay=kernel and --replay=rotate (profiling must
+not lose, double or corrupt a graph launch, a node, or the memory a node writes). Then the
+report: under `node` every kernel node of graph_nodes has its graph and node ids, metrics, and
+the right sector counts; graph_host's nodes (a host node in the graph) are sampled, not
+shadow-launched, with a note; graph_lengths' long copies read as many DRAM bytes as graph nodes
+(sampled) as when launched directly; under `time` no graph node has metrics. Skips without a
+GPU.
 
-FIELD NAMES THE INTEGRATOR MUST CONFIRM (written before src/render/json.c has them): a launch
-object's "how" (a list of strings among "range", "shadow", "sampled", "graph"; absent or []
-when none) and "note" (a string or null), and, under --graph-profiling=graph, a launch object
-with "graph" in its "how" for each whole-graph range. Every assertion that reads them goes
-through how_of() or note_of() below, and its description starts with "[how]" or "[note]"."""
+WHAT THE INTEGRATOR MUST CONFIRM (written before src/render/json.c has it):
+- a launch object's "how" (a list of strings among "range", "shadow", "sampled", "graph";
+  absent or [] when none) and "note" (a string or null); under --graph-profiling=graph, a
+  launch object with "graph" in its "how" for each whole-graph range (kernel_launches() leaves
+  those out of the counts). They are read only through how_of() and note_of(); the assertions
+  whose outcome rests on them start with "[how]" or "[note]".
+- that a graph node's "dram_read_bytes" metric under `node` holds its PM-sampled bytes (not its
+  shadow launch's): the assertions that rest on it start with "[sampled]"; bench/bench_graphs.py
+  assumes the same (DRAM_KEYS)."""
 import os
+import statistics
 import subprocess
 
 import tap
@@ -22,17 +29,20 @@ from schema import validate
 from test_exec import app, exec_json, launches, metric
 
 MODES = ("node", "graph", "time")
-# (program, arguments, kernels and launches of each per run, the `ok` line's start); the
+# (program, arguments, launches of each kernel, how many of them ran as graph nodes); the
 # launch counts are kept small: under `node` every graph launch is profiled.
 GRAPH_NODES_LAUNCHES = 5
+LENGTHS = ("lengthCopy2us", "lengthCopy5us", "lengthCopy20us", "lengthCopy100us")
 PROGRAMS = (
     ("graph_nodes", [str(GRAPH_NODES_LAUNCHES)],
      {k: GRAPH_NODES_LAUNCHES for k in ("nodesFill", "nodesScale", "nodesOffset",
-                                        "nodesCombine", "nodesTick")}),
-    ("graph_host", ["3"], {"hostBefore": 3, "hostAfter": 3}),
-    ("graph_child", ["3"], {"childInit": 3, "childDouble": 3, "childAccumulate": 3}),
-    ("graph_update", ["2"], {"updateScale": 6, "updateOffset": 6}),
-    ("graph_samples", ["2"], {"samplesBlockSums": 4, "samplesFinalSum": 4}),
+                                        "nodesCombine", "nodesTick")}, 5 * GRAPH_NODES_LAUNCHES),
+    ("graph_host", ["3"], {"hostBefore": 3, "hostAfter": 3}, 6),
+    ("graph_child", ["3"], {"childInit": 3, "childDouble": 3, "childAccumulate": 3}, 9),
+    ("graph_update", ["2"], {"updateScale": 6, "updateOffset": 6}, 12),
+    ("graph_samples", ["2"], {"samplesBlockSums": 4, "samplesFinalSum": 4}, 8),
+    # 3 graph launches of 8 kernel nodes, then the same 8 kernels launched directly 3 times.
+    ("graph_lengths", ["1", "3"], dict({k: 6 for k in LENGTHS}, lengthGap=24), 24),
 )
 BIG = ("nodesFill", "nodesScale", "nodesOffset", "nodesCombine")  # coalesced float streams
 N = 1 << 24
@@ -71,7 +81,7 @@ def counts_right(doc, want):
 
 
 def test_unprofiled():
-    for program, args, _ in PROGRAMS:
+    for program, args, _, _ in PROGRAMS:
         p = subprocess.run([app(program)] + args, capture_output=True, text=True, timeout=600)
         tap.ok(p.returncode == 0 and ok_line(program) in p.stdout,
                "%s %s alone: exit 0, `%s`" % (program, " ".join(args), ok_line(program)),
@@ -80,18 +90,20 @@ def test_unprofiled():
 
 def run_all(extra, label):
     """Every program under `gpuprof exec --json EXTRA`: {program: report}; each must exit 0,
-    print its ok line and report each kernel as many times as it ran, all as graph nodes."""
+    print its ok line and report each kernel as many times as it ran, those of graphs as graph
+    nodes with their graph."""
     docs = {}
-    for program, args, want in PROGRAMS:
+    for program, args, want, in_graphs in PROGRAMS:
         rc, doc, out, err = exec_json(*(extra + [app(program)] + args))
         docs[program] = doc
         tap.ok(rc == 0 and doc and ok_line(program) in out,
                "%s: %s ran, exit 0, `%s` (the result unchanged by profiling)"
                % (label, program, ok_line(program)), out + err)
         if doc:
-            tap.ok(counts_right(doc, want) and len(nodes(doc)) == sum(want.values()) and
+            tap.ok(counts_right(doc, want) and len(nodes(doc)) == in_graphs and
                    all(l["graph"] for l in nodes(doc)),
-                   "%s: %s's launches, each a graph node with its graph" % (label, program),
+                   "%s: %s's launches, %d of them graph nodes with their graph"
+                   % (label, program, in_graphs),
                    sorted((l["kernel"].split("(")[0], l["graph"], l["graph_node"])
                           for l in kernel_launches(doc)))
     return docs
@@ -153,6 +165,30 @@ def test_node(docs):
            [(l["kernel"].split("(")[0], sorted(how_of(l))) for l in cn])
 
 
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def test_lengths(docs):
+    """Sampled DRAM reads of the long copies against the same kernels' direct launches:
+    within 0.2 % on the H100 for kernels of 16 us or more (docs/replay-notes.md); 2 % here."""
+    doc = docs.get("graph_lengths")
+    if not doc:
+        return
+    for kernel, n in (("lengthCopy20us", 7500000), ("lengthCopy100us", 37500000)):
+        ls = launches(doc, kernel + "(")
+        sampled = median([v for v in (metric(l, "dram_read_bytes") for l in ls
+                                      if l["graph_node"]) if v is not None])
+        direct = median([v for v in (metric(l, "dram_read_bytes") for l in ls
+                                     if not l["graph_node"]) if v is not None])
+        tap.ok(direct is not None and abs(direct - 4 * n) <= 0.1 * 4 * n,
+               "node: %s launched directly reads its input from DRAM (4 n = %d bytes)"
+               % (kernel, 4 * n), direct)
+        tap.ok(sampled is not None and direct and abs(sampled - direct) <= 0.02 * direct,
+               "[sampled] node: %s's DRAM reads as a graph node within 2 %% of its direct "
+               "launches' (medians)" % kernel, (sampled, direct))
+
+
 def test_samples_activities(docs):
     doc = docs.get("graph_samples")
     if not doc:
@@ -181,7 +217,7 @@ def test_graph(docs):
 
 
 def test_time(docs):
-    for program, _, _ in PROGRAMS:
+    for program, _, _, _ in PROGRAMS:
         doc = docs.get(program)
         if not doc:
             continue
@@ -196,12 +232,13 @@ def main():
     gpu, reason = has_gpu()
     if not gpu:
         tap.skip_all("no GPU: " + reason)
-    if not all(os.path.exists(app(p)) for p, _, _ in PROGRAMS):
+    if not all(os.path.exists(app(p)) for p, _, _, _ in PROGRAMS):
         tap.skip_all("the graph test programs are not built (make apps)")
     test_unprofiled()
     by_mode = {m: run_all(["--graph-profiling=" + m], "--graph-profiling=" + m) for m in MODES}
     test_node(by_mode["node"])
     test_samples_activities(by_mode["node"])
+    test_lengths(by_mode["node"])
     test_graph(by_mode["graph"])
     test_time(by_mode["time"])
     for replay in ("kernel", "rotate"):
