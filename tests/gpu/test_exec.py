@@ -117,7 +117,7 @@ def test_streams_and_threads():
 
 
 def test_graph():
-    rc, doc, _, err = exec_json(app("graph"))
+    rc, doc, _, err = exec_json("--graph-profiling=time", "--", app("graph"))
     eager = launches(doc, "eagerLaunch")
     nodes = [l for l in launches(doc) if l["graph_node"]]
     names = sorted({l["kernel"].split("(")[0] for l in nodes})
@@ -125,9 +125,15 @@ def test_graph():
            "graph: the ordinary launch is profiled", err)
     tap.ok(len(nodes) == 6 and names == ["graphFill", "graphScale", "graphSum"] and
            all(l["duration_ms"] > 0 and not l["profiled"] and l["graph"] for l in nodes),
-           "graph: its 6 kernel nodes are timed and named, with their graph (%s)" % names)
+           "graph, --graph-profiling=time: its 6 kernel nodes are timed and named, with their "
+           "graph (%s)" % names)
     tap.ok(any("graph" in w.lower() for w in doc["warnings"]) if doc else False,
-           "graph: a warning says why graph nodes are not profiled", doc and doc["warnings"])
+           "graph, --graph-profiling=time: a warning says graph nodes are timed only",
+           doc and doc["warnings"])
+    rc, doc, _, err = exec_json(app("graph"))
+    nodes = [l for l in launches(doc) if l["graph_node"]]
+    tap.ok(rc == 0 and len(nodes) == 6 and all(l["profiled"] for l in nodes),
+           "graph, by default (--graph-profiling=node): its 6 kernel nodes have metrics", err)
 
 
 def test_managed_and_contexts():
