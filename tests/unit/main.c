@@ -73,6 +73,7 @@ int main(int argc, char **argv)
     test_output_file();
     test_csv();
     test_kernel_name();
+    test_origin_names();
     test_text_layout();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
