@@ -74,6 +74,7 @@ int main(int argc, char **argv)
     test_csv();
     test_kernel_name();
     test_origin_names();
+    test_text_graph();
     test_text_layout();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;

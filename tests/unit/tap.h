@@ -40,6 +40,7 @@ void test_output_file(void);
 void test_csv(void);
 void test_kernel_name(void);
 void test_origin_names(void);
+void test_text_graph(void);
 void test_text_layout(void);
 
 #endif
