@@ -3,6 +3,7 @@
 #ifndef GPUPROF_REPORT_H
 #define GPUPROF_REPORT_H
 
+#include "gpuprof/exec_replay.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/types.h"
 
@@ -177,6 +178,8 @@ typedef struct {
     size_t processes;            /* processes recorded (children with --follow-children) */
     char kernel_filter[GP_TEXT_LEN];
     uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
+    gp_graph_profiling graph_profiling;  /* --graph-profiling: how graph kernel nodes were
+                                            profiled */
     gp_device_info *devices;
     size_t n_devices;
     gp_exec_launch *launches;

@@ -9,6 +9,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/origin_names.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
@@ -314,14 +315,16 @@ enum { E_KIND, E_SOURCE };
 enum {
     L_KIND = E_KIND, L_SOURCE = E_SOURCE, L_PID, L_ID, L_KERNEL, L_MANGLED, L_DEVICE,
     L_CONTEXT, L_STREAM, L_GRID, L_BLOCK, L_SHARED, L_DURATION, L_PROFILED, L_GRAPH,
-    L_GRAPH_NODE, L_COUNT
+    L_GRAPH_NODE,
+    L_HOW, L_NOTE,  /* after every metric: added with graph profiling, they move no column */
+    L_COUNT
 };
 static const char *const launch_columns[L_COUNT] = {
     [L_KIND] = "kind", [L_SOURCE] = "source", [L_PID] = "pid", [L_ID] = "id",
     [L_KERNEL] = "kernel", [L_MANGLED] = "mangled", [L_DEVICE] = "device",
     [L_CONTEXT] = "context", [L_STREAM] = "stream", [L_GRID] = "grid", [L_BLOCK] = "block",
     [L_SHARED] = "shared_bytes", [L_DURATION] = "duration_ms", [L_PROFILED] = "profiled",
-    [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node",
+    [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node", [L_HOW] = "how", [L_NOTE] = "note",
 };
 /* A kernel's own cells: its calls and their times; then the cells only copies, memsets and
  * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
@@ -344,12 +347,13 @@ static const char *const kernel_columns[K_COUNT] = {
 static int exec_layout(gp_csv_layout *l, bool per_launch, const gp_exec_info *e)
 {
     l->stats = !per_launch;
-    GP_TRY(per_launch ? gp_csv_layout_fixed(l, launch_columns, L_COUNT)
+    GP_TRY(per_launch ? gp_csv_layout_fixed(l, launch_columns, L_HOW)
                       : gp_csv_layout_fixed(l, kernel_columns, K_COUNT));
     GP_TRY(gp_csv_layout_catalogue(l));
-    return e && e->n_launches ? add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
-                                                     sizeof e->launches[0])
-                              : GP_OK;
+    if (e && e->n_launches)
+        GP_TRY(add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
+                                    sizeof e->launches[0]));
+    return per_launch ? gp_csv_layout_fixed_from(l, launch_columns, L_HOW, L_COUNT) : GP_OK;
 }
 
 /* The programs the rows came from: the report's own, or each source's of a merged report
@@ -409,6 +413,9 @@ static void launch_cells(const gp_exec_launch *l, const char *program, row_cells
     c->text[L_PROFILED] = l->profiled ? "yes" : "no";
     set_u64(c, L_GRAPH, l->graph);
     set_u64(c, L_GRAPH_NODE, l->graph_node);
+    gp_origins_join(l->origins, "+", c->scratch[L_HOW], CELL_LEN);
+    c->text[L_HOW] = c->scratch[L_HOW];
+    c->text[L_NOTE] = l->note ? l->note : "";
 }
 
 static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,

@@ -60,7 +60,13 @@ static int add_column(gp_csv_layout *l, const char *name, gp_csv_column_kind kin
 
 int gp_csv_layout_fixed(gp_csv_layout *l, const char *const *names, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    return gp_csv_layout_fixed_from(l, names, 0, n);
+}
+
+int gp_csv_layout_fixed_from(gp_csv_layout *l, const char *const *names, size_t first,
+                             size_t end)
+{
+    for (size_t i = first; i < end; i++)
         GP_TRY(add_column(l, names[i], GP_CSV_FIXED, i, NULL));
     return GP_OK;
 }

@@ -48,6 +48,10 @@ typedef struct {
 void gp_csv_layout_free(gp_csv_layout *l);
 /* The document's own cells, named in order. */
 int gp_csv_layout_fixed(gp_csv_layout *l, const char *const *names, size_t n);
+/* The cells names[first] to names[end - 1], after the columns so far (cells added to a
+ * document later go last, so that no earlier column moves). */
+int gp_csv_layout_fixed_from(gp_csv_layout *l, const char *const *names, size_t first,
+                             size_t end);
 /* A parameter's column: its name, with "_param" where another column has it (saxpy's grid
  * beside the launch grid). Once per name. */
 int gp_csv_layout_param(gp_csv_layout *l, const char *name);

@@ -9,9 +9,11 @@
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_activities.h"
+#include "render/html_graph.h"
 #include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/svg.h"
+#include "render/text_graph.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@ typedef struct {
     char (*short_names)[SHORT_LEN];  /* per kernel */
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
+    gp_text_graph_use *graph;        /* per kernel: its graph-node launches; NULL: none ran */
 } exec_view;
 
 static void exec_view_free(exec_view *v)
@@ -39,6 +42,7 @@ static void exec_view_free(exec_view *v)
     free(v->avg);
     free(v->values);
     free(v->short_names);
+    free(v->graph);
 }
 
 static int exec_averages(exec_view *v)
@@ -81,6 +85,8 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
     int rc = exec_averages(v);
     rc = rc ? rc : short_names_apart(v);
+    if (!rc && gp_text_has_graph_nodes(&r->exec))
+        rc = gp_text_graph_uses(&r->exec, v->k, v->nk, &v->graph);
     if (rc) {
         exec_view_free(v);
         return rc;
@@ -157,6 +163,9 @@ static void exec_header(FILE *out, const gp_report *r)
     snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
              "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
     gp_html_dd_text(out, "times", times);
+    char graphs[1024];
+    if (gp_text_graph_summary(graphs, sizeof graphs, e))
+        gp_html_dd_text(out, "CUDA graphs", graphs);
     char how[160], replay[200];
     gp_exec_describe_replay(&r->profiler, how, sizeof how);
     snprintf(replay, sizeof replay, "%s, the program's own cache state", how);
@@ -430,6 +439,11 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
     gp_html_td_num(out, "%.4f", k->timed ? k->total_ms / (double)k->timed : NAN);
     gp_html_td_num(out, "%.4f", k->min_ms);
     gp_html_td_num(out, "%.4f", k->max_ms);
+    if (v->graph) {
+        char nodes[256];
+        gp_text_graph_use_cell(nodes, sizeof nodes, &v->graph[i]);
+        gp_html_td_text(out, nodes);
+    }
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
     kernel_cell(out, k->kernel, v->short_names[i]);
     fputs("</tr>\n", out);
@@ -447,6 +461,8 @@ static void exec_table(FILE *out, const exec_view *v)
         gp_html_th_list(out, rotated_titles, sizeof rotated_titles / sizeof rotated_titles[0], 0);
     else
         gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+    if (v->graph)
+        fputs("<th>graph nodes</th>", out);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->nk; i++)
@@ -473,7 +489,7 @@ static int exec_page(FILE *out, const void *ctx)
     GP_TRY(gp_html_metric_section(out, exec_metric_rows, v, &v->r->profiler,
                                   gp_exec_profiled(&v->r->exec) > 0));
     exec_table(out, v);
-    return GP_OK;
+    return gp_html_graph_nodes(out, v->r);
 }
 
 int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)

@@ -6,6 +6,7 @@
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/origin_names.h"
 #include "render/json_activities.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
@@ -211,6 +212,21 @@ static cJSON *pass_groups_json(uint32_t mask)
     return a;
 }
 
+/* How its metrics were obtained ("how": names, [] for none) and why one is approximate or
+ * missing ("note", null for none). */
+static void add_origins(cJSON *o, const gp_exec_launch *l)
+{
+    const char *names[GP_ORIGINS];
+    const size_t n = gp_origins_to_list(l->origins, names);
+    cJSON *how = cJSON_AddArrayToObject(o, "how");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(how, cJSON_CreateString(names[i]));
+    if (l->note)
+        cJSON_AddStringToObject(o, "note", l->note);
+    else
+        cJSON_AddNullToObject(o, "note");
+}
+
 static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
@@ -233,6 +249,7 @@ static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
     cJSON_AddBoolToObject(o, "profiled", l->profiled);
     cJSON_AddNumberToObject(o, "graph", (double)l->graph);
     cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
+    add_origins(o, l);
     if (l->passes)
         cJSON_AddItemToObject(o, "passes", pass_groups_json(l->passes));
     cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
@@ -294,6 +311,7 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     cJSON_AddNumberToObject(filters, "launch_skip", (double)e->launch_skip);
     cJSON_AddItemToObject(filters, "launch_count", count_or_null(e->launch_count));
     cJSON_AddItemToObject(filters, "per_kernel", count_or_null(e->per_kernel));
+    cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(e->graph_profiling));
     cJSON *devices = cJSON_AddArrayToObject(o, "devices");
     for (size_t i = 0; i < e->n_devices; i++)
         cJSON_AddItemToArray(devices, device_json(&e->devices[i]));

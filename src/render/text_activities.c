@@ -267,8 +267,9 @@ static bool issued_before(const gp_exec_activity *a, const gp_exec_launch *l)
     return !l || a->pid < l->pid || (a->pid == l->pid && a->id < l->id);
 }
 
-/* The copy as the launch table's row: no grid, block or shared memory, no metrics; its
- * name, bytes and host memory where the kernel's name stands. */
+/* The copy as the launch table's row: no grid, block or shared memory (nor graph node, where
+ * the table has that column), no metrics; its name, bytes and host memory where the kernel's
+ * name stands. */
 static void add_activity_row(gp_text_table *t, const gp_exec_activity *a, size_t n_metrics)
 {
     char bytes[32], name[96];
@@ -282,7 +283,9 @@ static void add_activity_row(gp_text_table *t, const gp_exec_activity *a, size_t
     gp_table_cellf(t, "%llu", (unsigned long long)a->id);
     gp_table_cellf(t, "%d", a->device);
     gp_table_cellf(t, "%u", a->stream);
-    for (int i = 0; i < 3; i++)
+    /* pid, id, dev and stream before them; time, profiled and kernel besides the metrics */
+    const size_t dashes = t->n_columns >= n_metrics + 7 ? t->n_columns - n_metrics - 7 : 0;
+    for (size_t i = 0; i < dashes; i++)
         gp_table_cell(t, "-");
     const double ms = gp_activity_ms(a);
     add_time(t, isfinite(ms), ms);

@@ -10,6 +10,7 @@
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/text_activities.h"
+#include "render/text_graph.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 
@@ -91,7 +92,7 @@ static void add_time(gp_text_table *t, double ms)
 }
 
 static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                           const gp_render_options *o)
+                           const gp_text_graph_use *graph, const gp_render_options *o)
 {
     char name[NAME_LEN];
     gp_table_row(t);
@@ -106,6 +107,11 @@ static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_k
         char passes[16];
         gp_exec_describe_passes(&r->profiler, k->passes, passes, sizeof passes);
         gp_table_cell(t, passes);
+    }
+    if (graph) {
+        char nodes[256];
+        gp_text_graph_use_cell(nodes, sizeof nodes, graph);
+        gp_table_cell(t, nodes);
     }
     add_time(t, k->timed ? k->total_ms / (double)k->timed : NAN);
     add_time(t, k->min_ms);
@@ -125,14 +131,20 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
         {"avg", GP_COLUMN_RIGHT, 1}, {"min", GP_COLUMN_RIGHT, 1},
         {"max", GP_COLUMN_RIGHT, 1}, {"kernel", GP_COLUMN_NAME, 2},
     };
+    gp_text_graph_use *graph = NULL;
+    if (gp_text_has_graph_nodes(&r->exec))
+        GP_TRY(gp_text_graph_uses(&r->exec, k, nk, &graph));
     gp_text_table t;
     gp_table_init(&t, 0);
     GP_TABLE_COLUMNS(&t, counts);
     if (gp_exec_rotated(&r->profiler))
         gp_table_column(&t, "passes", GP_COLUMN_RIGHT, 1);
+    if (graph)
+        gp_table_column(&t, "graph nodes", GP_COLUMN_LEFT, 2);
     GP_TABLE_COLUMNS(&t, times);
     for (size_t i = 0; i < nk; i++)
-        add_kernel_row(&t, r, &k[i], o);
+        add_kernel_row(&t, r, &k[i], graph ? &graph[i] : NULL, o);
+    free(graph);
     fputc('\n', out);
     const int rc = gp_table_print(out, &t, gp_text_width(o));
     gp_table_free(&t);
@@ -252,12 +264,14 @@ static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k,
 
 /* ---- one row per launch ---------------------------------------------------------------- */
 
-/* "yes", or with rotation the passes a launch carries: "p0", "p1", "all". */
-static void profiled_cell(char *buf, size_t len, const gp_report *r, const gp_exec_launch *l)
+/* How its metrics were obtained (render/text_graph.h: "yes", "shadow+sampled", "timed"),
+ * or for a launch profiled with rotation the passes it carries: "p0", "p1", "all". */
+static void how_cell(char *buf, size_t len, const gp_report *r, const gp_exec_launch *l)
 {
     const int groups = r->profiler.pass_groups;
-    if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes)
-        snprintf(buf, len, "%s", l->profiled ? "yes" : l->graph_node ? "graph" : "no");
+    if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes ||
+        (l->origins & ~GP_ORIGIN_RANGE))
+        gp_text_how(buf, len, l);
     else if (l->passes == (uint32_t)((1ull << groups) - 1))
         snprintf(buf, len, "all");
     else
@@ -266,29 +280,56 @@ static void profiled_cell(char *buf, size_t len, const gp_report *r, const gp_ex
                 used += snprintf(buf + used, len - (size_t)used, "%sp%d", used ? "," : "", g);
 }
 
-static void add_launch_row(gp_text_table *t, const gp_report *r, const gp_exec_launch *l,
-                           const gp_text_metric *cols, size_t n, const gp_render_options *o)
+/* The launch's notes: a footnote's number after its "how" ("shadow+sampled [1]"). */
+static void add_how(gp_text_table *t, const gp_report *r, const gp_exec_launch *l,
+                    gp_text_notes *notes)
 {
-    char grid[48], block[48], profiled[32], name[NAME_LEN];
+    char how[64];
+    how_cell(how, sizeof how, r, l);
+    const size_t note = l->note ? gp_text_note_number(notes, l->note) : 0;
+    if (note)
+        gp_table_cellf(t, "%s [%zu]", how, note);
+    else
+        gp_table_cell(t, how);
+}
+
+/* What the rows of the launch table share. */
+typedef struct {
+    const gp_report *r;
+    const gp_text_metric *cols;  /* the metric columns */
+    size_t n;
+    const gp_render_options *o;
+    bool graphs;                 /* a graph column: the program ran graph nodes */
+    gp_text_notes notes;         /* the launches' notes, numbered as met */
+} launch_table;
+
+static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
+{
+    char grid[48], block[48], name[NAME_LEN];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
-    profiled_cell(profiled, sizeof profiled, r, l);
     gp_table_row(t);
     gp_table_cellf(t, "%d", l->pid);
     gp_table_cellf(t, "%llu", (unsigned long long)l->id);
     gp_table_cellf(t, "%d", l->device);
     gp_table_cellf(t, "%u", l->stream);
+    if (lt->graphs) {
+        char graph[48];
+        gp_text_graph_cell(graph, sizeof graph, l);
+        gp_table_cell(t, graph);
+    }
     gp_table_cell(t, grid);
     gp_table_cell(t, block);
     gp_table_cellf(t, "%zu", l->shared_bytes);
     add_time(t, l->duration_ms);
-    gp_table_cell(t, profiled);
-    for (size_t i = 0; i < n; i++) {
+    add_how(t, lt->r, l, &lt->notes);
+    for (size_t i = 0; i < lt->n; i++) {
         char cell[48];
-        gp_text_format_value(cell, sizeof cell, gp_metric_set_value(&l->metrics, cols[i].key));
+        gp_text_format_value(cell, sizeof cell,
+                             gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }
-    display_name(name, sizeof name, l->kernel, o);
+    display_name(name, sizeof name, l->kernel, lt->o);
     gp_table_cell(t, name);
 }
 
@@ -318,14 +359,21 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
     const size_t width = gp_text_width(o);
     gp_text_table t;
     gp_table_init(&t, 2);
-    static const gp_column_spec columns[] = {
+    static const gp_column_spec where[] = {
         {"pid", GP_COLUMN_RIGHT, 0},    {"id", GP_COLUMN_RIGHT, 1},
         {"dev", GP_COLUMN_RIGHT, 1},    {"stream", GP_COLUMN_RIGHT, 1},
+    };
+    static const gp_column_spec shape[] = {
         {"grid", GP_COLUMN_RIGHT, 1},   {"block", GP_COLUMN_RIGHT, 1},
         {"smem", GP_COLUMN_RIGHT, 1},   {"time", GP_COLUMN_RIGHT, 1},
         {"profiled", GP_COLUMN_RIGHT, 1},
     };
-    GP_TABLE_COLUMNS(&t, columns);
+    launch_table lt = {.r = r, .cols = cols, .n = n, .o = o,
+                       .graphs = gp_text_has_graph_nodes(&r->exec)};
+    GP_TABLE_COLUMNS(&t, where);
+    if (lt.graphs)
+        gp_table_column(&t, "graph", GP_COLUMN_RIGHT, 1);
+    GP_TABLE_COLUMNS(&t, shape);
     char legend[MAX_METRIC_COLUMNS * 64] = "columns:";
     size_t used = strlen(legend);
     for (size_t i = 0; i < n; i++) {
@@ -336,9 +384,10 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
     }
     gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
     size_t copies = 0; /* the copies and memsets among the launches, in issue order */
+    gp_text_notes_init(&lt.notes);
     for (size_t i = 0; i < r->exec.n_launches; i++) {
         gp_text_launch_activities(&t, r, &copies, &r->exec.launches[i], n);
-        add_launch_row(&t, r, &r->exec.launches[i], cols, n, o);
+        add_launch_row(&t, &lt, &r->exec.launches[i]);
     }
     gp_text_launch_activities(&t, r, &copies, NULL, n);
     free(cols);
@@ -346,6 +395,9 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
         gp_text_paragraph(out, legend, width, 2);
     fputc('\n', out);
     const int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK)
+        gp_text_notes_print(out, &lt.notes, width);
+    gp_text_notes_free(&lt.notes);
     gp_table_free(&t);
     return rc;
 }
@@ -359,6 +411,7 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     print_program(out, r, nk, width);
     gp_text_exec_sources(out, r);
     print_profiler(out, r, width);
+    gp_text_graph_mode(out, &r->exec, width);
     int rc = o && o->launches ? print_launches(out, r, o) : print_kernels(out, r, k, nk, o);
     if (rc == GP_OK && !(o && o->launches))
         rc = print_metrics(out, r, k, nk, o);

@@ -4,6 +4,7 @@
  * the launches, so it is checked, not kept. */
 #include "report/read_exec.h"
 
+#include "gpuprof/origin_names.h"
 #include "gpuprof/status.h"
 #include "report/read_activities.h"
 #include "report/read_parts.h"
@@ -37,6 +38,30 @@ static int read_launch_source(gp_json_reader *rd, const cJSON *o, const gp_repor
     return GP_OK;
 }
 
+/* One name of "how": its bit in the mask, each name once. */
+static int read_origin(gp_json_reader *rd, const cJSON *v, void *origins)
+{
+    unsigned bit;
+    if (!cJSON_IsString(v) || !gp_origin_from_name(v->valuestring, &bit))
+        return gp_json_fail(rd, "expected one of 'range', 'shadow', 'sampled', 'graph'");
+    if (*(unsigned *)origins & bit)
+        return gp_json_fail(rd, "'%s' twice", v->valuestring);
+    *(unsigned *)origins |= bit;
+    return GP_OK;
+}
+
+/* How its metrics were obtained and why one is approximate or missing: absent in reports of
+ * a gpuprof before graph profiling (none, no note). */
+static int read_origins(gp_json_reader *rd, const cJSON *o, gp_exec_launch *l)
+{
+    if (gp_json_field(o, "how"))
+        GP_TRY(gp_json_read_each(rd, o, "how", read_origin, &l->origins));
+    if (!gp_json_field(o, "note"))
+        return GP_OK;
+    GP_TRY(gp_json_get_string_copy(rd, o, "note", &l->note, true));
+    return gp_json_expect(rd, "note", !l->note || l->note[0], "a note or null, not \"\"");
+}
+
 static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_exec_info *e = &((gp_report *)report)->exec;
@@ -68,6 +93,7 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
     l->graph_node = node;
     if (gp_json_field(o, "passes"))
         GP_TRY(gp_json_read_each(rd, o, "passes", read_pass, &l->passes));
+    GP_TRY(read_origins(rd, o, l));
     return gp_report_read_metrics(rd, o, "metrics", &l->metrics);
 }
 
@@ -108,6 +134,17 @@ static int read_program(gp_json_reader *rd, const cJSON *o, gp_exec_info *e)
     return gp_json_read_strings(rd, o, "program", add_program_word, e);
 }
 
+/* --graph-profiling; absent in reports of a gpuprof before it: "node", its default. */
+static int read_graph_profiling(gp_json_reader *rd, const cJSON *o, gp_exec_info *e)
+{
+    int mode = GP_GRAPH_NODE;
+    if (gp_json_field(o, "graph_profiling"))
+        GP_TRY(gp_json_get_enum(rd, o, "graph_profiling", gp_graph_profiling_names,
+                                GP_GRAPH_MODES, false, &mode));
+    e->graph_profiling = (gp_graph_profiling)mode;
+    return GP_OK;
+}
+
 /* One element of `devices`. */
 static int read_exec_device(gp_json_reader *rd, const cJSON *o, void *exec)
 {
@@ -143,6 +180,7 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_get_integer(rd, o, "processes", 0, UINT64_MAX, &processes));
     e->processes = (size_t)processes;
     GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
+    GP_TRY(read_graph_profiling(rd, o, e));
     GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
     GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, r));
     GP_TRY(gp_json_read_each(rd, o, "kernels", skip_kernel, e));

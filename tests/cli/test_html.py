@@ -828,6 +828,34 @@ def test_merged_exec_programs():
            "merged exec page: every file's program, with its file", programs or err)
 
 
+def test_graph_nodes(files):
+    """exec-graph.json's page: a row per graph node and way, each note a tooltip and a
+    footnote once, a hostile note escaped; no graph section without graph nodes."""
+    fixtures = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "fixtures")
+    doc = load(os.path.join(fixtures, "exec-graph.json"))
+    hostile = "<b>x</b> & \"q\" 'a'"
+    doc["exec"]["launches"][7]["note"] = hostile
+    rc, page, err = run("report", files.write(doc), "--html")
+    root = static_checks("exec-graph (hostile note)", rc, page, err)
+    table = root.first("table", "graph-nodes")
+    rows = [r for r in table.all("tr") if r.first("td")] if table else []
+    nodes = {(l["graph"], l["graph_node"], "+".join(l["how"]) or "timed", l["note"])
+             for l in doc["exec"]["launches"] if l["graph_node"]}
+    tap.ok(len(rows) == len(nodes), "graph page: a row per graph node, way and note",
+           "%d rows for %d" % (len(rows), len(nodes)))
+    notes = {l["note"] for l in doc["exec"]["launches"] if l["note"]}
+    titles = {td.attrs.get("title") for r in rows for td in r.all("td") if td.attrs.get("title")}
+    footnotes = [p.all_text() for p in root.all("p", "note") if re.match(r"\[\d+\] ", p.all_text())]
+    tap.ok(titles == notes and sorted(f.split("] ", 1)[1] for f in footnotes) == sorted(notes),
+           "graph page: each note a tooltip and one footnote", footnotes)
+    tap.ok("<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt; &amp; &quot;q&quot;" in page,
+           "graph page: the note escaped")
+    rc, page, err = run("report", os.path.join(fixtures, "exec-copy.json"), "--html")
+    tap.ok(rc == 0 and "graph-nodes" not in page and "graph nodes" not in page,
+           "exec page without graph nodes: no graph section or column", err)
+
+
 def main():
     test_merged_exec_programs()
     pages = []
@@ -842,6 +870,7 @@ def main():
         test_heatmaps(files, pages)
         test_heatmap_axes(files)
         test_long_names(files, pages)
+        test_graph_nodes(files)
         test_browser(pages)
     tap.done()
 

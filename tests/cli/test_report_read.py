@@ -11,28 +11,37 @@ import tempfile
 
 import tap
 from gpuprof import run
+from reports import as_written_now
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "*.json")))
 BASE = os.path.join(ROOT, "tests", "fixtures", "reduce-default.json")
 
 
-def mutated(change):
-    with open(BASE) as f:
+def mutated(change, path=BASE):
+    with open(path) as f:
         doc = json.load(f)
     change(doc)
     return json.dumps(doc).encode()
 
 
 ACTIVITIES = os.path.join(ROOT, "tests", "fixtures", "exec-activities.json")
+GRAPH = os.path.join(ROOT, "tests", "fixtures", "exec-graph.json")
 
 
-def mutated_exec(change):
-    """exec-activities.json (copies, memsets, unified memory) changed by `change(exec)`."""
-    with open(ACTIVITIES) as f:
-        doc = json.load(f)
-    change(doc["exec"])
-    return json.dumps(doc).encode()
+def mutated_exec(change, path=ACTIVITIES):
+    """exec-activities.json (copies, memsets, unified memory), or another exec report,
+    changed by `change(exec)`."""
+    return mutated(lambda doc: change(doc["exec"]), path)
+
+
+def mutated_graph(change):
+    """exec-graph.json (CUDA-graph kernel nodes of every origin) changed by `change(exec)`."""
+    return mutated_exec(change, GRAPH)
+
+
+def set_launch(i, **fields):
+    return lambda e: e["launches"][i].update(fields)
 
 
 def first_result(doc):
@@ -100,6 +109,27 @@ CASES = [
      "exec.unified_memory.bytes_htod.max: must be from 1048576 to"),
     ("copies that are not objects", mutated_exec(lambda e: e.update(copies=[1])),
      "exec.copies[0]: expected an object"),
+    ("a launch's how as a string", mutated_graph(set_launch(1, how="shadow")),
+     "exec.launches[1].how: expected an array"),
+    ("a launch's how naming no way", mutated_graph(set_launch(1, how=["shadow", "replayed"])),
+     "exec.launches[1].how[1]: expected one of 'range', 'shadow', 'sampled', 'graph'"),
+    ("a launch's how in capitals", mutated_graph(set_launch(2, how=["Shadow"])),
+     "exec.launches[2].how[0]: expected one of 'range', 'shadow'"),
+    ("a launch's how with a number", mutated_graph(set_launch(2, how=[2])),
+     "exec.launches[2].how[0]: expected one of"),
+    ("a launch's how naming a way twice",
+     mutated_graph(set_launch(3, how=["sampled", "shadow", "sampled"])),
+     "exec.launches[3].how[2]: 'sampled' twice"),
+    ("a launch's note as a number", mutated_graph(set_launch(4, note=4)),
+     "exec.launches[4].note: expected a string or null"),
+    ("a launch's note as a list", mutated_graph(set_launch(4, note=["approximate"])),
+     "exec.launches[4].note: expected a string or null"),
+    ("a launch's note empty", mutated_graph(set_launch(5, note="")),
+     "exec.launches[5].note: expected a note or null, not \"\""),
+    ("an unknown graph profiling", mutated_graph(lambda e: e.update(graph_profiling="nodes")),
+     "exec.graph_profiling: expected one of 'node', 'graph', 'time'"),
+    ("a graph profiling of null", mutated_graph(lambda e: e.update(graph_profiling=None)),
+     "exec.graph_profiling: expected one of 'node', 'graph', 'time'"),
     ("nesting deeper than 32 levels", b"[" * 40 + b"]" * 40, "nested deeper than 32 levels"),
 ]
 
@@ -191,14 +221,45 @@ def test_round_trip(tmp):
         rc, out, err = run("report", fixture, "--json")
         with open(fixture) as f:
             original = json.load(f)
-        tap.ok(rc == 0 and json.loads(out) == original,
+        tap.ok(rc == 0 and json.loads(out) == as_written_now(original),
                "report %s --json reads back to the same document" % os.path.basename(fixture),
                err)
+
+
+def test_graph_fields(tmp):
+    """Absent "how", "note" and "graph_profiling" (an older gpuprof's report) read as none,
+    null and "node"; present ones read back as written."""
+    with open(GRAPH) as f:
+        doc = json.load(f)
+    older = copy.deepcopy(doc)
+    del older["exec"]["graph_profiling"]
+    for launch in older["exec"]["launches"]:
+        del launch["how"], launch["note"]
+    path = os.path.join(tmp, "older.json")
+    with open(path, "w") as f:
+        json.dump(older, f)
+    rc, out, err = run("report", path, "--json")
+    back = json.loads(out) if rc == 0 else {"exec": {"launches": []}}
+    tap.ok(rc == 0 and back["exec"]["graph_profiling"] == "node" and
+           all(l["how"] == [] and l["note"] is None for l in back["exec"]["launches"]) and
+           len(back["exec"]["launches"]) == len(doc["exec"]["launches"]),
+           "an exec report without how, note and graph_profiling: none, null and node", err)
+    for mode in ("graph", "time"):
+        path = os.path.join(tmp, "%s.json" % mode)
+        with open(path, "w") as f:
+            json.dump(dict(doc, exec=dict(doc["exec"], graph_profiling=mode)), f)
+        rc, out, err = run("report", path, "--json")
+        tap.ok(rc == 0 and json.loads(out)["exec"]["graph_profiling"] == mode,
+               "graph_profiling %s reads back" % mode, err)
+    hows = sorted({"+".join(l["how"]) for l in doc["exec"]["launches"]})
+    tap.ok(hows == ["", "graph", "range", "sampled", "shadow", "shadow+sampled"],
+           "exec-graph.json has a launch of every way its metrics can be obtained", str(hows))
 
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_malformed(tmp)
+        test_graph_fields(tmp)
         test_unknown_keys_ignored(tmp)
         test_files_that_are_no_report(tmp)
         test_round_trip(tmp)

@@ -374,8 +374,40 @@ def test_mutations(ref, docs):
     print("# mutations checked in %.1f s" % (time.time() - start))
 
 
+def test_graph_fields():
+    """The report schema holds "how", "note" and "graph_profiling" (tests/fixtures/exec-graph.json)
+    to what gpuprof writes and reads, and accepts reports without them (an older gpuprof's)."""
+    with open(os.path.join(ROOT, "tests", "fixtures", "exec-graph.json")) as f:
+        doc = json.load(f)
+    valid, why = schema.validate(doc, REPORT)
+    tap.ok(valid, "exec-graph.json is valid against the report schema", why)
+
+    def launch(i, **fields):
+        d = copy.deepcopy(doc)
+        d["exec"]["launches"][i].update(fields)
+        return d
+
+    older = copy.deepcopy(doc)
+    del older["exec"]["graph_profiling"]
+    for l in older["exec"]["launches"]:
+        del l["how"], l["note"]
+    valid, why = schema.validate(older, REPORT)
+    tap.ok(valid, "schema: an exec report without how, note and graph_profiling is valid", why)
+    bad = [("how naming no way", launch(1, how=["replayed"])),
+           ("how naming a way twice", launch(1, how=["shadow", "shadow"])),
+           ("how as a string", launch(1, how="shadow")),
+           ("a note empty", launch(1, note="")),
+           ("a note as a number", launch(1, note=1)),
+           ("an unknown graph profiling",
+            dict(doc, exec=dict(doc["exec"], graph_profiling="nodes")))]
+    for what, d in bad:
+        valid, _ = schema.validate(d, REPORT)
+        tap.ok(not valid, "schema: %s is invalid" % what)
+
+
 def main():
     test_refusals()
+    test_graph_fields()
     ref = Reference()
     test_corners(ref)
     docs = documents()

@@ -73,6 +73,8 @@ int main(int argc, char **argv)
     test_output_file();
     test_csv();
     test_kernel_name();
+    test_origin_names();
+    test_text_graph();
     test_text_layout();
     test_pm_sampler();
     printf("1..%d\n", counter);

@@ -39,6 +39,8 @@ void test_activities(void);
 void test_output_file(void);
 void test_csv(void);
 void test_kernel_name(void);
+void test_origin_names(void);
+void test_text_graph(void);
 void test_text_layout(void);
 void test_pm_sampler(void);
 

@@ -115,8 +115,10 @@ static void exec_header(void)
     free(csv);
     csv = csv_of(&r, (gp_render_options){.launches = true});
     ok = csv && field_is(csv, 0, "kind") && field_is(csv, 2, "pid") &&
-         fields(csv) == 16 + n_metrics && field_is(csv, 16, catalogue[0].key);
-    tap_ok(ok, "exec --launches: the launch's columns, then a value per catalogue metric");
+         fields(csv) == 16 + n_metrics + 2 && field_is(csv, 16, catalogue[0].key) &&
+         field_is(csv, 16 + n_metrics, "how") && field_is(csv, 16 + n_metrics + 1, "note");
+    tap_ok(ok, "exec --launches: the launch's columns, a value per catalogue metric, then how "
+           "and note");
     free(csv);
     gp_report_free(&r);
 }
