@@ -27,6 +27,7 @@ static void describe_request(const gp_request *req, gp_report *report)
     e->launch_skip = req->launch_skip;
     e->launch_count = req->launch_count;
     e->per_kernel = req->per_kernel;
+    e->graph_profiling = req->graph_profiling;
     report->profiler.state = GP_PROF_DISABLED;
     snprintf(report->profiler.metric_set, sizeof report->profiler.metric_set, "%s",
              gp_metrics_kind_name(req->metrics.kind));
