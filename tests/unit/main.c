@@ -69,6 +69,7 @@ int main(int argc, char **argv)
     test_protocol();
     test_rotation();
     test_exec_read();
+    test_apportion();
     test_activities();
     test_output_file();
     test_csv();
