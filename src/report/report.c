@@ -36,6 +36,7 @@ static void exec_free(gp_exec_info *e)
     for (size_t i = 0; i < e->n_launches; i++) {
         free(e->launches[i].kernel);
         free(e->launches[i].mangled);
+        free(e->launches[i].note);
         gp_metric_set_free(&e->launches[i].metrics);
     }
     free(e->launches);
