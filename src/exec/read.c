@@ -1,16 +1,19 @@
 /* gpuprof exec: the records the injected library wrote (exec/protocol.h) read back into the
  * report: devices, each launch with its counters turned into metrics the same way as the
- * kernel commands', kernel times from the activity records, warnings.
+ * kernel commands', kernel times from the activity records, warnings. CUDA graphs' records
+ * (shadow launches aside) are read_graph.c's.
  *
  * Each record is read through the JSON-input layer (report/json_in.h). One that is not what
  * the library writes (a field missing, of another type or out of its range) is ignored and
  * said in a warning that names its file, line and field; so is a line of numbers (a kernel,
- * copy, memset or unified-memory counter) with a number out of its range. A line that is not whole (the program died while writing it) is skipped:
+ * copy, memset, unified-memory counter or DRAM sample) with a number out of its range. A line
+ * that is not whole (the program died while writing it) is skipped:
  * the process then lacks its end record, and that is said. A record of an unknown type (a
  * newer library's) is passed over. */
 #include "exec/read.h"
 
 #include "exec/protocol.h"
+#include "exec/read_state.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/hashmap.h"
@@ -25,37 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DURATION_COUNTER "gpu__time_duration.sum"
 #define MAX_SELECTED (sizeof((gp_collector *)0)->metrics / sizeof((gp_collector *)0)->metrics[0])
 #define MAX_SAID 8                    /* records ignored with a warning of their own */
-#define IGNORED "the record is ignored"
-
-/* A context's counters as its profiler record gave them: what its launches' values mean. */
-typedef struct {
-    int pid;
-    unsigned context;
-    gp_collector collector;      /* no profiler: names, metrics and chip only */
-    char *names[GP_MAX_COUNTERS];
-} context_counters;
-
-typedef struct {
-    gp_report *report;
-    gp_hashmap demangled;        /* mangled name -> char *: its demangled name, NULL when it
-                                    is not a C++ name (a program launches few kernels, many
-                                    times) */
-    gp_hashmap numbered;         /* uint64_t {pid, number} -> char *: a process's kernel names
-                                    by the numbers its `name` records gave them */
-    size_t n_recorded;           /* launches from launch records: sorted by (pid, id) */
-    context_counters **contexts; /* each its own block: a collector is never moved (its
-                                    metrics point into it) */
-    size_t n_contexts;
-    bool *ended;                 /* per process index: wrote its end record */
-    int *pids;
-    size_t n_pids;
-    gp_json_reader json;         /* the line being read, for the layer's messages */
-    char where[320];             /* "<file> line <n>" */
-    size_t n_ignored;            /* records and lines that were not as the library writes */
-} reader;
 
 /* ---- what is not as the library writes it ------------------------------------------------ */
 
@@ -69,7 +43,7 @@ static void locate(reader *rd, const char *file, size_t line)
 
 /* The problem the layer just recorded, said as a warning with its consequence (the first
  * MAX_SAID of them; the others are counted). */
-static int ignore(reader *rd, const char *consequence)
+int gp_records_ignore(reader *rd, const char *consequence)
 {
     char warning[GP_MESSAGE_LEN + 96];
     snprintf(warning, sizeof warning, "%s: %s", gp_error(), consequence);
@@ -111,7 +85,7 @@ static int read_process(reader *rd, const cJSON *o)
 {
     int pid;
     if (gp_json_get_int(&rd->json, o, "pid", 0, &pid) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     return note_process(rd, pid);
 }
 
@@ -119,7 +93,7 @@ static int read_end(reader *rd, const cJSON *o)
 {
     int pid;
     if (gp_json_get_int(&rd->json, o, "pid", 0, &pid) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     for (size_t i = 0; i < rd->n_pids; i++)
         if (rd->pids[i] == pid)
             rd->ended[i] = true;
@@ -156,7 +130,7 @@ static int read_device(reader *rd, const cJSON *o)
 {
     gp_device_info d;
     if (device_of(&rd->json, o, &d) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     gp_exec_info *e = &rd->report->exec;
     for (size_t i = 0; i < e->n_devices; i++)
         if (e->devices[i].index == d.index)
@@ -369,11 +343,11 @@ static int read_profiler(reader *rd, const cJSON *o)
 {
     profiler_record p;
     if (profiler_of(&rd->json, o, &p) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     return add_context(rd, &p);
 }
 
-static const context_counters *counters_of(const reader *rd, int pid, unsigned context)
+const context_counters *gp_records_counters_of(const reader *rd, int pid, unsigned context)
 {
     for (size_t i = 0; i < rd->n_contexts; i++)
         if (rd->contexts[i]->pid == pid && rd->contexts[i]->context == context)
@@ -393,11 +367,11 @@ static int compare_launches(const void *a, const void *b)
     return (x->graph_node > y->graph_node) - (x->graph_node < y->graph_node);
 }
 
-/* The recorded launch (pid, id), by bisection over the sorted launch records (none: no
- * array to search, which bsearch may not be given). */
-static gp_exec_launch *find_launch(reader *rd, int pid, uint64_t id)
+/* By bisection over the sorted launches (none: no array to search, which bsearch may not
+ * be given). */
+gp_exec_launch *gp_records_find_launch(reader *rd, int pid, uint64_t id, uint64_t node)
 {
-    const gp_exec_launch key = {.pid = pid, .id = id};
+    const gp_exec_launch key = {.pid = pid, .id = id, .graph_node = node};
     if (rd->n_recorded == 0)
         return NULL;
     return bsearch(&key, rd->report->exec.launches, rd->n_recorded, sizeof key,
@@ -426,6 +400,7 @@ typedef struct {
     const char *kernel;
     const cJSON *values;         /* NULL: not profiled */
     const cJSON *passes;         /* the groups its values come from; NULL: every counter */
+    gp_launch_how how;
 } launch_record;
 
 static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
@@ -443,6 +418,7 @@ static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
     GP_TRY(gp_json_get_dim(j, o, "block", &l->block));
     GP_TRY(gp_json_get_integer(j, o, "smem", 0, SIZE_MAX, &smem));
     GP_TRY(gp_json_get_integer(j, o, "profiled", 0, 1, &profiled));
+    GP_TRY(gp_records_how_of(j, o, &r->how, &l->graph, &l->graph_node));
     l->id = id;
     l->shared_bytes = (size_t)smem;
     l->duration_ms = -1.0;
@@ -502,16 +478,19 @@ static int values_of(gp_json_reader *j, const cJSON *o, const gp_collector *c, d
 }
 
 /* A profiled launch's values: its metrics (of the counters its passes collected, when it
- * carries some of the groups), and its duration from the duration counter: a launch of the
- * SASS pass has none, its run was instrumented. */
-static int launch_metrics(const gp_collector *c, const double *v, uint32_t passes,
-                          gp_exec_launch *l)
+ * carries some of the groups, and of those that have a value all the same: a graph node's
+ * sampled DRAM bytes), and its duration from the duration counter: a launch of the SASS pass
+ * has none, its run was instrumented. */
+int gp_records_launch_metrics(const gp_collector *c, const double *v, uint32_t passes,
+                              gp_exec_launch *l)
 {
     bool collected[GP_MAX_COUNTERS];
     if (passes)
         gp_collector_collected(c, passes, collected);
+    for (size_t i = 0; passes && i < c->n_counters; i++)
+        collected[i] |= !isnan(v[i]);
     for (size_t i = 0; i < c->n_counters; i++)
-        if (strcmp(c->counters[i], DURATION_COUNTER) == 0 && isfinite(v[i]) &&
+        if (strcmp(c->counters[i], GP_DURATION_COUNTER) == 0 && isfinite(v[i]) &&
             (!passes || collected[i]))
             l->duration_ms = v[i] * 1e-6;
     l->profiled = true;
@@ -520,25 +499,33 @@ static int launch_metrics(const gp_collector *c, const double *v, uint32_t passe
                   : gp_collector_metric_set(c, v, 1, &l->metrics);
 }
 
+/* How a profiled launch's metrics were obtained, by how it was launched. */
+static const unsigned launch_origins[] = {
+    [GP_HOW_DIRECT] = GP_ORIGIN_RANGE, [GP_HOW_SHADOW] = GP_ORIGIN_SHADOW,
+    [GP_HOW_GRAPH] = GP_ORIGIN_GRAPH};
+
 static int read_launch(reader *rd, const cJSON *o)
 {
     launch_record r;
     if (launch_of(&rd->json, o, &r) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     const context_counters *cc =
-        r.values ? counters_of(rd, r.launch.pid, r.launch.context) : NULL;
+        r.values ? gp_records_counters_of(rd, r.launch.pid, r.launch.context) : NULL;
     double v[GP_MAX_COUNTERS];
     uint32_t passes = 0;
     if (cc && (values_of(&rd->json, o, &cc->collector, v) != GP_OK ||
                (r.passes && passes_of(&rd->json, o, &cc->collector, &passes) != GP_OK))) {
-        GP_TRY(ignore(rd, "the launch is reported without counters"));
+        GP_TRY(gp_records_ignore(rd, "the launch is reported without counters"));
         cc = NULL;
     }
     gp_exec_launch *l;
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
     *l = r.launch;
-    GP_TRY(set_names(rd, l, r.kernel));
-    return cc ? launch_metrics(&cc->collector, v, passes, l) : GP_OK;
+    GP_TRY(r.how == GP_HOW_GRAPH ? gp_records_name_graph(l) : set_names(rd, l, r.kernel));
+    if (!cc)
+        return GP_OK;
+    l->origins = launch_origins[r.how];
+    return gp_records_launch_metrics(&cc->collector, v, passes, l);
 }
 
 /* ---- kernels: the `name` records and the `K` lines --------------------------------------- */
@@ -552,7 +539,7 @@ static int read_name(reader *rd, const cJSON *o)
     if (gp_json_get_int(j, o, "pid", 0, &pid) != GP_OK ||
         gp_json_get_integer(j, o, "n", 0, UINT64_MAX, &number) != GP_OK ||
         gp_json_get_text(j, o, "name", &name) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     const uint64_t key[2] = {(uint64_t)pid, number};
     bool added;
     char **kept = gp_hashmap_add(&rd->numbered, key, sizeof key, &added);
@@ -578,13 +565,21 @@ static const char *out_of_range(const uint64_t *k)
     return NULL;
 }
 
-/* A kernel that ran: the time of the launch it belongs to, or a launch of its own (a graph
- * node, or any kernel when nothing was profiled and no launch was recorded). A kernel said
- * to end before it starts has no known time. */
+/* A kernel that ran: the time of the launch it belongs to (a graph node's: of its shadow
+ * launch, which keeps the time and stream of this, the program's own run), or a launch of its
+ * own (a graph node not shadow-launched, or any kernel when nothing was profiled and no
+ * launch was recorded). A kernel said to end before it starts has no known time. */
 static int read_kernel(reader *rd, const uint64_t *k)
 {
     const double ms = k[GP_K_END] >= k[GP_K_START] ? (double)(k[GP_K_END] - k[GP_K_START]) * 1e-6 : -1.0;
-    gp_exec_launch *l = k[GP_K_NODE] ? NULL : find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID]);
+    GP_TRY(gp_records_kernel_time(rd, k));
+    gp_exec_launch *l =
+        gp_records_find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID], k[GP_K_NODE]);
+    if (l && l->graph_node) {
+        l->duration_ms = ms;
+        l->stream = (unsigned)k[GP_K_STREAM];
+        return GP_OK;
+    }
     if (l) {
         if (!l->profiled)
             l->duration_ms = ms;
@@ -696,6 +691,8 @@ static const struct {
     {GP_COPY_TAG, GP_M_FIELDS, copy_out_of_range, read_copy, "copy"},
     {GP_MEMSET_TAG, GP_S_FIELDS, memset_out_of_range, read_memset, "memset"},
     {GP_UNIFIED_TAG, GP_U_FIELDS, unified_out_of_range, read_unified, "unified memory"},
+    {GP_SAMPLE_TAG, GP_P_FIELDS, gp_records_sample_out_of_range, gp_records_read_sample,
+     "DRAM sample"},
 };
 #define N_NUMBER_LINES (sizeof number_lines / sizeof number_lines[0])
 #define MOST_FIELDS GP_K_FIELDS
@@ -742,7 +739,7 @@ static int read_number_line(reader *rd, size_t kind, const char *line, size_t le
     locate(rd, file, number);
     gp_json_fail(&rd->json, "a %s line's %s is out of its range", number_lines[kind].what,
                  field);
-    return ignore(rd, "the line is ignored");
+    return gp_records_ignore(rd, "the line is ignored");
 }
 
 /* ---- the other records ------------------------------------------------------------------- */
@@ -752,7 +749,7 @@ static int read_warning(reader *rd, const cJSON *o)
     const char *what, *hint = NULL;
     if (gp_json_get_text(&rd->json, o, "text", &what) != GP_OK ||
         (gp_json_field(o, "hint") && gp_json_get_text(&rd->json, o, "hint", &hint) != GP_OK))
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     gp_report *r = rd->report;
     if (strncmp(what, "metrics unavailable", 19) == 0 && r->profiler.state != GP_PROF_OK) {
         r->profiler.state = GP_PROF_UNAVAILABLE;
@@ -773,7 +770,8 @@ static const struct {
 } record_types[] = {
     {"process", read_process}, {"end", read_end},         {"device", read_device},
     {"profiler", read_profiler}, {"launch", read_launch}, {"name", read_name},
-    {"warning", read_warning},
+    {"warning", read_warning}, {GP_RECORD_GRAPH, gp_records_read_graph},
+    {GP_RECORD_SAMPLED, gp_records_read_sampled},
 };
 
 static int read_record(reader *rd, const cJSON *o)
@@ -781,10 +779,10 @@ static int read_record(reader *rd, const cJSON *o)
     const char *type;
     if (!cJSON_IsObject(o)) {
         gp_json_fail(&rd->json, "expected an object");
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     }
     if (gp_json_get_text(&rd->json, o, "t", &type) != GP_OK)
-        return ignore(rd, IGNORED);
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
     for (size_t i = 0; i < sizeof record_types / sizeof record_types[0]; i++)
         if (strcmp(type, record_types[i].type) == 0)
             return record_types[i].read(rd, o);
@@ -860,6 +858,7 @@ static void free_reader(reader *rd)
     free(rd->contexts);
     free(rd->pids);
     free(rd->ended);
+    gp_records_free_graphs(rd);
 }
 
 static void sort_launches(gp_exec_info *e)
@@ -915,6 +914,9 @@ int gp_exec_read_texts(const gp_exec_records_text *files, size_t n, gp_report *r
         rc = read_text(&rd, &files[i], KERNEL_LINES);
     if (rc == GP_OK)
         sort_launches(e);
+    rd.n_recorded = e->n_launches;
+    if (rc == GP_OK)
+        rc = gp_records_finish_graphs(&rd);
     if (rc == GP_OK && e->n_activities > 1)
         qsort(e->activities, e->n_activities, sizeof *e->activities, compare_activities);
     rebase_activities(e);

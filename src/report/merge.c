@@ -148,7 +148,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
     for (size_t i = 0; i < part->n_launches; i++) {
         gp_exec_launch *l;
         GP_TRY(gp_exec_add_launch(into, &l));
-        *l = part->launches[i];  /* its strings and metrics move with it */
+        *l = part->launches[i];  /* its strings (note too) and metrics move with it */
         if (!part_merged)
             l->source = first_source;
         else if (l->source != GP_SOURCE_UNKNOWN)

@@ -69,6 +69,8 @@ int main(int argc, char **argv)
     test_protocol();
     test_rotation();
     test_exec_read();
+    test_apportion();
+    test_exec_graph();
     test_activities();
     test_output_file();
     test_csv();

@@ -35,6 +35,8 @@ void test_pass_groups(void);
 void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
+void test_apportion(void);
+void test_exec_graph(void);
 void test_activities(void);
 void test_output_file(void);
 void test_csv(void);

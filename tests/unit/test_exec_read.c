@@ -2,6 +2,7 @@
  * ones, written by the injected library on an H100; see the README there), and on texts that
  * no library writes: what the report holds afterwards, launch by launch. */
 #include "tap.h"
+#include "exec_records.h"
 
 #include "exec/read.h"
 #include "gpuprof/exec_summary.h"
@@ -18,7 +19,7 @@
                      "yet written are missing"
 
 /* The records of tests/fixtures/records/<name>/ read, then checked by check(). */
-static void check_case(const char *name, void (*check)(const gp_report *r))
+void check_case(const char *name, void (*check)(const gp_report *r))
 {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/records/%s", tap_fixtures, name);
@@ -32,7 +33,7 @@ static void check_case(const char *name, void (*check)(const gp_report *r))
     gp_report_free(&r);
 }
 
-static const gp_metric_value *metric(const gp_exec_launch *l, const char *key)
+const gp_metric_value *metric(const gp_exec_launch *l, const char *key)
 {
     for (size_t i = 0; i < l->metrics.n_metrics; i++)
         if (strcmp(l->metrics.metrics[i].key, key) == 0)
@@ -40,7 +41,7 @@ static const gp_metric_value *metric(const gp_exec_launch *l, const char *key)
     return NULL;
 }
 
-static double metric_value(const gp_exec_launch *l, const char *key)
+double metric_value(const gp_exec_launch *l, const char *key)
 {
     const gp_metric_value *m = metric(l, key);
     return m && m->valid ? m->value : NAN;
@@ -55,7 +56,7 @@ static bool has_warning(const gp_report *r, const char *text)
 }
 
 /* Does launch i have this pid, id, kernel and profiled state? */
-static bool launch_is(const gp_report *r, size_t i, int pid, uint64_t id, const char *kernel,
+bool launch_is(const gp_report *r, size_t i, int pid, uint64_t id, const char *kernel,
                       bool profiled)
 {
     const gp_exec_launch *l = i < r->exec.n_launches ? &r->exec.launches[i] : NULL;
@@ -324,7 +325,7 @@ static void rotated_launches(const gp_report *r)
 
 /* One file, 9.jsonl, of exactly this text (so that a read past its end is a read past the
  * heap block, for the sanitizers). */
-static int read_text(const char *text, gp_report *r)
+int read_text(const char *text, gp_report *r)
 {
     const size_t len = strlen(text);
     char *copy = malloc(len ? len : 1);
