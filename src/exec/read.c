@@ -573,8 +573,12 @@ static int read_kernel(reader *rd, const uint64_t *k)
 {
     const double ms = k[GP_K_END] >= k[GP_K_START] ? (double)(k[GP_K_END] - k[GP_K_START]) * 1e-6 : -1.0;
     GP_TRY(gp_records_kernel_time(rd, k));
+    const uint64_t key[2] = {k[GP_K_PID], k[GP_K_NAME]};
+    char **name = gp_hashmap_find(&rd->numbered, key, sizeof key);
     gp_exec_launch *l =
         gp_records_find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID], k[GP_K_NODE]);
+    if (!l && k[GP_K_NODE])
+        l = gp_records_adopt_shadow(rd, k, name ? *name : NULL);
     if (l && l->graph_node) {
         l->duration_ms = ms;
         l->stream = (unsigned)k[GP_K_STREAM];
@@ -585,8 +589,6 @@ static int read_kernel(reader *rd, const uint64_t *k)
             l->duration_ms = ms;
         return GP_OK;
     }
-    const uint64_t key[2] = {k[GP_K_PID], k[GP_K_NAME]};
-    char **name = gp_hashmap_find(&rd->numbered, key, sizeof key);
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
     *l = (gp_exec_launch){.pid = (int)k[GP_K_PID], .id = k[GP_K_ID],
                           .context = (unsigned)k[GP_K_CONTEXT], .device = (int)k[GP_K_DEVICE],

@@ -127,9 +127,59 @@ int gp_records_how_of(gp_json_reader *j, const cJSON *o, gp_launch_how *how, uin
     *how = (gp_launch_how)(named + 1);
     GP_TRY(gp_json_get_integer(j, o, "graph", 0, UINT64_MAX, graph));
     GP_TRY(gp_json_get_integer(j, o, "node", 0, UINT64_MAX, node));
+    /* A shadow launch's node may be 0: the library did not learn its id (a child graph's
+     * kernel, or a graph updated by cudaGraphExecUpdate); gp_records_adopt_shadow pairs it. */
     return *how == GP_HOW_SHADOW
-               ? gp_json_expect(j, "node", *node != 0, "a kernel node's id (not 0)")
+               ? GP_OK
                : gp_json_expect(j, "node", *node == 0, "0 for a whole graph launch");
+}
+
+static bool same_launch(const gp_exec_launch *a, int pid, uint64_t id)
+{
+    return a->pid == pid && a->id == id && a->graph_node == 0;
+}
+
+static bool same_kernel(const gp_exec_launch *l, const uint64_t *k, const char *name)
+{
+    const char *mine = l->mangled ? l->mangled : l->kernel;
+    return (l->origins & GP_ORIGIN_SHADOW) && mine && name && strcmp(mine, name) == 0 &&
+           l->grid.x == k[GP_K_GX] && l->grid.y == k[GP_K_GY] && l->grid.z == k[GP_K_GZ] &&
+           l->block.x == k[GP_K_BX] && l->block.y == k[GP_K_BY] && l->block.z == k[GP_K_BZ] &&
+           l->shared_bytes == k[GP_K_SMEM];
+}
+
+static int by_pid_id_node(const void *a, const void *b)
+{
+    const gp_exec_launch *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->graph_node > y->graph_node) - (x->graph_node < y->graph_node);
+}
+
+gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name)
+{
+    const int pid = (int)k[GP_K_PID];
+    gp_exec_launch *l = gp_records_find_launch(rd, pid, k[GP_K_ID], 0);
+    if (!l)
+        return NULL;
+    gp_exec_launch *first = rd->report->exec.launches, *end = first + rd->n_recorded;
+    while (l > first && same_launch(l - 1, pid, k[GP_K_ID]))
+        l--;
+    gp_exec_launch *group = l;
+    while (group > first && group[-1].pid == pid && group[-1].id == k[GP_K_ID])
+        group--;
+    for (; l < end && same_launch(l, pid, k[GP_K_ID]); l++)
+        if (same_kernel(l, k, name)) {
+            l->graph_node = k[GP_K_NODE];
+            size_t n = 0;
+            while (group + n < end && group[n].pid == pid && group[n].id == k[GP_K_ID])
+                n++;
+            qsort(group, n, sizeof *group, by_pid_id_node); /* the group's order again */
+            return gp_records_find_launch(rd, pid, k[GP_K_ID], k[GP_K_NODE]);
+        }
+    return NULL;
 }
 
 int gp_records_name_graph(gp_exec_launch *l)

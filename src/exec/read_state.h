@@ -68,9 +68,12 @@ int gp_records_launch_metrics(const gp_collector *c, const double *v, uint32_t p
 typedef enum { GP_HOW_DIRECT, GP_HOW_SHADOW, GP_HOW_GRAPH } gp_launch_how;
 
 /* A launch record's graph, node and how, when it has "how" (else GP_HOW_DIRECT, graph and
- * node 0); a shadow launch's node is not 0, a graph range's is. */
+ * node 0); a graph range's node is 0, a shadow launch's 0 when the library did not learn it. */
 int gp_records_how_of(gp_json_reader *j, const cJSON *o, gp_launch_how *how, uint64_t *graph,
                       uint64_t *node);
+/* The shadow launch of node 0 (its id unknown to the library) of the same graph launch,
+ * kernel (mangled name) and shape as the `K` line k, now given k's node; NULL: none. */
+gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name);
 /* "CUDA graph <id>": a graph range's names, demangled and mangled. */
 int gp_records_name_graph(gp_exec_launch *l);
 

@@ -205,8 +205,6 @@ static void malformed(void)
          "kernels: must be from 0 to 9007199254740992: the record is ignored"},
         {NODE_LAUNCH("\"graph\":2,\"node\":3,\"how\":\"replayed\""),
          "how: expected one of 'shadow', 'graph': the record is ignored"},
-        {NODE_LAUNCH("\"graph\":2,\"node\":0,\"how\":\"shadow\""),
-         "node: expected a kernel node's id (not 0): the record is ignored"},
         {NODE_LAUNCH("\"graph\":2,\"node\":3,\"how\":\"graph\""),
          "node: expected 0 for a whole graph launch: the record is ignored"},
         {NODE_LAUNCH("\"node\":3,\"how\":\"shadow\""), "graph: missing: the record is ignored"},
@@ -283,8 +281,34 @@ static void lone_records(void)
     gp_report_free(&r);
 }
 
+/* A shadow launch of node 0 (a child graph's kernel: the library did not learn its id): the
+ * K line of the same graph launch, kernel and shape adopts it; another shape does not. */
+#define NAME_K "{\"t\":\"name\",\"pid\":9,\"n\":1,\"name\":\"_Z1kv\"}\n"
+#define SHADOW_NODE_0(grid)                                                                     \
+    "{\"t\":\"launch\",\"pid\":9,\"id\":5,\"context\":1,\"device\":0,\"stream\":7,"        \
+    "\"kernel\":\"_Z1kv\",\"grid\":[" grid ",1,1],\"block\":[32,1,1],\"smem\":0,"          \
+    "\"profiled\":1,\"values\":[2000],\"graph\":2,\"node\":0,\"how\":\"shadow\"}\n"
+
+static void unknown_nodes(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS DURATION_ONLY SHADOW_NODE_0("2") NAME_K NODE_K_LINE END, &r);
+    const gp_exec_launch *l = rc == GP_OK && r.exec.n_launches == 1 ? &r.exec.launches[0] : NULL;
+    tap_ok(l && l->profiled && l->origins == GP_ORIGIN_SHADOW && l->graph_node == 3 &&
+               fabs(l->duration_ms - 0.008) < 1e-9,
+           "graph records: a shadow launch of an unknown node is adopted by the K line of "
+           "its kernel and shape, which gives it its node and time");
+    gp_report_free(&r);
+    rc = read_text(PROCESS DURATION_ONLY SHADOW_NODE_0("4") NAME_K NODE_K_LINE END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 2,
+           "graph records: ... not by a K line of another shape (%zu launches)",
+           r.exec.n_launches);
+    gp_report_free(&r);
+}
+
 void test_exec_graph(void)
 {
+    unknown_nodes();
     check_case("graph-nodes", graph_nodes);
     check_case("graph-range", graph_range);
     malformed();
