@@ -107,11 +107,11 @@ void gp_mark_overlaps(gp_busy_interval *v, size_t n)
             continue;
         if (!previous || previous->device != v[i].device)
             latest_end = 0;
-        else if (latest_end > v[i].start_ns)
+        else if (latest_end > v[i].start_ns + GP_OVERLAP_SLACK_NS)
             v[i].overlapped = true;
         for (size_t k = i + 1; k < n && v[k].device == v[i].device; k++)
             if (has_time(&v[k])) {
-                v[i].overlapped |= v[k].start_ns < v[i].end_ns;
+                v[i].overlapped |= v[k].start_ns + GP_OVERLAP_SLACK_NS < v[i].end_ns;
                 break;
             }
         latest_end = v[i].end_ns > latest_end ? v[i].end_ns : latest_end;

@@ -72,8 +72,14 @@ typedef struct {
     bool overlapped;                   /* set by gp_mark_overlaps */
 } gp_busy_interval;
 
+/* Consecutive nodes of a graph were recorded sharing up to about a microsecond on the H100
+ * (one ends after the next one starts, in the activity records' timestamps): a sharing this
+ * short is not an overlap. It is one sampling interval, whose sample the apportioning splits
+ * by time anyway. */
+#define GP_OVERLAP_SLACK_NS 1000u
+
 /* Sort the intervals by device and start, and mark each that shares time with another on
- * its device (touching ends do not; an interval that ends before it starts has no known time
+ * its device by more than GP_OVERLAP_SLACK_NS (touching ends do not; an interval that ends before it starts has no known time
  * and overlaps nothing). */
 void gp_mark_overlaps(gp_busy_interval *v, size_t n);
 

@@ -111,9 +111,11 @@ static void overlaps(void)
      * a long copy on device 1 holding two later kernels that do not touch each other; a
      * kernel without a known time beside them; one alone on device 2. */
     gp_busy_interval v[] = {
-        {0, 100, 200, 0, false}, {0, 200, 400, 1, false}, {0, 250, 300, 2, false},
-        {0, 400, 500, 3, false}, {1, 100, 1000, 4, false}, {1, 300, 400, 5, false},
-        {1, 500, 600, 6, false}, {1, 550, 50, 7, false},  {2, 120, 130, 8, true},
+        {0, 100000, 200000, 0, false}, {0, 200000, 400000, 1, false},
+        {0, 250000, 300000, 2, false}, {0, 400000, 500000, 3, false},
+        {1, 100000, 1000000, 4, false}, {1, 300000, 400000, 5, false},
+        {1, 500000, 600000, 6, false}, {1, 550000, 50000, 7, false},
+        {2, 120000, 130000, 8, true},
     };
     const size_t n = sizeof v / sizeof v[0];
     gp_mark_overlaps(v, n);
@@ -121,6 +123,13 @@ static void overlaps(void)
     flags_by_tag(v, n, flags);
     tap_str_eq(flags, "011011100", "overlaps: concurrent branches, intervals inside a longer "
                                    "one; not touching ends, other devices, unknown times");
+    /* Consecutive graph nodes whose recorded times share less than the slack. */
+    gp_busy_interval near[] = {{0, 100000, 200500, 0, true}, {0, 200000, 300000, 1, true},
+                               {0, 300000 - GP_OVERLAP_SLACK_NS - 1, 400000, 2, false}};
+    gp_mark_overlaps(near, 3);
+    flags_by_tag(near, 3, flags);
+    tap_str_eq(flags, "011", "overlaps: a sharing of up to GP_OVERLAP_SLACK_NS is not one, "
+                             "a longer one is");
     gp_busy_interval one = {0, 1, 2, 0, true};
     gp_mark_overlaps(&one, 1);
     tap_ok(!one.overlapped, "overlaps: an interval alone overlaps nothing");

@@ -308,8 +308,17 @@ static bool context_idle(CUcontext ctx)
     return idle;
 }
 
+/* Whatever CUPTI runs on the device inside this graph launch's call (the range profiler's and
+ * the checkpoint's own kernels, 'WaitNs' on the H100) shares its correlation id and no graph
+ * node: the activity records leave such work out (activity.c, activity_memory.c). */
+static void hide_our_work(uint32_t launch_id)
+{
+    gp_profiled_add(launch_id);
+}
+
 static void begin_sampling(CUcontext ctx, uint32_t uid, uint32_t device, uint32_t launch_id)
 {
+    hide_our_work(launch_id);
     graph.hooks.suspend_range_profilers(device);
     if (context_idle(ctx) && gp_sampling_begin(device, uid, launch_id)) {
         sampling = true;
@@ -336,8 +345,10 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
     gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
     const node_choice c = chosen ? choose_nodes(&v, d->context, d->correlationId, chosen)
                                  : (node_choice){false, false};
-    if (c.shadow && !v.reason && context_idle(d->context))
+    if (c.shadow && !v.reason && context_idle(d->context)) {
+        hide_our_work(d->correlationId);
         shadow_launch(&v, chosen, d->context, d->correlationId);
+    }
     free(chosen);
     gp_graphs_unlock();
     if (c.any)
@@ -375,6 +386,7 @@ static void range_whole_graph(const CUpti_CallbackData *d, CUgraphExec exec)
     }
     if (!s)
         return;
+    hide_our_work(d->correlationId);
     const int set = gp_sessions_graph_begin(s);
     if (set != GP_SET_NONE) {
         ranging = s;
