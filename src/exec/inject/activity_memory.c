@@ -150,9 +150,8 @@ void gp_activity_memory_retry(bool last_try)
 
 static void add_copy(gp_record *batch, const CUpti_ActivityMemcpy6 *m)
 {
-    if (gp_profiled_stream_has(m->streamId) ||
-        (m->graphNodeId == 0 && gp_profiled_has(m->correlationId)))
-        return; /* a shadow launch's copy or memset, or CUPTI's own inside a graph launch */
+    if (gp_profiled_stream_has(m->streamId))
+        return; /* a shadow launch's copy or memset */
     const uint64_t f[GP_M_FIELDS] = {
         [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
         [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
@@ -163,9 +162,8 @@ static void add_copy(gp_record *batch, const CUpti_ActivityMemcpy6 *m)
 
 static void add_peer_copy(gp_record *batch, const CUpti_ActivityMemcpyPtoP4 *m)
 {
-    if (gp_profiled_stream_has(m->streamId) ||
-        (m->graphNodeId == 0 && gp_profiled_has(m->correlationId)))
-        return; /* a shadow launch's copy or memset, or CUPTI's own inside a graph launch */
+    if (gp_profiled_stream_has(m->streamId))
+        return; /* a shadow launch's copy or memset */
     const uint64_t f[GP_M_FIELDS] = {
         [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
         [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
@@ -177,9 +175,8 @@ static void add_peer_copy(gp_record *batch, const CUpti_ActivityMemcpyPtoP4 *m)
 
 static void add_memset(gp_record *batch, const CUpti_ActivityMemset4 *m)
 {
-    if (gp_profiled_stream_has(m->streamId) ||
-        (m->graphNodeId == 0 && gp_profiled_has(m->correlationId)))
-        return; /* a shadow launch's copy or memset, or CUPTI's own inside a graph launch */
+    if (gp_profiled_stream_has(m->streamId))
+        return; /* a shadow launch's copy or memset */
     const uint64_t f[GP_S_FIELDS] = {
         [GP_S_PID] = (uint64_t)getpid(), [GP_S_ID] = m->correlationId,
         [GP_S_CONTEXT] = m->contextId, [GP_S_DEVICE] = m->deviceId, [GP_S_STREAM] = m->streamId,

@@ -308,9 +308,10 @@ static bool context_idle(CUcontext ctx)
     return idle;
 }
 
-/* Whatever CUPTI runs on the device inside this graph launch's call (the range profiler's and
- * the checkpoint's own kernels, 'WaitNs' on the H100) shares its correlation id and no graph
- * node: the activity records leave such work out (activity.c, activity_memory.c). */
+/* The kernels CUPTI runs on the device inside this graph launch's call ('WaitNs' on the H100,
+ * with PM sampling and checkpoints) share its correlation id and no graph node: activity.c
+ * leaves such kernels out. (The graph's own copy and memset nodes may carry no node id in
+ * their records: copies are not left out by correlation id.) */
 static void hide_our_work(uint32_t launch_id)
 {
     gp_profiled_add(launch_id);
