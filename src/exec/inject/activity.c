@@ -92,7 +92,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         }
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
         if (k->start == 0 || gp_profiled_stream_has(k->streamId) ||
-            (k->graphNodeId == 0 && gp_profiled_has(k->correlationId)))
+            (k->graphNodeId == 0 && (gp_profiled_has(k->correlationId) ||
+                                     gp_profiled_graph_launch_has(k->correlationId))))
             continue;
         add_kernel(&batch, k);
     }

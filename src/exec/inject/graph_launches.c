@@ -310,11 +310,10 @@ static bool context_idle(CUcontext ctx)
 
 /* The kernels CUPTI runs on the device inside this graph launch's call ('WaitNs' on the H100,
  * with PM sampling and checkpoints) share its correlation id and no graph node: activity.c
- * leaves such kernels out. (The graph's own copy and memset nodes may carry no node id in
- * their records: copies are not left out by correlation id.) */
+ * leaves such kernels out (profiled.h). */
 static void hide_our_work(uint32_t launch_id)
 {
-    gp_profiled_add(launch_id);
+    gp_profiled_add_graph_launch(launch_id);
 }
 
 static void begin_sampling(CUcontext ctx, uint32_t uid, uint32_t device, uint32_t launch_id)

@@ -8,6 +8,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gp_hashmap ids; /* zeroed: an empty set (values of size 0) */
 static gp_hashmap streams;
+static gp_hashmap graph_launches;
 
 void gp_profiled_add(uint32_t correlation_id)
 {
@@ -37,6 +38,22 @@ bool gp_profiled_stream_has(uint32_t stream_id)
 {
     pthread_mutex_lock(&lock);
     const bool found = streams.count && gp_hashmap_find(&streams, &stream_id, sizeof stream_id);
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+void gp_profiled_add_graph_launch(uint32_t correlation_id)
+{
+    pthread_mutex_lock(&lock);
+    gp_hashmap_add(&graph_launches, &correlation_id, sizeof correlation_id, NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+bool gp_profiled_graph_launch_has(uint32_t correlation_id)
+{
+    pthread_mutex_lock(&lock);
+    const bool found = graph_launches.count &&
+                       gp_hashmap_find(&graph_launches, &correlation_id, sizeof correlation_id);
     pthread_mutex_unlock(&lock);
     return found;
 }
