@@ -241,6 +241,24 @@ def test_time(docs):
                [(l["kernel"].split("(")[0], bool(l["metrics"]), l["profiled"]) for l in ns])
 
 
+def test_filters():
+    """The launch filters count graph kernel nodes like launches: graph_nodes has 5 kernel
+    nodes; skipping 5 and counting 5 profiles exactly its second graph launch's nodes."""
+    rc, doc, _, err = exec_json("--launch-skip=5", "--launch-count=5", app("graph_nodes"), "3")
+    ns = nodes(doc) if doc else []
+    shadowed = sorted({l["id"] for l in ns if "shadow" in how_of(l)})
+    tap.ok(rc == 0 and len([l for l in ns if "shadow" in how_of(l)]) == 5 and
+           len(shadowed) == 1 and shadowed[0] == sorted({l["id"] for l in ns})[1],
+           "--launch-skip=5 --launch-count=5: the 5 kernel nodes of the second graph launch "
+           "are shadow-launched, no other", [(l["id"], sorted(how_of(l))) for l in ns] or err)
+    rc, doc, _, err = exec_json("--kernel=nodesFill", app("graph_nodes"), "2")
+    ns = nodes(doc) if doc else []
+    tap.ok(rc == 0 and ns and all(("shadow" in how_of(l)) == l["kernel"].startswith("nodesFill")
+                                  for l in ns if l["id"] == min(x["id"] for x in ns)),
+           "--kernel=nodesFill: of the first graph launch only nodesFill is shadow-launched",
+           [(l["kernel"].split("(")[0], sorted(how_of(l))) for l in ns] or err)
+
+
 def main():
     gpu, reason = has_gpu()
     if not gpu:
@@ -252,6 +270,7 @@ def main():
     test_node(by_mode["node"])
     test_samples_activities(by_mode["node"])
     test_lengths()
+    test_filters()
     test_graph(by_mode["graph"])
     test_time(by_mode["time"])
     for replay in ("kernel", "rotate"):
