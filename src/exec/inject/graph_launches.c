@@ -153,6 +153,15 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
 
 /* ---- shadow launches ----------------------------------------------------------------------- */
 
+void gp_graph_launches_forget(CUcontext ctx)
+{
+    for (size_t i = 0; i < n_streams; i++)
+        if (streams[i].ctx == ctx) {
+            streams[i] = streams[--n_streams]; /* the stream goes with its context */
+            return;
+        }
+}
+
 static CUstream private_stream(CUcontext ctx)
 {
     for (size_t i = 0; i < n_streams; i++)
@@ -371,16 +380,18 @@ static void range_whole_graph(const CUpti_CallbackData *d, CUgraphExec exec)
 {
     gp_graphs_lock();
     gp_graph_view v;
-    bool any = !gp_graphs_find(exec, &v);
+    const bool unknown = !gp_graphs_find(exec, &v);
     gp_sessions *s = NULL;
-    for (size_t i = 0; !any && i < v.n_steps; i++) {
+    for (size_t i = 0; !unknown && i < v.n_steps; i++) {
         kernel_node k;
+        gp_sessions *chosen = NULL;
         if (v.steps[i].kind == GP_STEP_KERNEL &&
             read_kernel(&v.steps[i], v.exec_id, d->correlationId, &k))
-            s = s ? s : graph.hooks.choose(d->context, &k.info);
+            chosen = graph.hooks.choose(d->context, &k.info); /* each node counts */
+        s = s ? s : chosen;
     }
     gp_graphs_unlock();
-    if (!s && any) {
+    if (unknown) { /* instantiated before gpuprof was loaded: one launch for the filters */
         kernel_node none = {.info = {.kernel = ""}};
         s = graph.hooks.choose(d->context, &none.info);
     }

@@ -35,6 +35,9 @@ typedef struct {
 
 void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h);
 
+/* The context is going: its private stream with it. */
+void gp_graph_launches_forget(CUcontext ctx);
+
 /* Whether this thread is running shadow launches: the launch callbacks leave them alone. */
 bool gp_graph_launches_shadowing(void);
 

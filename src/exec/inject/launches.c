@@ -356,6 +356,7 @@ void gp_launches_on_context_destroyed(CUcontext ctx)
         if (cs->sessions.collector)
             gp_sessions_detach(&cs->sessions);
         *cs = contexts[--n_contexts];
+        gp_graph_launches_forget(ctx);
     }
     unlock();
 }
