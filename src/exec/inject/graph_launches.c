@@ -306,14 +306,14 @@ static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontex
 
 /* ---- the program's graph launch ------------------------------------------------------------ */
 
-/* Everything earlier on the context finished, without breaking another thread's capture. */
-static bool context_idle(CUcontext ctx)
+/* Everything earlier on the current context (the graph launch's) finished, without breaking
+ * another thread's capture. */
+static bool context_idle(void)
 {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
     cuThreadExchangeStreamCaptureMode(&mode);
     const bool idle = cuCtxSynchronize() == CUDA_SUCCESS;
     cuThreadExchangeStreamCaptureMode(&mode);
-    (void)ctx;
     return idle;
 }
 
@@ -325,11 +325,11 @@ static void hide_our_work(uint32_t launch_id)
     gp_profiled_add_graph_launch(launch_id);
 }
 
-static void begin_sampling(CUcontext ctx, uint32_t uid, uint32_t device, uint32_t launch_id)
+static void begin_sampling(uint32_t uid, uint32_t device, uint32_t launch_id)
 {
     hide_our_work(launch_id);
     graph.hooks.suspend_range_profilers(device);
-    if (context_idle(ctx) && gp_sampling_begin(device, uid, launch_id)) {
+    if (context_idle() && gp_sampling_begin(device, uid, launch_id)) {
         sampling = true;
         sampling_device = device;
     }
@@ -347,21 +347,21 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
     if (!gp_graphs_find(exec, &v)) {
         gp_graphs_unlock();
         say_unknown_graph();
-        begin_sampling(d->context, uid, device, d->correlationId);
+        begin_sampling(uid, device, d->correlationId);
         return;
     }
     say_graph(exec, &v, uid);
     gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
     const node_choice c = chosen ? choose_nodes(&v, d->context, d->correlationId, chosen)
                                  : (node_choice){false, false};
-    if (c.shadow && !v.reason && context_idle(d->context)) {
+    if (c.shadow && !v.reason && context_idle()) {
         hide_our_work(d->correlationId);
         shadow_launch(&v, chosen, d->context, d->correlationId);
     }
     free(chosen);
     gp_graphs_unlock();
     if (c.any)
-        begin_sampling(d->context, uid, device, d->correlationId);
+        begin_sampling(uid, device, d->correlationId);
 }
 
 static void say_graphs_are_timed(void)

@@ -12,7 +12,6 @@
 typedef struct {
     bool live;
     uint32_t exec_id;
-    CUcontext ctx;
     CUgraph clone;             /* NULL once the graph falls back */
     gp_graph_step *steps;
     size_t n_steps, kernels;
@@ -285,7 +284,6 @@ static void on_instantiated(const instantiate_params *p)
     free(e->steps);
     *e = (graph_entry){.live = true};
     cuptiGetGraphExecId(exec, &e->exec_id);
-    cuCtxGetCurrent(&e->ctx);
     if (cuGraphClone(&e->clone, p->hGraph) != CUDA_SUCCESS) {
         e->clone = NULL;
         set_reason(e->reason, "its graph could not be copied");
@@ -463,7 +461,7 @@ bool gp_graphs_find(CUgraphExec exec, gp_graph_view *view)
     graph_entry *e = entry_of(exec);
     if (!e)
         return false;
-    *view = (gp_graph_view){.exec_id = e->exec_id, .ctx = e->ctx, .kernels = e->kernels,
+    *view = (gp_graph_view){.exec_id = e->exec_id, .kernels = e->kernels,
                             .reason = e->reason[0] || !e->clone ? e->reason : NULL,
                             .steps = e->steps, .n_steps = e->n_steps, .said = e->said};
     if (!e->clone && !e->reason[0])

@@ -29,7 +29,6 @@ typedef struct {
 
 typedef struct {
     uint32_t exec_id;          /* CUPTI's id of the executable graph (the `K` lines' graph) */
-    CUcontext ctx;             /* where it was instantiated */
     size_t kernels;            /* kernel nodes, child graphs' included */
     const char *reason;        /* NULL: its nodes can be shadow-launched; else why not */
     const gp_graph_step *steps;
