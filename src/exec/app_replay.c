@@ -68,7 +68,8 @@ static unsigned char *key_of(const gp_exec_launch *l, size_t rank, gp_hashmap *s
     return key;
 }
 
-/* Every directly launched kernel of a run by its key: the index of its launch. */
+/* Every kernel of a run (a graph's kernel nodes too: each run launches them in the same
+ * order) by its key: the index of its launch. */
 static int index_launches(const gp_exec_info *e, gp_hashmap *by_key)
 {
     size_t *ranks = malloc((e->n_launches ? e->n_launches : 1) * sizeof *ranks);
@@ -76,8 +77,6 @@ static int index_launches(const gp_exec_info *e, gp_hashmap *by_key)
     gp_hashmap_init(&seen, sizeof(uint64_t));
     int rc = ranks ? process_ranks(e, ranks) : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (size_t i = 0; rc == GP_OK && i < e->n_launches; i++) {
-        if (e->launches[i].graph_node)
-            continue; /* a graph's kernels are not profiled */
         size_t len = 0;
         unsigned char *key = key_of(&e->launches[i], ranks[i], &seen, &len);
         size_t *at = key ? gp_hashmap_add(by_key, key, len, NULL) : NULL;
@@ -123,6 +122,7 @@ static int merge_launches(gp_report *into, const gp_report *run, unsigned pass,
                                        l->metrics.n_counters) != 0)
             return gp_fail(GP_ERR_RUNTIME, "out of host memory");
         into_l->passes |= l->passes;
+        into_l->origins |= l->origins;
         into_l->profiled = true;
         if (into_l->duration_ms < 0)
             into_l->duration_ms = l->duration_ms;

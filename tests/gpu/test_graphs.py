@@ -273,7 +273,7 @@ def main():
     test_filters()
     test_graph(by_mode["graph"])
     test_time(by_mode["time"])
-    for replay in ("kernel", "rotate"):
+    for replay in ("kernel", "rotate", "application"):
         docs = run_all(["--graph-profiling=node", "--replay=" + replay],
                        "node, --replay=" + replay)
         doc = docs.get("graph_nodes")
