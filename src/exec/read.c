@@ -357,7 +357,7 @@ const context_counters *gp_records_counters_of(const reader *rd, int pid, unsign
 
 /* ---- launches and their names ------------------------------------------------------------ */
 
-static int compare_launches(const void *a, const void *b)
+int gp_records_compare_launches(const void *a, const void *b)
 {
     const gp_exec_launch *x = a, *y = b;
     if (x->pid != y->pid)
@@ -375,7 +375,7 @@ gp_exec_launch *gp_records_find_launch(reader *rd, int pid, uint64_t id, uint64_
     if (rd->n_recorded == 0)
         return NULL;
     return bsearch(&key, rd->report->exec.launches, rd->n_recorded, sizeof key,
-                   compare_launches);
+                   gp_records_compare_launches);
 }
 
 /* The name as ncu prints it, and the mangled one when it was mangled. */
@@ -866,7 +866,7 @@ static void free_reader(reader *rd)
 static void sort_launches(gp_exec_info *e)
 {
     if (e->n_launches > 1)
-        qsort(e->launches, e->n_launches, sizeof *e->launches, compare_launches);
+        qsort(e->launches, e->n_launches, sizeof *e->launches, gp_records_compare_launches);
 }
 
 /* CUPTI's timestamps are nanoseconds of the machine's clock (about 2^60): counted from the

@@ -148,16 +148,6 @@ static bool same_kernel(const gp_exec_launch *l, const uint64_t *k, const char *
            l->shared_bytes == k[GP_K_SMEM];
 }
 
-static int by_pid_id_node(const void *a, const void *b)
-{
-    const gp_exec_launch *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return (x->graph_node > y->graph_node) - (x->graph_node < y->graph_node);
-}
-
 gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name)
 {
     const int pid = (int)k[GP_K_PID];
@@ -176,7 +166,8 @@ gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const cha
             size_t n = 0;
             while (group + n < end && group[n].pid == pid && group[n].id == k[GP_K_ID])
                 n++;
-            qsort(group, n, sizeof *group, by_pid_id_node); /* the group's order again */
+            /* the group's order again, for find_launch */
+            qsort(group, n, sizeof *group, gp_records_compare_launches);
             return gp_records_find_launch(rd, pid, k[GP_K_ID], k[GP_K_NODE]);
         }
     return NULL;

@@ -55,6 +55,8 @@ typedef struct {
 /* The problem the JSON layer just recorded, said as a warning with its consequence. */
 int gp_records_ignore(reader *rd, const char *consequence);
 const context_counters *gp_records_counters_of(const reader *rd, int pid, unsigned context);
+/* The order of the launches find_launch searches: by pid, id, then graph node (qsort). */
+int gp_records_compare_launches(const void *a, const void *b);
 /* The launch (pid, id, node) among the first rd->n_recorded launches; NULL: none. */
 gp_exec_launch *gp_records_find_launch(reader *rd, int pid, uint64_t id, uint64_t node);
 /* A profiled launch's metrics from its values (one per counter of c), its duration from the

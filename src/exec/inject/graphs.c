@@ -107,6 +107,13 @@ static const char *const unreplayable[] = {
     [CU_GRAPH_NODE_TYPE_CONDITIONAL] = "a conditional node",
 };
 
+static const char *unreplayable_reason(CUgraphNodeType type)
+{
+    const bool named = (unsigned)type < sizeof unreplayable / sizeof *unreplayable &&
+                       unreplayable[type];
+    return named ? unreplayable[type] : "a node of a kind gpuprof cannot replay";
+}
+
 static void set_reason(char *reason, const char *what)
 {
     if (!reason[0])
@@ -156,9 +163,7 @@ static void add_node(plan *pl, CUgraphNode node, int depth)
     }
     default:
         /* Its kernels still count: a fallback graph's nodes are sampled and timed. */
-        set_reason(pl->reason, (unsigned)type < sizeof unreplayable / sizeof *unreplayable &&
-                                       unreplayable[type] ? unreplayable[type]
-                                                          : "a node of a kind gpuprof cannot replay");
+        set_reason(pl->reason, unreplayable_reason(type));
     }
 }
 
@@ -381,7 +386,9 @@ static void on_updated(CUpti_CallbackId cbid, const void *params)
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2:
         follow_update(e, ((const cuGraphExecUpdate_v2_params *)params)->hGraph);
         break;
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled: fall_back(e, "cudaGraphNodeSetEnabled"); break;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled:
+        fall_back(e, "cudaGraphNodeSetEnabled");
+        break;
     default: fall_back(e, "an in-place update of the executable graph"); break;
     }
 }
