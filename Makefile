@@ -70,12 +70,14 @@ RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
             $(call rpath,'$$ORIGIN/../lib/gpuprof') \
             $(call rpath,$(CUPTI_LIBDIR))
 
-# The host code: one folder per layer (HACKING.md), the library exec injects aside.
-SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c))
-# The library `gpuprof exec` injects into programs: its own sources, the counters layer and
-# exec's protocol (the options' codec) it shares with gpuprof, compiled position-independent,
-# exporting InitializeInjection alone.
-INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c) src/exec/protocol.c src/exec/rotation.c
+# The host code: one folder per layer (HACKING.md), the library exec injects aside, and the
+# CUDA runtime's error helper beside the kernels (kernels/*.c, host C).
+SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c)) $(wildcard kernels/*.c)
+# The library `gpuprof exec` injects into programs: its own sources, the base and counters
+# layers, exec's protocol (the options' codec) and the exec request's mode names it shares with
+# gpuprof, compiled position-independent, exporting InitializeInjection alone.
+INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c src/base/*.c) src/exec/protocol.c \
+              src/exec/rotation.c src/report/exec_modes.c
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)
@@ -103,6 +105,10 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(OBJ_C)) $(OBJ_CU)
 $(BUILD)/src/%.o: src/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
 	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/kernels/%.o: kernels/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/pic/%.o: %.c $(SHIM)/string
 	@mkdir -p $(@D)

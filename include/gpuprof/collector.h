@@ -76,8 +76,6 @@ void gp_collector_collected(const gp_collector *c, gp_group_mask mask, bool *col
 /* Start collecting on a context (a CUcontext); see gp_profiler_attach. */
 int gp_collector_attach(gp_collector *c, void *context, gp_replay replay, size_t ranges);
 void gp_collector_close(gp_collector *c);
-/* The profiler's part of a report: chip, passes, metric set. */
-void gp_collector_describe(const gp_collector *c, gp_profiler_info *info);
 
 /* Add one range's counter values to running sums (first: start them); per-chip constants
  * (peak rates) are taken, not added. */

@@ -123,21 +123,6 @@ int gp_metric_set_add_counters(gp_metric_set *s, const gp_counter *counters, siz
 /* A counter's value in a metric set by name; NAN when it is not there. */
 double gp_metric_set_counter(const gp_metric_set *s, const char *name);
 
-/* How a report's metrics were collected: the profiler's part of a report. */
-typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
-
-typedef struct {
-    gp_profiler_state state;
-    char reason[GP_TEXT_LEN];
-    char chip[32];
-    int passes;
-    char metric_set[32];         /* default / all / list */
-    char replay[16];             /* exec's --replay; "" for the kernel commands and reports
-                                    of a gpuprof that had none */
-    int pass_groups;             /* exec: the one-pass groups its launches rotated over; 0:
-                                    none (every profiled launch had every counter) */
-} gp_profiler_info;
-
 const gp_metric_def *gp_metric_catalogue(size_t *count);
 const gp_metric_def *gp_find_metric(const char *key);
 

@@ -3,7 +3,7 @@
 #ifndef GPUPROF_REPORT_H
 #define GPUPROF_REPORT_H
 
-#include "gpuprof/exec_replay.h"
+#include "gpuprof/exec_request.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/types.h"
 
@@ -59,6 +59,22 @@ typedef struct {
     double median_ms;            /* <0 when not timed on its own */
     gp_metric_set metrics;
 } gp_launch_record;
+
+/* How a report's metrics were collected: the profiler's part of a report. */
+typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
+
+typedef struct {
+    gp_profiler_state state;
+    char reason[GP_TEXT_LEN];
+    char chip[32];
+    int passes;
+    char metric_set[32];         /* default / all / list */
+    bool has_replay;             /* exec: `replay` is known (false for the kernel commands
+                                    and reports of a gpuprof that had no --replay) */
+    gp_exec_replay replay;       /* exec's --replay, as its profiler records said it */
+    int pass_groups;             /* exec: the one-pass groups its launches rotated over; 0:
+                                    none (every profiled launch had every counter) */
+} gp_profiler_info;
 
 /* A parameter of a result's family (pad, group, …): NAN where it does not apply. */
 typedef struct {
@@ -176,10 +192,9 @@ typedef struct {
     int exit_status;             /* as a shell reports it: its code, or 128 + the signal */
     int signal;                  /* the signal that ended it; 0 if none */
     size_t processes;            /* processes recorded (children with --follow-children) */
-    char kernel_filter[GP_TEXT_LEN];
-    uint64_t launch_skip, launch_count, per_kernel;   /* UINT64_MAX: no limit */
-    gp_graph_profiling graph_profiling;  /* --graph-profiling: how graph kernel nodes were
-                                            profiled */
+    gp_exec_request request;     /* what exec was asked: the filters, how graph kernel nodes
+                                    were profiled (the reports keep the filters and the graph
+                                    mode; --replay is the profiler section's) */
     gp_device_info *devices;
     size_t n_devices;
     gp_exec_launch *launches;
@@ -225,6 +240,10 @@ typedef struct {
 } gp_report;
 
 void gp_report_init(gp_report *r);
+/* The profiler section of a report whose counters were set up: state OK, the chip, the
+ * passes and the metric set. */
+void gp_profiler_info_set(gp_profiler_info *info, const char *chip, int passes,
+                          gp_metrics_kind set);
 void gp_report_free(gp_report *r);
 int gp_report_add_result(gp_report *r, gp_result **out);
 int gp_report_add_warning(gp_report *r, const char *text);

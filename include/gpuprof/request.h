@@ -2,7 +2,7 @@
 #ifndef GPUPROF_REQUEST_H
 #define GPUPROF_REQUEST_H
 
-#include "gpuprof/exec_replay.h"
+#include "gpuprof/exec_request.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
@@ -62,14 +62,9 @@ typedef struct {
     /* exec */
     char **program;                        /* the program's argv (NULL-terminated) */
     int program_argc;
-    const char *kernel_regex;              /* --kernel */
-    uint64_t launch_skip, launch_count;    /* launch_count UINT64_MAX: no limit */
-    uint64_t per_kernel;                   /* UINT64_MAX: no limit */
+    gp_exec_request exec;                  /* its filters, children, replay, CUDA graphs */
     bool launches;                         /* text: one row per launch */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
-    bool follow_children;
-    gp_exec_replay replay;                 /* --replay */
-    gp_graph_profiling graph_profiling;    /* --graph-profiling; 0: node */
 
     int argc;                              /* the original command line, for reports */
     char **argv;

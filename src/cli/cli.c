@@ -131,8 +131,7 @@ static void set_defaults(gp_request *req, const command_context *cc)
     req->threshold_pct = GP_COMPARE_DEFAULT_THRESHOLD;
     req->device = cc->cmd->device_optional ? -1 : 0;
     req->seed = GP_DEFAULT_SEED;
-    req->launch_count = UINT64_MAX;
-    req->per_kernel = UINT64_MAX;
+    req->exec = gp_exec_request_default();
 }
 
 /* ---- checks after parsing ---------------------------------------------------------------- */

@@ -291,7 +291,10 @@ static int read_kernel(void *ctx, const char *text)
         return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --kernel: %s", text, why);
     }
     regfree(&re);
-    req->kernel_regex = text;
+    if (strlen(text) >= sizeof req->exec.kernel_regex)
+        return gp_fail(GP_ERR_USAGE, "invalid value for --kernel: longer than %zu characters",
+                       sizeof req->exec.kernel_regex - 1);
+    strcpy(req->exec.kernel_regex, text);
     return GP_OK;
 }
 
@@ -312,7 +315,7 @@ static int invalid_choice(const char *opt, const char *text, const char *const *
 static int read_replay(void *ctx, const char *text)
 {
     gp_request *req = ctx;
-    return gp_exec_replay_from_name(text, &req->replay)
+    return gp_exec_replay_from_name(text, &req->exec.replay)
                ? GP_OK
                : invalid_choice("replay", text, gp_exec_replay_names, GP_EXEC_REPLAY_MODES);
 }
@@ -321,7 +324,7 @@ static int read_replay(void *ctx, const char *text)
 static int read_graph_profiling(void *ctx, const char *text)
 {
     gp_request *req = ctx;
-    return gp_graph_profiling_from_name(text, &req->graph_profiling)
+    return gp_graph_profiling_from_name(text, &req->exec.graph_profiling)
                ? GP_OK
                : invalid_choice("graph-profiling", text, gp_graph_profiling_names,
                                 GP_GRAPH_MODES);
@@ -445,13 +448,13 @@ static const option_row rows[] = {
                     CUSTOM(read_kernel)},
     [OPT_LAUNCH_SKIP] = {{OPT_LAUNCH_SKIP, "launch-skip", "N",
                           "do not profile the first N launches that match (default: 0)"},
-                         COUNT(launch_skip, 0, UINT64_MAX - 1)},
+                         COUNT(exec.launch_skip, 0, UINT64_MAX - 1)},
     [OPT_LAUNCH_COUNT] = {{OPT_LAUNCH_COUNT, "launch-count", "N",
                            "profile at most N launches in all (default: every one)"},
-                          COUNT(launch_count, 1, UINT64_MAX - 1)},
+                          COUNT(exec.launch_count, 1, UINT64_MAX - 1)},
     [OPT_PER_KERNEL] = {{OPT_PER_KERNEL, "per-kernel", "N",
                          "profile at most N launches of each kernel, only time the rest"},
-                        COUNT(per_kernel, 1, UINT64_MAX - 1)},
+                        COUNT(exec.per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
                        "exec reports: one row per launch instead of one per kernel, in text "
                        "and CSV (JSON always holds every launch)"},
@@ -462,7 +465,7 @@ static const option_row rows[] = {
                     TEXT(output_file)},
     [OPT_FOLLOW_CHILDREN] = {{OPT_FOLLOW_CHILDREN, "follow-children", NULL,
                               "profile the processes the program starts too"},
-                             FLAG(follow_children)},
+                             FLAG(exec.follow_children)},
     [OPT_REPLAY] = {{OPT_REPLAY, "replay", "MODE",
                      "how counters of several passes are collected: auto (each kernel's first "
                      "launch replayed, later ones one pass each), rotate (never replay), "

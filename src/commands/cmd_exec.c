@@ -19,29 +19,18 @@
 
 static void describe_request(const gp_request *req, gp_report *report)
 {
-    gp_exec_info *e = &report->exec;
     report->is_exec = true;
     snprintf(report->command, sizeof report->command, "exec");
-    snprintf(e->kernel_filter, sizeof e->kernel_filter, "%s",
-             req->kernel_regex ? req->kernel_regex : "");
-    e->launch_skip = req->launch_skip;
-    e->launch_count = req->launch_count;
-    e->per_kernel = req->per_kernel;
-    e->graph_profiling = req->graph_profiling;
+    report->exec.request = req->exec;
     report->profiler.state = GP_PROF_DISABLED;
     snprintf(report->profiler.metric_set, sizeof report->profiler.metric_set, "%s",
              gp_metrics_kind_name(req->metrics.kind));
 }
 
-/* What the library is asked to do: the request's metrics, filters, children, replay and
- * CUDA graphs. */
+/* What the library is asked to do: the request's metrics and exec request. */
 static void options_of(const gp_request *req, const char *library, gp_exec_options *o)
 {
-    *o = (gp_exec_options){.library = library, .metrics = req->metrics,
-                           .kernel_regex = req->kernel_regex, .launch_skip = req->launch_skip,
-                           .launch_count = req->launch_count, .per_kernel = req->per_kernel,
-                           .follow_children = req->follow_children, .replay = req->replay,
-                           .graph_profiling = req->graph_profiling};
+    *o = (gp_exec_options){.library = library, .metrics = req->metrics, .request = req->exec};
 }
 
 /* ---- the report -------------------------------------------------------------------------------- */

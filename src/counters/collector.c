@@ -157,14 +157,6 @@ void gp_collector_close(gp_collector *c)
     free(c);
 }
 
-void gp_collector_describe(const gp_collector *c, gp_profiler_info *info)
-{
-    info->state = GP_PROF_OK;
-    info->passes = c->passes;
-    snprintf(info->chip, sizeof info->chip, "%s", c->chip);
-    snprintf(info->metric_set, sizeof info->metric_set, "%s", gp_metrics_kind_name(c->kind));
-}
-
 /* ---- counter values to metrics ------------------------------------------------------------- */
 
 void gp_collector_accumulate(const gp_collector *c, double *sums, const double *values,

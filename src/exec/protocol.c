@@ -56,43 +56,6 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
     return add_var(vars, n, name, text);
 }
 
-const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES] = {
-    [GP_EXEC_REPLAY_AUTO] = "auto", [GP_EXEC_REPLAY_ROTATE] = "rotate",
-    [GP_EXEC_REPLAY_KERNEL] = "kernel", [GP_EXEC_REPLAY_APPLICATION] = "application"};
-
-const char *gp_exec_replay_name(gp_exec_replay m)
-{
-    return (unsigned)m < GP_EXEC_REPLAY_MODES ? gp_exec_replay_names[m] : "auto";
-}
-
-bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m)
-{
-    for (unsigned i = 0; name && i < GP_EXEC_REPLAY_MODES; i++)
-        if (strcmp(name, gp_exec_replay_names[i]) == 0) {
-            *m = (gp_exec_replay)i;
-            return true;
-        }
-    return false;
-}
-
-const char *const gp_graph_profiling_names[GP_GRAPH_MODES] = {
-    [GP_GRAPH_NODE] = "node", [GP_GRAPH_WHOLE] = "graph", [GP_GRAPH_TIME] = "time"};
-
-const char *gp_graph_profiling_name(gp_graph_profiling m)
-{
-    return (unsigned)m < GP_GRAPH_MODES ? gp_graph_profiling_names[m] : "node";
-}
-
-bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m)
-{
-    for (unsigned i = 0; name && i < GP_GRAPH_MODES; i++)
-        if (strcmp(name, gp_graph_profiling_names[i]) == 0) {
-            *m = (gp_graph_profiling)i;
-            return true;
-        }
-    return false;
-}
-
 static int add_all(const gp_exec_options *o, char **vars, size_t *n)
 {
     char metrics[METRICS_TEXT_LEN], parent[32], pass[16];
@@ -103,14 +66,15 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_DIR, o->records_dir ? o->records_dir : ""));
     GP_TRY(add_var(vars, n, GP_ENV_METRICS, metrics));
     GP_TRY(add_var(vars, n, GP_ENV_PARENT, parent));
-    GP_TRY(add_var(vars, n, GP_ENV_FOLLOW, o->follow_children ? "1" : "0"));
-    GP_TRY(add_var(vars, n, GP_ENV_KERNEL, o->kernel_regex ? o->kernel_regex : ""));
-    GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_exec_replay_name(o->replay)));
+    const gp_exec_request *q = &o->request;
+    GP_TRY(add_var(vars, n, GP_ENV_FOLLOW, q->follow_children ? "1" : "0"));
+    GP_TRY(add_var(vars, n, GP_ENV_KERNEL, q->kernel_regex));
+    GP_TRY(add_var(vars, n, GP_ENV_REPLAY, gp_exec_replay_name(q->replay)));
     GP_TRY(add_var(vars, n, GP_ENV_APP_PASS, pass));
-    GP_TRY(add_var(vars, n, GP_ENV_GRAPH, gp_graph_profiling_name(o->graph_profiling)));
-    GP_TRY(add_count(vars, n, GP_ENV_SKIP, o->launch_skip));
-    GP_TRY(add_count(vars, n, GP_ENV_COUNT, o->launch_count));
-    return add_count(vars, n, GP_ENV_PER_KERNEL, o->per_kernel);
+    GP_TRY(add_var(vars, n, GP_ENV_GRAPH, gp_graph_profiling_name(q->graph_profiling)));
+    GP_TRY(add_count(vars, n, GP_ENV_SKIP, q->launch_skip));
+    GP_TRY(add_count(vars, n, GP_ENV_COUNT, q->launch_count));
+    return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
 }
 
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
@@ -177,26 +141,37 @@ static void read_metrics(gp_metrics_request *m, const char *text)
         m->kind = GP_METRICS_DEFAULT;
 }
 
+/* The request's part of the environment. */
+static void read_request(char *const *env, gp_exec_request *q)
+{
+    *q = gp_exec_request_default();
+    const char *regex = lookup(env, GP_ENV_KERNEL);
+    if (regex && strlen(regex) < sizeof q->kernel_regex)
+        strcpy(q->kernel_regex, regex);
+    else if (regex)
+        q->kernel_regex[0] = '(';  /* longer than gpuprof writes: a pattern that does not
+                                      compile, which the library says */
+    const uint64_t skip = read_count(env, GP_ENV_SKIP);
+    q->launch_skip = skip == UINT64_MAX ? 0 : skip;
+    q->launch_count = read_count(env, GP_ENV_COUNT);
+    q->per_kernel = read_count(env, GP_ENV_PER_KERNEL);
+    const char *follow = lookup(env, GP_ENV_FOLLOW);
+    q->follow_children = follow && strcmp(follow, "1") == 0;
+    if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &q->replay))
+        q->replay = GP_EXEC_REPLAY_AUTO;
+    if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &q->graph_profiling))
+        q->graph_profiling = GP_GRAPH_NODE;
+}
+
 void gp_exec_options_decode(char *const *env, gp_exec_options *o)
 {
     memset(o, 0, sizeof *o);
     o->library = lookup(env, GP_ENV_INJECTION);
     o->records_dir = lookup(env, GP_ENV_DIR);
     read_metrics(&o->metrics, lookup(env, GP_ENV_METRICS));
-    o->kernel_regex = lookup(env, GP_ENV_KERNEL);
-    o->launch_skip = read_count(env, GP_ENV_SKIP);
-    if (o->launch_skip == UINT64_MAX)
-        o->launch_skip = 0;
-    o->launch_count = read_count(env, GP_ENV_COUNT);
-    o->per_kernel = read_count(env, GP_ENV_PER_KERNEL);
+    read_request(env, &o->request);
     const char *parent = lookup(env, GP_ENV_PARENT);
     o->parent_pid = parent ? atol(parent) : -1;
-    const char *follow = lookup(env, GP_ENV_FOLLOW);
-    o->follow_children = follow && strcmp(follow, "1") == 0;
-    if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &o->replay))
-        o->replay = GP_EXEC_REPLAY_AUTO;
     const uint64_t pass = read_count(env, GP_ENV_APP_PASS);
     o->app_pass = pass < GP_MAX_GROUPS ? (unsigned)pass : 0;
-    if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &o->graph_profiling))
-        o->graph_profiling = GP_GRAPH_NODE;
 }

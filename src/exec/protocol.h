@@ -54,7 +54,7 @@
 #ifndef GPUPROF_EXEC_PROTOCOL_H
 #define GPUPROF_EXEC_PROTOCOL_H
 
-#include "gpuprof/exec_replay.h"
+#include "gpuprof/exec_request.h"
 #include "gpuprof/metrics.h"
 
 #include <stdbool.h>
@@ -78,21 +78,15 @@
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
-/* What gpuprof exec asks of the library. Decoded, the strings point into the environment
- * they were read from. */
+/* What gpuprof exec asks of the library: the user's request and what gpuprof adds to it.
+ * Decoded, the strings but the request's point into the environment they were read from. */
 typedef struct {
     const char *library;           /* libgpuprof-inject.so: the driver loads it */
     const char *records_dir;       /* NULL: not set (the library then stays out of the way) */
     gp_metrics_request metrics;    /* kind NONE: time every kernel, profile none */
-    const char *kernel_regex;      /* NULL or "": every kernel */
-    uint64_t launch_skip;          /* --launch-skip */
-    uint64_t launch_count;         /* --launch-count (UINT64_MAX: no limit) */
-    uint64_t per_kernel;           /* --per-kernel (UINT64_MAX: no limit) */
+    gp_exec_request request;       /* the filters, children, replay, CUDA graphs */
     long parent_pid;               /* gpuprof's pid; -1: not set */
-    bool follow_children;
-    gp_exec_replay replay;
     unsigned app_pass;             /* application: the one-pass group this run collects */
-    gp_graph_profiling graph_profiling;  /* --graph-profiling */
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
@@ -107,8 +101,10 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
 
 /* The options read from an environment (NULL-terminated "NAME=VALUE" entries, the first of
  * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
- * when unset and DEFAULT when unknown, no filter, skip 0, no count or per-kernel limit, no
- * parent, children not followed, replay auto, application pass 0, graph profiling node. */
+ * when unset and DEFAULT when unknown, the request's defaults (gp_exec_request_default: no
+ * filter, skip 0, no count or per-kernel limit, children not followed, replay auto, graph
+ * profiling node), no parent, application pass 0. A --kernel pattern too long for the
+ * request is no filter that matches nothing: the library says so. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 
 /* ---- the records ------------------------------------------------------------------------- */

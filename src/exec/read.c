@@ -330,10 +330,9 @@ static int add_context(reader *rd, const profiler_record *p)
     c->n_groups = p->n_groups;
     gp_profiler_info *info = &rd->report->profiler;
     if (info->state != GP_PROF_OK) {
-        gp_collector_describe(c, info);
-        if (p->replay >= 0)
-            snprintf(info->replay, sizeof info->replay, "%s",
-                     gp_exec_replay_name((gp_exec_replay)p->replay));
+        gp_profiler_info_set(info, c->chip, c->passes, c->kind);
+        info->has_replay = p->replay >= 0;
+        info->replay = info->has_replay ? (gp_exec_replay)p->replay : GP_EXEC_REPLAY_AUTO;
         info->pass_groups = (int)p->n_groups;
     }
     return GP_OK;

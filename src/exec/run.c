@@ -122,7 +122,7 @@ int gp_exec_run_program(const gp_exec_spawn *s, gp_report *report)
     gp_exec_outcome o;
     GP_TRY(run_once(s, 0, false, report, &o));
     note_outcome(&o, report);
-    if (s->options->replay != GP_EXEC_REPLAY_APPLICATION || o.exit_status >= 126)
+    if (s->options->request.replay != GP_EXEC_REPLAY_APPLICATION || o.exit_status >= 126)
         return GP_OK;
     return run_later_passes(s, report);
 }

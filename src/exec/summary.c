@@ -34,7 +34,7 @@ size_t gp_exec_profiled(const gp_exec_info *e)
 
 bool gp_exec_rotated(const gp_profiler_info *p)
 {
-    return p->pass_groups > 0 && p->replay[0];
+    return p->pass_groups > 0 && p->has_replay;
 }
 
 void gp_exec_describe_passes(const gp_profiler_info *p, uint32_t passes, char *buf, size_t len)
@@ -50,10 +50,10 @@ void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len)
     const int g = p->pass_groups;
     if (!gp_exec_rotated(p))
         snprintf(buf, len, "%s", p->passes == 1 ? "one pass, no replay" : "kernel replay");
-    else if (strcmp(p->replay, "auto") == 0)
+    else if (p->replay == GP_EXEC_REPLAY_AUTO)
         snprintf(buf, len, "kernel replay of each kernel's first launch, one of %d passes per "
                  "later launch", g);
-    else if (strcmp(p->replay, "application") == 0)
+    else if (p->replay == GP_EXEC_REPLAY_APPLICATION)
         snprintf(buf, len, "application replay: the program run %d times, one pass each", g);
     else
         snprintf(buf, len, "no replay: one of %d passes per launch", g);

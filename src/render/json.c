@@ -304,14 +304,15 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
         cJSON_AddNullToObject(o, "signal");
     cJSON_AddNumberToObject(o, "processes", (double)e->processes);
     cJSON *filters = cJSON_AddObjectToObject(o, "filters");
-    if (e->kernel_filter[0])
-        cJSON_AddStringToObject(filters, "kernel", e->kernel_filter);
+    const gp_exec_request *q = &e->request;
+    if (q->kernel_regex[0])
+        cJSON_AddStringToObject(filters, "kernel", q->kernel_regex);
     else
         cJSON_AddNullToObject(filters, "kernel");
-    cJSON_AddNumberToObject(filters, "launch_skip", (double)e->launch_skip);
-    cJSON_AddItemToObject(filters, "launch_count", count_or_null(e->launch_count));
-    cJSON_AddItemToObject(filters, "per_kernel", count_or_null(e->per_kernel));
-    cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(e->graph_profiling));
+    cJSON_AddNumberToObject(filters, "launch_skip", (double)q->launch_skip);
+    cJSON_AddItemToObject(filters, "launch_count", count_or_null(q->launch_count));
+    cJSON_AddItemToObject(filters, "per_kernel", count_or_null(q->per_kernel));
+    cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(q->graph_profiling));
     cJSON *devices = cJSON_AddArrayToObject(o, "devices");
     for (size_t i = 0; i < e->n_devices; i++)
         cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
@@ -352,8 +353,8 @@ static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
                                 exec ? "none (the program's own cache state)"
                                      : "L2 flushed before every kernel");
         cJSON_AddStringToObject(o, "clock_control", "none (clocks not locked)");
-        if (exec && p->replay[0])
-            cJSON_AddStringToObject(o, "replay", p->replay);
+        if (exec && p->has_replay)
+            cJSON_AddStringToObject(o, "replay", gp_exec_replay_name(p->replay));
         if (exec && p->pass_groups)
             cJSON_AddNumberToObject(o, "pass_groups", p->pass_groups);
     }

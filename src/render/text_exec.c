@@ -68,7 +68,8 @@ static void print_profiler(FILE *out, const gp_report *r, size_t width)
                  "(%s), %zu of %zu launches profiled; times from CUPTI's activity records, of "
                  "a profiled launch from its counters where it ran without SASS "
                  "instrumentation; passes: the one-pass groups a kernel's launches collected",
-                 p->chip, p->metric_set, p->replay, replay, profiled, r->exec.n_launches);
+                 p->chip, p->metric_set, gp_exec_replay_name(p->replay), replay, profiled,
+                 r->exec.n_launches);
     else if (p->state == GP_PROF_OK)
         snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, %s (%d "
                  "pass%s), %zu of %zu launches profiled; times from CUPTI's activity records, "

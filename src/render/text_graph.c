@@ -96,8 +96,8 @@ bool gp_text_graph_summary(char *buf, size_t len, const gp_exec_info *e)
     if (!nodes)
         return false;
     const size_t graphs = count_graphs(e);
-    const unsigned mode = (unsigned)e->graph_profiling < GP_GRAPH_MODES ? e->graph_profiling
-                                                                        : GP_GRAPH_NODE;
+    const gp_graph_profiling asked = e->request.graph_profiling;
+    const unsigned mode = (unsigned)asked < GP_GRAPH_MODES ? asked : GP_GRAPH_NODE;
     snprintf(buf, len, "%zu of %zu launches were kernel nodes of %zu graph%s; "
              "--graph-profiling=%s: %s", nodes, e->n_launches, graphs, graphs == 1 ? "" : "s",
              gp_graph_profiling_name((gp_graph_profiling)mode), mode_words[mode]);

@@ -135,11 +135,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
         into->pid = part->pid;
         into->exit_status = part->exit_status;
         into->signal = part->signal;
-        snprintf(into->kernel_filter, sizeof into->kernel_filter, "%s", part->kernel_filter);
-        into->launch_skip = part->launch_skip;
-        into->launch_count = part->launch_count;
-        into->per_kernel = part->per_kernel;
-        into->graph_profiling = part->graph_profiling;
+        into->request = part->request;
     }
     into->processes += part->processes;
     for (size_t i = 0; i < part->n_devices; i++)

@@ -6,7 +6,7 @@
  * only adds keys, so its reports stay readable here; a new major version is refused. This file reads the document and a kernel command's results;
  * report/read_parts.c the devices and metric sets, report/read_exec.c the exec section, and
  * the JSON-input layer report/json_in.c the values and the text (UTF-8, size and depth). */
-#include "gpuprof/exec_replay.h"
+#include "gpuprof/exec_request.h"
 #include "gpuprof/report.h"
 
 #include "gpuprof/status.h"
@@ -48,7 +48,8 @@ static int read_replay(gp_json_reader *rd, const cJSON *o, gp_profiler_info *p)
     if (gp_json_field(o, "replay")) {
         GP_TRY(gp_json_get_enum(rd, o, "replay", gp_exec_replay_names, GP_EXEC_REPLAY_MODES,
                                 false, &replay));
-        snprintf(p->replay, sizeof p->replay, "%s", gp_exec_replay_names[replay]);
+        p->has_replay = true;
+        p->replay = (gp_exec_replay)replay;
     }
     unsigned groups = 0;
     if (gp_json_field(o, "pass_groups"))

@@ -111,14 +111,14 @@ static int get_limit(gp_json_reader *rd, const cJSON *o, const char *key, uint64
 
 static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
 {
-    gp_exec_info *e = exec;
+    gp_exec_request *q = &((gp_exec_info *)exec)->request;
     const cJSON *kernel;
     GP_TRY(gp_json_need(rd, f, "kernel", &kernel));
     if (!cJSON_IsNull(kernel))
-        GP_TRY(gp_json_get_string(rd, f, "kernel", e->kernel_filter, sizeof e->kernel_filter));
-    GP_TRY(gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &e->launch_skip));
-    GP_TRY(get_limit(rd, f, "launch_count", &e->launch_count));
-    return get_limit(rd, f, "per_kernel", &e->per_kernel);
+        GP_TRY(gp_json_get_string(rd, f, "kernel", q->kernel_regex, sizeof q->kernel_regex));
+    GP_TRY(gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &q->launch_skip));
+    GP_TRY(get_limit(rd, f, "launch_count", &q->launch_count));
+    return get_limit(rd, f, "per_kernel", &q->per_kernel);
 }
 
 static int add_program_word(void *exec, const char *word)
@@ -141,7 +141,7 @@ static int read_graph_profiling(gp_json_reader *rd, const cJSON *o, gp_exec_info
     if (gp_json_field(o, "graph_profiling"))
         GP_TRY(gp_json_get_enum(rd, o, "graph_profiling", gp_graph_profiling_names,
                                 GP_GRAPH_MODES, false, &mode));
-    e->graph_profiling = (gp_graph_profiling)mode;
+    e->request.graph_profiling = (gp_graph_profiling)mode;
     return GP_OK;
 }
 

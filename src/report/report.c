@@ -16,6 +16,15 @@ void gp_report_init(gp_report *r)
     r->max_noise_pct = NAN;
 }
 
+void gp_profiler_info_set(gp_profiler_info *info, const char *chip, int passes,
+                          gp_metrics_kind set)
+{
+    info->state = GP_PROF_OK;
+    info->passes = passes;
+    snprintf(info->chip, sizeof info->chip, "%s", chip);
+    snprintf(info->metric_set, sizeof info->metric_set, "%s", gp_metrics_kind_name(set));
+}
+
 static void result_free(gp_result *res)
 {
     gp_metric_set_free(&res->metrics);

@@ -182,7 +182,8 @@ static int await_profiler(runner *r)
     int rc = gp_collector_open_wait(r->opener, &r->collector);
     r->opener = NULL;
     if (rc == GP_OK) {
-        gp_collector_describe(r->collector, info);
+        gp_profiler_info_set(info, r->collector->chip, r->collector->passes,
+                             r->collector->kind);
         return GP_OK;
     }
     /* Timing and checks still run; the metrics become null with the reason. */

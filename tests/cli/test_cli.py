@@ -83,6 +83,7 @@ USAGE_ERRORS = [
     (["exec"], "needs [--] PROGRAM"),
     (["exec", "--bogus", "true"], "unknown option '--bogus'"),
     (["exec", "--kernel=(", "true"], "invalid value '(' for --kernel"),
+    (["exec", "--kernel=" + "k" * 256, "true"], "--kernel: longer than 255 characters"),
     (["report", "x.json", "--launches", "--html"], "--launches does not apply to --html"),
     (["exec", "--output=%x", "true"], "unknown '%x'"),
     (["exec", "--output=%q{GPUPROF_SURELY_UNSET}", "true"], "is not set"),

@@ -39,7 +39,7 @@ static void set_up(gp_report *r)
     r->is_exec = true;
     snprintf(r->command, sizeof r->command, "exec");
     snprintf(r->profiler.metric_set, sizeof r->profiler.metric_set, "default");
-    r->exec.launch_count = r->exec.per_kernel = UINT64_MAX;
+    r->exec.request = gp_exec_request_default();
     gp_report_set_command_line(r, 3, command_line);
     gp_exec_set_program(&r->exec, 1, argv);
 }

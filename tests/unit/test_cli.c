@@ -272,22 +272,22 @@ static void usage_errors(void)
  * --metrics=none (as --replay is: nothing is profiled then in any mode), refused otherwise. */
 static void graph_profiling(void)
 {
-    tap_ok(parse("exec", "--", "ls", NULL) == GP_OK && req.graph_profiling == GP_GRAPH_NODE,
+    tap_ok(parse("exec", "--", "ls", NULL) == GP_OK && req.exec.graph_profiling == GP_GRAPH_NODE,
            "exec: graph profiling node by default");
     bool every = true;
     for (unsigned m = 0; m < GP_GRAPH_MODES; m++) {
         char arg[64];
         snprintf(arg, sizeof arg, "--graph-profiling=%s", gp_graph_profiling_names[m]);
-        every = every && parse("exec", arg, "ls", NULL) == GP_OK && req.graph_profiling == m &&
+        every = every && parse("exec", arg, "ls", NULL) == GP_OK && req.exec.graph_profiling == m &&
                 parse("exec", "--graph-profiling", gp_graph_profiling_names[m], "--", "ls",
-                      NULL) == GP_OK && req.graph_profiling == m;
+                      NULL) == GP_OK && req.exec.graph_profiling == m;
     }
     tap_ok(every, "exec --graph-profiling=MODE and --graph-profiling MODE, every mode");
     tap_ok(parse("exec", "--graph-profiling=graph", "--metrics=none", "--", "ls", NULL) ==
-                   GP_OK && req.graph_profiling == GP_GRAPH_WHOLE,
+                   GP_OK && req.exec.graph_profiling == GP_GRAPH_WHOLE,
            "--graph-profiling with --metrics=none is accepted, as --replay is");
     tap_ok(parse("exec", "--graph-profiling=time", "--replay=rotate", "ls", NULL) == GP_OK &&
-               req.graph_profiling == GP_GRAPH_TIME && req.replay == GP_EXEC_REPLAY_ROTATE,
+               req.exec.graph_profiling == GP_GRAPH_TIME && req.exec.replay == GP_EXEC_REPLAY_ROTATE,
            "--graph-profiling beside --replay");
     refused("invalid value 'nod' for --graph-profiling; did you mean 'node'? (valid: node, "
             "graph, time)", "exec", "--graph-profiling=nod", "ls", NULL);

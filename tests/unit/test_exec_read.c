@@ -287,7 +287,8 @@ static void rotate_summary(const gp_report *r)
 static void rotated_launches(const gp_report *r)
 {
     const gp_exec_info *e = &r->exec;
-    tap_ok(strcmp(r->profiler.replay, "auto") == 0 && r->profiler.pass_groups == 2,
+    tap_ok(r->profiler.has_replay && r->profiler.replay == GP_EXEC_REPLAY_AUTO &&
+               r->profiler.pass_groups == 2,
            "rotated: the replay and the two pass groups from the profiler record");
     tap_ok(e->n_launches == 3 && e->launches[0].passes == 3 && e->launches[1].passes == 2 &&
                e->launches[2].passes == 2,

@@ -5,6 +5,7 @@
 
 #include "exec/protocol.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,12 @@ static void round_trip_list(void)
     snprintf(in.metrics.names[0], GP_METRIC_NAME_LEN, "gld_efficiency");
     snprintf(in.metrics.names[1], GP_METRIC_NAME_LEN, "dram__bytes_read.sum");
     in.metrics.n_names = 2;
-    in.kernel_regex = "copy(Strided|Coalesced)";
-    in.launch_skip = 3;
-    in.launch_count = 7;
-    in.per_kernel = 2;
+    snprintf(in.request.kernel_regex, sizeof in.request.kernel_regex, "copy(Strided|Coalesced)");
+    in.request.launch_skip = 3;
+    in.request.launch_count = 7;
+    in.request.per_kernel = 2;
     in.parent_pid = 4242;
-    in.follow_children = true;
+    in.request.follow_children = true;
     char *env[GP_EXEC_OPTION_VARS + 1];
     if (!tap_ok(encode(&in, env), "protocol: options encoded"))
         return;
@@ -71,10 +72,10 @@ static void round_trip_list(void)
            "protocol: round trip: library and records folder");
     tap_ok(same_metrics(&out.metrics, &in.metrics),
            "protocol: round trip: a metric list of groups, a key and a raw name");
-    tap_ok(same_text(out.kernel_regex, in.kernel_regex), "protocol: round trip: the filter");
-    tap_ok(out.launch_skip == 3 && out.launch_count == 7 && out.per_kernel == 2,
+    tap_ok(same_text(out.request.kernel_regex, in.request.kernel_regex), "protocol: round trip: the filter");
+    tap_ok(out.request.launch_skip == 3 && out.request.launch_count == 7 && out.request.per_kernel == 2,
            "protocol: round trip: skip, count, per kernel");
-    tap_ok(out.parent_pid == 4242 && out.follow_children,
+    tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
     free_env(env);
 }
@@ -108,8 +109,8 @@ static void round_trip_sets(void)
         memset(&in, 0, sizeof in);
         in.records_dir = "/tmp/r";
         in.metrics.kind = kinds[i];
-        in.launch_count = UINT64_MAX;
-        in.per_kernel = UINT64_MAX;
+        in.request.launch_count = UINT64_MAX;
+        in.request.per_kernel = UINT64_MAX;
         char *env[GP_EXEC_OPTION_VARS + 1];
         if (!encode(&in, env)) {
             all = false;
@@ -120,9 +121,9 @@ static void round_trip_sets(void)
             n++;
         gp_exec_options_decode(env, &out);
         all = all && n == GP_EXEC_OPTION_VARS - 2 && same_metrics(&out.metrics, &in.metrics) &&
-              out.launch_count == UINT64_MAX && out.per_kernel == UINT64_MAX &&
-              out.launch_skip == 0 && out.kernel_regex && !out.kernel_regex[0] &&
-              out.parent_pid == 0 && !out.follow_children;
+              out.request.launch_count == UINT64_MAX && out.request.per_kernel == UINT64_MAX &&
+              out.request.launch_skip == 0 && !out.request.kernel_regex[0] &&
+              out.parent_pid == 0 && !out.request.follow_children;
         free_env(env);
     }
     tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent");
@@ -135,7 +136,7 @@ static void round_trip_graph_profiling(void)
     for (unsigned m = 0; m < GP_GRAPH_MODES; m++) {
         memset(&in, 0, sizeof in);
         in.records_dir = "/tmp/r";
-        in.graph_profiling = (gp_graph_profiling)m;
+        in.request.graph_profiling = (gp_graph_profiling)m;
         char *env[GP_EXEC_OPTION_VARS + 1], want[64];
         if (!tap_ok(encode(&in, env), "protocol: graph profiling %s encoded",
                     gp_graph_profiling_names[m]))
@@ -146,7 +147,7 @@ static void round_trip_graph_profiling(void)
             named |= strcmp(env[i], want) == 0;
         memset(&out, 0xff, sizeof out);
         gp_exec_options_decode(env, &out);
-        tap_ok(named && out.graph_profiling == (gp_graph_profiling)m,
+        tap_ok(named && out.request.graph_profiling == (gp_graph_profiling)m,
                "protocol: round trip: --graph-profiling=%s (%s)", gp_graph_profiling_names[m],
                want);
         free_env(env);
@@ -154,11 +155,11 @@ static void round_trip_graph_profiling(void)
     char *unset[] = {"GPUPROF_EXEC_DIR=/tmp/r", NULL};
     memset(&out, 0xff, sizeof out);
     gp_exec_options_decode(unset, &out);
-    tap_ok(out.graph_profiling == GP_GRAPH_NODE, "protocol: graph profiling unset: node");
+    tap_ok(out.request.graph_profiling == GP_GRAPH_NODE, "protocol: graph profiling unset: node");
     char *unknown[] = {"GPUPROF_EXEC_GRAPH_PROFILING=Graph", NULL};
     memset(&out, 0xff, sizeof out);
     gp_exec_options_decode(unknown, &out);
-    tap_ok(out.graph_profiling == GP_GRAPH_NODE,
+    tap_ok(out.request.graph_profiling == GP_GRAPH_NODE,
            "protocol: graph profiling of an unknown name (names match whole): node");
 }
 
@@ -168,8 +169,8 @@ static void defaults(void)
     char *empty[] = {NULL};
     gp_exec_options_decode(empty, &o);
     tap_ok(!o.library && !o.records_dir && o.metrics.kind == GP_METRICS_NONE &&
-           !o.kernel_regex && o.launch_skip == 0 && o.launch_count == UINT64_MAX &&
-           o.per_kernel == UINT64_MAX && o.parent_pid == -1 && !o.follow_children,
+           !o.request.kernel_regex[0] && o.request.launch_skip == 0 && o.request.launch_count == UINT64_MAX &&
+           o.request.per_kernel == UINT64_MAX && o.parent_pid == -1 && !o.request.follow_children,
            "protocol: nothing set: no folder, no metrics, no filter or limits, no parent");
     gp_exec_options_decode(NULL, &o);
     tap_ok(!o.records_dir && o.metrics.kind == GP_METRICS_NONE && o.parent_pid == -1,
@@ -179,14 +180,14 @@ static void defaults(void)
                          "GPUPROF_EXEC_FOLLOW=yes", "GPUPROF_EXEC_DIRX=/elsewhere",
                          "GPUPROF_EXEC_DI=/nowhere", NULL};
     gp_exec_options_decode(malformed, &o);
-    tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && o.launch_skip == 0 &&
-           o.launch_count == UINT64_MAX && o.per_kernel == UINT64_MAX && !o.follow_children &&
+    tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && o.request.launch_skip == 0 &&
+           o.request.launch_count == UINT64_MAX && o.request.per_kernel == UINT64_MAX && !o.request.follow_children &&
            !o.records_dir,
            "protocol: malformed values decode to their defaults; names match whole");
     char *twice[] = {"GPUPROF_EXEC_LAUNCH_COUNT=5", "GPUPROF_EXEC_LAUNCH_COUNT=9",
                      "GPUPROF_EXEC_METRICS=list:a,,b", NULL};
     gp_exec_options_decode(twice, &o);
-    tap_ok(o.launch_count == 5, "protocol: the first entry of a name counts, as getenv");
+    tap_ok(o.request.launch_count == 5, "protocol: the first entry of a name counts, as getenv");
     tap_ok(o.metrics.kind == GP_METRICS_LIST && o.metrics.n_names == 2 &&
                strcmp(o.metrics.names[0], "a") == 0 && strcmp(o.metrics.names[1], "b") == 0,
            "protocol: a list's empty names are skipped");
@@ -210,8 +211,61 @@ static void long_list(void)
            GP_MAX_METRIC_NAMES);
 }
 
+/* A --kernel pattern longer than a request holds (set by hand: gpuprof refuses one) is
+ * not cut to a shorter pattern that would match other kernels: it does not compile. */
+static void long_kernel_pattern(void)
+{
+    static char text[GP_KERNEL_REGEX_LEN + 64];
+    static gp_exec_options o;
+    size_t used = (size_t)snprintf(text, sizeof text, "%s=", GP_ENV_KERNEL);
+    memset(text + used, 'k', GP_KERNEL_REGEX_LEN);
+    text[used + GP_KERNEL_REGEX_LEN] = '\0';
+    char *env[] = {text, NULL};
+    gp_exec_options_decode(env, &o);
+    regex_t re;
+    const bool compiles = regcomp(&re, o.request.kernel_regex, REG_EXTENDED | REG_NOSUB) == 0;
+    if (compiles)
+        regfree(&re);
+    tap_ok(o.request.kernel_regex[0] && !compiles,
+           "protocol: a --kernel pattern too long for the request does not compile ('%s')",
+           o.request.kernel_regex);
+}
+
+/* The request's defaults, and each mode's name back to its mode (one table each). */
+static void request_defaults_and_names(void)
+{
+    const gp_exec_request d = gp_exec_request_default();
+    tap_ok(!d.kernel_regex[0] && d.launch_skip == 0 && d.launch_count == UINT64_MAX &&
+               d.per_kernel == UINT64_MAX && !d.follow_children &&
+               d.replay == GP_EXEC_REPLAY_AUTO && d.graph_profiling == GP_GRAPH_NODE,
+           "exec request: no filter, no limit, auto, node by default");
+    bool replay = true, graph = true;
+    for (unsigned m = 0; m < GP_EXEC_REPLAY_MODES; m++) {
+        gp_exec_replay back = GP_EXEC_REPLAY_MODES;
+        replay = replay && gp_exec_replay_names[m] &&
+                 gp_exec_replay_from_name(gp_exec_replay_name((gp_exec_replay)m), &back) &&
+                 back == (gp_exec_replay)m;
+    }
+    for (unsigned m = 0; m < GP_GRAPH_MODES; m++) {
+        gp_graph_profiling back = GP_GRAPH_MODES;
+        graph = graph && gp_graph_profiling_names[m] &&
+                gp_graph_profiling_from_name(gp_graph_profiling_name((gp_graph_profiling)m),
+                                             &back) &&
+                back == (gp_graph_profiling)m;
+    }
+    gp_exec_replay r = GP_EXEC_REPLAY_KERNEL;
+    tap_ok(replay && !gp_exec_replay_from_name("Auto", &r) && !gp_exec_replay_from_name(NULL, &r) &&
+               r == GP_EXEC_REPLAY_KERNEL,
+           "exec request: each replay mode's name reads back; another name changes nothing");
+    tap_ok(graph, "exec request: each graph profiling mode's name reads back");
+    tap_str_eq(gp_exec_replay_name(GP_EXEC_REPLAY_MODES), "auto",
+               "exec request: a replay mode out of range is named auto");
+}
+
 void test_protocol(void)
 {
+    long_kernel_pattern();
+    request_defaults_and_names();
     round_trip_list();
     round_trip_sets();
     round_trip_groups();

@@ -36,7 +36,7 @@ extern char **environ;
  * another), or with --follow-children any process that started from it? */
 static bool wanted_here(const gp_exec_options *o)
 {
-    return o->follow_children || o->parent_pid == (long)getppid();
+    return o->request.follow_children || o->parent_pid == (long)getppid();
 }
 
 /* ---- callbacks --------------------------------------------------------------------------- */
@@ -139,7 +139,7 @@ EXPORTED int InitializeInjection(void)
     gp_launches_start_graphs(&options);
     const bool profiling = options.metrics.kind != GP_METRICS_NONE;
     if (gp_subscription_start(on_callback, profiling,
-                              profiling && options.graph_profiling != GP_GRAPH_TIME) != 0)
+                              profiling && options.request.graph_profiling != GP_GRAPH_TIME) != 0)
         return 1;
     if (gp_activity_start() != 0)
         gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",

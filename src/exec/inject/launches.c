@@ -149,19 +149,20 @@ static bool being_captured(const launch_facts *l)
 int gp_launches_start(const gp_exec_options *o)
 {
     gp_hashmap_init(&kernels, sizeof(kernel_state));
+    const gp_exec_request *q = &o->request;
     wanted.metrics = o->metrics;
-    if (o->kernel_regex && *o->kernel_regex) {
-        if (regcomp(&wanted.regex, o->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0) {
+    if (q->kernel_regex[0]) {
+        if (regcomp(&wanted.regex, q->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0) {
             wanted.metrics.kind = GP_METRICS_NONE; /* gpuprof exec checked it; a failure
                                                       here profiles nothing */
             return -1;
         }
         wanted.has_regex = true;
     }
-    wanted.skip = o->launch_skip;
-    wanted.count = o->launch_count;
-    wanted.per_kernel = o->per_kernel;
-    wanted.replay = o->replay;
+    wanted.skip = q->launch_skip;
+    wanted.count = q->launch_count;
+    wanted.per_kernel = q->per_kernel;
+    wanted.replay = q->replay;
     wanted.app_pass = o->app_pass;
     return 0;
 }
@@ -480,7 +481,7 @@ static const gp_graph_hooks graph_hooks = {
 
 void gp_launches_start_graphs(const gp_exec_options *o)
 {
-    gp_graph_launches_start(o->graph_profiling, wanted.metrics.kind != GP_METRICS_NONE,
+    gp_graph_launches_start(o->request.graph_profiling, wanted.metrics.kind != GP_METRICS_NONE,
                             &graph_hooks);
 }
 

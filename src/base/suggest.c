@@ -1,5 +1,6 @@
 /* "Did you mean": optimal-string-alignment distance over fixed rows (see suggest.h), and the
- * hint a usage message ends with. Letters compare without their case: SHFL means shfl. */
+ * hint a usage message ends with. Letters compare without their case: SHFL means shfl.
+ * Base layer: never prints, never exits, never links cudart. */
 #include "gpuprof/suggest.h"
 
 #include <ctype.h>

@@ -4,7 +4,7 @@
  * "float const*"; "<unnamed>::" for an anonymous namespace), so a name reads the same in
  * gpuprof's and ncu's reports. One difference stays: ncu writes a function template's
  * parameters as declared (T1 *), gpuprof as instantiated (int *).
- * Counters layer: never prints, never exits, never links cudart. */
+ * Base layer: never prints, never exits, never links cudart. */
 #define _GNU_SOURCE
 #include "gpuprof/demangle.h"
 

@@ -1,5 +1,5 @@
 /* The error channel: one message and one hint, kept until main() prints them.
- * Counters layer: never prints, never exits, never links cudart. */
+ * Base layer: never prints, never exits, never links cudart. */
 #include "gpuprof/status.h"
 
 #include <stdarg.h>

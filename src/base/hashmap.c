@@ -1,6 +1,6 @@
 /* The hash map of include/gpuprof/hashmap.h: FNV-1a over the key's bytes, linear probing in
  * a power-of-two table kept at most half full, doubled when it would be fuller.
- * Counters layer: never prints, never exits, never links cudart. */
+ * Base layer: never prints, never exits, never links cudart. */
 #include "gpuprof/hashmap.h"
 
 #include <stdlib.h>

@@ -1,5 +1,7 @@
-/* CUDA runtime errors in the error channel: kept apart from counters/status.c so that code without
- * the runtime (the library exec injects) can record errors too. */
+/* CUDA runtime errors in the error channel (GP_CUDA, GP_LAUNCHED of gpuprof/status.h): kept
+ * apart from src/base/status.c so that code without the runtime (the library exec injects)
+ * can record errors too, and here beside the kernels, the lowest code that calls the runtime,
+ * so that every caller (kernels/, the workloads, the runner) reaches it downwards. */
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>

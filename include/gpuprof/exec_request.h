@@ -1,0 +1,60 @@
+/* What `gpuprof exec` is asked to do, in one struct: the command line fills it
+ * (gp_request.exec), the library injected into the program receives it through the
+ * environment (gp_exec_options.request, exec/protocol.h), and the report keeps it
+ * (gp_exec_info.request). Plain data: it owns its strings, so a copy is a copy.
+ * The modes' names (the words of --replay and --graph-profiling, of the records and of the
+ * reports) are one table in src/report/exec_modes.c. */
+#ifndef GPUPROF_EXEC_REQUEST_H
+#define GPUPROF_EXEC_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How gpuprof exec collects counters that take several passes (--replay). */
+typedef enum {
+    GP_EXEC_REPLAY_AUTO = 0,      /* each kernel signature's first launch by kernel replay,
+                                     the later ones one pass each, no replay */
+    GP_EXEC_REPLAY_ROTATE,        /* never replay: one pass per launch */
+    GP_EXEC_REPLAY_KERNEL,        /* kernel replay of every profiled launch */
+    GP_EXEC_REPLAY_APPLICATION,   /* the program run once per pass, each run one pass */
+    GP_EXEC_REPLAY_MODES
+} gp_exec_replay;
+
+/* How gpuprof exec profiles the kernels of CUDA graphs (--graph-profiling, ncu's option). */
+typedef enum {
+    GP_GRAPH_NODE = 0,            /* each kernel node: instruction-level counters from shadow
+                                     launches, DRAM traffic sampled in the program's own run */
+    GP_GRAPH_WHOLE,               /* "graph": one range around each graph launch (hardware
+                                     counters only) */
+    GP_GRAPH_TIME,                /* timed, not profiled */
+    GP_GRAPH_MODES
+} gp_graph_profiling;
+
+/* The longest --kernel pattern, with its terminating NUL. */
+#define GP_KERNEL_REGEX_LEN 256
+
+typedef struct {
+    char kernel_regex[GP_KERNEL_REGEX_LEN]; /* --kernel; "": every kernel */
+    uint64_t launch_skip;                   /* --launch-skip */
+    uint64_t launch_count;                  /* --launch-count (UINT64_MAX: no limit) */
+    uint64_t per_kernel;                    /* --per-kernel (UINT64_MAX: no limit) */
+    bool follow_children;                   /* --follow-children */
+    gp_exec_replay replay;                  /* --replay */
+    gp_graph_profiling graph_profiling;     /* --graph-profiling */
+} gp_exec_request;
+
+/* What a request is when no option changes it: no filter, no limit, auto, node. */
+gp_exec_request gp_exec_request_default(void);
+
+/* "auto", "rotate", "kernel", "application", indexed by mode. */
+extern const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES];
+const char *gp_exec_replay_name(gp_exec_replay m);
+/* false for another name. */
+bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m);
+
+/* "node", "graph", "time", indexed by mode. */
+extern const char *const gp_graph_profiling_names[GP_GRAPH_MODES];
+const char *gp_graph_profiling_name(gp_graph_profiling m);
+bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m);
+
+#endif
