@@ -24,31 +24,30 @@ const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES] = {
     [GP_EXEC_REPLAY_AUTO] = "auto", [GP_EXEC_REPLAY_ROTATE] = "rotate",
     [GP_EXEC_REPLAY_KERNEL] = "kernel", [GP_EXEC_REPLAY_APPLICATION] = "application"};
 
+const char *const gp_graph_profiling_names[GP_GRAPH_MODES] = {
+    [GP_GRAPH_NODE] = "node", [GP_GRAPH_WHOLE] = "graph", [GP_GRAPH_TIME] = "time"};
+
+/* A mode out of range is named as the default mode (index 0). */
 const char *gp_exec_replay_name(gp_exec_replay m)
 {
-    return (unsigned)m < GP_EXEC_REPLAY_MODES ? gp_exec_replay_names[m] : "auto";
+    return gp_exec_replay_names[(unsigned)m < GP_EXEC_REPLAY_MODES ? m : 0];
+}
+
+const char *gp_graph_profiling_name(gp_graph_profiling m)
+{
+    return gp_graph_profiling_names[(unsigned)m < GP_GRAPH_MODES ? m : 0];
 }
 
 bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m)
 {
     const int i = index_of(name, gp_exec_replay_names, GP_EXEC_REPLAY_MODES);
-    if (i >= 0)
-        *m = (gp_exec_replay)i;
+    *m = i >= 0 ? (gp_exec_replay)i : *m;
     return i >= 0;
-}
-
-const char *const gp_graph_profiling_names[GP_GRAPH_MODES] = {
-    [GP_GRAPH_NODE] = "node", [GP_GRAPH_WHOLE] = "graph", [GP_GRAPH_TIME] = "time"};
-
-const char *gp_graph_profiling_name(gp_graph_profiling m)
-{
-    return (unsigned)m < GP_GRAPH_MODES ? gp_graph_profiling_names[m] : "node";
 }
 
 bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m)
 {
     const int i = index_of(name, gp_graph_profiling_names, GP_GRAPH_MODES);
-    if (i >= 0)
-        *m = (gp_graph_profiling)i;
+    *m = i >= 0 ? (gp_graph_profiling)i : *m;
     return i >= 0;
 }
