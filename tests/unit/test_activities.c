@@ -1,4 +1,4 @@
-/* gpuprof exec's copies, memsets and unified memory (exec/activities.c, the renderers)
+/* gpuprof exec's copies, memsets and unified memory (report/exec_activities.c, the renderers)
  * on tests/fixtures/exec-activities.json (records of tests/fixtures/records/activities read by
  * exec): the rows by kind and host memory, the pageable share, and --launches' order. */
 #include "tap.h"
