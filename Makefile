@@ -77,7 +77,7 @@ SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c)) $(wild
 # layers, exec's protocol (the options' codec) and the exec request's mode names it shares with
 # gpuprof, compiled position-independent, exporting InitializeInjection alone.
 INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c src/base/*.c) src/exec/protocol.c \
-              src/exec/rotation.c src/report/exec_modes.c
+              src/report/exec_modes.c
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so
 SRC_CU   := $(wildcard kernels/*.cu)

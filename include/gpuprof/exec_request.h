@@ -1,6 +1,6 @@
 /* What `gpuprof exec` is asked to do, in one struct: the command line fills it
  * (gp_request.exec), the library injected into the program receives it through the
- * environment (gp_exec_options.request, exec/protocol.h), and the report keeps it
+ * environment (gp_exec_options.request, gpuprof/protocol.h), and the report keeps it
  * (gp_exec_info.request). Plain data: it owns its strings, so a copy is a copy.
  * The modes' names (the words of --replay and --graph-profiling, of the records and of the
  * reports) are one table in src/report/exec_modes.c. */

@@ -183,7 +183,7 @@ bool gp_collector_has_sass(const gp_collector *c)
 
 /* Groups of SASS counters first, the others after, each in the order made: a launch of a
  * SASS group runs instrumented and slower, so exec collects those first and stays in an
- * uninstrumented group afterwards (exec/rotation.h). */
+ * uninstrumented group afterwards (gpuprof/rotation.h). */
 static void sass_first(gp_collector *c)
 {
     /* A stable partition in place: this runs on the program's thread inside exec, whose

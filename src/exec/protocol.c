@@ -1,8 +1,8 @@
-/* The environment codec of exec/protocol.h: gpuprof exec's options written into the
+/* The environment codec of gpuprof/protocol.h: gpuprof exec's options written into the
  * program's environment, and read back by the library inside the program. Both halves
  * here, so what one writes the other reads. Linked into gpuprof and into
  * libgpuprof-inject.so: no cJSON, no cudart, no printing. */
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include "gpuprof/collector.h"
 #include "gpuprof/status.h"

@@ -1,4 +1,4 @@
-/* gpuprof exec: the records the injected library wrote (exec/protocol.h) read back into the
+/* gpuprof exec: the records the injected library wrote (gpuprof/protocol.h) read back into the
  * report: devices, each launch with its counters turned into metrics the same way as the
  * kernel commands', kernel times from the activity records, warnings. CUDA graphs' records
  * (shadow launches aside) are read_graph.c's.
@@ -12,7 +12,7 @@
  * newer library's) is passed over. */
 #include "exec/read.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "exec/read_state.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"

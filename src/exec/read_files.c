@@ -3,7 +3,7 @@
 #define _DEFAULT_SOURCE /* mmap's flags, dirent */
 #include "exec/read.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 
 #include <dirent.h>

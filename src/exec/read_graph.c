@@ -1,4 +1,4 @@
-/* gpuprof exec's records of CUDA graphs (exec/protocol.h) read into the report: a launch
+/* gpuprof exec's records of CUDA graphs (gpuprof/protocol.h) read into the report: a launch
  * record's graph, node and how; `graph` records (a graph whose nodes were not shadow-launched
  * gives them a note saying why); `sampled` records and their `P` lines, whose DRAM traffic is
  * shared among the kernel nodes of the graph launch (exec/apportion.h) once every line is
@@ -7,7 +7,7 @@
 #include "exec/read_state.h"
 
 #include "exec/apportion.h"
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 
 #include <limits.h>

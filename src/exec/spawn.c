@@ -4,7 +4,7 @@
  * it. */
 #include "exec/spawn.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 #ifndef GPUPROF_EXEC_SPAWN_H
 #define GPUPROF_EXEC_SPAWN_H
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <stdbool.h>
 #include <stddef.h>

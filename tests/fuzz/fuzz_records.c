@@ -1,4 +1,4 @@
-/* libFuzzer harness: gpuprof exec's records (exec/protocol.h) from arbitrary bytes, read by
+/* libFuzzer harness: gpuprof exec's records (gpuprof/protocol.h) from arbitrary bytes, read by
  * gp_exec_read_texts into a report set up as `gpuprof exec` sets it up, and when they read,
  * the report rendered as text (with and without --metrics-detail, and per launch), CSV, JSON
  * and HTML to /dev/null. The input is split at NUL bytes into at most MAX_FILES record files

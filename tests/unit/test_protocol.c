@@ -3,7 +3,7 @@
  * entries of a name counts, as getenv. */
 #include "tap.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <regex.h>
 #include <stdio.h>

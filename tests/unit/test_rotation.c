@@ -1,8 +1,8 @@
-/* exec's rotation (src/exec/rotation.c): which counters each launch collects in every
+/* exec's rotation (src/counters/rotation.c): which counters each launch collects in every
  * --replay mode, on two one-pass groups as GH100's default set has. */
 #include "tap.h"
 
-#include "exec/rotation.h"
+#include "gpuprof/rotation.h"
 
 #include <string.h>
 

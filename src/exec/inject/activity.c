@@ -10,7 +10,7 @@
 
 #include "exec/inject/activity_memory.h"
 #include "gpuprof/hashmap.h"
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "exec/inject/profiled.h"
 #include "exec/inject/record.h"
 

@@ -8,7 +8,7 @@
 #include "exec/inject/activity_memory.h"
 
 #include "exec/inject/profiled.h"
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

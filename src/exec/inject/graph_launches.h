@@ -16,7 +16,7 @@
 #define GPUPROF_INJECT_GRAPH_LAUNCHES_H
 
 #include "exec/inject/sessions.h"
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <cuda.h>
 #include <cupti.h>

@@ -11,7 +11,7 @@
  * exits, prints, or changes the program's CUDA state beyond what profiling needs; what
  * cannot be done becomes a warning record. inject.c calls the other parts, which never call
  * it back. */
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "exec/inject/activity.h"
 #include "exec/inject/activity_memory.h"
 #include "exec/inject/graphs.h"

@@ -6,7 +6,7 @@
 #ifndef GPUPROF_INJECT_LAUNCHES_H
 #define GPUPROF_INJECT_LAUNCHES_H
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <cuda.h>
 #include <cupti.h>

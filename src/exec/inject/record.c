@@ -2,7 +2,7 @@
  * every part of the library writes. */
 #include "exec/inject/record.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* Writing the records of src/exec/protocol.h: one JSON object per line, built in a buffer
+/* Writing the records of include/gpuprof/protocol.h: one JSON object per line, built in a buffer
  * and written with one write() so lines from several threads never interleave; and the
  * warning record, which every part of the library writes. No cJSON: the library lives in
  * someone else's process and keeps its dependencies few. */

@@ -2,7 +2,7 @@
  * first sampled graph launch and closed whenever the range profiler needs the device. */
 #include "exec/inject/sampling.h"
 
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "exec/inject/record.h"
 #include "gpuprof/pm_sampler.h"
 #include "gpuprof/status.h"

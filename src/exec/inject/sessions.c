@@ -3,7 +3,7 @@
 #include "exec/inject/sessions.h"
 
 #include "gpuprof/status.h"
-#include "exec/protocol.h"
+#include "gpuprof/protocol.h"
 #include "exec/inject/record.h"
 #include "exec/inject/sampling.h"
 

@@ -1,6 +1,6 @@
 /* A context's profiling sessions, and the records of the launches they profile.
  *
- * Each profiled launch collects a set of counters (exec/rotation.h): the whole set, or one
+ * Each profiled launch collects a set of counters (gpuprof/rotation.h): the whole set, or one
  * of its one-pass groups. A set of several passes, or of SASS counters, is collected in a
  * session per launch, started at its API entry and decoded at its exit, CUPTI replaying the
  * kernel inside the launch call (once per pass; with one pass the kernel runs once, and no
@@ -14,7 +14,7 @@
 #ifndef GPUPROF_INJECT_SESSIONS_H
 #define GPUPROF_INJECT_SESSIONS_H
 
-#include "exec/rotation.h"
+#include "gpuprof/rotation.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/hashmap.h"
 

@@ -1,5 +1,6 @@
-/* The choices of exec/rotation.h. */
-#include "exec/rotation.h"
+/* The choices of gpuprof/rotation.h.
+ * Counters layer: never prints, never exits, never links cudart. */
+#include "gpuprof/rotation.h"
 
 static bool lacks_group(const gp_signature_state *s, size_t g)
 {

@@ -8,11 +8,11 @@
  * until a launch's signature lacks another: each signature collects every group once, in
  * the groups' order (those of SASS counters first, whose instrumentation slows a kernel), and
  * then stays in the last, whose launches run uninstrumented and keep their times. */
-#ifndef GPUPROF_EXEC_ROTATION_H
-#define GPUPROF_EXEC_ROTATION_H
+#ifndef GPUPROF_ROTATION_H
+#define GPUPROF_ROTATION_H
 
-#include "exec/protocol.h"
 #include "gpuprof/collector.h"
+#include "gpuprof/exec_request.h"
 
 #include <stdbool.h>
 #include <stdint.h>

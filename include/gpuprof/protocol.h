@@ -51,8 +51,8 @@
  * CUpti_ActivityMemoryKind, CUpti_ActivityUnifiedMemoryCounterKind), which the report's
  * gp_activity_kind, gp_memory_kind and gp_um_counter keep. A peer-to-peer copy (MEMCPY2) is
  * an M line of kind PtoP. */
-#ifndef GPUPROF_EXEC_PROTOCOL_H
-#define GPUPROF_EXEC_PROTOCOL_H
+#ifndef GPUPROF_PROTOCOL_H
+#define GPUPROF_PROTOCOL_H
 
 #include "gpuprof/exec_request.h"
 #include "gpuprof/metrics.h"
