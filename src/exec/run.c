@@ -4,8 +4,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "exec/run.h"
 
-#include "exec/app_replay.h"
-#include "exec/read.h"
+#include "records/records.h"
 #include "gpuprof/status.h"
 
 #include <dirent.h>
@@ -94,7 +93,7 @@ static int run_once(const gp_exec_spawn *s, unsigned pass, bool quiet, gp_report
     const gp_exec_spawn run = {s->path, s->argv, &options, quiet};
     int rc = gp_exec_spawn_and_wait(&run, o);
     if (rc == GP_OK)
-        rc = gp_exec_read_records(dir, report);
+        rc = gp_records_read_dir(dir, report);
     remove_records_dir(dir);
     return rc;
 }
@@ -110,7 +109,7 @@ static int run_later_passes(const gp_exec_spawn *s, gp_report *report)
         gp_exec_outcome o;
         int rc = run_once(s, (unsigned)pass, true, &later, &o);
         if (rc == GP_OK)
-            rc = gp_exec_merge_run(report, &later, (unsigned)pass, o.exit_status);
+            rc = gp_records_merge_run(report, &later, (unsigned)pass, o.exit_status);
         gp_report_free(&later);
         GP_TRY(rc);
     }

@@ -1,10 +1,10 @@
 /* libFuzzer harness: gpuprof exec's records (gpuprof/protocol.h) from arbitrary bytes, read by
- * gp_exec_read_texts into a report set up as `gpuprof exec` sets it up, and when they read,
+ * gp_records_read_texts into a report set up as `gpuprof exec` sets it up, and when they read,
  * the report rendered as text (with and without --metrics-detail, and per launch), CSV, JSON
  * and HTML to /dev/null. The input is split at NUL bytes into at most MAX_FILES record files
  * (1.jsonl, 2.jsonl, ...: several processes), each its own heap block of its exact size, so a
  * read past a file's end is caught. Nothing is printed and nothing exits. */
-#include "exec/read.h"
+#include "records/records.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
@@ -62,7 +62,7 @@ static void render(gp_report *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    gp_exec_records_text files[MAX_FILES];
+    gp_records_text files[MAX_FILES];
     char names[MAX_FILES][16];
     size_t n = 0, start = 0;
     for (size_t i = 0; i <= size && n < MAX_FILES; i++) {
@@ -74,13 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         memcpy(text, data + start, len);
         snprintf(names[n], sizeof names[n], "%zu.jsonl", n + 1);
-        files[n] = (gp_exec_records_text){names[n], text, len};
+        files[n] = (gp_records_text){names[n], text, len};
         n++;
         start = i + 1;
     }
     gp_report r;
     set_up(&r);
-    if (gp_exec_read_texts(files, n, &r) == GP_OK && sink)
+    if (gp_records_read_texts(files, n, &r) == GP_OK && sink)
         render(&r);
     gp_report_free(&r);
     gp_clear_error();

@@ -1,8 +1,8 @@
-/* A sampled graph launch's DRAM samples shared among its kernel nodes (exec/apportion.h):
+/* A sampled graph launch's DRAM samples shared among its kernel nodes (records/dram_shares.h):
  * the bytes, the quality and its note, and the overlaps that make a node's share n/a. */
 #include "tap.h"
 
-#include "exec/apportion.h"
+#include "records/dram_shares.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* gpuprof exec's records of CUDA graphs (exec/read_graph.c): shadow launches joined to their
+/* gpuprof exec's records of CUDA graphs (records/read_graphs.c): shadow launches joined to their
  * nodes' `K` lines, sampled DRAM bytes shared among the nodes, graphs not shadow-launched,
  * ranges around whole graph launches; the records tests/fixtures/records/graph-nodes and
  * graph-range (written by hand, see the README there) and malformed ones. */

@@ -1,10 +1,10 @@
-/* gpuprof exec's record reader (exec/read.c) on the records of tests/fixtures/records/ (real
+/* gpuprof exec's record reader (records/read.c) on the records of tests/fixtures/records/ (real
  * ones, written by the injected library on an H100; see the README there), and on texts that
  * no library writes: what the report holds afterwards, launch by launch. */
 #include "tap.h"
 #include "exec_records.h"
 
-#include "exec/read.h"
+#include "records/records.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
@@ -25,7 +25,7 @@ void check_case(const char *name, void (*check)(const gp_report *r))
     snprintf(dir, sizeof dir, "%s/records/%s", tap_fixtures, name);
     gp_report r;
     gp_report_init(&r);
-    const int rc = gp_exec_read_records(dir, &r);
+    const int rc = gp_records_read_dir(dir, &r);
     if (rc != GP_OK)
         tap_diag("%s: %s", dir, gp_error());
     if (tap_ok(rc == GP_OK, "exec records %s: read", name))
@@ -331,9 +331,9 @@ int read_text(const char *text, gp_report *r)
     const size_t len = strlen(text);
     char *copy = malloc(len ? len : 1);
     memcpy(copy, text, len);
-    const gp_exec_records_text file = {"9.jsonl", copy, len};
+    const gp_records_text file = {"9.jsonl", copy, len};
     gp_report_init(r);
-    const int rc = gp_exec_read_texts(&file, 1, r);
+    const int rc = gp_records_read_texts(&file, 1, r);
     free(copy);
     return rc;
 }
@@ -526,10 +526,10 @@ static void several_texts(void)
     const char *b = "{\"t\":\"process\",\"pid\":2}\n"
                     "{\"t\":\"name\",\"pid\":2,\"n\":1,\"name\":\"_Z1bv\"}\n"
                     "K 2 1 1 0 7 1 2 1 1 32 1 1 0 1 2 0 0\n";
-    const gp_exec_records_text files[] = {{"3.jsonl", a, strlen(a)}, {"2.jsonl", b, strlen(b)}};
+    const gp_records_text files[] = {{"3.jsonl", a, strlen(a)}, {"2.jsonl", b, strlen(b)}};
     gp_report r;
     gp_report_init(&r);
-    int rc = gp_exec_read_texts(files, 2, &r);
+    int rc = gp_records_read_texts(files, 2, &r);
     tap_ok(rc == GP_OK && r.exec.processes == 2 && launch_is(&r, 0, 2, 1, "b()", false) &&
                launch_is(&r, 1, 3, 1, "a()", false),
            "several texts: each process's names are its own; launches sorted by process");

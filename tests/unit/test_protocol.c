@@ -72,8 +72,9 @@ static void round_trip_list(void)
            "protocol: round trip: library and records folder");
     tap_ok(same_metrics(&out.metrics, &in.metrics),
            "protocol: round trip: a metric list of groups, a key and a raw name");
-    tap_ok(same_text(out.request.kernel_regex, in.request.kernel_regex), "protocol: round trip: the filter");
-    tap_ok(out.request.launch_skip == 3 && out.request.launch_count == 7 && out.request.per_kernel == 2,
+    const gp_exec_request *q = &out.request;
+    tap_ok(same_text(q->kernel_regex, in.request.kernel_regex), "protocol: round trip: the filter");
+    tap_ok(q->launch_skip == 3 && q->launch_count == 7 && q->per_kernel == 2,
            "protocol: round trip: skip, count, per kernel");
     tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
@@ -168,9 +169,10 @@ static void defaults(void)
     static gp_exec_options o;
     char *empty[] = {NULL};
     gp_exec_options_decode(empty, &o);
+    const gp_exec_request *q = &o.request;
     tap_ok(!o.library && !o.records_dir && o.metrics.kind == GP_METRICS_NONE &&
-           !o.request.kernel_regex[0] && o.request.launch_skip == 0 && o.request.launch_count == UINT64_MAX &&
-           o.request.per_kernel == UINT64_MAX && o.parent_pid == -1 && !o.request.follow_children,
+           !q->kernel_regex[0] && q->launch_skip == 0 && q->launch_count == UINT64_MAX &&
+           q->per_kernel == UINT64_MAX && o.parent_pid == -1 && !q->follow_children,
            "protocol: nothing set: no folder, no metrics, no filter or limits, no parent");
     gp_exec_options_decode(NULL, &o);
     tap_ok(!o.records_dir && o.metrics.kind == GP_METRICS_NONE && o.parent_pid == -1,
@@ -180,8 +182,8 @@ static void defaults(void)
                          "GPUPROF_EXEC_FOLLOW=yes", "GPUPROF_EXEC_DIRX=/elsewhere",
                          "GPUPROF_EXEC_DI=/nowhere", NULL};
     gp_exec_options_decode(malformed, &o);
-    tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && o.request.launch_skip == 0 &&
-           o.request.launch_count == UINT64_MAX && o.request.per_kernel == UINT64_MAX && !o.request.follow_children &&
+    tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && q->launch_skip == 0 &&
+           q->launch_count == UINT64_MAX && q->per_kernel == UINT64_MAX && !q->follow_children &&
            !o.records_dir,
            "protocol: malformed values decode to their defaults; names match whole");
     char *twice[] = {"GPUPROF_EXEC_LAUNCH_COUNT=5", "GPUPROF_EXEC_LAUNCH_COUNT=9",

@@ -1,7 +1,7 @@
 /* gpuprof exec: the records folder the injected library wrote, its <pid>.jsonl files listed
- * in name order and mapped, then read by exec/read.c (gp_exec_read_texts). */
+ * in name order and mapped, then read by records/read.c (gp_records_read_texts). */
 #define _DEFAULT_SOURCE /* mmap's flags, dirent */
-#include "exec/read.h"
+#include "records/records.h"
 
 #include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
@@ -59,11 +59,11 @@ static int list_files(const char *dir, char ***names, size_t *n)
 }
 
 /* The file's bytes, mapped: a file of millions of kernel lines is not copied. */
-static int map_file(const char *dir, const char *name, gp_exec_records_text *t)
+static int map_file(const char *dir, const char *name, gp_records_text *t)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    *t = (gp_exec_records_text){.name = name};
+    *t = (gp_records_text){.name = name};
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gp_fail(GP_ERR_RUNTIME, "cannot open %s: %s", path, strerror(errno));
@@ -81,18 +81,18 @@ static int map_file(const char *dir, const char *name, gp_exec_records_text *t)
     return err ? gp_fail(GP_ERR_RUNTIME, "cannot read %s: %s", path, strerror(err)) : GP_OK;
 }
 
-int gp_exec_read_records(const char *dir, gp_report *report)
+int gp_records_read_dir(const char *dir, gp_report *report)
 {
     char **names = NULL;
     size_t n = 0, mapped = 0;
     int rc = list_files(dir, &names, &n);
-    gp_exec_records_text *texts = rc == GP_OK && n ? calloc(n, sizeof *texts) : NULL;
+    gp_records_text *texts = rc == GP_OK && n ? calloc(n, sizeof *texts) : NULL;
     if (rc == GP_OK && n && !texts)
         rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (; rc == GP_OK && mapped < n; mapped++)
         rc = map_file(dir, names[mapped], &texts[mapped]);
     if (rc == GP_OK)
-        rc = gp_exec_read_texts(texts, n, report);
+        rc = gp_records_read_texts(texts, n, report);
     for (size_t i = 0; i < mapped; i++)
         if (texts[i].text)
             munmap((void *)texts[i].text, texts[i].len);

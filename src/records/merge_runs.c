@@ -1,5 +1,5 @@
-/* The matching of exec/app_replay.h. */
-#include "exec/app_replay.h"
+/* --replay=application's matching of later runs (records/records.h). */
+#include "records/records.h"
 
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
@@ -169,7 +169,8 @@ static int add_new_warnings(gp_report *into, const gp_report *run)
     return GP_OK;
 }
 
-int gp_exec_merge_run(gp_report *into, const gp_report *run, unsigned pass, int exit_status)
+int gp_records_merge_run(gp_report *into, const gp_report *run, unsigned pass,
+                         int exit_status)
 {
     gp_hashmap first, later;
     gp_hashmap_init(&first, sizeof(size_t));

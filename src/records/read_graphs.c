@@ -1,14 +1,12 @@
-/* gpuprof exec's records of CUDA graphs (gpuprof/protocol.h) read into the report: a launch
- * record's graph, node and how; `graph` records (a graph whose nodes were not shadow-launched
- * gives them a note saying why); `sampled` records and their `P` lines, whose DRAM traffic is
- * shared among the kernel nodes of the graph launch (exec/apportion.h) once every line is
- * read: each node's `K` line gets the bytes as its context's DRAM counters, where its shadow
- * launch did not collect them, and its metrics derived again. */
-#include "exec/read_state.h"
+/* The CUDA graphs' records of records/read_graphs.h: each node's `K` line gets its share of
+ * the sampled DRAM traffic as its context's DRAM counters, where its shadow launch did not
+ * collect them, and its metrics derived again. */
+#include "records/read_graphs.h"
 
-#include "exec/apportion.h"
 #include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
+#include "records/dram_shares.h"
+#include "records/launch_table.h"
 
 #include <limits.h>
 #include <math.h>
@@ -132,54 +130,6 @@ int gp_records_how_of(gp_json_reader *j, const cJSON *o, gp_launch_how *how, uin
     return *how == GP_HOW_SHADOW
                ? GP_OK
                : gp_json_expect(j, "node", *node == 0, "0 for a whole graph launch");
-}
-
-static bool same_launch(const gp_exec_launch *a, int pid, uint64_t id)
-{
-    return a->pid == pid && a->id == id && a->graph_node == 0;
-}
-
-static bool same_kernel(const gp_exec_launch *l, const uint64_t *k, const char *name)
-{
-    const char *mine = l->mangled ? l->mangled : l->kernel;
-    return (l->origins & GP_ORIGIN_SHADOW) && mine && name && strcmp(mine, name) == 0 &&
-           l->grid.x == k[GP_K_GX] && l->grid.y == k[GP_K_GY] && l->grid.z == k[GP_K_GZ] &&
-           l->block.x == k[GP_K_BX] && l->block.y == k[GP_K_BY] && l->block.z == k[GP_K_BZ] &&
-           l->shared_bytes == k[GP_K_SMEM];
-}
-
-gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name)
-{
-    const int pid = (int)k[GP_K_PID];
-    gp_exec_launch *l = gp_records_find_launch(rd, pid, k[GP_K_ID], 0);
-    if (!l)
-        return NULL;
-    gp_exec_launch *first = rd->report->exec.launches, *end = first + rd->n_recorded;
-    while (l > first && same_launch(l - 1, pid, k[GP_K_ID]))
-        l--;
-    gp_exec_launch *group = l;
-    while (group > first && group[-1].pid == pid && group[-1].id == k[GP_K_ID])
-        group--;
-    for (; l < end && same_launch(l, pid, k[GP_K_ID]); l++)
-        if (same_kernel(l, k, name)) {
-            l->graph_node = k[GP_K_NODE];
-            size_t n = 0;
-            while (group + n < end && group[n].pid == pid && group[n].id == k[GP_K_ID])
-                n++;
-            /* the group's order again, for find_launch */
-            qsort(group, n, sizeof *group, gp_records_compare_launches);
-            return gp_records_find_launch(rd, pid, k[GP_K_ID], k[GP_K_NODE]);
-        }
-    return NULL;
-}
-
-int gp_records_name_graph(gp_exec_launch *l)
-{
-    char name[48];
-    snprintf(name, sizeof name, "CUDA graph %llu", (unsigned long long)l->graph);
-    l->kernel = strdup(name);
-    l->mangled = strdup(name);
-    return l->kernel && l->mangled ? GP_OK : out_of_memory();
 }
 
 /* ---- graph records ------------------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* gpuprof exec: the DRAM traffic a sampled CUDA graph launch's PM samples (its `P` lines)
  * give each of its kernel nodes, and how far that share can be trusted. Pure functions: no
  * records, no report, no CUPTI. */
-#ifndef GPUPROF_EXEC_APPORTION_H
-#define GPUPROF_EXEC_APPORTION_H
+#ifndef GPUPROF_RECORDS_DRAM_SHARES_H
+#define GPUPROF_RECORDS_DRAM_SHARES_H
 
 #include <stdbool.h>
 #include <stddef.h>

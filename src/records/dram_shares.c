@@ -1,5 +1,5 @@
-/* A sampled graph launch's DRAM traffic shared among its kernel nodes (exec/apportion.h). */
-#include "exec/apportion.h"
+/* A sampled graph launch's DRAM traffic shared among its kernel nodes (records/dram_shares.h). */
+#include "records/dram_shares.h"
 
 #include <math.h>
 #include <stdio.h>

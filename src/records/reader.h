@@ -1,0 +1,68 @@
+/* The record reader's state, shared by the files of src/records/ that read records (read.c,
+ * read_profilers.c, read_lines.c, read_graphs.c, launch_table.c), and the services of
+ * reader.c: where the line being read is, the warnings about records that are not as the
+ * library writes them, each context's counters. Private to src/records/. */
+#ifndef GPUPROF_RECORDS_READER_H
+#define GPUPROF_RECORDS_READER_H
+
+#include "gpuprof/collector.h"
+#include "gpuprof/hashmap.h"
+#include "gpuprof/report.h"
+#include "report/json_in.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GP_RECORD_IGNORED "the record is ignored"
+#define GP_DURATION_COUNTER "gpu__time_duration.sum"
+
+/* A context's counters as its profiler record gave them: what its launches' values mean. */
+typedef struct {
+    int pid;
+    unsigned context;
+    gp_collector collector;      /* no profiler: names, metrics and chip only */
+    char *names[GP_MAX_COUNTERS];
+} context_counters;
+
+/* What read_graphs.c keeps until every record and line is read. */
+typedef struct graph_records graph_records;
+
+typedef struct {
+    gp_report *report;
+    gp_hashmap demangled;        /* mangled name -> char *: its demangled name, NULL when it
+                                    is not a C++ name (a program launches few kernels, many
+                                    times) */
+    gp_hashmap numbered;         /* uint64_t {pid, number} -> char *: a process's kernel names
+                                    by the numbers its `name` records gave them */
+    size_t n_recorded;           /* launches sorted by (pid, id, node) that find_launch
+                                    searches: those of launch records, then all */
+    context_counters **contexts; /* each its own block: a collector is never moved (its
+                                    metrics point into it) */
+    size_t n_contexts;
+    bool *ended;                 /* per process index: wrote its end record */
+    int *pids;
+    size_t n_pids;
+    gp_json_reader json;         /* the line being read, for the layer's messages */
+    char where[320];             /* "<file> line <n>" */
+    size_t n_ignored;            /* records and lines that were not as the library writes */
+    graph_records *graphs;       /* NULL until a graph record, sampled record or P line */
+} reader;
+
+/* How a launch record's launch was made (its key "how"). */
+typedef enum { GP_HOW_DIRECT, GP_HOW_SHADOW, GP_HOW_GRAPH } gp_launch_how;
+
+/* The line being read, as messages name it: "<file> line <n>". */
+void gp_records_locate(reader *rd, const char *file, size_t line);
+/* The problem the JSON layer just recorded, said as a warning with its consequence. */
+int gp_records_ignore(reader *rd, const char *consequence);
+/* After every record: how many more were ignored than were said. */
+int gp_records_note_more_ignored(const reader *rd);
+
+/* The context's collector, rebuilt from its profiler record (add), and found again. */
+int gp_records_add_context(reader *rd, context_counters **out);
+const context_counters *gp_records_counters_of(const reader *rd, int pid, unsigned context);
+void gp_records_free_contexts(reader *rd);
+
+#endif
