@@ -72,11 +72,11 @@ RPATH    := $(call rpath,'$$ORIGIN/third_party/cjson/lib') \
 
 # The host code: one folder per layer (HACKING.md), the library exec injects aside, and the
 # CUDA runtime's error helper beside the kernels (kernels/*.c, host C).
-SRC_C    := $(filter-out src/exec/inject/%,$(wildcard src/*.c src/*/*.c)) $(wildcard kernels/*.c)
+SRC_C    := $(filter-out src/inject/%,$(wildcard src/*.c src/*/*.c)) $(wildcard kernels/*.c)
 # The library `gpuprof exec` injects into programs: its own sources, the base and counters
 # layers, exec's protocol (the options' codec) and the exec request's mode names it shares with
 # gpuprof, compiled position-independent, exporting InitializeInjection alone.
-INJECT_SRC := $(wildcard src/exec/inject/*.c src/counters/*.c src/base/*.c) src/exec/protocol.c \
+INJECT_SRC := $(wildcard src/inject/*.c src/counters/*.c src/base/*.c) src/exec/protocol.c \
               src/report/exec_modes.c
 INJECT_OBJ := $(INJECT_SRC:%.c=$(BUILD)/pic/%.o)
 INJECT     := $(BUILD)/libgpuprof-inject.so

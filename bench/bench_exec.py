@@ -58,7 +58,7 @@ def wall(argv, log=None):
     return seconds, p.stdout
 
 
-# Metrics that fit in one pass: exec profiles them without replay (src/exec/inject/sessions.h).
+# Metrics that fit in one pass: exec profiles them without replay (src/inject/sessions.h).
 ONE_PASS = ["dram_read_bytes", "dram_write_bytes"]
 
 

@@ -36,7 +36,7 @@ void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
 /* How exec's counters were collected, in a few words: "kernel replay" (several passes) or
- * "one pass, no replay" (one; see src/exec/inject/sessions.h) for reports without rotation,
+ * "one pass, no replay" (one; see src/inject/sessions.h) for reports without rotation,
  * else what the --replay mode did. */
 void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len);
 /* Whether the report's launches rotated over one-pass groups. */

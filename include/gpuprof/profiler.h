@@ -1,5 +1,5 @@
 /* Hardware counters per range through CUPTI's Range Profiler and Profiler Host API (CUDA 13).
- * counters/profiler.c is the one file that drives the range profiler (exec/inject/ uses
+ * counters/profiler.c is the one file that drives the range profiler (inject/ uses
  * CUPTI's callbacks and activity records besides). It knows counters, contexts, passes and
  * ranges; nothing of kernels, requests, results or metric names.
  *

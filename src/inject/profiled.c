@@ -1,5 +1,5 @@
 /* The set of profiled correlation ids of profiled.h: the shared hash map, behind a lock. */
-#include "exec/inject/profiled.h"
+#include "inject/profiled.h"
 
 #include "gpuprof/hashmap.h"
 

@@ -1,6 +1,6 @@
 /* Records as JSON lines, written whole with one write() each; the warning record, which
  * every part of the library writes. */
-#include "exec/inject/record.h"
+#include "inject/record.h"
 
 #include "gpuprof/protocol.h"
 

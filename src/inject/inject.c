@@ -12,12 +12,12 @@
  * cannot be done becomes a warning record. inject.c calls the other parts, which never call
  * it back. */
 #include "gpuprof/protocol.h"
-#include "exec/inject/activity.h"
-#include "exec/inject/activity_memory.h"
-#include "exec/inject/graphs.h"
-#include "exec/inject/launches.h"
-#include "exec/inject/record.h"
-#include "exec/inject/subscription.h"
+#include "inject/activity_records.h"
+#include "inject/activity_memory.h"
+#include "inject/graphs.h"
+#include "inject/launches.h"
+#include "inject/record.h"
+#include "inject/subscription.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -6,18 +6,18 @@
  * from every launch's entry to its exit, so no other thread's kernel falls into a profiled
  * launch's session, and a launch being captured into a CUDA graph is left alone (it runs
  * later, as a graph node). */
-#include "exec/inject/launches.h"
+#include "inject/launches.h"
 
 #include "gpuprof/collector.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/profiler.h"
 #include "gpuprof/status.h"
-#include "exec/inject/graph_launches.h"
-#include "exec/inject/profiled.h"
-#include "exec/inject/record.h"
-#include "exec/inject/sessions.h"
-#include "exec/inject/subscription.h"
+#include "inject/graph_launches.h"
+#include "inject/profiled.h"
+#include "inject/record.h"
+#include "inject/sessions.h"
+#include "inject/subscription.h"
 
 #include <pthread.h>
 #include <regex.h>

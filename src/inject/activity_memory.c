@@ -5,9 +5,9 @@
  * Unified memory's counters are configured together; a kind this machine cannot count
  * (remote map without NVLink, any of them under MPS or on a virtual GPU) is found by trying
  * each alone, left out and named in one warning, and the others still count. */
-#include "exec/inject/activity_memory.h"
+#include "inject/activity_memory.h"
 
-#include "exec/inject/profiled.h"
+#include "inject/profiled.h"
 #include "gpuprof/protocol.h"
 
 #include <pthread.h>

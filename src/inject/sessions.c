@@ -1,11 +1,11 @@
 /* The sessions of sessions.h: which set each launch collects, a session per launch with
  * kernel replay, one pass around consecutive launches of one set without. */
-#include "exec/inject/sessions.h"
+#include "inject/sessions.h"
 
 #include "gpuprof/status.h"
 #include "gpuprof/protocol.h"
-#include "exec/inject/record.h"
-#include "exec/inject/sampling.h"
+#include "inject/record.h"
+#include "inject/sampling.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /* The graph launches of graph_launches.h: choosing the kernel nodes to profile, the shadow
  * launches with the context's memory saved and restored around them, and the sampling window
  * of the program's own run. */
-#include "exec/inject/graph_launches.h"
+#include "inject/graph_launches.h"
 
-#include "exec/inject/checkpoint.h"
-#include "exec/inject/graphs.h"
-#include "exec/inject/profiled.h"
-#include "exec/inject/record.h"
-#include "exec/inject/sampling.h"
+#include "inject/checkpoint.h"
+#include "inject/graphs.h"
+#include "inject/profiled.h"
+#include "inject/record.h"
+#include "inject/sampling.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,7 +318,7 @@ static bool context_idle(void)
 }
 
 /* The kernels CUPTI runs on the device inside this graph launch's call ('WaitNs' on the H100,
- * with PM sampling and checkpoints) share its correlation id and no graph node: activity.c
+ * with PM sampling and checkpoints) share its correlation id and no graph node: activity_records.c
  * leaves such kernels out (profiled.h). */
 static void hide_our_work(uint32_t launch_id)
 {

@@ -1,8 +1,8 @@
 /* The CUPTI subscriber of subscription.h: one per process, for the library's one callback. */
-#include "exec/inject/subscription.h"
+#include "inject/subscription.h"
 
-#include "exec/inject/graphs.h"
-#include "exec/inject/record.h"
+#include "inject/graphs.h"
+#include "inject/record.h"
 
 #include <stdio.h>
 

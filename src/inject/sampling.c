@@ -1,9 +1,9 @@
 /* The sampled graph launches of sampling.h, one sampler per device, opened at the device's
  * first sampled graph launch and closed whenever the range profiler needs the device. */
-#include "exec/inject/sampling.h"
+#include "inject/sampling.h"
 
 #include "gpuprof/protocol.h"
-#include "exec/inject/record.h"
+#include "inject/record.h"
 #include "gpuprof/pm_sampler.h"
 #include "gpuprof/status.h"
 

@@ -15,7 +15,7 @@
 #ifndef GPUPROF_INJECT_GRAPH_LAUNCHES_H
 #define GPUPROF_INJECT_GRAPH_LAUNCHES_H
 
-#include "exec/inject/sessions.h"
+#include "inject/sessions.h"
 #include "gpuprof/protocol.h"
 
 #include <cuda.h>

@@ -6,13 +6,13 @@
  * launch's correlation id: both are left out, the launch record of a profiled kernel has its
  * duration from the counters. A program may run a million kernels: these lines are numbers
  * only, written a buffer at a time. */
-#include "exec/inject/activity.h"
+#include "inject/activity_records.h"
 
-#include "exec/inject/activity_memory.h"
+#include "inject/activity_memory.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/protocol.h"
-#include "exec/inject/profiled.h"
-#include "exec/inject/record.h"
+#include "inject/profiled.h"
+#include "inject/record.h"
 
 #include <cupti.h>
 #include <pthread.h>

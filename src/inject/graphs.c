@@ -1,6 +1,6 @@
 /* The executable graphs of graphs.h: a clone of each one's source taken at its
  * instantiation, its steps in dependency order, and the program's later changes to it. */
-#include "exec/inject/graphs.h"
+#include "inject/graphs.h"
 
 #include "gpuprof/hashmap.h"
 
