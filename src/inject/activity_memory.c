@@ -36,8 +36,8 @@ static const struct {
 /* Whether unified memory's counters wait for the driver's initialization: set while the
  * library loads, tried again at each context creation and kernel launch until they start
  * or fail for another reason (a try is one atomic load once they have started). */
-static atomic_bool unified_pending;
-static pthread_mutex_t unified_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool unified_pending; /* Guard: none, atomic; changed under unified_lock */
+static pthread_mutex_t unified_lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, the lock */
 
 static CUptiResult configure(const bool *wanted)
 {

@@ -1,10 +1,11 @@
 /* Memory copies, memsets and unified memory from CUPTI's activity records: an `M`, `S` or
  * `U` line each (protocol.h), written with the kernels' lines by activity_records.c's buffer
- * callback. Always on, whatever --metrics asks: they need no replay. The library runs inside
- * someone else's process: nothing here exits or prints; what CUPTI refuses becomes a warning
- * record. */
+ * callback. Always on, whatever --metrics asks: they need no replay. What CUPTI refuses
+ * becomes a warning record. */
 #ifndef GPUPROF_INJECT_ACTIVITY_MEMORY_H
 #define GPUPROF_INJECT_ACTIVITY_MEMORY_H
+
+#include "inject/inject.h"
 
 #include "inject/record.h"
 

@@ -33,8 +33,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 }
 
 /* The kernel names seen in this process, and the number each one's `name` record gave it
- * (1, 2, ... in order of first sight). Only buffer_completed reads and writes it, one call
- * at a time. */
+ * (1, 2, ... in order of first sight). Guard: buffer_completed's one_at_a_time (only it
+ * reads and writes the map). */
 static gp_hashmap name_numbers;
 
 /* The name's number; a new one gets its `name` record into the batch first. */
@@ -79,8 +79,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     (void)ctx;
     (void)stream;
     (void)size;
-    static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER; /* a forced flush may
-                                                                         run beside CUPTI's */
+    /* A forced flush may run beside CUPTI's. Guard: none, it is the lock. */
+    static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&one_at_a_time);
     CUpti_Activity *rec = NULL;
     gp_record batch;

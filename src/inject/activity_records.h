@@ -1,7 +1,9 @@
-/* Kernel times from CUPTI's activity records: a `K` line per kernel that ran (protocol.h).
- * The library runs inside someone else's process: nothing here exits or prints. */
+/* Kernel times from CUPTI's activity records: a `K` line per kernel that ran (protocol.h),
+ * written by CUPTI's activity thread. */
 #ifndef GPUPROF_INJECT_ACTIVITY_RECORDS_H
 #define GPUPROF_INJECT_ACTIVITY_RECORDS_H
+
+#include "inject/inject.h"
 
 /* Start recording kernels; -1 when CUPTI refuses. */
 int gp_activity_start(void);

@@ -5,6 +5,8 @@
 #ifndef GPUPROF_INJECT_CHECKPOINT_H
 #define GPUPROF_INJECT_CHECKPOINT_H
 
+#include "inject/inject.h"
+
 #include <cuda.h>
 #include <cupti_result.h>
 #include <stddef.h>

@@ -3,44 +3,40 @@
  * of the program's own run. */
 #include "inject/graph_launches.h"
 
+#include "gpuprof/protocol.h"
+#include "gpuprof/rotation.h"
 #include "inject/checkpoint.h"
+#include "inject/contexts.h"
 #include "inject/graphs.h"
 #include "inject/profiled.h"
 #include "inject/record.h"
 #include "inject/sampling.h"
+#include "inject/sessions.h"
+#include "inject/streams.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_STREAMS 64
-
+/* Guard: none, written by gp_graph_launches_start before any callback. */
 static struct {
     gp_graph_profiling mode;
     bool profiling;            /* metrics were asked for */
-    gp_graph_hooks hooks;
 } graph;
 
-/* The private stream of each context, made at its first shadow launch. */
-static struct {
-    CUcontext ctx;
-    CUstream stream;
-} streams[MAX_STREAMS];
-static size_t n_streams;
-
-/* This thread's graph launch, between its entry and exit (the launch lock is held). */
+/* This thread's graph launch, between its entry and exit. Guard: none, thread-local (and
+ * the launch lock is held meanwhile). */
 static _Thread_local bool shadowing;
 static _Thread_local bool sampling;
 static _Thread_local uint32_t sampling_device;
 static _Thread_local gp_sessions *ranging;   /* graph mode: the sessions of the open range */
 static _Thread_local int ranging_set;
 
-void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h)
+void gp_graph_launches_start(gp_graph_profiling mode, bool profiling)
 {
     graph.mode = mode;
     graph.profiling = profiling;
-    graph.hooks = *h;
 }
 
 bool gp_graph_launches_shadowing(void)
@@ -82,7 +78,7 @@ static void say_graph(CUgraphExec exec, const gp_graph_view *v, uint32_t context
 
 static void say_unknown_graph(void)
 {
-    static bool said;
+    static bool said; /* Guard: the launch lock */
     if (said)
         return;
     said = true;
@@ -141,7 +137,7 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
         if (v->steps[i].kind != GP_STEP_KERNEL ||
             !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
             continue;
-        gp_sessions *s = graph.hooks.choose(ctx, &k.info);
+        gp_sessions *s = gp_contexts_profile(ctx, &k.info);
         c.any |= s != NULL;
         if (s && gp_sessions_lacks(s, &k.info)) {
             chosen[i] = s;
@@ -152,31 +148,6 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
 }
 
 /* ---- shadow launches ----------------------------------------------------------------------- */
-
-void gp_graph_launches_forget(CUcontext ctx)
-{
-    for (size_t i = 0; i < n_streams; i++)
-        if (streams[i].ctx == ctx) {
-            streams[i] = streams[--n_streams]; /* the stream goes with its context */
-            return;
-        }
-}
-
-static CUstream private_stream(CUcontext ctx)
-{
-    for (size_t i = 0; i < n_streams; i++)
-        if (streams[i].ctx == ctx)
-            return streams[i].stream;
-    CUstream s = NULL;
-    uint32_t id = 0;
-    if (n_streams == MAX_STREAMS || cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-        return NULL;
-    if (cuptiGetStreamIdEx(ctx, s, 0, &id) == CUPTI_SUCCESS)
-        gp_profiled_add_stream(id);
-    streams[n_streams].ctx = ctx;
-    streams[n_streams++].stream = s;
-    return s;
-}
 
 /* The node's kernel with its launch attributes (clusters, cooperative launch). */
 static CUresult launch_kernel(const gp_graph_step *step, const kernel_node *k, CUstream s)
@@ -230,7 +201,7 @@ static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, 
         return CUDA_ERROR_INVALID_VALUE;
     const bool started = s && gp_sessions_start(s, &k.info);
     if (!started)
-        graph.hooks.end_pass(ctx);
+        gp_contexts_end_pass(ctx);
     const CUresult r = launch_kernel(&v->steps[i], &k, stream);
     if (started)
         gp_sessions_launched(s, &k.info, r == CUDA_SUCCESS);
@@ -247,7 +218,7 @@ static CUresult shadow_steps(const gp_graph_view *v, gp_sessions **chosen, CUcon
             : step->kind == GP_STEP_MEMSET ? run_memset(step->node, stream)
                                            : run_memcpy(step->node, stream);
     }
-    graph.hooks.end_pass(ctx);
+    gp_contexts_end_pass(ctx);
     const CUresult sync = cuStreamSynchronize(stream);
     return r != CUDA_SUCCESS ? r : sync;
 }
@@ -281,11 +252,9 @@ static void warn_cupti(const char *what, CUptiResult r)
 static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
                           uint32_t launch_id)
 {
-    CUstream stream = private_stream(ctx);
-    if (!stream) {
-        warn_cuda("creating a stream for shadow launches", CUDA_ERROR_OUT_OF_MEMORY);
-        return;
-    }
+    CUstream stream = gp_streams_private(ctx);
+    if (!stream)
+        return; /* said by streams.c */
     CUpti_Checkpoint cp = {.structSize = CUpti_Checkpoint_STRUCT_SIZE, .ctx = ctx};
     const CUptiResult saved = cuptiCheckpointSave(&cp);
     if (saved != CUPTI_SUCCESS) {
@@ -328,7 +297,7 @@ static void hide_our_work(uint32_t launch_id)
 static void begin_sampling(uint32_t uid, uint32_t device, uint32_t launch_id)
 {
     hide_our_work(launch_id);
-    graph.hooks.suspend_range_profilers(device);
+    gp_contexts_suspend_range_profilers(device);
     if (context_idle() && gp_sampling_begin(device, uid, launch_id)) {
         sampling = true;
         sampling_device = device;
@@ -366,7 +335,7 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
 
 static void say_graphs_are_timed(void)
 {
-    static bool said;
+    static bool said; /* Guard: the launch lock */
     if (said)
         return;
     said = true;
@@ -387,13 +356,13 @@ static void range_whole_graph(const CUpti_CallbackData *d, CUgraphExec exec)
         gp_sessions *chosen = NULL;
         if (v.steps[i].kind == GP_STEP_KERNEL &&
             read_kernel(&v.steps[i], v.exec_id, d->correlationId, &k))
-            chosen = graph.hooks.choose(d->context, &k.info); /* each node counts */
+            chosen = gp_contexts_profile(d->context, &k.info); /* each node counts */
         s = s ? s : chosen;
     }
     gp_graphs_unlock();
     if (unknown) { /* instantiated before gpuprof was loaded: one launch for the filters */
         kernel_node none = {.info = {.kernel = ""}};
-        s = graph.hooks.choose(d->context, &none.info);
+        s = gp_contexts_profile(d->context, &none.info);
     }
     if (!s)
         return;
@@ -422,7 +391,7 @@ void gp_graph_launch_enter(const CUpti_CallbackData *d)
     const cuGraphLaunch_params *p = d->functionParams;
     sampling = false;
     ranging = NULL;
-    graph.hooks.end_pass(d->context);
+    gp_contexts_end_pass(d->context);
     if (!graph.profiling)
         return;
     if (graph.mode == GP_GRAPH_TIME) {

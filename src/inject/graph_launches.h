@@ -11,32 +11,20 @@
  * A graph launch is never swallowed: no range-profiler pass or session is open across it.
  * The caller holds the launch lock from the launch's entry to its exit.
  *
- * The library runs inside someone else's process: nothing here exits or prints. */
+ * The kernel nodes are chosen and profiled through the contexts (contexts.h), as launches. */
 #ifndef GPUPROF_INJECT_GRAPH_LAUNCHES_H
 #define GPUPROF_INJECT_GRAPH_LAUNCHES_H
 
-#include "inject/sessions.h"
-#include "gpuprof/protocol.h"
+#include "inject/inject.h"
+
+#include "gpuprof/exec_request.h"
 
 #include <cuda.h>
 #include <cupti.h>
 #include <stdbool.h>
 
-/* What the launch callbacks (launches.c) lend the graph launches. */
-typedef struct {
-    /* The context's sessions when this kernel node is to be profiled (the launch filters
-     * count it as a launch), else NULL. */
-    gp_sessions *(*choose)(CUcontext ctx, const gp_launch_info *node);
-    /* The context's open pass ended, its launches written. */
-    void (*end_pass)(CUcontext ctx);
-    /* Every context's range profiler on the device suspended (before a sampling window). */
-    void (*suspend_range_profilers)(uint32_t device);
-} gp_graph_hooks;
-
-void gp_graph_launches_start(gp_graph_profiling mode, bool profiling, const gp_graph_hooks *h);
-
-/* The context is going: its private stream with it. */
-void gp_graph_launches_forget(CUcontext ctx);
+/* The mode, and whether metrics were asked for; before any callback. */
+void gp_graph_launches_start(gp_graph_profiling mode, bool profiling);
 
 /* Whether this thread is running shadow launches: the launch callbacks leave them alone. */
 bool gp_graph_launches_shadowing(void);

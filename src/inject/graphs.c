@@ -3,6 +3,7 @@
 #include "inject/graphs.h"
 
 #include "gpuprof/hashmap.h"
+#include "inject/locks.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -19,18 +20,14 @@ typedef struct {
     bool said;
 } graph_entry;
 
-static pthread_mutex_t graphs_lock;
-static pthread_once_t graphs_once = PTHREAD_ONCE_INIT;
-static gp_hashmap graphs;      /* graph_entry by CUgraphExec */
+static pthread_mutex_t graphs_lock;  /* Guard: made once, by graphs_once */
+static pthread_once_t graphs_once = PTHREAD_ONCE_INIT; /* Guard: none, pthread_once */
+static gp_hashmap graphs;      /* graph_entry by CUgraphExec. Guard: graphs_lock */
 
 /* Recursive: the driver calls made here (cloning) call back into the library. */
 static void make_lock(void)
 {
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&graphs_lock, &a);
-    pthread_mutexattr_destroy(&a);
+    gp_recursive_mutex_init(&graphs_lock);
     gp_hashmap_init(&graphs, sizeof(graph_entry));
 }
 
@@ -53,6 +50,7 @@ typedef struct {
     uint32_t graph_id;
 } clone_pair;
 
+/* This thread's instantiation under way. Guard: none, thread-local. */
 static _Thread_local bool instantiating;
 static _Thread_local clone_pair *pairs;
 static _Thread_local size_t n_pairs, cap_pairs;

@@ -5,11 +5,11 @@
  * launches", shadow.h) or why not. The program's updates to an executable graph are
  * followed (kernel, memcpy and memset node parameters, cudaGraphExecUpdate); any other
  * in-place change makes that graph fall back to sampled DRAM traffic and times, so that a
- * shadow launch never runs stale parameters.
- *
- * The library runs inside someone else's process: nothing here exits or prints. */
+ * shadow launch never runs stale parameters. */
 #ifndef GPUPROF_INJECT_GRAPHS_H
 #define GPUPROF_INJECT_GRAPHS_H
+
+#include "inject/inject.h"
 
 #include <cuda.h>
 #include <cupti.h>

@@ -1,19 +1,23 @@
 /* libgpuprof-inject.so, the library `gpuprof exec` has the CUDA driver load into a program:
  * its entry point and its end. The driver calls InitializeInjection before the program's
  * first CUDA call returns. It reads gpuprof exec's options from the environment (protocol.h),
- * hands them to the launch callbacks (launches.h), subscribes to CUPTI (subscription.h:
- * contexts created and destroyed; kernel launches when counters are asked for), starts the
- * activity records that time every kernel (activity.h), and writes its records until the
- * process exits or crashes. CUPTI's profiler cannot be initialised here, nor the driver
- * called: the context-created and launch callbacks do that.
+ * hands them to the filters, the contexts and the graph launches (filters.h, contexts.h,
+ * graph_launches.h), subscribes to CUPTI (subscription.h: contexts created and destroyed;
+ * kernel launches when counters are asked for), starts the activity records that time every
+ * kernel (activity_records.h), and writes its records until the process exits or crashes.
+ * CUPTI's profiler cannot be initialised here, nor the driver called: the context-created
+ * and launch callbacks do that.
  *
- * The library's rule: everything runs inside someone else's process. Nothing in inject/
- * exits, prints, or changes the program's CUDA state beyond what profiling needs; what
- * cannot be done becomes a warning record. inject.c calls the other parts, which never call
- * it back. */
+ * The rules every file of the library keeps are inject/inject.h's. inject.c calls the other
+ * parts, which never call it back. */
+#include "inject/inject.h"
+
 #include "gpuprof/protocol.h"
-#include "inject/activity_records.h"
 #include "inject/activity_memory.h"
+#include "inject/activity_records.h"
+#include "inject/contexts.h"
+#include "inject/filters.h"
+#include "inject/graph_launches.h"
 #include "inject/graphs.h"
 #include "inject/launches.h"
 #include "inject/record.h"
@@ -49,11 +53,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         const CUpti_ResourceData *r = data;
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
             gp_activity_memory_retry(false);
-            gp_launches_on_context_created(r->context);
-        }
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+            gp_contexts_on_created(r->context);
+        } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
-            gp_launches_on_context_destroyed(r->context);
+            gp_contexts_on_destroyed(r->context);
         } else
             gp_graphs_on_resource(cbid, r);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -69,12 +72,12 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 
 static void finish(void)
 {
-    static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
-    static bool done;
+    static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
+    static bool done;                                         /* Guard: once */
     pthread_mutex_lock(&once);
     if (!done) {
         done = true;
-        gp_launches_end_passes(true);
+        gp_contexts_end_passes(true);
         gp_activity_memory_retry(true); /* still not started: said in a warning */
         gp_activity_flush();
         gp_record r;
@@ -92,6 +95,8 @@ static void finish(void)
  * had one, runs as before). Flushing is not async-signal-safe; the process is ending either
  * way, and the records are what is left. */
 static const int crash_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+/* The program's own handlers. Guard: none, written once before any callback, read by the
+ * crash handler. */
 static struct sigaction previous[sizeof crash_signals / sizeof crash_signals[0]];
 
 static void on_crash(int sig)
@@ -99,7 +104,7 @@ static void on_crash(int sig)
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
         if (crash_signals[i] == sig)
             sigaction(sig, &previous[i], NULL);
-    gp_launches_end_passes(false);
+    gp_contexts_end_passes(false);
     gp_activity_flush();
     raise(sig);
 }
@@ -118,11 +123,11 @@ static void watch_crashes(void)
 
 EXPORTED int InitializeInjection(void)
 {
-    static bool initialized;
+    static bool initialized; /* Guard: none, the driver calls this once, before any callback */
     if (initialized)
         return 1;
     initialized = true;
-    static gp_exec_options options; /* static: its metric list is large for a stack */
+    static gp_exec_options options; /* large for a stack. Guard: none, as `initialized` */
     gp_exec_options_decode(environ, &options);
     if (!options.records_dir || !wanted_here(&options) ||
         gp_record_open(options.records_dir, getpid()) != 0)
@@ -132,12 +137,13 @@ EXPORTED int InitializeInjection(void)
     gp_record_int(&r, "pid", getpid());
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
-    if (gp_launches_start(&options) != 0) {
+    if (gp_filters_start(&options.request) != 0) {
         gp_record_warning("the kernel filter does not compile here: nothing was profiled", NULL);
         options.metrics.kind = GP_METRICS_NONE;
     }
-    gp_launches_start_graphs(&options);
+    gp_contexts_start(&options);
     const bool profiling = options.metrics.kind != GP_METRICS_NONE;
+    gp_graph_launches_start(options.request.graph_profiling, profiling);
     if (gp_subscription_start(on_callback, profiling,
                               profiling && options.request.graph_profiling != GP_GRAPH_TIME) != 0)
         return 1;

@@ -5,8 +5,9 @@
 
 #include <pthread.h>
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static gp_hashmap ids; /* zeroed: an empty set (values of size 0) */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
+/* The sets, zeroed: empty (values of size 0). Guard: lock. */
+static gp_hashmap ids;
 static gp_hashmap streams;
 static gp_hashmap graph_launches;
 

@@ -1,10 +1,11 @@
 /* What the activity records leave out. The correlation ids of the launches profiled with
- * counters: launches.c adds each at the
- * launch's exit, and CUPTI's activity thread (activity_records.c) asks about every kernel that ran,
- * leaving out those whose time the counters give. Locked inside: the two are different
- * threads. The library runs inside someone else's process: nothing here exits or prints. */
+ * counters: launches.c adds each at the launch's exit, and CUPTI's activity thread
+ * (activity_records.c) asks about every kernel that ran, leaving out those whose time the
+ * counters give. Locked inside: the two are different threads. */
 #ifndef GPUPROF_INJECT_PROFILED_H
 #define GPUPROF_INJECT_PROFILED_H
+
+#include "inject/inject.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int record_fd = -1;
-static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+static int record_fd = -1; /* Guard: none, set by gp_record_open before any callback */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, the lock */
 
 int gp_record_open(const char *dir, int pid)
 {

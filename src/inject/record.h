@@ -5,6 +5,8 @@
 #ifndef GPUPROF_INJECT_RECORD_H
 #define GPUPROF_INJECT_RECORD_H
 
+#include "inject/inject.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

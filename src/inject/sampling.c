@@ -23,12 +23,23 @@ typedef struct {
     uint64_t start_ns;
 } device_sampling;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static device_sampling devices[MAX_DEVICES];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
+static device_sampling devices[MAX_DEVICES];             /* Guard: lock */
 
+/* The device's state; NULL for a device beyond the table, said once in a warning. */
 static device_sampling *device_of(uint32_t device)
 {
-    return device < MAX_DEVICES ? &devices[device] : NULL;
+    static bool said; /* Guard: the launch lock, which every caller holds */
+    if (device < MAX_DEVICES)
+        return &devices[device];
+    if (!said) {
+        said = true;
+        char text[160];
+        snprintf(text, sizeof text, "DRAM traffic of graph launches is not sampled on device "
+                 "%u: gpuprof's library samples devices 0 to %d", device, MAX_DEVICES - 1);
+        gp_record_warning(text, NULL);
+    }
+    return NULL;
 }
 
 static void say_failure(uint32_t device)
@@ -42,11 +53,11 @@ static void say_failure(uint32_t device)
 bool gp_sampling_begin(uint32_t device, uint32_t context, uint32_t launch_id)
 {
     device_sampling *d = device_of(device);
-    if (!d || d->failed)
+    if (!d)
         return false;
     pthread_mutex_lock(&lock);
-    bool ok = true;
-    if (!d->sampler && gp_pm_sampler_open((int)device, GP_SAMPLE_INTERVAL_NS,
+    bool ok = !d->failed; /* a failure to open is said once, not tried again */
+    if (ok && !d->sampler && gp_pm_sampler_open((int)device, GP_SAMPLE_INTERVAL_NS,
                                           GP_SAMPLES_PER_WINDOW, &d->sampler) != GP_OK) {
         d->sampler = NULL;
         d->failed = true;

@@ -4,11 +4,12 @@
  * to the graph's kernel nodes by their activity records. CUPTI refuses PM sampling beside an
  * enabled range profiler (CUPTI_ERROR_HARDWARE_BUSY, H100, CUDA 13.0): the two take turns on
  * a device, the caller suspending the range profilers before a window and sessions.c
- * releasing the sampler before a session.
- *
- * The library runs inside someone else's process: nothing here exits or prints. */
+ * releasing the sampler before a session. A device the table has no room for is said in a
+ * warning record: its graph launches are not sampled. */
 #ifndef GPUPROF_INJECT_SAMPLING_H
 #define GPUPROF_INJECT_SAMPLING_H
+
+#include "inject/inject.h"
 
 #include <stdbool.h>
 #include <stdint.h>

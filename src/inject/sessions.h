@@ -14,6 +14,8 @@
 #ifndef GPUPROF_INJECT_SESSIONS_H
 #define GPUPROF_INJECT_SESSIONS_H
 
+#include "inject/inject.h"
+
 #include "gpuprof/rotation.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/hashmap.h"

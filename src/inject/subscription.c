@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+/* Guard: none, set by gp_subscription_start before any callback. */
 static CUpti_SubscriberHandle subscriber;
 
 static const CUpti_CallbackId launch_callbacks[] = {

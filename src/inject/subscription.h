@@ -1,8 +1,9 @@
-/* libgpuprof-inject.so's CUPTI subscriber: which callbacks it receives. The library runs
- * inside someone else's process: nothing here exits or prints; what cannot be done becomes a
- * warning record. */
+/* libgpuprof-inject.so's CUPTI subscriber: which callbacks it receives. What cannot be done
+ * becomes a warning record. */
 #ifndef GPUPROF_INJECT_SUBSCRIPTION_H
 #define GPUPROF_INJECT_SUBSCRIPTION_H
+
+#include "inject/inject.h"
 
 #include <cupti.h>
 #include <stdbool.h>

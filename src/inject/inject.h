@@ -1,0 +1,37 @@
+/* libgpuprof-inject.so: the library `gpuprof exec` has the CUDA driver load into a program.
+ * Every file of src/inject/ includes this header first; it holds the room's rules.
+ *
+ * What code here may never do, because it runs inside someone else's process:
+ *   - exit, abort, or raise a signal of its own (the crash handler of inject.c re-raises the
+ *     program's own signal, after its handler was put back);
+ *   - write to the program's standard output or error, or read its standard input: every
+ *     word for the user goes into a record (inject/record.h), a failure into a warning
+ *     record naming what could not be done and why;
+ *   - call into the program's streams, or change its CUDA state, outside these points:
+ *     a launch's API entry and exit (a profiler session or pass around it, launches.c), a
+ *     CUDA graph launch's entry and exit (the context synchronised, its memory saved and
+ *     restored around shadow launches on a private stream of gpuprof's own, the program's
+ *     stream synchronised after a sampled launch, graph_launches.c), a context's creation
+ *     and destruction (contexts.c), the process's end (inject.c);
+ *   - link cudart, or call what only gpuprof links (cJSON, the renderers).
+ *
+ * Its threads:
+ *   - The program's threads call in through CUPTI's callbacks (inject.c dispatches them).
+ *     The launch lock (inject/locks.h), recursive, is held from each kernel or graph
+ *     launch's API entry to its exit, and while a context is created or destroyed: it
+ *     guards the contexts and their sessions (contexts.c, sessions.c), the filters
+ *     (filters.c), the private streams (streams.c) and the graph launches' state
+ *     (graph_launches.c). So no other thread's kernel falls into a profiled launch's
+ *     session, or into a graph launch's shadow launches or sampling window.
+ *   - The executable graphs' table has its own lock (graphs.c), taken inside the launch
+ *     lock or alone (instantiation and update callbacks), never the other way round.
+ *   - CUPTI's activity thread delivers the activity records (activity_records.c,
+ *     activity_memory.c) and asks the profiled-id sets (profiled.c, their own lock).
+ *   - The sampler table (sampling.c) and the record file (record.c) have their own locks,
+ *     taken last.
+ *   - Every file-scope or static variable says which lock guards it ("Guard: ..."), or why
+ *     it needs none; tests/cli/test_hacking.py holds that to the code. */
+#ifndef GPUPROF_INJECT_INJECT_H
+#define GPUPROF_INJECT_INJECT_H
+
+#endif
