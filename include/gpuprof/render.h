@@ -58,8 +58,23 @@ typedef struct {
 
 int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o);
 
-/* A line of text for people (--help, say) wrapped at spaces to the text format's 120
- * columns, its later lines indented by `indent`. */
-void gp_render_wrapped(FILE *out, const char *text, int indent);
+/* help and version: a text for people as lines, each written as it is (GP_HELP_AS_IS) or
+ * wrapped at spaces to the text format's 120 columns, its later lines indented by `indent`.
+ * The lines are the text's own (gp_help_add copies, gp_help_free frees). */
+#define GP_HELP_AS_IS (-1)
+
+typedef struct {
+    char *text;                  /* one line, or several joined by newlines (as it is) */
+    int indent;
+} gp_help_line;
+
+typedef struct {
+    gp_help_line *lines;
+    size_t n, capacity;
+} gp_help_text;
+
+int gp_help_add(gp_help_text *h, const char *text, int indent);
+void gp_help_free(gp_help_text *h);
+int gp_render_help(FILE *out, const gp_help_text *h);
 
 #endif

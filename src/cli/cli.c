@@ -5,7 +5,7 @@
 #include "gpuprof/cli.h"
 
 #include "cli/option_table.h"
-#include "gpuprof/commands.h"
+#include "cli/command_table.h"
 #include "gpuprof/compare.h"
 #include "gpuprof/render.h"
 #include "gpuprof/suggest.h"

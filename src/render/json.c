@@ -10,7 +10,7 @@
 #include "render/json_activities.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
-#include "report/json_out.h"
+#include "render/json_out.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

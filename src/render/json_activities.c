@@ -7,7 +7,7 @@
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/status.h"
-#include "report/json_out.h"
+#include "render/json_out.h"
 
 #include <math.h>
 

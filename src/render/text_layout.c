@@ -95,11 +95,6 @@ void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent)
     end_line(&w);
 }
 
-void gp_render_wrapped(FILE *out, const char *text, int indent)
-{
-    gp_text_paragraph(out, text, GP_TEXT_WIDTH, indent);
-}
-
 /* ---- building a table -------------------------------------------------------------------- */
 
 void gp_table_init(gp_text_table *t, size_t n_key)

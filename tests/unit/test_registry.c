@@ -3,7 +3,7 @@
 #include "tap.h"
 
 #include "catalogue/workload.h"
-#include "gpuprof/commands.h"
+#include "cli/command_table.h"
 #include "gpuprof/options.h"
 #include "gpuprof/registry.h"
 

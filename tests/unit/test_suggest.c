@@ -3,7 +3,7 @@
 #include "tap.h"
 
 #include "gpuprof/cli.h"
-#include "gpuprof/commands.h"
+#include "cli/command_table.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/suggest.h"

@@ -1,7 +1,7 @@
-/* What the JSON renderers share (report/json_out.h): numbers JSON can hold, and a document
+/* What the JSON renderers share (render/json_out.h): numbers JSON can hold, and a document
  * printed whole. The other half of the JSON layer beside report/json_in.c: it knows JSON,
- * not a schema (the renderers in src/render/ lay the documents out). */
-#include "report/json_out.h"
+ * not a schema (the renderers lay the documents out). */
+#include "render/json_out.h"
 
 #include "gpuprof/status.h"
 

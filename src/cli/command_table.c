@@ -1,6 +1,6 @@
 /* The command table: each command's operands, options and handler. The kernel commands share
  * one row; their names, summaries and own options come from the family table. */
-#include "gpuprof/commands.h"
+#include "cli/command_table.h"
 
 #include <stdio.h>
 #include <string.h>

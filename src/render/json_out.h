@@ -1,7 +1,7 @@
-/* Writing JSON (report/json_out.c), beside reading it (report/json_in.h): what the JSON
- * renderer (src/render/json.c) builds its documents with. */
-#ifndef GPUPROF_JSON_OUT_H
-#define GPUPROF_JSON_OUT_H
+/* Writing JSON (render/json_out.c), the other half of reading it (report/json_in.h): what
+ * the JSON renderers (src/render/json*.c) build their documents with. */
+#ifndef GPUPROF_RENDER_JSON_OUT_H
+#define GPUPROF_RENDER_JSON_OUT_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
