@@ -11,18 +11,8 @@
 // warp (no bank conflict: 16 bytes a thread, 4 wavefronts a warp). Both sum what they read
 // into out[thread]; the host checks every sum. `broadcast: ok`, exit 0 (1 on a wrong result,
 // 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "broadcast: %s failed: %s\n", #call, cudaGetErrorString(err_)); \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#define CHECK_PREFIX "broadcast"  // failed CUDA calls are reported as broadcast's
+#include "check.h"
 
 enum { GRID = 1024, BLOCK = 256, TILE = 64, READS = 16 };
 
@@ -90,18 +80,13 @@ int main()
     if (!h)
         return 2;
     CHECK(cudaMalloc(&d, n * sizeof *d));
-    sharedBroadcast<<<GRID, BLOCK>>>(d);
-    CHECK(cudaGetLastError());
+    LAUNCH(sharedBroadcast<<<GRID, BLOCK>>>(d));
     CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
     int bad = check(h, true);
-    sharedDistinct<<<GRID, BLOCK>>>(d);
-    CHECK(cudaGetLastError());
+    LAUNCH(sharedDistinct<<<GRID, BLOCK>>>(d));
     CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
     bad = bad || check(h, false);
     CHECK(cudaFree(d));
     free(h);
-    if (bad)
-        return 1;
-    printf("broadcast: ok\n");
-    return 0;
+    return run_status(bad, "broadcast");
 }
