@@ -21,7 +21,9 @@ __device__ float4 tile_value(unsigned j)
     return make_float4((float)j, 1.0f, 2.0f, 3.0f);
 }
 
-__global__ void sharedBroadcast(float *out)
+// Both kernels' work: the block's tile stored, then the thread's READS reads of it, from
+// tile[base % TILE] on, summed into out[thread].
+__device__ __forceinline__ void sumTileReads(float *out, unsigned base)
 {
     __shared__ float4 tile[TILE];
     if (threadIdx.x < TILE)
@@ -29,24 +31,20 @@ __global__ void sharedBroadcast(float *out)
     __syncthreads();
     float sum = 0;
     for (unsigned i = 0; i < READS; i++) {
-        const float4 v = tile[(i + blockIdx.x) % TILE];
+        const float4 v = tile[(i + base) % TILE];
         sum += v.x + v.y + v.z + v.w;
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+__global__ void sharedBroadcast(float *out)
+{
+    sumTileReads(out, blockIdx.x);
+}
+
 __global__ void sharedDistinct(float *out)
 {
-    __shared__ float4 tile[TILE];
-    if (threadIdx.x < TILE)
-        tile[threadIdx.x] = tile_value(threadIdx.x);
-    __syncthreads();
-    float sum = 0;
-    for (unsigned i = 0; i < READS; i++) {
-        const float4 v = tile[(i + threadIdx.x) % TILE];
-        sum += v.x + v.y + v.z + v.w;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    sumTileReads(out, threadIdx.x);
 }
 
 // What thread t of block b sums when it reads tile[(i + base) % TILE], i = 0..READS-1.
