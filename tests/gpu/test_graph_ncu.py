@@ -11,7 +11,7 @@ import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import has_gpu
+from gpuprof import require_gpu
 
 PROGRAM, ARGS = "graph_nodes", ["3"]
 SAMPLED_READ_TOLERANCE = 0.03   # man page: reads of nodes >= 5 µs within ~3 %
@@ -100,9 +100,7 @@ def compare_sampled_reads(doc, theirs):
 
 
 def main():
-    gpu, why = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + why)
+    require_gpu()
     if mp.ncu_path() is None:
         tap.skip_all("ncu not installed")
     cat = mp.catalogue()

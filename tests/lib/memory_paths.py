@@ -12,9 +12,8 @@ import os
 import shutil
 import subprocess
 
-from gpuprof import BIN, BUILD
+from gpuprof import BIN, app
 
-APPS = os.path.join(BUILD, "tests", "apps")
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
 # The keys each group must hold (issue 28). A key missing from its group is a failure, except
@@ -58,10 +57,6 @@ RATE_FACTOR = 2.0
 # Inputs that make a metric depend on the caches' state or on timing.
 STATE_MARKS = ("lts__", "dram__", "fbpa__", "pcie__", "hit", "miss", "sysmem", "aperture",
                "cycles", "time_duration", "warps_active", "bank_conflicts", "l1tex__m_")
-
-
-def app(name):
-    return os.path.join(APPS, name)
 
 
 def catalogue(chip=None):
