@@ -6,7 +6,6 @@ DRAM reads of the same kernel profiled by ncu within the accuracy the man page s
 nodes of 5 µs or more that overlap nothing). gpuprof and ncu run one after the other, so
 gpuprof never holds CUPTI while ncu profiles. Skips without a GPU or without ncu."""
 import os
-import subprocess
 import tempfile
 
 import memory_paths as mp
@@ -32,21 +31,6 @@ def shadowed_nodes(doc):
         if l.get("graph_node") and "shadow" in (l.get("how") or []) and l.get("metrics"):
             out.setdefault(mp.base_name(l["kernel"]), []).append(l)
     return out
-
-
-def run_ncu(names, log):
-    cmd = [mp.ncu_path(), "--clock-control", "none", "--graph-profiling", "node", "--csv",
-           "--page", "raw", "--print-units", "base", "--metrics", ",".join(names),
-           "--log-file", log, mp.app(PROGRAM)] + ARGS
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    rows = []
-    if os.path.exists(log):
-        import csv, io
-        with open(log) as f:
-            body = "\n".join(l for l in f.read().splitlines() if l.startswith('"'))
-        rows = [r for r in csv.DictReader(io.StringIO(body))
-                if (r.get("ID") or "").strip().isdigit()]
-    return p.returncode, rows, p.stderr
 
 
 def by_kernel(rows):
@@ -115,7 +99,8 @@ def main():
         tap.ok(len(ours) == 5, "all 5 kernels of %s were shadow-launched (%s)"
                % (PROGRAM, sorted(ours)))
         names = sorted({m["ncu_metric"] for m in metrics} | {"dram__bytes_read.sum"})
-        nrc, rows, nerr = run_ncu(names, os.path.join(tmp, "ncu.csv"))
+        nrc, rows, nerr = mp.run_ncu(PROGRAM, ARGS, names, os.path.join(tmp, "ncu.csv"),
+                                     options=("--graph-profiling", "node"))
         if not tap.ok(nrc == 0 and rows, "ncu --graph-profiling node on %s" % PROGRAM,
                       nerr[-2000:]):
             tap.done()
