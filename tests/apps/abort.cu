@@ -9,18 +9,7 @@
 // and abort(): no cudart teardown, no atexit handlers, no flush of stdio buffers.
 // What the tests assert: 4 launches of beforeAbort, grid 32, block 256; exit status 134
 // (1 on a wrong result, 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void beforeAbort(float *x, unsigned n)
 {
@@ -36,10 +25,8 @@ int main(void)
     float *d;
     CHECK(cudaMalloc(&d, n * sizeof(float)));
     CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    for (int l = 0; l < 4; l++) {
-        beforeAbort<<<32, 256>>>(d, n);
-        CHECK(cudaGetLastError());
-    }
+    for (int l = 0; l < 4; l++)
+        LAUNCH(beforeAbort<<<32, 256>>>(d, n));
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
     for (unsigned i = 0; i < n; i++)

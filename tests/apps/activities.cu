@@ -8,18 +8,7 @@
 // values to a device total; one synchronisation at the end, then the total is checked:
 // COUNT activities in all (COUNT / 2 copies, COUNT / 2 launches). Prints nothing on success;
 // exit 0 (1 on a wrong total, 2 on a CUDA or usage error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define VALUES 64   // 256 bytes of unsigned
 
@@ -33,10 +22,8 @@ int main(int argc, char **argv)
 {
     char *end = NULL;
     const unsigned long count = argc > 1 ? strtoul(argv[1], &end, 10) : 10000;
-    if (argc > 2 || (end && *end) || count < 2 || count > 10000000 || count % 2) {
-        fprintf(stderr, "usage: activities [COUNT]\n");
-        return 2;
-    }
+    if (argc > 2 || (end && *end) || count < 2 || count > 10000000 || count % 2)
+        usage_error("activities [COUNT]");
     unsigned *host, *values;
     unsigned long long *total;
     CHECK(cudaMallocHost(&host, VALUES * sizeof *host));
@@ -48,8 +35,7 @@ int main(int argc, char **argv)
     unsigned long long want = 0;
     for (unsigned i = 0; i < count / 2; i++) {
         CHECK(cudaMemcpyAsync(values, host, VALUES * sizeof *host, cudaMemcpyHostToDevice, 0));
-        activitiesAdd<<<1, 32>>>(values, total, i);
-        CHECK(cudaGetLastError());
+        LAUNCH(activitiesAdd<<<1, 32>>>(values, total, i));
         want += i % VALUES + 1;
     }
     unsigned long long got = 0;

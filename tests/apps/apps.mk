@@ -43,8 +43,9 @@ $(APPS_DIR)/%: $(APPS_SRC_DIR)/%.cu
 	$(NVCC) $(or $(APPS_GENCODE_$*),$(GENCODE)) $(APPS_NVFLAGS) $(APPS_NVFLAGS_$*) -o $@ $< \
 	    $(APPS_LDLIBS_$*)
 
-# The graph programs share a header.
-$(addprefix $(APPS_DIR)/,$(filter graph_%,$(APPS_CU))): $(APPS_SRC_DIR)/graph_apps.h
+# Every program includes check.h; the graph programs (graph, graph_*) graph_apps.h too.
+$(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill): $(APPS_SRC_DIR)/check.h
+$(addprefix $(APPS_DIR)/,$(filter graph%,$(APPS_CU))): $(APPS_SRC_DIR)/graph_apps.h
 
 $(APPS_DIR)/nospill: $(APPS_SRC_DIR)/spill.cu
 	@mkdir -p $(@D)

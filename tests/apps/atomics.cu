@@ -17,19 +17,7 @@
 // requests N / 32, and agreement with ncu. `atomics: ok` on stdout, exit 0 (1 on a wrong
 // result, 2 on a CUDA error). Every kernel writes what it computes from zeroed or fresh
 // buffers, so a replayed launch (device memory restored) computes the same.
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define N (1u << 20)
 #define BLOCK 256
@@ -66,11 +54,8 @@ __global__ void sharedHistogram(unsigned *hist, const unsigned *in, unsigned n)
 static int check_tickets(const unsigned *ticket, const unsigned *counter)
 {
     const unsigned per = N / LANES;
-    unsigned char *seen = (unsigned char *)calloc((size_t)N, 1);
-    if (!seen) {
-        fprintf(stderr, "atomics: out of host memory\n");
-        exit(2);
-    }
+    unsigned char *seen = (unsigned char *)host_alloc((size_t)N, "atomics");
+    memset(seen, 0, (size_t)N);
     int bad = 0;
     for (unsigned k = 0; k < LANES && !bad; k++)
         if (counter[k] != per) {
@@ -122,17 +107,11 @@ static int check_histograms(const unsigned *hist, const unsigned *in)
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: atomics\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "atomics");
     const size_t bytes = (size_t)N * sizeof(unsigned);
-    unsigned *h_in = (unsigned *)malloc(bytes), *h_ticket = (unsigned *)malloc(bytes);
-    unsigned *h_hist = (unsigned *)malloc(bytes);
-    if (!h_in || !h_ticket || !h_hist) {
-        fprintf(stderr, "atomics: out of host memory\n");
-        return 2;
-    }
+    unsigned *h_in = (unsigned *)host_alloc(bytes, "atomics");
+    unsigned *h_ticket = (unsigned *)host_alloc(bytes, "atomics");
+    unsigned *h_hist = (unsigned *)host_alloc(bytes, "atomics");
     for (unsigned i = 0; i < N; i++)
         h_in[i] = (i * 2654435761u) >> 24;
     unsigned *d_in, *d_ticket, *d_hist, *d_counter, *d_sum;
@@ -146,12 +125,9 @@ int main(int argc, char **argv)
     CHECK(cudaMemset(d_sum, 0, LANES * sizeof(unsigned)));
 
     const unsigned grid = N / BLOCK;
-    atomicTicket<<<grid, BLOCK>>>(d_ticket, d_counter, N);
-    CHECK(cudaGetLastError());
-    atomicSum<<<grid, BLOCK>>>(d_sum, d_in, N);
-    CHECK(cudaGetLastError());
-    sharedHistogram<<<N / BINS, BINS>>>(d_hist, d_in, N);
-    CHECK(cudaGetLastError());
+    LAUNCH(atomicTicket<<<grid, BLOCK>>>(d_ticket, d_counter, N));
+    LAUNCH(atomicSum<<<grid, BLOCK>>>(d_sum, d_in, N));
+    LAUNCH(sharedHistogram<<<N / BINS, BINS>>>(d_hist, d_in, N));
     CHECK(cudaDeviceSynchronize());
 
     unsigned h_counter[LANES], h_sum[LANES];
@@ -170,8 +146,5 @@ int main(int argc, char **argv)
     free(h_in);
     free(h_ticket);
     free(h_hist);
-    if (bad)
-        return 1;
-    printf("atomics: ok\n");
-    return 0;
+    return run_status(bad, "atomics");
 }

@@ -11,18 +11,8 @@
 // warp (no bank conflict: 16 bytes a thread, 4 wavefronts a warp). Both sum what they read
 // into out[thread]; the host checks every sum. `broadcast: ok`, exit 0 (1 on a wrong result,
 // 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "broadcast: %s failed: %s\n", #call, cudaGetErrorString(err_)); \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#define CHECK_PREFIX "broadcast"  // failed CUDA calls are reported as broadcast's
+#include "check.h"
 
 enum { GRID = 1024, BLOCK = 256, TILE = 64, READS = 16 };
 
@@ -31,7 +21,9 @@ __device__ float4 tile_value(unsigned j)
     return make_float4((float)j, 1.0f, 2.0f, 3.0f);
 }
 
-__global__ void sharedBroadcast(float *out)
+// Both kernels' work: the block's tile stored, then the thread's READS reads of it, from
+// tile[base % TILE] on, summed into out[thread].
+__device__ __forceinline__ void sumTileReads(float *out, unsigned base)
 {
     __shared__ float4 tile[TILE];
     if (threadIdx.x < TILE)
@@ -39,24 +31,20 @@ __global__ void sharedBroadcast(float *out)
     __syncthreads();
     float sum = 0;
     for (unsigned i = 0; i < READS; i++) {
-        const float4 v = tile[(i + blockIdx.x) % TILE];
+        const float4 v = tile[(i + base) % TILE];
         sum += v.x + v.y + v.z + v.w;
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+__global__ void sharedBroadcast(float *out)
+{
+    sumTileReads(out, blockIdx.x);
+}
+
 __global__ void sharedDistinct(float *out)
 {
-    __shared__ float4 tile[TILE];
-    if (threadIdx.x < TILE)
-        tile[threadIdx.x] = tile_value(threadIdx.x);
-    __syncthreads();
-    float sum = 0;
-    for (unsigned i = 0; i < READS; i++) {
-        const float4 v = tile[(i + threadIdx.x) % TILE];
-        sum += v.x + v.y + v.z + v.w;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    sumTileReads(out, threadIdx.x);
 }
 
 // What thread t of block b sums when it reads tile[(i + base) % TILE], i = 0..READS-1.
@@ -90,18 +78,13 @@ int main()
     if (!h)
         return 2;
     CHECK(cudaMalloc(&d, n * sizeof *d));
-    sharedBroadcast<<<GRID, BLOCK>>>(d);
-    CHECK(cudaGetLastError());
+    LAUNCH(sharedBroadcast<<<GRID, BLOCK>>>(d));
     CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
     int bad = check(h, true);
-    sharedDistinct<<<GRID, BLOCK>>>(d);
-    CHECK(cudaGetLastError());
+    LAUNCH(sharedDistinct<<<GRID, BLOCK>>>(d));
     CHECK(cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost));
     bad = bad || check(h, false);
     CHECK(cudaFree(d));
     free(h);
-    if (bad)
-        return 1;
-    printf("broadcast: ok\n");
-    return 0;
+    return run_status(bad, "broadcast");
 }

@@ -24,19 +24,7 @@
 // A partial last tile (N not a multiple of 1024) is copied straight, so the strided metrics
 // are exact only for N a multiple of 1024.
 // Built twice: `copy` (static cudart, nvcc's default) and `copy_dynamic` (-cudart shared).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define TILE 1024
 #define BLOCK 256
@@ -85,11 +73,7 @@ static int parse_size(const char *s, size_t *v)
     return 0;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: copy [coalesced|strided|both] [N] [LAUNCHES]\n");
-    exit(2);
-}
+#define USAGE "copy [coalesced|strided|both] [N] [LAUNCHES]"
 
 // Runs `launches` launches of one mode into d_out (first filled with -1), checks on the host.
 static int run_mode(int strided, float *d_out, const float *d_in, const float *h_in,
@@ -102,10 +86,9 @@ static int run_mode(int strided, float *d_out, const float *d_in, const float *h
     const unsigned grid = (unsigned)((n + BLOCK - 1) / BLOCK);
     for (int l = 0; l < launches; l++) {
         if (strided)
-            copyStrided<<<grid, BLOCK>>>(d_out, d_in, n);
+            LAUNCH(copyStrided<<<grid, BLOCK>>>(d_out, d_in, n));
         else
-            copyCoalesced<<<grid, BLOCK>>>(d_out, d_in, n);
-        CHECK(cudaGetLastError());
+            LAUNCH(copyCoalesced<<<grid, BLOCK>>>(d_out, d_in, n));
     }
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
@@ -124,28 +107,17 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "coalesced";
     size_t n = (size_t)1 << 24;
-    int launches = 1;
-    if (argc > 4)
-        usage();
+    at_most_arguments(argc, 3, USAGE);
     if (strcmp(mode, "coalesced") && strcmp(mode, "strided") && strcmp(mode, "both"))
-        usage();
+        usage_error(USAGE);
     if (argc > 2 && (parse_size(argv[2], &n) || n == 0 || (n + BLOCK - 1) / BLOCK > 0x7fffffff))
-        usage();
-    if (argc > 3) {
-        char *end;
-        const long l = strtol(argv[3], &end, 10);
-        if (*end || end == argv[3] || l < 1 || l > 1000000)
-            usage();
-        launches = (int)l;
-    }
+        usage_error(USAGE);
+    const int launches = (int)decimal_argument(argc, argv, 3, 1, 1, 1000000, USAGE);
     fprintf(stderr, "copy: mode=%s n=%zu launches=%d\n", mode, n, launches);
 
     const size_t bytes = n * sizeof(float);
-    float *h_in = (float *)malloc(bytes), *h_out = (float *)malloc(bytes);
-    if (!h_in || !h_out) {
-        fprintf(stderr, "copy: out of host memory\n");
-        return 2;
-    }
+    float *h_in = (float *)host_alloc(bytes, "copy");
+    float *h_out = (float *)host_alloc(bytes, "copy");
     // Distinct-enough values, each exact in a float (below 2^24).
     for (size_t i = 0; i < n; i++)
         h_in[i] = (float)((i * 2654435761u) & 0xffffff);
@@ -164,8 +136,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(d_out));
     free(h_in);
     free(h_out);
-    if (bad)
-        return 1;
-    printf("copy: ok\n");
-    return 0;
+    return run_status(bad, "copy");
 }

@@ -18,19 +18,8 @@
 // stageCpAsync4, 0 for stagePlain; agreement with ncu. `cpasync: ok` on stdout, exit 0 (1
 // on a wrong result, 2 on a CUDA error). On GPUs before sm_80 cp.async is emulated with
 // plain copies (no LDGSTS): the tests run on sm_90.
+#include "check.h"
 #include <cuda_pipeline.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
 
 #define N (1u << 20)
 #define BLOCK 256
@@ -83,59 +72,15 @@ __global__ void stagePlain(float *out, const float *in)
     writeFromTile(out, tile);
 }
 
-static int check(const char *kernel, const float *out, const float *in)
-{
-    for (unsigned i = 0; i < N; i++)
-        if (out[i] != 2.0f * in[i] + 1.0f) {
-            fprintf(stderr, "cpasync: wrong result: %s out[%u] = %g, expected %g\n", kernel, i,
-                    out[i], 2.0f * in[i] + 1.0f);
-            return 1;
-        }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: cpasync\n");
-        return 2;
-    }
-    const size_t bytes = (size_t)N * sizeof(float);
-    float *h_in = (float *)malloc(bytes), *h_out = (float *)malloc(bytes);
-    if (!h_in || !h_out) {
-        fprintf(stderr, "cpasync: out of host memory\n");
-        return 2;
-    }
-    // Small integers: 2 x + 1 is exact in a float.
-    for (unsigned i = 0; i < N; i++)
-        h_in[i] = (float)((i * 2654435761u) >> 12);
-    float *d_in, *d_out;
-    CHECK(cudaMalloc(&d_in, bytes));
-    CHECK(cudaMalloc(&d_out, bytes));
-    CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-
-    struct {
-        const char *name;
-        void (*kernel)(float *, const float *);
-    } const kernels[] = {{"stageCpAsync16", stageCpAsync16},
-                         {"stageCpAsync4", stageCpAsync4},
-                         {"stagePlain", stagePlain}};
-    int bad = 0;
-    for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]) && !bad; k++) {
-        CHECK(cudaMemset(d_out, 0, bytes));
-        kernels[k].kernel<<<N / TILE, BLOCK>>>(d_out, d_in);
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-        bad = check(kernels[k].name, h_out, h_in);
-    }
-    CHECK(cudaFree(d_in));
-    CHECK(cudaFree(d_out));
-    free(h_in);
-    free(h_out);
-    if (bad)
-        return 1;
-    printf("cpasync: ok\n");
-    return 0;
+    at_most_arguments(argc, 0, "cpasync");
+    // in: small integers, so that 2 x + 1 is exact in a float.
+    static const struct affine_kernel kernels[] = {{"stageCpAsync16", stageCpAsync16, 2, 1},
+                                                   {"stageCpAsync4", stageCpAsync4, 2, 1},
+                                                   {"stagePlain", stagePlain, 2, 1}};
+    const int bad = run_affine_kernels("cpasync", kernels, sizeof kernels / sizeof kernels[0],
+                                       N, N / TILE, BLOCK);
+    return run_status(bad, "cpasync");
 }

@@ -7,18 +7,7 @@
 // What the tests assert: one launch of beforeExit3, grid 64, block 128; the line
 // `exit3: exiting with status 3` on stderr; exit status 3 (1 on a wrong result, 2 on a CUDA
 // error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void beforeExit3(int *x, unsigned n)
 {
@@ -33,8 +22,7 @@ int main(void)
     static int h[64 * 128];
     int *d;
     CHECK(cudaMalloc(&d, n * sizeof(int)));
-    beforeExit3<<<64, 128>>>(d, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(beforeExit3<<<64, 128>>>(d, n));
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaFree(d));

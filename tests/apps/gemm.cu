@@ -9,22 +9,13 @@
 // Each result is checked at 64 places against the product on the host (relative error
 // below 1e-3 for FP32, 2e-2 for FP16 inputs). `gemm: ok` on stdout, exit 0 (1 on a wrong
 // result, 2 on a CUDA or cuBLAS error). Linked with -lcublas (tests/apps/apps.mk).
+#define CHECK_PREFIX "gemm"  // failed CUDA calls are reported as gemm's
+#include "check.h"
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "gemm: %s failed: %s\n", #call, cudaGetErrorString(err_));   \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
 #define CHECK_BLAS(call)                                                                 \
     do {                                                                                 \
         cublasStatus_t st_ = (call);                                                     \
@@ -115,8 +106,5 @@ int main()
     const bool ok = sgemm(h) && hgemm(h);
     CHECK_BLAS(cublasDestroy(h));
     CHECK(cudaDeviceSynchronize());
-    if (!ok)
-        return 1;
-    printf("gemm: ok\n");
-    return 0;
+    return run_status(!ok, "gemm");
 }

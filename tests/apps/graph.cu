@@ -16,18 +16,7 @@
 // and graphSum twice each, with those grids, blocks and dynamic shared memory (graphSum
 // 1024 bytes, the others 0), all on the same stream; `graph: ok` on stdout, exit 0 (1 on a
 // wrong result, 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "graph_apps.h"
 
 #define SUM_BLOCK 256
 
@@ -71,10 +60,7 @@ __global__ void graphSum(int *partial, const int *x, unsigned n)
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: graph\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "graph");
     const unsigned n = (1u << 20) + 5;
     const unsigned grid256 = (n + 255) / 256, grid512 = (n + 511) / 512;
     const unsigned nparts = (n + SUM_BLOCK - 1) / SUM_BLOCK;
@@ -82,33 +68,23 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&x, n * sizeof(int)));
     CHECK(cudaMalloc(&y, n * sizeof(int)));
     CHECK(cudaMalloc(&partial, nparts * sizeof(int)));
-    int *h = (int *)calloc(nparts, sizeof(int)), *zero = (int *)calloc(nparts, sizeof(int));
-    if (!h || !zero) {
-        fprintf(stderr, "graph: out of host memory\n");
-        return 2;
-    }
+    int *h = (int *)host_alloc(nparts * sizeof(int), "graph");
+    int *zero = (int *)host_alloc(nparts * sizeof(int), "graph");
+    memset(zero, 0, nparts * sizeof(int));
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 
-    eagerLaunch<<<grid256, 256, 0, s>>>(y, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(eagerLaunch<<<grid256, 256, 0, s>>>(y, n));
 
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    graphFill<<<grid256, 256, 0, s>>>(x, y, n);
-    CHECK(cudaGetLastError());
-    graphScale<<<grid512, 512, 0, s>>>(x, n);
-    CHECK(cudaGetLastError());
-    graphSum<<<nparts, SUM_BLOCK, SUM_BLOCK * sizeof(int), s>>>(partial, x, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(graphFill<<<grid256, 256, 0, s>>>(x, y, n));
+    LAUNCH(graphScale<<<grid512, 512, 0, s>>>(x, n));
+    LAUNCH(graphSum<<<nparts, SUM_BLOCK, SUM_BLOCK * sizeof(int), s>>>(partial, x, n));
     CHECK(cudaStreamEndCapture(s, &graph));
-    size_t nodes = 0;
-    CHECK(cudaGraphGetNodes(graph, NULL, &nodes));
-    if (nodes != 3) {
-        fprintf(stderr, "graph: captured %zu nodes, expected 3\n", nodes);
+    if (check_captured("graph", graph, 3))
         return 1;
-    }
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
 
     long long want = 0;
@@ -130,16 +106,11 @@ int main(int argc, char **argv)
         }
     }
 
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    CHECK(cudaStreamDestroy(s));
+    destroy_graph(exec, graph, s);
     CHECK(cudaFree(x));
     CHECK(cudaFree(y));
     CHECK(cudaFree(partial));
     free(h);
     free(zero);
-    if (bad)
-        return 1;
-    printf("graph: ok\n");
-    return 0;
+    return run_status(bad, "graph");
 }

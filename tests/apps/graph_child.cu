@@ -73,11 +73,7 @@ static int check(const float *acc, unsigned n, long l)
 
 int main(int argc, char **argv)
 {
-    const long launches = launches_argument(argc, argv, 3, 1000);
-    if (launches < 0) {
-        fprintf(stderr, "usage: graph_child [LAUNCHES]   (1 to 1000, default 3)\n");
-        return 2;
-    }
+    const long launches = launches_argument(argc, argv, "graph_child", 3, 1000);
     unsigned n = 1u << 22;
     const unsigned grid = (n + BLOCK - 1) / BLOCK;
     const size_t bytes = (size_t)n * sizeof(float);
@@ -86,11 +82,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&y, bytes));
     CHECK(cudaMalloc(&acc, bytes));
     CHECK(cudaMemset(acc, 0, bytes));
-    cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    // The setup above ran on the legacy default stream, which non-blocking streams do not
-    // wait for (a memset, a copy from pageable memory may still be in flight).
-    CHECK(cudaDeviceSynchronize());
+    cudaStream_t s = stream_after_setup();
 
     // Kernel node parameters are copied when a node is added: the locals may go after.
     void *init_args[] = {&y, &n}, *double_args[] = {&y, &n}, *acc_args[] = {&acc, &y, &n};
@@ -113,8 +105,7 @@ int main(int argc, char **argv)
 
     int bad = 0;
     for (long l = 1; l <= launches && !bad; l++) {
-        CHECK(cudaGraphLaunch(exec, s));
-        CHECK(cudaStreamSynchronize(s));
+        launch_graph(exec, s, 1);
         CHECK(cudaMemcpy(h, acc, bytes, cudaMemcpyDeviceToHost));
         bad = check(h, n, l);
     }
@@ -126,8 +117,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(y));
     CHECK(cudaFree(acc));
     free(h);
-    if (bad)
-        return 1;
-    printf("graph_child: ok (%ld launches)\n", launches);
-    return 0;
+    return launches_status(bad, "graph_child", launches);
 }

@@ -71,11 +71,7 @@ static int check(const float *x, const float *y, unsigned count, unsigned n, lon
 
 int main(int argc, char **argv)
 {
-    const long launches = launches_argument(argc, argv, 4, 1000);
-    if (launches < 0) {
-        fprintf(stderr, "usage: graph_host [LAUNCHES]   (1 to 1000, default 4)\n");
-        return 2;
-    }
+    const long launches = launches_argument(argc, argv, "graph_host", 4, 1000);
     const unsigned n = 1u << 22, grid = (n + BLOCK - 1) / BLOCK;
     const size_t bytes = (size_t)n * sizeof(float);
     float *h_x = (float *)host_alloc(bytes, "graph_host");
@@ -91,48 +87,32 @@ int main(int argc, char **argv)
     CHECK(cudaHostGetDevicePointer((void **)&stamp_dev, stamp_host, 0));
     *stamp_host = 0;
     host_state state = {0, stamp_host};
-    cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    // The setup above ran on the legacy default stream, which non-blocking streams do not
-    // wait for (a memset, a copy from pageable memory may still be in flight).
-    CHECK(cudaDeviceSynchronize());
+    cudaStream_t s = stream_after_setup();
 
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    hostBefore<<<grid, BLOCK, 0, s>>>(x, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(hostBefore<<<grid, BLOCK, 0, s>>>(x, n));
     CHECK(cudaLaunchHostFunc(s, host_node, &state));
-    hostAfter<<<grid, BLOCK, 0, s>>>(y, x, stamp_dev, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(hostAfter<<<grid, BLOCK, 0, s>>>(y, x, stamp_dev, n));
     CHECK(cudaStreamEndCapture(s, &graph));
-    size_t nodes = 0;
-    CHECK(cudaGraphGetNodes(graph, NULL, &nodes));
-    if (nodes != 3) {
-        fprintf(stderr, "graph_host: captured %zu nodes, expected 3\n", nodes);
+    if (check_captured("graph_host", graph, 3))
         return 1;
-    }
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
 
     int bad = 0;
     for (long l = 1; l <= launches && !bad; l++) {
-        CHECK(cudaGraphLaunch(exec, s));
-        CHECK(cudaStreamSynchronize(s));
+        launch_graph(exec, s, 1);
         CHECK(cudaMemcpy(h_x, x, bytes, cudaMemcpyDeviceToHost));
         CHECK(cudaMemcpy(h_y, y, bytes, cudaMemcpyDeviceToHost));
         bad = check(h_x, h_y, state.launch_count, n, l);
     }
 
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    CHECK(cudaStreamDestroy(s));
+    destroy_graph(exec, graph, s);
     CHECK(cudaFree(x));
     CHECK(cudaFree(y));
     CHECK(cudaFreeHost(stamp_host));
     free(h_x);
     free(h_y);
-    if (bad)
-        return 1;
-    printf("graph_host: ok (%ld launches)\n", launches);
-    return 0;
+    return launches_status(bad, "graph_host", launches);
 }

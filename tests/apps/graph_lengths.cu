@@ -90,33 +90,24 @@ typedef struct {
 static void round_of_launches(const buffers *b, cudaStream_t s)
 {
     for (int k = 0; k < LENGTHS; k++) {
-        lengths[k].kernel<<<(b->n[k] + BLOCK - 1) / BLOCK, BLOCK, 0, s>>>(b->out[k], b->in[k],
-                                                                        b->n[k]);
-        CHECK(cudaGetLastError());
-        lengthGap<<<1, 32, 0, s>>>(b->counter);
-        CHECK(cudaGetLastError());
+        const unsigned grid = (b->n[k] + BLOCK - 1) / BLOCK;
+        LAUNCH(lengths[k].kernel<<<grid, BLOCK, 0, s>>>(b->out[k], b->in[k], b->n[k]));
+        LAUNCH(lengthGap<<<1, 32, 0, s>>>(b->counter));
     }
 }
 
-// 0 when SCALE and LAUNCHES are valid (or absent).
-static int parse(int argc, char **argv, double *scale, long *launches)
+#define USAGE "graph_lengths [SCALE] [LAUNCHES]   (0.01 to 100, default 1; 1 to 1000, default 5)"
+
+// SCALE, argv[1]: from 0.01 to 100, 1 when absent.
+static double scale_argument(int argc, char **argv)
 {
-    *scale = 1.0;
-    *launches = 5;
-    if (argc > 3)
-        return 1;
+    if (argc <= 1)
+        return 1.0;
     char *end;
-    if (argc > 1) {
-        *scale = strtod(argv[1], &end);
-        if (*end || !(*scale >= 0.01 && *scale <= 100))
-            return 1;
-    }
-    if (argc > 2) {
-        *launches = strtol(argv[2], &end, 10);
-        if (*end || *launches < 1 || *launches > 1000)
-            return 1;
-    }
-    return 0;
+    const double scale = strtod(argv[1], &end);
+    if (*end || !(scale >= 0.01 && scale <= 100))
+        usage_error(USAGE);
+    return scale;
 }
 
 static void allocate(buffers *b, double scale, float *host)
@@ -159,13 +150,9 @@ static int check(const buffers *b, long launches, float *host)
 
 int main(int argc, char **argv)
 {
-    double scale;
-    long launches;
-    if (parse(argc, argv, &scale, &launches)) {
-        fprintf(stderr, "usage: graph_lengths [SCALE] [LAUNCHES]   (0.01 to 100, default 1; "
-                "1 to 1000, default 5)\n");
-        return 2;
-    }
+    at_most_arguments(argc, 2, USAGE);
+    const double scale = scale_argument(argc, argv);
+    const long launches = decimal_argument(argc, argv, 2, 5, 1, 1000, USAGE);
     buffers b;
     const double most = lengths[LENGTHS - 1].microseconds * 1e-6 * BYTES_PER_SECOND /
                         BYTES_PER_ELEMENT * scale;
@@ -175,11 +162,7 @@ int main(int argc, char **argv)
     allocate(&b, scale, host);
     fprintf(stderr, "graph_lengths: scale=%g n=%u,%u,%u,%u launches=%ld\n", scale, b.n[0],
             b.n[1], b.n[2], b.n[3], launches);
-    cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    // The setup above ran on the legacy default stream, which non-blocking streams do not
-    // wait for (a memset, a copy from pageable memory may still be in flight).
-    CHECK(cudaDeviceSynchronize());
+    cudaStream_t s = stream_after_setup();
 
     cudaGraph_t graph;
     cudaGraphExec_t exec;
@@ -187,17 +170,13 @@ int main(int argc, char **argv)
     round_of_launches(&b, s);
     CHECK(cudaStreamEndCapture(s, &graph));
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (long l = 0; l < launches; l++)
-        CHECK(cudaGraphLaunch(exec, s));
-    CHECK(cudaStreamSynchronize(s));
+    launch_graph(exec, s, launches);
     for (long l = 0; l < launches; l++)
         round_of_launches(&b, s);
     CHECK(cudaStreamSynchronize(s));
 
     const int bad = check(&b, launches, host);
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    CHECK(cudaStreamDestroy(s));
+    destroy_graph(exec, graph, s);
     for (int k = 0; k < LENGTHS; k++) {
         CHECK(cudaFree(b.in[k]));
         CHECK(cudaFree(b.out[k]));

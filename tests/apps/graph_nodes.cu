@@ -85,21 +85,16 @@ static cudaGraph_t capture(cudaStream_t s0, cudaStream_t s1, float *x, float *a,
     cudaGraph_t graph;
     CHECK(cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal));
     CHECK(cudaMemsetAsync(out, 0, bytes, s0));
-    nodesFill<<<grid, BLOCK, 0, s0>>>(a, x, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(nodesFill<<<grid, BLOCK, 0, s0>>>(a, x, n));
     CHECK(cudaEventRecord(fork, s0));
     CHECK(cudaStreamWaitEvent(s1, fork, 0));
-    nodesScale<<<grid, BLOCK, 0, s0>>>(b, a, n);
-    CHECK(cudaGetLastError());
-    nodesOffset<<<grid, BLOCK, 0, s1>>>(c, a, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(nodesScale<<<grid, BLOCK, 0, s0>>>(b, a, n));
+    LAUNCH(nodesOffset<<<grid, BLOCK, 0, s1>>>(c, a, n));
     CHECK(cudaMemcpyAsync(c2, c, bytes, cudaMemcpyDeviceToDevice, s1));
     CHECK(cudaEventRecord(join, s1));
     CHECK(cudaStreamWaitEvent(s0, join, 0));
-    nodesCombine<<<grid, BLOCK, 0, s0>>>(out, x, b, c2, n);
-    CHECK(cudaGetLastError());
-    nodesTick<<<1, 32, 0, s0>>>(counter);
-    CHECK(cudaGetLastError());
+    LAUNCH(nodesCombine<<<grid, BLOCK, 0, s0>>>(out, x, b, c2, n));
+    LAUNCH(nodesTick<<<1, 32, 0, s0>>>(counter));
     CHECK(cudaStreamEndCapture(s0, &graph));
     CHECK(cudaEventDestroy(fork));
     CHECK(cudaEventDestroy(join));
@@ -156,11 +151,7 @@ static int check_result(const float *x, const float *out, unsigned counter, unsi
 
 int main(int argc, char **argv)
 {
-    const long launches = launches_argument(argc, argv, 20, 100000);
-    if (launches < 0) {
-        fprintf(stderr, "usage: graph_nodes [LAUNCHES]   (1 to 100000, default 20)\n");
-        return 2;
-    }
+    const long launches = launches_argument(argc, argv, "graph_nodes", 20, 100000);
     const unsigned n = 1u << 24;
     const size_t bytes = (size_t)n * sizeof(float);
     float *h_x = (float *)host_alloc(bytes, "graph_nodes");
@@ -208,8 +199,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(counter));
     free(h_x);
     free(h_out);
-    if (bad)
-        return 1;
-    printf("graph_nodes: ok (%ld launches)\n", launches);
-    return 0;
+    return launches_status(bad, "graph_nodes", launches);
 }

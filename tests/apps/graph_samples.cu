@@ -145,10 +145,9 @@ static cudaGraph_t build_captured(reduction *r, cudaStream_t s1, cudaStream_t s2
     CHECK(cudaMemsetAsync(r->result_dev, 0, sizeof(float), s2));
     CHECK(cudaEventRecord(join, s2));
     CHECK(cudaStreamWaitEvent(s1, join, 0));
-    samplesBlockSums<<<PARTIALS, BLOCK, BLOCK * sizeof(float), s1>>>(r->partial, r->in_dev, r->n);
-    CHECK(cudaGetLastError());
-    samplesFinalSum<<<1, BLOCK, BLOCK * sizeof(float), s1>>>(r->result_dev, r->partial, PARTIALS);
-    CHECK(cudaGetLastError());
+    const size_t shared = BLOCK * sizeof(float);
+    LAUNCH(samplesBlockSums<<<PARTIALS, BLOCK, shared, s1>>>(r->partial, r->in_dev, r->n));
+    LAUNCH(samplesFinalSum<<<1, BLOCK, shared, s1>>>(r->result_dev, r->partial, PARTIALS));
     CHECK(cudaMemcpyAsync(r->result_host, r->result_dev, sizeof(float), cudaMemcpyDeviceToHost,
                           s1));
     CHECK(cudaLaunchHostFunc(s1, host_compare, r));
@@ -173,9 +172,7 @@ static int run_graph(const char *how, cudaGraph_t g, reduction *r, cudaStream_t 
     cudaGraphExec_t exec;
     CHECK(cudaGraphInstantiate(&exec, g, 0));
     r->calls = r->matches = 0;
-    for (long l = 0; l < launches; l++)
-        CHECK(cudaGraphLaunch(exec, s));
-    CHECK(cudaStreamSynchronize(s));
+    launch_graph(exec, s, launches);
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(g));
     if (r->calls != launches || r->matches != launches) {
@@ -189,11 +186,7 @@ static int run_graph(const char *how, cudaGraph_t g, reduction *r, cudaStream_t 
 
 int main(int argc, char **argv)
 {
-    const long launches = launches_argument(argc, argv, 3, 1000);
-    if (launches < 0) {
-        fprintf(stderr, "usage: graph_samples [LAUNCHES]   (1 to 1000, default 3)\n");
-        return 2;
-    }
+    const long launches = launches_argument(argc, argv, "graph_samples", 3, 1000);
     reduction r = {};
     r.n = (1u << 20) + 7;
     const size_t bytes = (size_t)r.n * sizeof(float);

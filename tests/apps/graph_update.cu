@@ -106,20 +106,9 @@ static int expect(const char *what, int step, const float *buf, float *h, unsign
     return 0;
 }
 
-static void launch(cudaGraphExec_t exec, cudaStream_t s, long launches)
-{
-    for (long l = 0; l < launches; l++)
-        CHECK(cudaGraphLaunch(exec, s));
-    CHECK(cudaStreamSynchronize(s));
-}
-
 int main(int argc, char **argv)
 {
-    const long launches = launches_argument(argc, argv, 2, 1000);
-    if (launches < 0) {
-        fprintf(stderr, "usage: graph_update [LAUNCHES]   (1 to 1000, default 2)\n");
-        return 2;
-    }
+    const long launches = launches_argument(argc, argv, "graph_update", 2, 1000);
     const unsigned n = 1u << 22;
     const size_t bytes = (size_t)n * sizeof(float);
     const float L = (float)launches;
@@ -133,11 +122,7 @@ int main(int argc, char **argv)
         CHECK(cudaMalloc(&out[k], bytes));
         CHECK(cudaMemset(out[k], 0, bytes));
     }
-    cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    // The setup above ran on the legacy default stream, which non-blocking streams do not
-    // wait for (a memset, a copy from pageable memory may still be in flight).
-    CHECK(cudaDeviceSynchronize());
+    cudaStream_t s = stream_after_setup();
     static step_params p[STEPS];
     set_params(&p[0], out[0], in, 2.0f, 1.0f, n);
     set_params(&p[1], out[1], in, 3.0f, 5.0f, n);
@@ -149,7 +134,7 @@ int main(int argc, char **argv)
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
     int bad = 0;
 
-    launch(exec, s, launches);  // step 1: as instantiated
+    launch_graph(exec, s, launches);  // step 1: as instantiated
     bad = expect("out1", 1, out[0], h, n, 2.0f * L, L) || expect("out2", 1, out[1], h, n, 0, 0) ||
           expect("out3", 1, out[2], h, n, 0, 0);
 
@@ -157,7 +142,7 @@ int main(int argc, char **argv)
         CHECK(cudaMemsetAsync(out[0], 0, bytes, s));
         CHECK(cudaGraphExecKernelNodeSetParams(exec, scale, &p[1].scale_node));
         CHECK(cudaGraphExecKernelNodeSetParams(exec, offset, &p[1].offset_node));
-        launch(exec, s, launches);
+        launch_graph(exec, s, launches);
         bad = expect("out2", 2, out[1], h, n, 3.0f * L, 5.0f * L) ||
               expect("out1", 2, out[0], h, n, 0, 0) || expect("out3", 2, out[2], h, n, 0, 0);
     }
@@ -174,7 +159,7 @@ int main(int argc, char **argv)
                     (int)info.result);
             return 1;
         }
-        launch(exec, s, launches);
+        launch_graph(exec, s, launches);
         bad = expect("out3", 3, out[2], h, n, 4.0f * L, 7.0f * L) ||
               expect("out1", 3, out[0], h, n, 0, 0) || expect("out2", 3, out[1], h, n, 0, 0);
     }

@@ -10,18 +10,7 @@
 // What the tests assert: LAUNCHES launches of `holdCopy(float*, float const*, unsigned long)`,
 // grid 4096, block 256; `hold: ok` on stdout, exit 0 (1 on a wrong result, 2 on a usage or
 // CUDA error, including memory the GPU does not have).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define N (1u << 20)
 #define MAX_GIB 200
@@ -33,25 +22,13 @@ __global__ void holdCopy(float *__restrict__ out, const float *__restrict__ in, 
         out[i] = in[i] + 1.0f;
 }
 
-static long arg(int argc, char **argv, int i, long def, long lo, long hi)
-{
-    if (argc <= i)
-        return def;
-    char *end;
-    const long v = strtol(argv[i], &end, 10);
-    if (*end || end == argv[i] || v < lo || v > hi) {
-        fprintf(stderr, "usage: hold [GIB (0-200)] [LAUNCHES (1-100000)]\n");
-        exit(2);
-    }
-    return v;
-}
+#define USAGE "hold [GIB (0-200)] [LAUNCHES (1-100000)]"
 
 int main(int argc, char **argv)
 {
-    if (argc > 3)
-        arg(argc, argv, 1, 0, 1, 0);  // prints the usage and exits
-    const long gib = arg(argc, argv, 1, 0, 0, MAX_GIB);
-    const long launches = arg(argc, argv, 2, 40, 1, 100000);
+    at_most_arguments(argc, 2, USAGE);
+    const long gib = decimal_argument(argc, argv, 1, 0, 0, MAX_GIB, USAGE);
+    const long launches = decimal_argument(argc, argv, 2, 40, 1, 100000, USAGE);
     static void *held[MAX_GIB];
     for (long g = 0; g < gib; g++)
         CHECK(cudaMalloc(&held[g], (size_t)1 << 30));
@@ -59,16 +36,10 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&buf[0], N * sizeof(float)));
     CHECK(cudaMalloc(&buf[1], N * sizeof(float)));
     CHECK(cudaMemset(buf[0], 0, N * sizeof(float)));
-    for (long l = 0; l < launches; l++) {
-        holdCopy<<<N / 256, 256>>>(buf[(l + 1) % 2], buf[l % 2], N);
-        CHECK(cudaGetLastError());
-    }
+    for (long l = 0; l < launches; l++)
+        LAUNCH(holdCopy<<<N / 256, 256>>>(buf[(l + 1) % 2], buf[l % 2], N));
     CHECK(cudaDeviceSynchronize());
-    float *h = (float *)malloc(N * sizeof(float));
-    if (!h) {
-        fprintf(stderr, "app: out of host memory\n");
-        return 2;
-    }
+    float *h = (float *)host_alloc(N * sizeof(float), "app");
     CHECK(cudaMemcpy(h, buf[launches % 2], N * sizeof(float), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < N; i++)
         if (h[i] != (float)launches) {

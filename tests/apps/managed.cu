@@ -9,18 +9,7 @@
 // it works without concurrent managed access too).
 // What the tests assert: one launch of managedTouch, grid 4096, block 256; `managed: ok` on
 // stdout, exit 0 (1 on a wrong result, 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void managedTouch(float *x, unsigned n)
 {
@@ -32,18 +21,14 @@ __global__ void managedTouch(float *x, unsigned n)
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: managed\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "managed");
     const unsigned n = 1u << 20;
     float *x;
     CHECK(cudaMallocManaged(&x, n * sizeof(float), cudaMemAttachGlobal));
     for (unsigned i = 0; i < n; i++)
         x[i] = (float)(i % 1000);
     const unsigned block = 256, grid = (n + block - 1) / block;
-    managedTouch<<<grid, block>>>(x, n);
-    CHECK(cudaGetLastError());
+    LAUNCH(managedTouch<<<grid, block>>>(x, n));
     CHECK(cudaDeviceSynchronize());
     int bad = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -55,8 +40,5 @@ int main(int argc, char **argv)
         }
     }
     CHECK(cudaFree(x));
-    if (bad)
-        return 1;
-    printf("managed: ok\n");
-    return 0;
+    return run_status(bad, "managed");
 }

@@ -9,18 +9,7 @@
 // What the tests assert: LAUNCHES launches in all, ceil((LAUNCHES - k) / KERNELS) of
 // manyTiny<k>, each grid 1, block 32; empty stdout, exit 0 (1 on a wrong count, 2 on a usage
 // or CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define MAX_KERNELS 4
 
@@ -31,25 +20,13 @@ __global__ void manyTiny(unsigned *count)
         count[K] += 1;
 }
 
-static long arg(int argc, char **argv, int i, long def, long lo, long hi)
-{
-    if (argc <= i)
-        return def;
-    char *end;
-    const long v = strtol(argv[i], &end, 10);
-    if (*end || end == argv[i] || v < lo || v > hi) {
-        fprintf(stderr, "usage: many [LAUNCHES (1-100000000)] [KERNELS (1-4)]\n");
-        exit(2);
-    }
-    return v;
-}
+#define USAGE "many [LAUNCHES (1-100000000)] [KERNELS (1-4)]"
 
 int main(int argc, char **argv)
 {
-    if (argc > 3)
-        arg(argc, argv, 1, 0, 1, 0);  // prints the usage and exits
-    const long launches = arg(argc, argv, 1, 10000, 1, 100000000);
-    const int kernels = (int)arg(argc, argv, 2, 2, 1, MAX_KERNELS);
+    at_most_arguments(argc, 2, USAGE);
+    const long launches = decimal_argument(argc, argv, 1, 10000, 1, 100000000, USAGE);
+    const int kernels = (int)decimal_argument(argc, argv, 2, 2, 1, MAX_KERNELS, USAGE);
     unsigned *d, h[MAX_KERNELS] = {0};
     CHECK(cudaMalloc(&d, sizeof h));
     CHECK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));

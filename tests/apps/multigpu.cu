@@ -11,18 +11,7 @@
 // What the tests assert: D launches in all, on device d the kernel onDevice{d % 8} with grid
 // d + 1 and block 128, its device field d; exit 0 with one device too (1 on a wrong result,
 // 2 on a CUDA error, including no device).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define ON_DEVICE(D)                                                                     \
     __global__ void onDevice##D(int *x, unsigned n, int dev)                             \
@@ -47,32 +36,20 @@ static const kernel_fn kernels[8] = {onDevice0, onDevice1, onDevice2, onDevice3,
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: multigpu\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "multigpu");
     int count = 0;
     CHECK(cudaGetDeviceCount(&count));
-    int **bufs = (int **)calloc((size_t)count, sizeof(int *));
-    if (!bufs) {
-        fprintf(stderr, "multigpu: out of host memory\n");
-        return 2;
-    }
+    int **bufs = (int **)host_alloc((size_t)count * sizeof(int *), "multigpu");
     for (int d = 0; d < count; d++) {
         const unsigned block = 128, grid = (unsigned)d + 1, n = grid * block;
         CHECK(cudaSetDevice(d));
         CHECK(cudaMalloc(&bufs[d], n * sizeof(int)));
-        kernels[d % 8]<<<grid, block>>>(bufs[d], n, d);
-        CHECK(cudaGetLastError());
+        LAUNCH(kernels[d % 8]<<<grid, block>>>(bufs[d], n, d));
     }
     int bad = 0;
     for (int d = 0; d < count; d++) {
         const unsigned n = ((unsigned)d + 1) * 128;
-        int *h = (int *)malloc(n * sizeof(int));
-        if (!h) {
-            fprintf(stderr, "multigpu: out of host memory\n");
-            return 2;
-        }
+        int *h = (int *)host_alloc(n * sizeof(int), "multigpu");
         CHECK(cudaSetDevice(d));
         CHECK(cudaDeviceSynchronize());
         CHECK(cudaMemcpy(h, bufs[d], n * sizeof(int), cudaMemcpyDeviceToHost));

@@ -15,19 +15,7 @@
 // reported, differs); exit 0. noexit_sync: one launch of noSyncExit (grid 4, block 256) is
 // reported (its duration at least SPIN_MS if the profiler waits for it); exit 0. Exit 1 on a
 // wrong result, 2 on a usage or CUDA error.
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void beforeReset(int *x, unsigned n)
 {
@@ -62,11 +50,7 @@ __global__ void noSyncExit(int *x, unsigned n, unsigned long long spin_ns)
     }
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: reset [reset | noexit_sync [SPIN_MS]]\n");
-    exit(2);
-}
+#define USAGE "reset [reset | noexit_sync [SPIN_MS]]"
 
 // Launches one kernel (beforeReset or afterReset) on a fresh buffer and checks it.
 static int launch_and_check(int after)
@@ -76,10 +60,9 @@ static int launch_and_check(int after)
     int *d;
     CHECK(cudaMalloc(&d, n * sizeof(int)));
     if (after)
-        afterReset<<<grid, block>>>(d, n);
+        LAUNCH(afterReset<<<grid, block>>>(d, n));
     else
-        beforeReset<<<grid, block>>>(d, n);
-    CHECK(cudaGetLastError());
+        LAUNCH(beforeReset<<<grid, block>>>(d, n));
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaFree(d));
@@ -96,8 +79,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "reset";
     if (!strcmp(mode, "reset")) {
-        if (argc > 2)
-            usage();
+        at_most_arguments(argc, 1, USAGE);
         if (launch_and_check(0))
             return 1;
         CHECK(cudaDeviceReset());
@@ -107,18 +89,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(mode, "noexit_sync") || argc > 3)
-        usage();
-    long spin_ms = 50;
-    if (argc > 2) {
-        char *end;
-        spin_ms = strtol(argv[2], &end, 10);
-        if (*end || end == argv[2] || spin_ms < 0 || spin_ms > 10000)
-            usage();
-    }
+        usage_error(USAGE);
+    const long spin_ms = decimal_argument(argc, argv, 2, 50, 0, 10000, USAGE);
     int *d;
     CHECK(cudaMalloc(&d, 1024 * sizeof(int)));
-    noSyncExit<<<4, 256>>>(d, 1024, (unsigned long long)spin_ms * 1000000ull);
-    CHECK(cudaGetLastError());
+    LAUNCH(noSyncExit<<<4, 256>>>(d, 1024, (unsigned long long)spin_ms * 1000000ull));
     fprintf(stderr, "reset: returning without synchronising\n");
     return 0;
 }

@@ -14,19 +14,7 @@
 // nospill's 0; noPressure 0 in both; each agrees with ncu. `spill: ok` (or `nospill: ok`) on
 // stdout, exit 0 (1 on a wrong result, 2 on a CUDA error). Unsigned arithmetic, so the host
 // computes exactly what the device does.
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define LIVE 48
 #define ROUNDS 4
@@ -77,17 +65,10 @@ __global__ void noPressure(unsigned *out, const unsigned *in, unsigned n)
 int main(int argc, char **argv)
 {
     const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    if (argc > 1) {
-        fprintf(stderr, "usage: %s\n", name);
-        return 2;
-    }
+    at_most_arguments(argc, 0, name);
     const size_t words = (size_t)LIVE * N;
-    unsigned *h_in = (unsigned *)malloc(words * sizeof(unsigned));
-    unsigned *h_out = (unsigned *)malloc(N * sizeof(unsigned));
-    if (!h_in || !h_out) {
-        fprintf(stderr, "%s: out of host memory\n", name);
-        return 2;
-    }
+    unsigned *h_in = (unsigned *)host_alloc(words * sizeof(unsigned), name);
+    unsigned *h_out = (unsigned *)host_alloc(N * sizeof(unsigned), name);
     for (size_t k = 0; k < words; k++)
         h_in[k] = (unsigned)(k * 2246822519u) ^ 0x9e3779b9u;
     unsigned *d_in, *d_heavy, *d_light;
@@ -97,10 +78,8 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(d_in, h_in, words * sizeof(unsigned), cudaMemcpyHostToDevice));
 
     const unsigned grid = N / BLOCK;
-    spillHeavy<<<grid, BLOCK>>>(d_heavy, d_in, N);
-    CHECK(cudaGetLastError());
-    noPressure<<<grid, BLOCK>>>(d_light, d_in, N);
-    CHECK(cudaGetLastError());
+    LAUNCH(spillHeavy<<<grid, BLOCK>>>(d_heavy, d_in, N));
+    LAUNCH(noPressure<<<grid, BLOCK>>>(d_light, d_in, N));
     CHECK(cudaDeviceSynchronize());
 
     int bad = 0;
@@ -126,8 +105,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(d_light));
     free(h_in);
     free(h_out);
-    if (bad)
-        return 1;
-    printf("%s: ok\n", name);
-    return 0;
+    return run_status(bad, name);
 }

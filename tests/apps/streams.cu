@@ -15,18 +15,7 @@
 // dynamic shared memory sizes, four distinct stream ids (all launches of one kernel on one
 // stream, none of them the default stream's), and `streams: ok` on stdout, exit 0 (1 on a
 // wrong result, 2 on a usage or CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define NSTREAMS 4
 
@@ -65,31 +54,15 @@ __global__ void streamDelta(float *x, unsigned n)
         x[base + m] = stage[m] + 4.0f;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: streams [LAUNCHES (1-1000)]\n");
-    exit(2);
-}
+#define USAGE "streams [LAUNCHES (1-1000)]"
 
 int main(int argc, char **argv)
 {
-    int launches = 3;
-    if (argc > 2)
-        usage();
-    if (argc > 1) {
-        char *end;
-        const long l = strtol(argv[1], &end, 10);
-        if (*end || end == argv[1] || l < 1 || l > 1000)
-            usage();
-        launches = (int)l;
-    }
+    at_most_arguments(argc, 1, USAGE);
+    const int launches = (int)decimal_argument(argc, argv, 1, 3, 1, 1000, USAGE);
     const unsigned n = (1u << 20) + 3;
     const size_t bytes = (size_t)n * sizeof(float);
-    float *h = (float *)malloc(bytes);
-    if (!h) {
-        fprintf(stderr, "streams: out of host memory\n");
-        return 2;
-    }
+    float *h = (float *)host_alloc(bytes, "streams");
     for (unsigned i = 0; i < n; i++)
         h[i] = (float)(i % 100);
     cudaStream_t st[NSTREAMS];
@@ -119,11 +92,7 @@ int main(int argc, char **argv)
     CHECK(cudaDeviceSynchronize());
     int bad = 0;
     for (int s = 0; s < NSTREAMS && !bad; s++) {
-        float *r = (float *)malloc(bytes);
-        if (!r) {
-            fprintf(stderr, "streams: out of host memory\n");
-            return 2;
-        }
+        float *r = (float *)host_alloc(bytes, "streams");
         CHECK(cudaMemcpy(r, d[s], bytes, cudaMemcpyDeviceToHost));
         for (unsigned i = 0; i < n; i++) {
             const float want = (float)(i % 100) + (float)((s + 1) * launches);
@@ -141,8 +110,5 @@ int main(int argc, char **argv)
         CHECK(cudaStreamDestroy(st[s]));
     }
     free(h);
-    if (bad)
-        return 1;
-    printf("streams: ok\n");
-    return 0;
+    return run_status(bad, "streams");
 }

@@ -11,19 +11,8 @@
 // What the tests assert: threadWorkerAdd and threadWorkerMul 5 launches each, grid 4096,
 // block 256, on two distinct streams; `threads: ok` on stdout, exit 0 (1 on a wrong result,
 // 2 on a CUDA error).
-#include <cuda_runtime.h>
+#include "check.h"
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
 
 #define N (1u << 20)
 #define LAUNCHES 5
@@ -53,11 +42,7 @@ static void *worker(void *arg)
 {
     struct job *job = (struct job *)arg;
     const size_t bytes = N * sizeof(float);
-    float *h = (float *)malloc(bytes), *d;
-    if (!h) {
-        fprintf(stderr, "threads: out of host memory\n");
-        exit(2);
-    }
+    float *h = (float *)host_alloc(bytes, "threads"), *d;
     for (unsigned i = 0; i < N; i++)
         h[i] = (float)(i % 16);
     CHECK(cudaSetDevice(0));
@@ -69,10 +54,9 @@ static void *worker(void *arg)
     const unsigned block = 256, grid = (N + block - 1) / block;
     for (int l = 0; l < LAUNCHES; l++) {
         if (job->mul)
-            threadWorkerMul<<<grid, block, 0, s>>>(d, N);
+            LAUNCH(threadWorkerMul<<<grid, block, 0, s>>>(d, N));
         else
-            threadWorkerAdd<<<grid, block, 0, s>>>(d, N);
-        CHECK(cudaGetLastError());
+            LAUNCH(threadWorkerAdd<<<grid, block, 0, s>>>(d, N));
     }
     CHECK(cudaStreamSynchronize(s));
     CHECK(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s));
@@ -97,10 +81,7 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: threads\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "threads");
     struct job jobs[2] = {{0, 1}, {1, 1}};
     pthread_t tid[2];
     if (pthread_barrier_init(&start, NULL, 2)) {
@@ -115,8 +96,5 @@ int main(int argc, char **argv)
     for (int t = 0; t < 2; t++)
         pthread_join(tid[t], NULL);
     pthread_barrier_destroy(&start);
-    if (jobs[0].result || jobs[1].result)
-        return 1;
-    printf("threads: ok\n");
-    return 0;
+    return run_status(jobs[0].result || jobs[1].result, "threads");
 }

@@ -18,18 +18,7 @@
 // What the tests assert: tmaBulkLoad's TMA load bytes >= 4 MiB, tmaBulkStore's TMA store
 // bytes >= 4 MiB, plainTileLoad's TMA bytes 0; agreement with ncu. `tma: ok` on stdout,
 // exit 0 (1 on a wrong result, 2 on a CUDA error or a GPU without TMA).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define N (1u << 20)
 #define BLOCK 256
@@ -133,24 +122,10 @@ __global__ void plainTileLoad(float *out, const float *in)
     writeFromTile(out, tile);
 }
 
-static int check(const char *kernel, const float *out, const float *in, float a, float b)
-{
-    for (unsigned i = 0; i < N; i++)
-        if (out[i] != a * in[i] + b) {
-            fprintf(stderr, "tma: wrong result: %s out[%u] = %g, expected %g\n", kernel, i,
-                    out[i], a * in[i] + b);
-            return 1;
-        }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: tma\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "tma");
     int device, major;
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -158,42 +133,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "tma: needs compute capability 9.0 or later (TMA), not %d.x\n", major);
         return 2;
     }
-    const size_t bytes = (size_t)N * sizeof(float);
-    float *h_in = (float *)malloc(bytes), *h_out = (float *)malloc(bytes);
-    if (!h_in || !h_out) {
-        fprintf(stderr, "tma: out of host memory\n");
-        return 2;
-    }
-    // Small integers: 2 x + 1 and 3 x - 1 are exact in a float.
-    for (unsigned i = 0; i < N; i++)
-        h_in[i] = (float)((i * 2654435761u) >> 12);
-    float *d_in, *d_out;
-    CHECK(cudaMalloc(&d_in, bytes));
-    CHECK(cudaMalloc(&d_out, bytes));
-    CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-
-    struct {
-        const char *name;
-        void (*kernel)(float *, const float *);
-        float a, b;  // out = a in + b
-    } const kernels[] = {{"tmaBulkLoad", tmaBulkLoad, 2.0f, 1.0f},
-                         {"tmaBulkStore", tmaBulkStore, 3.0f, -1.0f},
-                         {"plainTileLoad", plainTileLoad, 2.0f, 1.0f}};
-    int bad = 0;
-    for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]) && !bad; k++) {
-        CHECK(cudaMemset(d_out, 0, bytes));
-        kernels[k].kernel<<<N / TILE, BLOCK>>>(d_out, d_in);
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-        bad = check(kernels[k].name, h_out, h_in, kernels[k].a, kernels[k].b);
-    }
-    CHECK(cudaFree(d_in));
-    CHECK(cudaFree(d_out));
-    free(h_in);
-    free(h_out);
-    if (bad)
-        return 1;
-    printf("tma: ok\n");
-    return 0;
+    // in: small integers, so that 2 x + 1 and 3 x - 1 are exact in a float.
+    static const struct affine_kernel kernels[] = {{"tmaBulkLoad", tmaBulkLoad, 2, 1},
+                                                   {"tmaBulkStore", tmaBulkStore, 3, -1},
+                                                   {"plainTileLoad", plainTileLoad, 2, 1}};
+    const int bad = run_affine_kernels("tma", kernels, sizeof kernels / sizeof kernels[0], N,
+                                       N / TILE, BLOCK);
+    return run_status(bad, "tma");
 }

@@ -11,19 +11,7 @@
 // every element. No prefetch and no advice, so the driver migrates on demand.
 // Prints what it did on stdout, then `umfaults: ok`; exit 0 (1 on a wrong result, 2 on a CUDA
 // or usage error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void umfaultsTouch(unsigned *x, size_t n)
 {
@@ -32,26 +20,12 @@ __global__ void umfaultsTouch(unsigned *x, size_t n)
         x[i] = 3u * x[i] + 1u;
 }
 
-// "4096" or "2^12"; 0 when malformed.
-static unsigned long long parse_count(const char *s)
-{
-    char *end;
-    if (strncmp(s, "2^", 2) == 0) {
-        const unsigned long k = strtoul(s + 2, &end, 10);
-        return *end || k > 40 ? 0 : 1ull << k;
-    }
-    const unsigned long long v = strtoull(s, &end, 10);
-    return *end ? 0 : v;
-}
-
 int main(int argc, char **argv)
 {
     const unsigned long long rounds = argc > 1 ? parse_count(argv[1]) : 4;
     const unsigned long long bytes = argc > 2 ? parse_count(argv[2]) : 1ull << 24;
-    if (argc > 3 || rounds == 0 || rounds > 1000 || bytes == 0 || bytes % 4) {
-        fprintf(stderr, "usage: umfaults [ROUNDS] [BYTES]\n");
-        return 2;
-    }
+    if (argc > 3 || rounds == 0 || rounds > 1000 || bytes == 0 || bytes % 4)
+        usage_error("umfaults [ROUNDS] [BYTES]");
     const size_t n = bytes / 4;
     unsigned *x;
     CHECK(cudaMallocManaged(&x, bytes, cudaMemAttachGlobal));
@@ -60,8 +34,7 @@ int main(int argc, char **argv)
     for (unsigned round = 0; round < rounds && !bad; round++) {
         for (size_t i = 0; i < n; i++)
             x[i] = (unsigned)(i % 1000) + round;
-        umfaultsTouch<<<grid, block>>>(x, n);
-        CHECK(cudaGetLastError());
+        LAUNCH(umfaultsTouch<<<grid, block>>>(x, n));
         CHECK(cudaDeviceSynchronize());
         for (size_t i = 0; i < n && !bad; i++) {
             const unsigned want = 3u * ((unsigned)(i % 1000) + round) + 1u;
@@ -73,10 +46,8 @@ int main(int argc, char **argv)
         }
     }
     CHECK(cudaFree(x));
-    if (bad)
-        return 1;
-    printf("umfaults: %llu rounds over %llu bytes of managed memory: host writes, "
-           "umfaultsTouch, host reads\n", rounds, bytes);
-    printf("umfaults: ok\n");
-    return 0;
+    if (!bad)
+        printf("umfaults: %llu rounds over %llu bytes of managed memory: host writes, "
+               "umfaultsTouch, host reads\n", rounds, bytes);
+    return run_status(bad, "umfaults");
 }

@@ -8,18 +8,7 @@
 // kernels, its second 4, and so on. What the tests assert: `varying: ok` on stdout, exit 0
 // (2 on a usage, file or CUDA error); under application replay, a warning that a later run
 // launched what the first did not.
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 __global__ void varyingStep(unsigned *count)
 {
@@ -29,10 +18,8 @@ __global__ void varyingStep(unsigned *count)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: varying STATEFILE\n");
-        return 2;
-    }
+    if (argc != 2)
+        usage_error("varying STATEFILE");
     long runs = 0;
     FILE *f = fopen(argv[1], "r");
     if (f) {
@@ -43,10 +30,8 @@ int main(int argc, char **argv)
     unsigned *d, h = 0;
     CHECK(cudaMalloc(&d, sizeof *d));
     CHECK(cudaMemset(d, 0, sizeof *d));
-    for (long l = 0; l < 3 + runs; l++) {
-        varyingStep<<<64, 128>>>(d);
-        CHECK(cudaGetLastError());
-    }
+    for (long l = 0; l < 3 + runs; l++)
+        LAUNCH(varyingStep<<<64, 128>>>(d));
     CHECK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
     if (h != (unsigned)(3 + runs)) {
         fprintf(stderr, "varying: counted %u, expected %ld\n", h, 3 + runs);

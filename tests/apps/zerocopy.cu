@@ -15,18 +15,7 @@
 // What the tests assert: zeroCopyRead's system-memory read bytes >= 4 MiB, zeroCopyWrite's
 // system-memory write bytes >= 4 MiB; agreement with ncu. `zerocopy: ok` on stdout, exit 0
 // (1 on a wrong result, 2 on a CUDA error).
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(err_));    \
-            exit(2);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 #define N (1u << 20)
 #define BLOCK 256
@@ -48,10 +37,7 @@ __global__ void zeroCopyWrite(float *hostOut, const float *dev, unsigned n)
 int main(int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: zerocopy\n");
-        return 2;
-    }
+    at_most_arguments(argc, 0, "zerocopy");
     const size_t bytes = (size_t)N * sizeof(float);
     float *hostIn, *hostOut, *mappedIn, *mappedOut, *dev;
     CHECK(cudaHostAlloc((void **)&hostIn, bytes, cudaHostAllocMapped));
@@ -65,10 +51,8 @@ int main(int argc, char **argv)
         hostOut[i] = 0.0f;
     }
 
-    zeroCopyRead<<<N / BLOCK, BLOCK>>>(dev, mappedIn, N);
-    CHECK(cudaGetLastError());
-    zeroCopyWrite<<<N / BLOCK, BLOCK>>>(mappedOut, dev, N);
-    CHECK(cudaGetLastError());
+    LAUNCH(zeroCopyRead<<<N / BLOCK, BLOCK>>>(dev, mappedIn, N));
+    LAUNCH(zeroCopyWrite<<<N / BLOCK, BLOCK>>>(mappedOut, dev, N));
     CHECK(cudaDeviceSynchronize());
 
     int bad = 0;
@@ -83,8 +67,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(dev));
     CHECK(cudaFreeHost(hostIn));
     CHECK(cudaFreeHost(hostOut));
-    if (bad)
-        return 1;
-    printf("zerocopy: ok\n");
-    return 0;
+    return run_status(bad, "zerocopy");
 }

@@ -176,29 +176,26 @@ def test_unknown_keys_ignored(tmp):
     rc, out, err = run("compare", BASE, path)
     tap.ok(rc == 0 and "%d matched" % len(original["results"]) in out,
            "compare reads them as well", err)
-    exec_doc = os.path.join(ROOT, "tests", "fixtures", "exec-copy.json")
-    with open(exec_doc) as f:
-        doc = json.load(f)
-    doc["exec"]["hostname"] = "node7"
-    doc["exec"]["launches"][0]["cluster"] = [2, 1, 1]
-    doc["exec"]["filters"]["kernel_base"] = True
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    rc1, want, _ = run("report", exec_doc, "--json")
-    rc2, got, err = run("report", path, "--json")
-    tap.ok(rc1 == 0 and rc2 == 0 and got == want,
-           "unknown keys of an exec report are passed over too", err)
-    act_doc = os.path.join(ROOT, "tests", "fixtures", "exec-activities.json")
-    with open(act_doc) as f:
-        doc = json.load(f)
-    doc["exec"]["activities"][0]["speed"] = 1
-    doc["exec"]["unified_memory"]["swaps"] = {"events": 1}
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    rc1, want, _ = run("report", act_doc, "--json")
-    rc2, got, err = run("report", path, "--json")
-    tap.ok(rc1 == 0 and rc2 == 0 and got == want,
-           "unknown keys of copies and of the unified-memory counters are passed over", err)
+
+    def exec_keys(e):
+        e["hostname"] = "node7"
+        e["launches"][0]["cluster"] = [2, 1, 1]
+        e["filters"]["kernel_base"] = True
+
+    def activity_keys(e):
+        e["activities"][0]["speed"] = 1
+        e["unified_memory"]["swaps"] = {"events": 1}
+
+    exec_copy = os.path.join(ROOT, "tests", "fixtures", "exec-copy.json")
+    for fixture, add_keys, what in (
+            (exec_copy, exec_keys, "unknown keys of an exec report are passed over too"),
+            (ACTIVITIES, activity_keys,
+             "unknown keys of copies and of the unified-memory counters are passed over")):
+        with open(path, "wb") as f:
+            f.write(mutated_exec(add_keys, fixture))
+        rc1, want, _ = run("report", fixture, "--json")
+        rc2, got, err = run("report", path, "--json")
+        tap.ok(rc1 == 0 and rc2 == 0 and got == want, what, err)
 
 
 def test_files_that_are_no_report(tmp):

@@ -12,16 +12,11 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, BUILD, has_gpu
+from gpuprof import BIN, app, require_gpu
 from schema import validate
 
-APPS = os.path.join(BUILD, "tests", "apps")
 BYTES = 1 << 24
 ROUNDS = 3
-
-
-def app(name):
-    return os.path.join(APPS, name)
 
 
 def exec_report(*args, fmt="--json"):
@@ -164,11 +159,7 @@ def test_many_activities():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not os.path.exists(app("copies")):
-        tap.skip_all("the test programs are not built (make apps)")
+    require_gpu("copies")
     test_copies()
     test_copies_with_counters()
     test_text_and_csv()

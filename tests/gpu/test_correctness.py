@@ -5,7 +5,7 @@ import csv
 import io
 
 import tap
-from gpuprof import has_gpu, run, run_json
+from gpuprof import require_gpu, run, run_json
 
 # Awkward sizes from the issues: 1, a prime, 2^24+7, rectangular and odd matrices.
 SIZES = {
@@ -78,9 +78,7 @@ def test_family(family, variants):
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     rc, doc, err = run_json("list", "--json")
     tap.ok(rc == 0, "list --json", err)
     for fam in doc["families"]:

@@ -10,9 +10,8 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, BUILD, has_gpu, run
+from gpuprof import APPS, BIN, require_gpu, run
 
-APPS = os.path.join(BUILD, "tests", "apps")
 SAXPY = ("saxpy", "--size=2^20", "--repeat=2", "--warmup=1")
 
 
@@ -101,9 +100,7 @@ def test_exec_loop():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     test_saxpy_loop()
     test_exec_loop()
     tap.done()

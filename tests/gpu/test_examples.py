@@ -9,12 +9,10 @@ import shutil
 
 import examples as ex
 import tap
-from gpuprof import BUILD, has_gpu, run_json
+from gpuprof import BUILD, require_gpu, run_json
 
 def main():
-    ok, why = has_gpu()
-    if not ok:
-        tap.skip_all("no GPU: " + why)
+    require_gpu()
     rc, doc, err = run_json("list", "--json")
     families = {f["name"] for f in (doc or {}).get("families", [])}
     tap.ok(rc == 0 and families, "gpuprof list --json names the kernel families", err)

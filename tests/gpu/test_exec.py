@@ -10,10 +10,9 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, BUILD, has_gpu
+from gpuprof import BIN, app, require_gpu
 from schema import validate
 
-APPS = os.path.join(BUILD, "tests", "apps")
 # Counters fixed by the kernel's instructions: equal whoever collects them.
 EXACT = ("sass", "inst_executed", "thread_inst")
 
@@ -34,10 +33,6 @@ def exec_json(*args, env=None):
                 except ValueError:
                     doc = None
         return p.returncode, doc, p.stdout, p.stderr
-
-
-def app(name):
-    return os.path.join(APPS, name)
 
 
 def launches(doc, name=None):
@@ -389,11 +384,7 @@ def cross_check(family):
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not os.path.exists(app("copy")):
-        tap.skip_all("the test programs are not built (make apps)")
+    require_gpu("copy")
     test_copy()
     test_dynamic_cudart()
     test_replay_keeps_results()

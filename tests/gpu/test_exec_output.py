@@ -10,9 +10,8 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, BUILD, has_gpu
+from gpuprof import APPS, BIN, require_gpu
 
-APPS = os.path.join(BUILD, "tests", "apps")
 
 
 def gpuprof(*args):
@@ -77,11 +76,7 @@ def test_replaced_whole(tmp):
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not os.path.exists(os.path.join(APPS, "copy")):
-        tap.skip_all("the test programs are not built (make apps)")
+    require_gpu("copy")
     for test in (test_readme_line, test_refused_before_the_program,
                  test_failed_write_leaves_nothing, test_replaced_whole):
         with tempfile.TemporaryDirectory() as tmp:

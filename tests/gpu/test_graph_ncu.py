@@ -6,12 +6,11 @@ DRAM reads of the same kernel profiled by ncu within the accuracy the man page s
 nodes of 5 µs or more that overlap nothing). gpuprof and ncu run one after the other, so
 gpuprof never holds CUPTI while ncu profiles. Skips without a GPU or without ncu."""
 import os
-import subprocess
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import has_gpu
+from gpuprof import require_gpu
 
 PROGRAM, ARGS = "graph_nodes", ["3"]
 SAMPLED_READ_TOLERANCE = 0.03   # man page: reads of nodes >= 5 µs within ~3 %
@@ -32,21 +31,6 @@ def shadowed_nodes(doc):
         if l.get("graph_node") and "shadow" in (l.get("how") or []) and l.get("metrics"):
             out.setdefault(mp.base_name(l["kernel"]), []).append(l)
     return out
-
-
-def run_ncu(names, log):
-    cmd = [mp.ncu_path(), "--clock-control", "none", "--graph-profiling", "node", "--csv",
-           "--page", "raw", "--print-units", "base", "--metrics", ",".join(names),
-           "--log-file", log, mp.app(PROGRAM)] + ARGS
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    rows = []
-    if os.path.exists(log):
-        import csv, io
-        with open(log) as f:
-            body = "\n".join(l for l in f.read().splitlines() if l.startswith('"'))
-        rows = [r for r in csv.DictReader(io.StringIO(body))
-                if (r.get("ID") or "").strip().isdigit()]
-    return p.returncode, rows, p.stderr
 
 
 def by_kernel(rows):
@@ -100,9 +84,7 @@ def compare_sampled_reads(doc, theirs):
 
 
 def main():
-    gpu, why = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + why)
+    require_gpu()
     if mp.ncu_path() is None:
         tap.skip_all("ncu not installed")
     cat = mp.catalogue()
@@ -117,7 +99,8 @@ def main():
         tap.ok(len(ours) == 5, "all 5 kernels of %s were shadow-launched (%s)"
                % (PROGRAM, sorted(ours)))
         names = sorted({m["ncu_metric"] for m in metrics} | {"dram__bytes_read.sum"})
-        nrc, rows, nerr = run_ncu(names, os.path.join(tmp, "ncu.csv"))
+        nrc, rows, nerr = mp.run_ncu(PROGRAM, ARGS, names, os.path.join(tmp, "ncu.csv"),
+                                     options=("--graph-profiling", "node"))
         if not tap.ok(nrc == 0 and rows, "ncu --graph-profiling node on %s" % PROGRAM,
                       nerr[-2000:]):
             tap.done()

@@ -5,7 +5,7 @@ a CUDA graph is the library's test.) Skips without a GPU."""
 import os
 
 import tap
-from gpuprof import has_gpu
+from gpuprof import require_gpu
 from test_exec import exec_json
 
 PRINT_MODE = ["sh", "-c", "printf 'mode=%s\\n' \"$GPUPROF_EXEC_GRAPH_PROFILING\""]
@@ -23,9 +23,7 @@ def test_mode_reaches_the_program():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     test_mode_reaches_the_program()
     tap.done()
 

@@ -19,14 +19,13 @@ WHAT THE INTEGRATOR MUST CONFIRM (written before src/render/json.c has it):
 - that a graph node's "dram_read_bytes" metric under `node` holds its PM-sampled bytes (not its
   shadow launch's): the assertions that rest on it start with "[sampled]"; bench/bench_graphs.py
   assumes the same (DRAM_KEYS)."""
-import os
 import statistics
 import subprocess
 
 import tap
-from gpuprof import has_gpu
+from gpuprof import app, require_gpu
 from schema import validate
-from test_exec import app, exec_json, launches, metric
+from test_exec import exec_json, launches, metric
 
 MODES = ("node", "graph", "time")
 # (program, arguments, launches of each kernel, how many of them ran as graph nodes); the
@@ -260,11 +259,8 @@ def test_filters():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not all(os.path.exists(app(p)) for p, _, _, _ in PROGRAMS):
-        tap.skip_all("the graph test programs are not built (make apps)")
+    require_gpu(*(p for p, _, _, _ in PROGRAMS),
+                missing="the graph test programs are not built (make apps)")
     test_unprofiled()
     by_mode = {m: run_all(["--graph-profiling=" + m], "--graph-profiling=" + m) for m in MODES}
     test_node(by_mode["node"])

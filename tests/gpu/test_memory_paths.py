@@ -8,12 +8,11 @@ agrees with ncu --clock-control none kernel by kernel, within the tolerances tha
 tests/lib/memory_paths.py states (instruction-determined counts 1 %, percentages 1 point,
 cache and system-memory quantities 5 % / 5 points or twice ncu's own spread, rates a factor of
 2). Skips without a GPU; the comparisons with ncu skip without ncu."""
-import os
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import has_gpu, run_json
+from gpuprof import require_gpu, run_json
 
 MIB4 = 4 << 20              # the byte size of the tma and zerocopy buffers (2^20 floats)
 SPILL_WARPS = (1 << 15) // 32
@@ -203,11 +202,7 @@ def device_arch():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not all(os.path.exists(mp.app(p)) for p, _, _ in mp.RUNS):
-        tap.skip_all("the test programs are not built (make apps)")
+    require_gpu(*(p for p, _, _ in mp.RUNS))
     cat = mp.catalogue()
     test_catalogue(cat)
     arch = device_arch()

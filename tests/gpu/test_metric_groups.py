@@ -5,7 +5,7 @@ bytes; a kernel with no local memory, atomics, host memory, cp.async or TMA read
 those groups, every value defined. (The apps that exercise each path, and the comparisons
 with ncu, are in the tests of the apps.) Skips without a GPU."""
 import tap
-from gpuprof import has_gpu, run_json
+from gpuprof import require_gpu, run_json
 from schema import validate
 
 COPY = ("transpose", "--variant=copy", "--size=4096x4096", "--repeat=1", "--warmup=0", "--json")
@@ -72,9 +72,7 @@ def test_groups_and_keys():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     test_default_unchanged()
     test_l2()
     test_paths_not_taken()

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 import tap
-from gpuprof import BIN, has_gpu, run, run_json
+from gpuprof import BIN, require_gpu, run, run_json
 from schema import validate
 
 
@@ -226,9 +226,7 @@ def test_under_another_profiler():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     test_reduce_physics()
     test_multi_launch_aggregate()
     test_one_session_matches_alone()

@@ -14,7 +14,7 @@ import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import has_gpu
+from gpuprof import require_gpu
 
 
 def launches(doc, base):
@@ -84,11 +84,7 @@ def test_gemm(folder):
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not all(os.path.exists(mp.app(a)) for a in ("broadcast", "gemm")):
-        tap.skip_all("tests/apps not built (make apps)")
+    require_gpu("broadcast", "gemm", missing="tests/apps not built (make apps)")
     with tempfile.TemporaryDirectory() as folder:
         test_broadcast(folder)
         test_gemm(folder)

@@ -10,7 +10,7 @@ import os
 import subprocess
 
 import tap
-from gpuprof import BUILD, has_gpu
+from gpuprof import BUILD, require_gpu
 
 CHECK = os.path.join(BUILD, "tests", "pm_sampler_check")
 TOLERANCE = 0.03
@@ -44,9 +44,7 @@ def check_complete(w, name, what):
 
 
 def main():
-    gpu, why = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + why)
+    require_gpu()
     if not tap.ok(os.access(CHECK, os.X_OK), "the self-test is built (%s)" % CHECK):
         tap.done()
     rc, windows, reopened, output = run_check()

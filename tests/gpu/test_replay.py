@@ -9,9 +9,9 @@ import os
 import tempfile
 
 import tap
-from gpuprof import has_gpu
+from gpuprof import app, require_gpu
 from schema import validate
-from test_exec import APPS, EXACT, app, exec_json, launches, metric
+from test_exec import EXACT, exec_json, launches, metric
 
 SASS_KEYS = ("gld_transactions_per_request", "gst_transactions_per_request", "gld_efficiency",
              "gst_efficiency")
@@ -171,11 +171,7 @@ def test_programs_stay_correct():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
-    if not os.path.exists(os.path.join(APPS, "hold")):
-        tap.skip_all("the test programs are not built (make apps)")
+    require_gpu("hold")
     test_auto()
     test_rotate()
     test_counters_equal_kernel_replay()

@@ -5,7 +5,7 @@ import shutil
 import subprocess
 
 import tap
-from gpuprof import BIN, has_gpu, run_json
+from gpuprof import BIN, require_gpu, run_json
 
 SIZES = {"reduce": "1000003", "transpose": "1000x333", "reduce2d": "1000x333", "saxpy": "100003"}
 
@@ -20,9 +20,7 @@ def sanitize(tool, family, variants, extra):
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     if not shutil.which("compute-sanitizer"):
         tap.skip_all("compute-sanitizer not installed")
     rc, doc, _ = run_json("list", "--json")

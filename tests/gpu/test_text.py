@@ -8,7 +8,7 @@ import os
 import subprocess
 
 import tap
-from gpuprof import BIN, BUILD, has_gpu
+from gpuprof import BIN, BUILD, require_gpu
 
 APP = os.path.join(BUILD, "tests", "apps", "copy")
 
@@ -50,9 +50,7 @@ def test_exec():
 
 
 def main():
-    gpu, reason = has_gpu()
-    if not gpu:
-        tap.skip_all("no GPU: " + reason)
+    require_gpu()
     test_kernel_commands()
     if os.path.exists(APP):
         test_exec()

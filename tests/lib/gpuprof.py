@@ -1,10 +1,14 @@
-"""Run the gpuprof binary from tests: exit code, stdout, stderr."""
+"""Run the gpuprof binary from tests: exit code, stdout, stderr; and what the GPU tests need
+first: a GPU, the test programs of tests/apps."""
 import json
 import os
 import subprocess
 
+import tap
+
 BUILD = os.environ.get("GPUPROF_BUILD", "build")
 BIN = os.path.join(BUILD, "gpuprof")
+APPS = os.path.join(BUILD, "tests", "apps")
 
 
 def run(*args, env=None, timeout=600):
@@ -32,3 +36,18 @@ def has_gpu():
     if rc == 0:
         return True, ""
     return False, (err.strip().splitlines() or ["gpuprof device failed"])[-1]
+
+
+def app(name):
+    """A test program of tests/apps, as `make apps` builds it."""
+    return os.path.join(APPS, name)
+
+
+def require_gpu(*programs, missing="the test programs are not built (make apps)"):
+    """Skip the whole script (TAP's plan of zero, exit 0) without a usable GPU, and with
+    `missing` as the reason when one of the test programs named is not built."""
+    gpu, reason = has_gpu()
+    if not gpu:
+        tap.skip_all("no GPU: " + reason)
+    if not all(os.path.exists(app(p)) for p in programs):
+        tap.skip_all(missing)

@@ -12,9 +12,8 @@ import os
 import shutil
 import subprocess
 
-from gpuprof import BIN, BUILD
+from gpuprof import BIN, app
 
-APPS = os.path.join(BUILD, "tests", "apps")
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
 # The keys each group must hold (issue 28). A key missing from its group is a failure, except
@@ -58,10 +57,6 @@ RATE_FACTOR = 2.0
 # Inputs that make a metric depend on the caches' state or on timing.
 STATE_MARKS = ("lts__", "dram__", "fbpa__", "pcie__", "hit", "miss", "sysmem", "aperture",
                "cycles", "time_duration", "warps_active", "bank_conflicts", "l1tex__m_")
-
-
-def app(name):
-    return os.path.join(APPS, name)
 
 
 def catalogue(chip=None):
@@ -145,16 +140,16 @@ def number(text):
     return None if math.isnan(v) else v
 
 
-def run_ncu(program, args, names, log_path):
-    """ncu --clock-control none --cache-control none (kernel replay) collecting `names` on
-    PROGRAM ARGS: (exit status, [{column: text}] one per kernel launch in order, stderr).
-    No cache flush: gpuprof exec measures the program's launches as they run, with the caches
-    as the program left them, and ncu's default flush before each kernel makes its cache
-    counters (L1 and L2 hits and misses) differ from that by more than its own spread."""
-    cmd = [ncu_path(), "--clock-control", "none", "--cache-control", "none", "--csv", "--page",
-           "raw", "--print-units",
-           "base", "--metrics", ",".join(names), "--log-file", log_path,
-           app(program)] + list(args)
+def run_ncu(program, args, names, log_path, options=("--cache-control", "none")):
+    """ncu --clock-control none OPTIONS (kernel replay) collecting `names` on PROGRAM ARGS:
+    (exit status, [{column: text}] one per kernel launch in order, stderr). By default
+    OPTIONS is --cache-control none, no cache flush: gpuprof exec measures the program's
+    launches as they run, with the caches as the program left them, and ncu's default flush
+    before each kernel makes its cache counters (L1 and L2 hits and misses) differ from that by
+    more than its own spread."""
+    cmd = ([ncu_path(), "--clock-control", "none"] + list(options) +
+           ["--csv", "--page", "raw", "--print-units", "base", "--metrics", ",".join(names),
+            "--log-file", log_path, app(program)] + list(args))
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     rows = []
     if os.path.exists(log_path):

@@ -1,9 +1,12 @@
 /* Unit tests (no GPU, no driver): TAP on stdout, exit 1 when any test failed. */
 #include "tap.h"
 
+#include "gpuprof/status.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *tap_fixtures = "tests/fixtures";
@@ -46,6 +49,39 @@ void tap_diag(const char *fmt, ...)
     vprintf(fmt, ap);
     putchar('\n');
     va_end(ap);
+}
+
+char *tap_capture(int (*write)(FILE *f, const void *arg), const void *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    const int rc = write(f, arg);
+    fclose(f);
+    if (rc != GP_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+typedef struct {
+    const gp_report *r;
+    gp_render_options o;
+} report_rendering;
+
+static int write_report(FILE *f, const void *arg)
+{
+    const report_rendering *x = arg;
+    return gp_render_report(f, x->r, x->o);
+}
+
+char *tap_render_report(const gp_report *r, gp_render_options o)
+{
+    const report_rendering x = {r, o};
+    return tap_capture(write_report, &x);
 }
 
 int main(int argc, char **argv)

@@ -1,8 +1,13 @@
-/* A minimal TAP producer for the unit tests: `ok N - description`, a plan at the end. */
+/* A minimal TAP producer for the unit tests: `ok N - description`, a plan at the end; and
+ * what the tests of written output share: that output captured as a string (main.c). */
 #ifndef GPUPROF_TAP_H
 #define GPUPROF_TAP_H
 
+#include "gpuprof/render.h"
+#include "gpuprof/report.h"
+
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Record one assertion; returns cond so tests can stop early. */
 bool tap_ok(bool cond, const char *fmt, ...)
@@ -17,6 +22,12 @@ void tap_diag(const char *fmt, ...);
 
 /* The fixture folder (tests/fixtures), given on the command line. */
 extern const char *tap_fixtures;
+
+/* What write(f, arg) writes into a memory stream, as a heap string (the caller frees it); NULL
+ * when no stream opens or write returns non-zero. */
+char *tap_capture(int (*write)(FILE *f, const void *arg), const void *arg);
+/* The report rendered with options o (its format among them), as tap_capture returns it. */
+char *tap_render_report(const gp_report *r, gp_render_options o);
 
 void test_numparse(void);
 void test_cli(void);

@@ -48,19 +48,7 @@ static void rows_by_kind(const gp_exec_info *e)
 
 static char *render_text(const gp_report *r, bool launches)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    const gp_render_options o = {.format = GP_OUT_TEXT, .launches = launches};
-    const int rc = gp_render_report(f, r, o);
-    fclose(f);
-    if (rc != GP_OK) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return tap_render_report(r, (gp_render_options){.format = GP_OUT_TEXT, .launches = launches});
 }
 
 /* --launches: the memset, the two HtoD copies, the kernel, then the rest, as issued. */

@@ -19,35 +19,33 @@
 /* What a test renders: a report, or one of the catalogue commands' documents. */
 typedef enum { REPORT, LIST, DEVICES, CHIP_METRICS } document;
 
-static int render_document(FILE *f, document doc, const gp_report *r, gp_render_options o)
+/* A document to render, with its options. */
+typedef struct {
+    document doc;
+    const gp_report *r;
+    gp_render_options o;
+} rendering;
+
+static int render_document(FILE *f, const void *arg)
 {
+    const rendering *x = arg;
     const gp_device_info device = {.index = 0, .name = "Synthetic GPU", .peak_gbps = 1000};
     const gp_chip_metrics no_chip = {0};
-    switch (doc) {
-    case LIST: return gp_render_list(f, o);
-    case DEVICES: return gp_render_devices(f, &device, 1, o);
-    case CHIP_METRICS: return gp_render_chip_metrics(f, &no_chip, o);
+    switch (x->doc) {
+    case LIST: return gp_render_list(f, x->o);
+    case DEVICES: return gp_render_devices(f, &device, 1, x->o);
+    case CHIP_METRICS: return gp_render_chip_metrics(f, &no_chip, x->o);
     case REPORT: break;
     }
-    return gp_render_report(f, r, o);
+    return gp_render_report(f, x->r, x->o);
 }
 
 /* Render into a heap string (caller frees), in `format` with the other options of `o`. */
 static char *render_as(document doc, gp_output format, const gp_report *r, gp_render_options o)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
     o.format = format;
-    int rc = render_document(f, doc, r, o);
-    fclose(f);
-    if (rc != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    const rendering x = {doc, r, o};
+    return tap_capture(render_document, &x);
 }
 
 static char *render(gp_output format, const gp_report *r, gp_render_options o)
