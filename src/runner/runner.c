@@ -4,8 +4,8 @@
  * the problem together and check each again. Measures only: no printing. */
 #include "gpuprof/runner.h"
 
-#include "runner/collect.h"
-#include "gpuprof/collector_thread.h"
+#include "runner/user_replay.h"
+#include "runner/collector_opening.h"
 #include "gpuprof/device.h"
 #include "gpuprof/status.h"
 #include "runner/timing.h"

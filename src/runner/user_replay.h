@@ -2,8 +2,8 @@
  * replay pass (user replay), its inputs restored and L2 flushed before each of its kernels,
  * as many configurations in one session as it holds; each range matched with the launch it
  * measured, and the metrics of each launch and of all of a result's launches derived. */
-#ifndef GPUPROF_COLLECT_H
-#define GPUPROF_COLLECT_H
+#ifndef GPUPROF_RUNNER_USER_REPLAY_H
+#define GPUPROF_RUNNER_USER_REPLAY_H
 
 #include "gpuprof/collector.h"
 #include "gpuprof/kernels.h"

@@ -11,7 +11,7 @@
  * dirty lines in L2 that a flush before it would not see. A library call launches kernels
  * gpuprof does not see: it runs last in its session, and the ranges after the others are
  * its kernels. */
-#include "runner/collect.h"
+#include "runner/user_replay.h"
 
 #include "gpuprof/status.h"
 

@@ -1,6 +1,6 @@
 /* Opening the collector on a thread of its own: CUPTI's set-up (about a tenth of a second)
  * runs while the caller creates the CUDA context and builds the problem's data. */
-#include "gpuprof/collector_thread.h"
+#include "runner/collector_opening.h"
 
 #include "gpuprof/device.h"
 #include "gpuprof/status.h"

@@ -1,8 +1,8 @@
 /* Opening a collector for the kernel commands on a thread of its own, so that CUPTI's
  * set-up overlaps the caller's creating the context and its data (user replay, on the
  * device's primary context). */
-#ifndef GPUPROF_COLLECTOR_THREAD_H
-#define GPUPROF_COLLECTOR_THREAD_H
+#ifndef GPUPROF_RUNNER_COLLECTOR_OPENING_H
+#define GPUPROF_RUNNER_COLLECTOR_OPENING_H
 
 #include "gpuprof/collector.h"
 
