@@ -6,7 +6,7 @@
  * checks its type and range and never fills anything in by default.
  *
  * The layer's rule: it knows JSON, not a schema. What a document holds is its reader's: the
- * report's in report/read*.c, gpuprof exec's records in records/read*.c. */
+ * report's in report/load*.c, gpuprof exec's records in records/read*.c. */
 #ifndef GPUPROF_JSON_IN_H
 #define GPUPROF_JSON_IN_H
 

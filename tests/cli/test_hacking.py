@@ -1,15 +1,28 @@
 #!/usr/bin/env python3
-"""HACKING.md stays true: every path it names exists, every folder of src/ is in its floor
-plan, and every layer rule about printing and exiting still holds in the code it names."""
+"""HACKING.md stays true.
+
+- Every path it names exists, and every folder of src/ is a row of its floor plan.
+- The floor plan is data: each row's "may use" cell lists the folders (or single files) that
+  folder may use. The graph between folders is derived from the code, two ways, and every
+  edge must be one the table allows:
+    includes: a file of folder A including a private header "B/name.h" of folder B;
+    links:    an object of folder A (nm) needing a symbol an object of folder B defines.
+  The headers of include/gpuprof/ are declarations anyone may include: what they declare is
+  checked where it is linked. The table itself has no cycle.
+- The layer rules it states about printing, exiting and the injected library hold in the
+  code they name."""
 import glob
 import os
 import re
+import subprocess
 
 import tap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.abspath(os.environ.get("GPUPROF_BUILD", os.path.join(ROOT, "build")))
 TOP = ("src/", "include/", "kernels/", "tests/", "bench/", "docs/", "schemas/", "man/", ".ci/",
        "third_party/")
+CODE_FOLDERS = ("src", "kernels")
 
 
 def named_paths(text):
@@ -24,9 +37,297 @@ def named_paths(text):
 
 
 def code_of(path):
-    """A C file's text without its comments."""
+    """A C file's text without its comments and string literals' contents."""
     with open(path) as f:
-        return re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+
+
+# ---- the floor plan as data ------------------------------------------------------------
+
+def floor_plan(text):
+    """{room: set of what it may use} from the floor plan's rows: `| `room` | what | may use |`.
+    A room is a folder ("src/cli/") or a file ("src/main.c"); so is what it may use."""
+    section = text.split("## The floor plan", 1)[-1].split("\n## ", 1)[0]
+    plan = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not re.fullmatch(r"`[^`]+`", cells[0]):
+            continue
+        room = cells[0].strip("`")
+        plan[room] = set(re.findall(r"`([^`]+)`", cells[-1]))
+    return plan
+
+
+def room_of(path, plan):
+    """The row a source file belongs to: itself, else its folder ("src/cli/help.c" ->
+    "src/cli/"); None when the plan has neither."""
+    if path in plan:
+        return path
+    folder = os.path.dirname(path) + "/"
+    return folder if folder in plan else None
+
+
+def allowed(plan, source, target_room, target_file):
+    """Whether the plan lets `source`'s room use target_file (of target_room)."""
+    may = plan.get(source, set())
+    stem = os.path.splitext(target_file)[0]
+    return target_room in may or any(os.path.splitext(m)[0] == stem for m in may)
+
+
+def cycles_of(plan):
+    """The rooms that may use themselves through other rooms (the table must be a DAG)."""
+    def reach(start):
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in plan.get(todo.pop(), ()):
+                nxt = room_of(nxt, plan) or nxt
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+    return sorted(r for r in plan if r in reach(r))
+
+
+# ---- the graph from the code -------------------------------------------------------------
+
+def sources():
+    """Every C or CUDA source and private header of the code folders, relative to ROOT."""
+    out = []
+    for folder in CODE_FOLDERS:
+        for ext in ("c", "h", "cu", "cuh"):
+            out += glob.glob(os.path.join(ROOT, folder, "**", "*." + ext), recursive=True)
+    return sorted(os.path.relpath(p, ROOT) for p in out)
+
+
+def include_edges(plan):
+    """(source room, target room, source file, header) for each private header a file
+    includes from another room."""
+    edges = []
+    for path in sources():
+        with open(os.path.join(ROOT, path)) as f:
+            for header in re.findall(r'^\s*#\s*include\s+"([a-z_]+/[^"]+)"', f.read(), re.M):
+                target = os.path.join("src", header)
+                if not os.path.exists(os.path.join(ROOT, target)):
+                    continue  # include/gpuprof/..., or a test's
+                a, b = room_of(path, plan), room_of(target, plan)
+                if a != b:
+                    edges.append((a, b, path, target))
+    return edges
+
+
+def objects():
+    """{source file: object} of this build: src/ and kernels/ as built for gpuprof, src/inject/
+    as built for the library (position-independent)."""
+    found = {}
+    for obj in glob.glob(os.path.join(BUILD, "**", "*.o"), recursive=True):
+        rel = os.path.relpath(obj, BUILD)
+        if rel.startswith("pic" + os.sep):
+            rel = rel[len("pic" + os.sep):]
+            if not rel.startswith(os.path.join("src", "inject")):
+                continue
+        stem = os.path.splitext(rel)[0]
+        if not stem.startswith(tuple(f + os.sep for f in CODE_FOLDERS)):
+            continue  # the tests', the fuzzers', another build's
+        for ext in (".c", ".cu"):
+            if os.path.exists(os.path.join(ROOT, stem + ext)):
+                found[stem + ext] = obj
+    return found
+
+
+def symbols(obj):
+    """(defined, undefined) global symbols of an object (nm -P)."""
+    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        if parts[1] in "TDBRCGSVW":
+            defined.add(parts[0])
+        elif parts[1] == "U":
+            undefined.add(parts[0])
+    return defined, undefined
+
+
+def link_edges(plan, objs):
+    """(source room, target room, source file, target file, symbol) for each symbol an object
+    needs from another room's object."""
+    table = {src: symbols(obj) for src, obj in objs.items()}
+    definer = {}
+    for src, (defined, _) in table.items():
+        for name in defined:
+            definer.setdefault(name, src)
+    edges = []
+    for src, (_, undefined) in table.items():
+        for name in sorted(undefined):
+            target = definer.get(name)
+            if target and room_of(src, plan) != room_of(target, plan):
+                edges.append((room_of(src, plan), room_of(target, plan), src, target, name))
+    return edges
+
+
+# ---- the injected library's rules ----------------------------------------------------------
+
+def without_comments(text):
+    """The text with its comments blanked out, its lines where they were."""
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r"/\*.*?\*/|//[^\n]*", blank, text, flags=re.S)
+
+
+def variables(text):
+    """(line index, declaration) of each file-scope or static variable of a C file."""
+    depth = 0
+    for i, code in enumerate(without_comments(text).splitlines()):
+        stripped = code.strip()
+        file_scope = depth == 0 and re.match(r"[A-Za-z_]", code) and \
+            not re.match(r"(typedef|struct|enum|union|extern)\b", stripped)
+        if (stripped.startswith("static ") or file_scope) and stripped.endswith((";", "{")) \
+                and "(" not in stripped.split("=")[0]:
+            yield i, stripped
+        depth += code.count("{") - code.count("}")
+
+
+def read_only(declaration):
+    """A const object (not a pointer to const data)."""
+    head = declaration.split("=")[0]
+    return re.match(r"(static\s+)?const\b", declaration) is not None and \
+        re.search(r"\*(?!\s*const\b)", head) is None
+
+
+def unguarded_statics(path):
+    """The static or file-scope variables of a C file of src/inject/ whose line, or the
+    comment above their group of declarations (up to a blank line), does not say "Guard:",
+    and that are not read-only."""
+    with open(os.path.join(ROOT, path)) as f:
+        text = f.read()
+    lines = text.splitlines()
+    found = []
+    for i, declaration in variables(text):
+        if read_only(declaration):
+            continue
+        first = i
+        while first > 0 and lines[first - 1].strip():
+            first -= 1
+        if "Guard:" not in " ".join(lines[first:i + 1]):
+            found.append("%s:%d: %s" % (path, i + 1, declaration))
+    return found
+
+
+def includes_rules_header(path):
+    """A header of src/inject/ includes inject/inject.h; a .c file includes an inject/ header
+    first."""
+    with open(os.path.join(ROOT, path)) as f:
+        includes = re.findall(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]', f.read(), re.M)
+    if path.endswith(".h"):
+        return "inject/inject.h" in includes
+    return bool(includes) and includes[0].startswith("inject/")
+
+
+# ---- the tests ----------------------------------------------------------------------------------
+
+def test_paths(text):
+    paths = named_paths(text)
+    tap.ok(len(paths) >= 40, "HACKING.md names files by their paths (%d)" % len(paths))
+    for p in paths:
+        tap.ok(os.path.exists(os.path.join(ROOT, p)), "HACKING.md names %s, which exists" % p)
+
+
+def test_plan(plan):
+    tap.ok(len(plan) >= 10, "HACKING.md's floor plan is a table of rooms (%d)" % len(plan))
+    for folder in sorted(glob.glob(os.path.join(ROOT, "src", "*", ""))) + [
+            os.path.join(ROOT, "kernels", "")]:
+        rel = os.path.relpath(folder, ROOT) + "/"
+        tap.ok(rel in plan, "HACKING.md's floor plan has %s" % rel)
+    strays = sorted(p for p in sources() if not room_of(p, plan))
+    tap.ok(not strays, "every source file is in a room of the floor plan", strays)
+    unknown = sorted(m for may in plan.values() for m in may
+                     if not os.path.exists(os.path.join(ROOT, m)))
+    tap.ok(not unknown, "every room a row may use exists", unknown)
+    cycle = cycles_of(plan)
+    tap.ok(not cycle, "the floor plan has no cycle: no room may use itself through others",
+           cycle)
+
+
+def report_edges(what, edges, plan, describe):
+    forbidden = [e for e in edges if not allowed(plan, e[0], e[1], e[3])]
+    pairs = sorted({(e[0], e[1]) for e in edges})
+    tap.ok(edges and not forbidden,
+           "%s: %d edges between %d pairs of rooms, all allowed by the floor plan" %
+           (what, len(edges), len(pairs)),
+           "\n".join(describe(e) for e in forbidden[:20]))
+
+
+def test_graph(plan):
+    report_edges("includes", include_edges(plan), plan,
+                 lambda e: "%s includes %s: %s may not use %s" % (e[2], e[3], e[0], e[1]))
+    objs = objects()
+    wanted = [s for s in sources() if s.endswith((".c", ".cu"))]
+    missing = [s for s in wanted if s not in objs]
+    if len(missing) == len(wanted):
+        tap.skip("links: every edge allowed by the floor plan", "no objects in %s" % BUILD)
+        return
+    report_edges("links", link_edges(plan, objs), plan,
+                 lambda e: "%s needs %s of %s: %s may not use %s" % (e[2], e[4], e[3], e[0], e[1]))
+    inject = [s for s in missing if s.startswith("src/inject/")]
+    others = [s for s in missing if s not in inject]
+    tap.ok(not others, "every source of gpuprof has its object in %s" % BUILD, others)
+    if inject:  # the sanitizer build makes gpuprof, not the library
+        tap.skip("the injected library's objects are linked in", "not built in %s" % BUILD)
+    else:
+        tap.ok(True, "the injected library's objects are linked in (%d)" %
+               len([s for s in objs if s.startswith("src/inject/")]))
+
+
+def test_printing_and_exiting():
+    """Only src/main.c prints errors or exits; only the renderers write documents."""
+    exits, writers = [], []
+    for f in glob.glob(os.path.join(ROOT, "src", "**", "*.c"), recursive=True):
+        rel = os.path.relpath(f, ROOT)
+        if rel == os.path.join("src", "main.c"):
+            continue
+        code = code_of(f)
+        if re.search(r"(?<![\w.])(exit|abort)\s*\(", code) or \
+                re.search(r"\bf?printf\s*\(\s*stderr", code):
+            exits.append(rel)
+        if not rel.startswith(os.path.join("src", "render", "")) and \
+                re.search(r"(?<![\w.])(f?printf|fputs|fputc|putc|putchar|puts|fwrite)\s*\(", code):
+            writers.append(rel)
+    tap.ok(not exits, "only src/main.c exits or prints to stderr", exits)
+    tap.ok(not writers, "only src/render/ (and src/main.c) write to a FILE", writers)
+
+
+def test_inject_rules():
+    files = sorted(p for p in sources() if p.startswith("src/inject/"))
+    tap.ok(len(files) > 20, "src/inject/ has its files (%d)" % len(files))
+    bad = [p for p in files if p != "src/inject/inject.h" and not includes_rules_header(p)]
+    tap.ok(not bad, "every file of src/inject/ includes its rules (inject/inject.h) first, "
+           "through its own header", bad)
+    unguarded = [u for p in files if p.endswith(".c") for u in unguarded_statics(p)]
+    tap.ok(not unguarded, "every static or file-scope variable of src/inject/ says its guard "
+           "(\"Guard: ...\"), or is read-only", unguarded)
+
+
+def test_checks_can_fail(plan):
+    """The checks above catch what they are for: an edge up the plan, a cycle, a static
+    without its guard."""
+    fake_up = ("src/base/", "src/cli/", "src/base/status.c", "src/cli/cli.c")
+    tap.ok(not allowed(plan, *fake_up[:2], fake_up[3]), "a use of src/cli/ from src/base/ "
+           "is forbidden by the plan")
+    looped = dict(plan, **{"src/base/": plan.get("src/base/", set()) | {"src/cli/"}})
+    tap.ok(cycles_of(looped), "a plan in which src/base/ may use src/cli/ has a cycle")
+    tmp = os.path.join(ROOT, "src", "inject", "zz_test_unguarded.c")
+    try:
+        with open(tmp, "w") as f:
+            f.write("static int counter;\n\nstatic const char *const names[] = {\"a\"};\n\n"
+                    "/* Guard: the launch lock */\nstatic int guarded;\n\n"
+                    "static int f(void)\n{\n    static int calls;\n    return calls++;\n}\n")
+        found = unguarded_statics(os.path.relpath(tmp, ROOT))
+    finally:
+        os.remove(tmp)
+    tap.ok(len(found) == 2 and "counter" in found[0] and "calls" in found[1],
+           "statics without a guard are found (and the read-only and guarded ones pass)", found)
 
 
 def main():
@@ -35,24 +336,13 @@ def main():
         tap.done()
     with open(path) as f:
         text = f.read()
-    paths = named_paths(text)
-    tap.ok(len(paths) >= 40, "HACKING.md names files by their paths (%d)" % len(paths))
-    for p in paths:
-        tap.ok(os.path.exists(os.path.join(ROOT, p)), "HACKING.md names %s, which exists" % p)
-    for folder in sorted(glob.glob(os.path.join(ROOT, "src", "*", ""))):
-        rel = os.path.relpath(folder, ROOT) + "/"
-        tap.ok("`%s`" % rel in text, "HACKING.md's floor plan has %s" % rel)
-    # "Only src/main.c prints errors or exits."
-    offenders = []
-    for f in glob.glob(os.path.join(ROOT, "src", "**", "*.c"), recursive=True):
-        if f.endswith(os.path.join("src", "main.c")):
-            continue
-        code = code_of(f)
-        if re.search(r"(?<![\w.])(exit|abort)\s*\(", code):
-            offenders.append(os.path.relpath(f, ROOT))
-        if re.search(r"\bf?printf\s*\(\s*stderr", code):
-            offenders.append(os.path.relpath(f, ROOT))
-    tap.ok(not offenders, "only src/main.c exits or prints to stderr", offenders)
+    plan = floor_plan(text)
+    test_paths(text)
+    test_plan(plan)
+    test_graph(plan)
+    test_printing_and_exiting()
+    test_inject_rules()
+    test_checks_can_fail(plan)
     tap.done()
 
 

@@ -1,6 +1,6 @@
-/* Reading back the `exec` section of a report of gpuprof exec (report/read.c reads the rest). */
-#ifndef GPUPROF_REPORT_READ_EXEC_H
-#define GPUPROF_REPORT_READ_EXEC_H
+/* Reading back the `exec` section of a report of gpuprof exec (report/load.c reads the rest). */
+#ifndef GPUPROF_REPORT_LOAD_EXEC_H
+#define GPUPROF_REPORT_LOAD_EXEC_H
 
 #include "gpuprof/report.h"
 #include "report/json_in.h"

@@ -4,15 +4,15 @@
  * wrong>" (results[0].timing: expected an object). Nothing is ever filled in by default.
  * Keys this gpuprof does not know are passed over: within schema_version 1 a newer gpuprof
  * only adds keys, so its reports stay readable here; a new major version is refused. This file reads the document and a kernel command's results;
- * report/read_parts.c the devices and metric sets, report/read_exec.c the exec section, and
+ * report/load_parts.c the devices and metric sets, report/load_exec.c the exec section, and
  * the JSON-input layer report/json_in.c the values and the text (UTF-8, size and depth). */
 #include "gpuprof/exec_request.h"
 #include "gpuprof/report.h"
 
 #include "gpuprof/status.h"
 #include "report/json_in.h"
-#include "report/read_exec.h"
-#include "report/read_parts.h"
+#include "report/load_exec.h"
+#include "report/load_parts.h"
 
 #include <math.h>
 #include <stdint.h>

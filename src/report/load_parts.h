@@ -1,7 +1,7 @@
 /* Reading back the parts of a report that both a kernel command's results and gpuprof exec's
- * launches hold: a device and a metric set (report/read.c reads the document around them). */
-#ifndef GPUPROF_REPORT_READ_PARTS_H
-#define GPUPROF_REPORT_READ_PARTS_H
+ * launches hold: a device and a metric set (report/load.c reads the document around them). */
+#ifndef GPUPROF_REPORT_LOAD_PARTS_H
+#define GPUPROF_REPORT_LOAD_PARTS_H
 
 #include "gpuprof/report.h"
 #include "report/json_in.h"

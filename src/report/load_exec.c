@@ -1,13 +1,13 @@
-/* Reading back the `exec` section of a report (report/read_exec.h): the program, how it
+/* Reading back the `exec` section of a report (report/load_exec.h): the program, how it
  * ended, the filters, the devices and every launch (the copies, memsets and unified memory
- * in report/read_activities.c); the per-kernel summary is derived from
+ * in report/load_activities.c); the per-kernel summary is derived from
  * the launches, so it is checked, not kept. */
-#include "report/read_exec.h"
+#include "report/load_exec.h"
 
 #include "gpuprof/origin_names.h"
 #include "gpuprof/status.h"
-#include "report/read_activities.h"
-#include "report/read_parts.h"
+#include "report/load_activities.h"
+#include "report/load_parts.h"
 
 #include <math.h>
 #include <stdint.h>

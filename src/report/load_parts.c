@@ -1,7 +1,7 @@
-/* Reading back a device and a metric set (report/read_parts.h), as strictly as the rest of
+/* Reading back a device and a metric set (report/load_parts.h), as strictly as the rest of
  * the report: every key the schema requires, with its type and range (keys it does not know
  * are a newer gpuprof's, passed over). */
-#include "report/read_parts.h"
+#include "report/load_parts.h"
 
 #include "gpuprof/status.h"
 

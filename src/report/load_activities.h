@@ -1,8 +1,8 @@
-/* Reading back the exec section's copies, memsets and unified memory (report/read_exec.c
+/* Reading back the exec section's copies, memsets and unified memory (report/load_exec.c
  * reads the rest of the section). All of it is optional: reports of a gpuprof before GPU
  * activities have none. */
-#ifndef GPUPROF_REPORT_READ_ACTIVITIES_H
-#define GPUPROF_REPORT_READ_ACTIVITIES_H
+#ifndef GPUPROF_REPORT_LOAD_ACTIVITIES_H
+#define GPUPROF_REPORT_LOAD_ACTIVITIES_H
 
 #include "gpuprof/report.h"
 #include "report/json_in.h"

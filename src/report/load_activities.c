@@ -1,6 +1,6 @@
-/* Reading back the exec section's GPU activities besides kernels (report/read_activities.h):
+/* Reading back the exec section's GPU activities besides kernels (report/load_activities.h):
  * each copy and memset with its kinds by name, and the unified-memory counters by key. */
-#include "report/read_activities.h"
+#include "report/load_activities.h"
 
 #include "gpuprof/activity_names.h"
 #include "gpuprof/status.h"
