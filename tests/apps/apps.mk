@@ -17,7 +17,7 @@ APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
                 spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast \
-                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples
+                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples contexts
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
@@ -25,6 +25,8 @@ APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
 # Per-program libraries: $(APPS_LDLIBS_<name>); flags: $(APPS_NVFLAGS_<name>); device code:
 # $(APPS_GENCODE_<name>), else the Makefile's $(GENCODE).
 APPS_LDLIBS_threads := -lpthread
+# The driver API (cuCtxCreate) beside the runtime.
+APPS_LDLIBS_contexts := -lcuda
 # cuBLAS from the toolkit, found again at run time through an rpath to its folder.
 APPS_LDLIBS_gemm     = -lcublas -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 # A cap that makes spillHeavy spill (sm_90 ptxas: 436 bytes of spill stores at 32 registers;
