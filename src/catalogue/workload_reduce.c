@@ -207,13 +207,8 @@ static uint64_t reduce_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_reduce_workload = {
-    .check = reduce_check,
-    .device_bytes = reduce_device_bytes,
+    .check = reduce_check, .device_bytes = reduce_device_bytes, .bytes_moved = reduce_bytes_moved,
     .state_bytes = sizeof(reduce_state),
-    .create = reduce_create,
-    .prepare = reduce_prepare,
-    .launch = reduce_launch,
-    .verify = reduce_verify,
-    .bytes_moved = reduce_bytes_moved,
-    .destroy = gp_workload_destroy,
+    .create = reduce_create, .destroy = gp_workload_destroy,
+    .prepare = reduce_prepare, .launch = reduce_launch, .verify = reduce_verify,
 };

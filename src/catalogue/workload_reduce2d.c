@@ -119,12 +119,8 @@ static uint64_t reduce2d_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_reduce2d_workload = {
-    .device_bytes = reduce2d_device_bytes,
+    .device_bytes = reduce2d_device_bytes, .bytes_moved = reduce2d_bytes_moved,
     .state_bytes = sizeof(reduce2d_state),
-    .create = reduce2d_create,
-    .prepare = reduce2d_prepare,
-    .launch = reduce2d_launch,
-    .verify = reduce2d_verify,
-    .bytes_moved = reduce2d_bytes_moved,
-    .destroy = gp_workload_destroy,
+    .create = reduce2d_create, .destroy = gp_workload_destroy,
+    .prepare = reduce2d_prepare, .launch = reduce2d_launch, .verify = reduce2d_verify,
 };

@@ -186,13 +186,8 @@ static uint64_t saxpy_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_saxpy_workload = {
-    .check = saxpy_check,
-    .device_bytes = saxpy_device_bytes,
+    .check = saxpy_check, .device_bytes = saxpy_device_bytes, .bytes_moved = saxpy_bytes_moved,
     .state_bytes = sizeof(saxpy_state),
-    .create = saxpy_create,
-    .prepare = saxpy_prepare,
-    .launch = saxpy_launch,
-    .verify = saxpy_verify,
-    .bytes_moved = saxpy_bytes_moved,
-    .destroy = gp_workload_destroy,
+    .create = saxpy_create, .destroy = gp_workload_destroy,
+    .prepare = saxpy_prepare, .launch = saxpy_launch, .verify = saxpy_verify,
 };

@@ -160,12 +160,8 @@ static uint64_t transpose_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_transpose_workload = {
-    .device_bytes = transpose_device_bytes,
+    .device_bytes = transpose_device_bytes, .bytes_moved = transpose_bytes_moved,
     .state_bytes = sizeof(transpose_state),
-    .create = transpose_create,
-    .prepare = transpose_prepare,
-    .launch = transpose_launch,
-    .verify = transpose_verify,
-    .bytes_moved = transpose_bytes_moved,
-    .destroy = gp_workload_destroy,
+    .create = transpose_create, .destroy = gp_workload_destroy,
+    .prepare = transpose_prepare, .launch = transpose_launch, .verify = transpose_verify,
 };
