@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef struct {
-    gp_workload_state base;  /* the problem, and the buffers destroy frees */
+    gp_workload_state base;   /* the problem, and the buffers destroy frees */
     void *d_in, *d_pristine;  /* the input the kernels see, and a copy to restore it from */
     void *d_partials;         /* GP_PARTIAL_BYTES per slot */
     uint64_t partial_slots;

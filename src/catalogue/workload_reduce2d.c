@@ -13,7 +13,7 @@
 
 
 typedef struct {
-    gp_workload_state base;  /* the problem, and the buffers destroy frees */
+    gp_workload_state base; /* the problem, and the buffers destroy frees */
     float *d_in;          /* the matrix; no variant modifies it */
     float *d_buf[2];      /* each holds the first pass's output; later passes are smaller */
     uint64_t buf_elems;

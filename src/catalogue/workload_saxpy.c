@@ -21,7 +21,7 @@
 #define CHECK_CHUNK ((uint64_t)1 << 22)
 
 typedef struct {
-    gp_workload_state base;  /* the problem, and the buffers destroy frees */
+    gp_workload_state base; /* the problem, and the buffers destroy frees */
     float *x, *y0;          /* host inputs, kept for the reference */
     float *chunk;           /* download buffer of the check */
     float *d_x, *d_y, *d_y0;
