@@ -7,6 +7,7 @@
 #include "gpuprof/saxpy.h"
 #include "gpuprof/transpose.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -162,20 +163,29 @@ const gp_family *gp_family_table(size_t *count)
     return families;
 }
 
+/* The row called `name` among n rows of `size` bytes, or NULL: the one search of the family
+ * and variant tables, whose rows begin with their name (a pointer to a struct is a pointer to
+ * its first member). */
+_Static_assert(offsetof(gp_family, name) == 0 && offsetof(gp_variant, name) == 0,
+               "family and variant rows begin with their name");
+static const void *row_named(const void *rows, size_t n, size_t size, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *row = (const char *)rows + i * size;
+        if (strcmp(*(const char *const *)row, name) == 0)
+            return row;
+    }
+    return NULL;
+}
+
 const gp_family *gp_find_family(const char *name)
 {
-    for (size_t i = 0; i < COUNT(families); i++)
-        if (strcmp(families[i].name, name) == 0)
-            return &families[i];
-    return NULL;
+    return row_named(families, COUNT(families), sizeof families[0], name);
 }
 
 const gp_variant *gp_find_variant(const gp_family *f, const char *name)
 {
-    for (size_t i = 0; i < f->n_variants; i++)
-        if (strcmp(f->variants[i].name, name) == 0)
-            return &f->variants[i];
-    return NULL;
+    return row_named(f->variants, f->n_variants, sizeof f->variants[0], name);
 }
 
 bool gp_family_has_option(const gp_family *f, gp_option_id id)

@@ -1,6 +1,6 @@
 /* What the families' workloads share besides the seeded inputs (random.c): the grid-size
- * check of their launch arithmetic, the float32 sum check, and device memory calls that name
- * what failed. */
+ * check of their launch arithmetic, the float32 sum check, device memory calls that name what
+ * failed, and the state every family's begins with, whose buffers one destroy frees. */
 #include "catalogue/workload.h"
 
 #include "gpuprof/status.h"
@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The float32 sum check (reduce and reduce2d): against a double-precision reference
@@ -53,4 +54,50 @@ int gp_download(void *dst, const void *src, uint64_t bytes)
 {
     GP_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
     return GP_OK;
+}
+
+int gp_workload_create(const gp_problem *p, const gp_device_info *dev, void **state)
+{
+    const gp_workload_ops *ops = p->family->workload;
+    if (ops->state_bytes < sizeof(gp_workload_state))
+        return gp_fail(GP_ERR_RUNTIME, "internal error: %s's workload names no state size",
+                       p->family->name);
+    gp_workload_state *w = calloc(1, ops->state_bytes);
+    if (!w)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    w->p = *p;
+    *state = w; /* from here on, destroy() frees whatever was created */
+    return ops->create(w, dev);
+}
+
+int gp_state_device_alloc(gp_workload_state *w, void **ptr, uint64_t bytes, const char *what)
+{
+    if (w->n_device == GP_WORKLOAD_MAX_BUFFERS) {
+        *ptr = NULL;
+        return gp_fail(GP_ERR_RUNTIME, "internal error: more than %d device buffers for %s",
+                       GP_WORKLOAD_MAX_BUFFERS, what);
+    }
+    GP_TRY(gp_device_alloc(ptr, bytes, what));
+    w->device[w->n_device++] = *ptr;
+    return GP_OK;
+}
+
+void *gp_state_host_alloc(gp_workload_state *w, size_t bytes)
+{
+    void *buffer = w->n_host < GP_WORKLOAD_MAX_BUFFERS ? malloc(bytes) : NULL;
+    if (buffer)
+        w->host[w->n_host++] = buffer;
+    return buffer;
+}
+
+void gp_workload_destroy(void *state)
+{
+    gp_workload_state *w = state;
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n_device; i++)
+        cudaFree(w->device[i]);
+    for (size_t i = 0; i < w->n_host; i++)
+        free(w->host[i]);
+    free(w);
 }

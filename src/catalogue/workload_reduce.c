@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef struct {
-    gp_problem p;
+    gp_workload_state base;   /* the problem, and the buffers destroy frees */
     void *d_in, *d_pristine;  /* the input the kernels see, and a copy to restore it from */
     void *d_partials;         /* GP_PARTIAL_BYTES per slot */
     uint64_t partial_slots;
@@ -62,72 +62,56 @@ static int reduce_check(const gp_problem *p, const gp_config *c)
     return gp_check_grid_x(p->size.n, (uint64_t)c->block.x * per_thread, what);
 }
 
-
-static void reduce_destroy(void *state)
-{
-    reduce_state *s = state;
-    if (!s)
-        return;
-    cudaFree(s->d_in);
-    cudaFree(s->d_pristine);
-    cudaFree(s->d_partials);
-    cudaFree(s->d_total);
-    cudaFree(s->d_counter);
-    cudaFree(s->d_scratch);
-    free(s);
-}
-
 static void compute_reference(reduce_state *s)
 {
-    const uint64_t n = s->p.size.n;
-    if (s->p.dtype == GP_INT32) {
-        s->ref_int = gp_seeded_int32_sum(n, s->p.seed);
+    const gp_problem *p = &s->base.p;
+    if (p->dtype == GP_INT32) {
+        s->ref_int = gp_seeded_int32_sum(p->size.n, p->seed);
         s->ref_float = (double)s->ref_int;
         s->ref_abs = s->ref_float; /* inputs are non-negative */
     } else {
-        gp_seeded_float_sum(n, s->p.seed, &s->ref_float, &s->ref_abs);
+        gp_seeded_float_sum(p->size.n, p->seed, &s->ref_float, &s->ref_abs);
     }
 }
 
 static int fill_input(reduce_state *s)
 {
-    const uint64_t n = s->p.size.n;
-    return s->p.dtype == GP_INT32 ? gp_fill_int32_device(s->d_in, n, s->p.seed)
-                                  : gp_fill_float_device(s->d_in, n, s->p.seed);
+    const gp_problem *p = &s->base.p;
+    return p->dtype == GP_INT32 ? gp_fill_int32_device(s->d_in, p->size.n, p->seed)
+                                : gp_fill_float_device(s->d_in, p->size.n, p->seed);
 }
 
 static int allocate(reduce_state *s)
 {
-    const uint64_t bytes = input_bytes(&s->p);
-    GP_TRY(gp_device_alloc(&s->d_in, bytes, "the input"));
-    s->partial_slots = partial_slots(&s->p, s->multiprocessors);
-    GP_TRY(gp_device_alloc(&s->d_partials, GP_PARTIAL_BYTES * s->partial_slots,
-                           "the block partials"));
-    GP_TRY(gp_device_alloc(&s->d_total, GP_PARTIAL_BYTES, "the total"));
-    GP_TRY(gp_device_alloc((void **)&s->d_counter, sizeof(unsigned), "the block counter"));
+    gp_workload_state *w = &s->base;
+    const uint64_t bytes = input_bytes(&w->p);
+    GP_TRY(gp_state_device_alloc(w, &s->d_in, bytes, "the input"));
+    s->partial_slots = partial_slots(&w->p, s->multiprocessors);
+    GP_TRY(gp_state_device_alloc(w, &s->d_partials, GP_PARTIAL_BYTES * s->partial_slots,
+                                 "the block partials"));
+    GP_TRY(gp_state_device_alloc(w, &s->d_total, GP_PARTIAL_BYTES, "the total"));
+    GP_TRY(gp_state_device_alloc(w, (void **)&s->d_counter, sizeof(unsigned),
+                                 "the block counter"));
     GP_CUDA(cudaMemset(s->d_counter, 0, sizeof(unsigned)));
-    GP_TRY(gp_reduce_cub_scratch(s->p.dtype, s->p.size.n, &s->scratch_bytes));
-    GP_TRY(gp_device_alloc(&s->d_scratch, s->scratch_bytes, "cub's temporary storage"));
-    if (s->p.restores_input)
-        GP_TRY(gp_device_alloc(&s->d_pristine, bytes, "the copy of the input"));
+    GP_TRY(gp_reduce_cub_scratch(w->p.dtype, w->p.size.n, &s->scratch_bytes));
+    GP_TRY(gp_state_device_alloc(w, &s->d_scratch, s->scratch_bytes, "cub's temporary storage"));
+    if (w->p.restores_input)
+        GP_TRY(gp_state_device_alloc(w, &s->d_pristine, bytes, "the copy of the input"));
     return GP_OK;
 }
 
 /* The device generates the input while the host sums the same stream; the copy that
  * in-place variants are restored from is taken after both. */
-static int reduce_create(const gp_problem *p, const gp_device_info *dev, void **state)
+static int reduce_create(void *state, const gp_device_info *dev)
 {
-    reduce_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    *state = s;
-    s->p = *p;
+    reduce_state *s = state;
     s->multiprocessors = dev->multiprocessors;
     GP_TRY(allocate(s));
     GP_TRY(fill_input(s));
     compute_reference(s);
     if (s->d_pristine)
-        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, input_bytes(p), cudaMemcpyDeviceToDevice));
+        GP_CUDA(cudaMemcpy(s->d_pristine, s->d_in, input_bytes(&s->base.p),
+                           cudaMemcpyDeviceToDevice));
     GP_CUDA(cudaDeviceSynchronize());
     return GP_OK;
 }
@@ -137,7 +121,7 @@ static int reduce_prepare(void *state, const gp_config *c)
     reduce_state *s = state;
     const bool in_place = (c->variant->flags & GP_VF_IN_PLACE) != 0;
     if (in_place || s->input_dirty)
-        GP_CUDA(cudaMemcpyAsync(s->d_in, s->d_pristine, input_bytes(&s->p),
+        GP_CUDA(cudaMemcpyAsync(s->d_in, s->d_pristine, input_bytes(&s->base.p),
                                 cudaMemcpyDeviceToDevice, 0));
     s->input_dirty = in_place;
     /* A variant that forgets to write its total must fail the check, not pass on stale data. */
@@ -149,14 +133,14 @@ static int reduce_launch(void *state, const gp_config *c, const gp_hooks *hooks)
 {
     reduce_state *s = state;
     gp_reduce_args a = {
-        .dtype = s->p.dtype,
+        .dtype = s->base.p.dtype,
         .in = s->d_in,
         .partials = s->d_partials,
         .total = s->d_total,
         .counter = s->d_counter,
         .scratch = s->d_scratch,
         .scratch_bytes = s->scratch_bytes,
-        .n = s->p.size.n,
+        .n = s->base.p.size.n,
         .block = c->block.x,
     };
     return ((gp_reduce_fn)c->variant->launch)(&a, hooks);
@@ -176,14 +160,14 @@ static int sum_partials(reduce_state *s, uint64_t count, double *got, int64_t *g
     int64_t isum = 0;
     double fsum = 0.0;
     for (uint64_t i = 0; rc == GP_OK && i < count; i++) {
-        if (s->p.dtype == GP_INT32)
+        if (s->base.p.dtype == GP_INT32)
             isum += ((const int32_t *)h)[i];
         else
             fsum += ((const float *)h)[i];
     }
     free(h);
     *got_int = isum;
-    *got = s->p.dtype == GP_INT32 ? (double)isum : fsum;
+    *got = s->base.p.dtype == GP_INT32 ? (double)isum : fsum;
     return rc;
 }
 
@@ -195,7 +179,7 @@ static int reduce_verify(void *state, const gp_config *c, const gp_result *res, 
     int64_t got_int = 0;
     if (c->variant->flags & GP_VF_PARTIALS) {
         GP_TRY(sum_partials(s, res->n_launches ? res->launches[0].grid.x : 0, &got, &got_int));
-    } else if (s->p.dtype == GP_INT32) {
+    } else if (s->base.p.dtype == GP_INT32) {
         GP_TRY(gp_download(&got_int, s->d_total, sizeof got_int));
         got = (double)got_int;
     } else {
@@ -203,7 +187,7 @@ static int reduce_verify(void *state, const gp_config *c, const gp_result *res, 
         GP_TRY(gp_download(&f, s->d_total, sizeof f));
         got = f;
     }
-    if (s->p.dtype != GP_INT32) {
+    if (s->base.p.dtype != GP_INT32) {
         gp_check_float_sum(got, s->ref_float, s->ref_abs, check);
         return GP_OK;
     }
@@ -223,12 +207,8 @@ static uint64_t reduce_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_reduce_workload = {
-    .check = reduce_check,
-    .device_bytes = reduce_device_bytes,
-    .create = reduce_create,
-    .prepare = reduce_prepare,
-    .launch = reduce_launch,
-    .verify = reduce_verify,
-    .bytes_moved = reduce_bytes_moved,
-    .destroy = reduce_destroy,
+    .check = reduce_check, .device_bytes = reduce_device_bytes, .bytes_moved = reduce_bytes_moved,
+    .state_bytes = sizeof(reduce_state),
+    .create = reduce_create, .destroy = gp_workload_destroy,
+    .prepare = reduce_prepare, .launch = reduce_launch, .verify = reduce_verify,
 };

@@ -13,7 +13,7 @@
 
 
 typedef struct {
-    gp_problem p;
+    gp_workload_state base; /* the problem, and the buffers destroy frees */
     float *d_in;          /* the matrix; no variant modifies it */
     float *d_buf[2];      /* each holds the first pass's output; later passes are smaller */
     uint64_t buf_elems;
@@ -45,42 +45,29 @@ static uint64_t reduce2d_device_bytes(const gp_problem *p, const gp_device_info 
     return (matrix_elems(p) + 2 * first_output_elems(p)) * GP_ELEMENT_BYTES;
 }
 
-static void reduce2d_destroy(void *state)
-{
-    reduce2d_state *s = state;
-    if (!s)
-        return;
-    cudaFree(s->d_in);
-    cudaFree(s->d_buf[0]);
-    cudaFree(s->d_buf[1]);
-    free(s);
-}
-
 /* The matrix is generated on the device; the host sums the same stream for the reference. */
 static int create_input(reduce2d_state *s)
 {
-    const uint64_t n = matrix_elems(&s->p);
-    GP_TRY(gp_device_alloc((void **)&s->d_in, n * GP_ELEMENT_BYTES, "the matrix"));
-    GP_TRY(gp_fill_float_device(s->d_in, n, s->p.seed));
-    gp_seeded_float_sum(n, s->p.seed, &s->ref, &s->ref_abs);
+    const uint64_t n = matrix_elems(&s->base.p);
+    GP_TRY(gp_state_device_alloc(&s->base, (void **)&s->d_in, n * GP_ELEMENT_BYTES, "the matrix"));
+    GP_TRY(gp_fill_float_device(s->d_in, n, s->base.p.seed));
+    gp_seeded_float_sum(n, s->base.p.seed, &s->ref, &s->ref_abs);
     GP_CUDA(cudaDeviceSynchronize());
     return GP_OK;
 }
 
-static int reduce2d_create(const gp_problem *p, const gp_device_info *dev, void **state)
+static int reduce2d_create(void *state, const gp_device_info *dev)
 {
     (void)dev;
-    reduce2d_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    *state = s;
-    s->p = *p;
+    reduce2d_state *s = state;
     GP_TRY(create_input(s));
     /* Allocated once: no pass allocates, and pass k + 1 never outgrows pass k's output. */
-    s->buf_elems = first_output_elems(p);
+    s->buf_elems = first_output_elems(&s->base.p);
     const uint64_t buf_bytes = s->buf_elems * GP_ELEMENT_BYTES;
-    GP_TRY(gp_device_alloc((void **)&s->d_buf[0], buf_bytes, "the first pass buffer"));
-    return gp_device_alloc((void **)&s->d_buf[1], buf_bytes, "the second pass buffer");
+    GP_TRY(gp_state_device_alloc(&s->base, (void **)&s->d_buf[0], buf_bytes,
+                                 "the first pass buffer"));
+    return gp_state_device_alloc(&s->base, (void **)&s->d_buf[1], buf_bytes,
+                                 "the second pass buffer");
 }
 
 static int reduce2d_prepare(void *state, const gp_config *c)
@@ -101,9 +88,9 @@ static int reduce2d_launch(void *state, const gp_config *c, const gp_hooks *hook
     gp_reduce2d_args a = {
         .in = s->d_in,
         .buf = {s->d_buf[0], s->d_buf[1]},
-        .nx = s->p.size.nx,
-        .ny = s->p.size.ny,
-        .group = group_of(&s->p),
+        .nx = s->base.p.size.nx,
+        .ny = s->base.p.size.ny,
+        .group = group_of(&s->base.p),
         .block = c->block,
         .result = &s->result_ptr,
     };
@@ -132,11 +119,8 @@ static uint64_t reduce2d_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_reduce2d_workload = {
-    .device_bytes = reduce2d_device_bytes,
-    .create = reduce2d_create,
-    .prepare = reduce2d_prepare,
-    .launch = reduce2d_launch,
-    .verify = reduce2d_verify,
-    .bytes_moved = reduce2d_bytes_moved,
-    .destroy = reduce2d_destroy,
+    .device_bytes = reduce2d_device_bytes, .bytes_moved = reduce2d_bytes_moved,
+    .state_bytes = sizeof(reduce2d_state),
+    .create = reduce2d_create, .destroy = gp_workload_destroy,
+    .prepare = reduce2d_prepare, .launch = reduce2d_launch, .verify = reduce2d_verify,
 };

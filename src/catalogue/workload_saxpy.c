@@ -21,7 +21,7 @@
 #define CHECK_CHUNK ((uint64_t)1 << 22)
 
 typedef struct {
-    gp_problem p;
+    gp_workload_state base; /* the problem, and the buffers destroy frees */
     float *x, *y0;          /* host inputs, kept for the reference */
     float *chunk;           /* download buffer of the check */
     float *d_x, *d_y, *d_y0;
@@ -62,27 +62,13 @@ static float alpha_of(const gp_problem *p)
     return (float)p->params[GP_SAXPY_ALPHA];
 }
 
-static void saxpy_destroy(void *state)
-{
-    saxpy_state *s = state;
-    if (!s)
-        return;
-    free(s->x);
-    free(s->y0);
-    free(s->chunk);
-    cudaFree(s->d_x);
-    cudaFree(s->d_y);
-    cudaFree(s->d_y0);
-    free(s);
-}
-
 static int allocate_host(saxpy_state *s)
 {
-    const uint64_t n = s->p.size.n;
+    const uint64_t n = s->base.p.size.n;
     const uint64_t chunk = n < CHECK_CHUNK ? n : CHECK_CHUNK;
-    s->x = malloc(n * sizeof *s->x);
-    s->y0 = malloc(n * sizeof *s->y0);
-    s->chunk = malloc((chunk ? chunk : 1) * sizeof *s->chunk);
+    s->x = gp_state_host_alloc(&s->base, n * sizeof *s->x);
+    s->y0 = gp_state_host_alloc(&s->base, n * sizeof *s->y0);
+    s->chunk = gp_state_host_alloc(&s->base, (chunk ? chunk : 1) * sizeof *s->chunk);
     if (!s->x || !s->y0 || !s->chunk)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for %llu elements of x and y",
                        (unsigned long long)n);
@@ -91,29 +77,26 @@ static int allocate_host(saxpy_state *s)
 
 static int allocate_device(saxpy_state *s)
 {
-    const uint64_t bytes = array_bytes(&s->p);
-    GP_TRY(gp_device_alloc((void **)&s->d_x, bytes, "x"));
-    GP_TRY(gp_device_alloc((void **)&s->d_y, bytes, "y"));
-    GP_TRY(gp_device_alloc((void **)&s->d_y0, bytes, "the copy of y"));
+    gp_workload_state *w = &s->base;
+    const uint64_t bytes = array_bytes(&w->p);
+    GP_TRY(gp_state_device_alloc(w, (void **)&s->d_x, bytes, "x"));
+    GP_TRY(gp_state_device_alloc(w, (void **)&s->d_y, bytes, "y"));
+    GP_TRY(gp_state_device_alloc(w, (void **)&s->d_y0, bytes, "the copy of y"));
     /* Generated on the device, with the same seeds as the host copies the check uses. */
-    GP_TRY(gp_fill_float_device(s->d_x, s->p.size.n, s->p.seed));
-    GP_TRY(gp_fill_float_device(s->d_y0, s->p.size.n, s->p.seed + 1));
+    GP_TRY(gp_fill_float_device(s->d_x, w->p.size.n, w->p.seed));
+    GP_TRY(gp_fill_float_device(s->d_y0, w->p.size.n, w->p.seed + 1));
     return GP_OK;
 }
 
-static int saxpy_create(const gp_problem *p, const gp_device_info *dev, void **state)
+static int saxpy_create(void *state, const gp_device_info *dev)
 {
     (void)dev;
-    saxpy_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    *state = s;
-    s->p = *p;
+    saxpy_state *s = state;
     GP_TRY(allocate_host(s));
     /* Different seeds: x and y must not be the same sequence. */
     GP_TRY(allocate_device(s));
-    gp_fill_float(s->x, p->size.n, p->seed);
-    gp_fill_float(s->y0, p->size.n, p->seed + 1);
+    gp_fill_float(s->x, s->base.p.size.n, s->base.p.seed);
+    gp_fill_float(s->y0, s->base.p.size.n, s->base.p.seed + 1);
     GP_CUDA(cudaDeviceSynchronize());
     return GP_OK;
 }
@@ -123,7 +106,7 @@ static int saxpy_prepare(void *state, const gp_config *c)
     (void)c;
     saxpy_state *s = state;
     /* Every launch overwrites y: start each one from the same y. */
-    GP_CUDA(cudaMemcpyAsync(s->d_y, s->d_y0, array_bytes(&s->p), cudaMemcpyDeviceToDevice, 0));
+    GP_CUDA(cudaMemcpyAsync(s->d_y, s->d_y0, array_bytes(&s->base.p), cudaMemcpyDeviceToDevice, 0));
     return GP_OK;
 }
 
@@ -133,8 +116,8 @@ static int saxpy_launch(void *state, const gp_config *c, const gp_hooks *hooks)
     gp_saxpy_args a = {
         .x = s->d_x,
         .y = s->d_y,
-        .n = s->p.size.n,
-        .a = alpha_of(&s->p),
+        .n = s->base.p.size.n,
+        .a = alpha_of(&s->base.p),
         .block = c->block.x,
         .grid = (unsigned)c->params[GP_SAXPY_GRID], /* 0: the launcher's default */
     };
@@ -144,7 +127,7 @@ static int saxpy_launch(void *state, const gp_config *c, const gp_hooks *hooks)
 /* Compare count elements of the device result starting at `base` with a*x + y in double. */
 static void check_chunk(const saxpy_state *s, uint64_t base, uint64_t count, saxpy_errors *e)
 {
-    const double a = alpha_of(&s->p);
+    const double a = alpha_of(&s->base.p);
     for (uint64_t k = 0; k < count; k++) {
         const uint64_t i = base + k;
         const double ax = a * s->x[i], y = s->y0[i];
@@ -178,7 +161,7 @@ static int saxpy_verify(void *state, const gp_config *c, const gp_result *res, g
     (void)c;
     (void)res;
     saxpy_state *s = state;
-    const uint64_t n = s->p.size.n;
+    const uint64_t n = s->base.p.size.n;
     GP_CUDA(cudaDeviceSynchronize());
     saxpy_errors e = {0};
     for (uint64_t base = 0; base < n; base += CHECK_CHUNK) {
@@ -203,12 +186,8 @@ static uint64_t saxpy_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_saxpy_workload = {
-    .check = saxpy_check,
-    .device_bytes = saxpy_device_bytes,
-    .create = saxpy_create,
-    .prepare = saxpy_prepare,
-    .launch = saxpy_launch,
-    .verify = saxpy_verify,
-    .bytes_moved = saxpy_bytes_moved,
-    .destroy = saxpy_destroy,
+    .check = saxpy_check, .device_bytes = saxpy_device_bytes, .bytes_moved = saxpy_bytes_moved,
+    .state_bytes = sizeof(saxpy_state),
+    .create = saxpy_create, .destroy = gp_workload_destroy,
+    .prepare = saxpy_prepare, .launch = saxpy_launch, .verify = saxpy_verify,
 };

@@ -17,7 +17,7 @@
 #define CHECK_BLOCK 64
 
 typedef struct {
-    gp_problem p;
+    gp_workload_state base;  /* the problem, and the buffers destroy frees */
     float *host;             /* the input as generated */
     float *result;           /* the latest output, downloaded */
     float *d_in, *d_out;
@@ -40,36 +40,21 @@ static uint64_t transpose_device_bytes(const gp_problem *p, const gp_device_info
     return 2 * matrix_bytes(p); /* input and output */
 }
 
-static void transpose_destroy(void *state)
-{
-    transpose_state *s = state;
-    if (!s)
-        return;
-    free(s->host);
-    free(s->result);
-    cudaFree(s->d_in);
-    cudaFree(s->d_out);
-    free(s);
-}
-
-static int transpose_create(const gp_problem *p, const gp_device_info *dev, void **state)
+static int transpose_create(void *state, const gp_device_info *dev)
 {
     (void)dev;
-    transpose_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    *state = s; /* from here on, destroy() frees whatever was created */
-    s->p = *p;
+    transpose_state *s = state;
+    const gp_problem *p = &s->base.p;
     const uint64_t bytes = matrix_bytes(p);
-    s->host = malloc(bytes);
-    s->result = malloc(bytes);
+    s->host = gp_state_host_alloc(&s->base, bytes);
+    s->result = gp_state_host_alloc(&s->base, bytes);
     if (!s->host || !s->result)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory for 2 x %llu matrix elements",
                        (unsigned long long)p->size.n);
     /* The device generates the input while the host generates the copy the check compares
      * with: element-wise checks also prove the two generators agree, bit for bit. */
-    GP_TRY(gp_device_alloc((void **)&s->d_in, bytes, "the input matrix"));
-    GP_TRY(gp_device_alloc((void **)&s->d_out, bytes, "the output matrix"));
+    GP_TRY(gp_state_device_alloc(&s->base, (void **)&s->d_in, bytes, "the input matrix"));
+    GP_TRY(gp_state_device_alloc(&s->base, (void **)&s->d_out, bytes, "the output matrix"));
     GP_TRY(gp_fill_float_device(s->d_in, p->size.n, p->seed));
     gp_fill_float(s->host, p->size.n, p->seed);
     GP_CUDA(cudaDeviceSynchronize());
@@ -81,7 +66,7 @@ static int transpose_prepare(void *state, const gp_config *c)
     (void)c;
     transpose_state *s = state;
     /* All bits set is a NaN no input holds: an element the variant does not write fails. */
-    GP_CUDA(cudaMemsetAsync(s->d_out, 0xff, matrix_bytes(&s->p), 0));
+    GP_CUDA(cudaMemsetAsync(s->d_out, 0xff, matrix_bytes(&s->base.p), 0));
     return GP_OK;
 }
 
@@ -91,8 +76,8 @@ static int transpose_launch(void *state, const gp_config *c, const gp_hooks *hoo
     gp_transpose_args a = {
         .in = s->d_in,
         .out = s->d_out,
-        .nx = s->p.size.nx,
-        .ny = s->p.size.ny,
+        .nx = s->base.p.size.nx,
+        .ny = s->base.p.size.ny,
         .block = c->block,
         .pad = (int)c->params[GP_TRANSPOSE_PAD],
     };
@@ -114,14 +99,14 @@ static void compare(mismatch_log *log, uint64_t index, float got, float expected
 /* The copy variant: out is the input, element for element. */
 static void compare_copy(const transpose_state *s, mismatch_log *log)
 {
-    for (uint64_t i = 0; i < s->p.size.n; i++)
+    for (uint64_t i = 0; i < s->base.p.size.n; i++)
         compare(log, i, s->result[i], s->host[i]);
 }
 
 /* out (nx rows of ny) against the transpose of in (ny rows of nx), block by block. */
 static void compare_transpose(const transpose_state *s, mismatch_log *log)
 {
-    const uint64_t nx = s->p.size.nx, ny = s->p.size.ny;
+    const uint64_t nx = s->base.p.size.nx, ny = s->base.p.size.ny;
     for (uint64_t c0 = 0; c0 < nx; c0 += CHECK_BLOCK)
         for (uint64_t r0 = 0; r0 < ny; r0 += CHECK_BLOCK)
             for (uint64_t c = c0; c < nx && c < c0 + CHECK_BLOCK; c++)
@@ -132,13 +117,13 @@ static void compare_transpose(const transpose_state *s, mismatch_log *log)
 static void describe(const transpose_state *s, bool copy, const mismatch_log *log,
                      gp_check *check)
 {
-    const unsigned long long n = (unsigned long long)s->p.size.n;
+    const unsigned long long n = (unsigned long long)s->base.p.size.n;
     if (log->mismatches == 0) {
         snprintf(check->detail, sizeof check->detail, "all %llu elements match", n);
         return;
     }
     /* The output is ny × nx for the copy, nx × ny for the transposes. */
-    const uint64_t out_cols = copy ? s->p.size.nx : s->p.size.ny;
+    const uint64_t out_cols = copy ? s->base.p.size.nx : s->base.p.size.ny;
     snprintf(check->detail, sizeof check->detail,
              "%llu of %llu elements differ; first at row %llu, col %llu: got %.9g, expected %.9g",
              (unsigned long long)log->mismatches, n, (unsigned long long)(log->first / out_cols),
@@ -152,7 +137,7 @@ static int transpose_verify(void *state, const gp_config *c, const gp_result *re
     (void)res;
     transpose_state *s = state;
     GP_CUDA(cudaDeviceSynchronize());
-    GP_TRY(gp_download(s->result, s->d_out, matrix_bytes(&s->p)));
+    GP_TRY(gp_download(s->result, s->d_out, matrix_bytes(&s->base.p)));
     const bool copy = c->variant->launch == GP_LAUNCHER(gp_transpose_copy);
     mismatch_log log = {0};
     if (copy)
@@ -162,8 +147,8 @@ static int transpose_verify(void *state, const gp_config *c, const gp_result *re
     memset(check, 0, sizeof *check);
     check->exact = true;
     check->mismatches = log.mismatches;
-    check->expected = (double)s->p.size.n;
-    check->got = (double)(s->p.size.n - log.mismatches);
+    check->expected = (double)s->base.p.size.n;
+    check->got = (double)(s->base.p.size.n - log.mismatches);
     check->status = log.mismatches == 0 ? GP_CHECK_PASSED : GP_CHECK_FAILED;
     describe(s, copy, &log, check);
     return GP_OK;
@@ -175,11 +160,8 @@ static uint64_t transpose_bytes_moved(const gp_problem *p)
 }
 
 const gp_workload_ops gp_transpose_workload = {
-    .device_bytes = transpose_device_bytes,
-    .create = transpose_create,
-    .prepare = transpose_prepare,
-    .launch = transpose_launch,
-    .verify = transpose_verify,
-    .bytes_moved = transpose_bytes_moved,
-    .destroy = transpose_destroy,
+    .device_bytes = transpose_device_bytes, .bytes_moved = transpose_bytes_moved,
+    .state_bytes = sizeof(transpose_state),
+    .create = transpose_create, .destroy = gp_workload_destroy,
+    .prepare = transpose_prepare, .launch = transpose_launch, .verify = transpose_verify,
 };

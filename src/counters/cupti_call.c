@@ -1,6 +1,7 @@
 /* The counters layer's shared CUPTI helpers (counters/cupti_call.h): errors, the process's
- * initialisation of CUPTI's profiler API, device support. Moved here from profiler.c so that
- * the PM sampler shares them; what they do is unchanged.
+ * initialisation of CUPTI's profiler API, device support, and the host objects' closing and
+ * evaluation. Moved here from profiler.c so that the PM sampler shares them; what they do is
+ * unchanged.
  * Counters layer: never prints, never exits, never links cudart. */
 #include "counters/cupti_call.h"
 
@@ -102,6 +103,33 @@ int gp_cupti_configure(CUpti_Profiler_Host_Object *host, const char *const *coun
     np.configImageSize = *size;
     CUPTI(cuptiProfilerHostGetNumOfPasses(&np));
     *passes = np.numOfPasses;
+    return GP_OK;
+}
+
+void gp_cupti_host_close(CUpti_Profiler_Host_Object *host)
+{
+    if (!host)
+        return;
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = host;
+    cuptiProfilerHostDeinitialize(&p);
+}
+
+int gp_cupti_evaluate(CUpti_Profiler_Host_Object *host, const uint8_t *counter_data,
+                      size_t counter_data_size, size_t range, const char *const *counters,
+                      size_t n, double *values)
+{
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params e = {
+        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    e.pHostObject = host;
+    e.pCounterDataImage = counter_data;
+    e.counterDataImageSize = counter_data_size;
+    e.rangeIndex = range;
+    e.ppMetricNames = (const char **)counters;
+    e.numMetrics = n;
+    e.pMetricValues = values;
+    CUPTI(cuptiProfilerHostEvaluateToGpuValues(&e));
     return GP_OK;
 }
 

@@ -230,12 +230,7 @@ void gp_pm_sampler_close(gp_pm_sampler *s)
         d.pPmSamplingObject = s->sampling;
         cuptiPmSamplingDisable(&d);
     }
-    if (s->host) {
-        CUpti_Profiler_Host_Deinitialize_Params h = {
-            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        h.pHostObject = s->host;
-        cuptiProfilerHostDeinitialize(&h);
-    }
+    gp_cupti_host_close(s->host);
     if (s->acquired)
         gp_cupti_profiler_release();
     free(s->config);
@@ -328,16 +323,8 @@ static int read_sample(const gp_pm_sampler *s, size_t i, gp_pm_sample *out)
     info.sampleIndex = i;
     CUPTI(cuptiPmSamplingCounterDataGetSampleInfo(&info));
     double values[N_COUNTERS];
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params e = {
-        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    e.pHostObject = s->host;
-    e.pCounterDataImage = s->counter_data;
-    e.counterDataImageSize = s->counter_data_size;
-    e.rangeIndex = i;
-    e.ppMetricNames = (const char **)dram_counters;
-    e.numMetrics = N_COUNTERS;
-    e.pMetricValues = values;
-    CUPTI(cuptiProfilerHostEvaluateToGpuValues(&e));
+    GP_TRY(gp_cupti_evaluate(s->host, s->counter_data, s->counter_data_size, i, dram_counters,
+                             N_COUNTERS, values));
     *out = (gp_pm_sample){.start_ns = info.startTimestamp, .end_ns = info.endTimestamp,
                           .read_bytes = values[0], .write_bytes = values[1]};
     return GP_OK;

@@ -77,16 +77,6 @@ static int host_open(const char *chip, CUpti_Profiler_Host_Object **host)
     return GP_OK;
 }
 
-static void host_close(CUpti_Profiler_Host_Object *host)
-{
-    if (!host)
-        return;
-    CUpti_Profiler_Host_Deinitialize_Params p = {
-        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    p.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&p);
-}
-
 bool gp_profiler_has_counter(const gp_profiler *p, const char *name, const char **unit)
 {
     CUpti_Profiler_Host_GetMetricProperties_Params q = {
@@ -115,7 +105,7 @@ static int build_configuration(configuration *k, const char *const *counters, si
 static void free_configuration(configuration *k, const gp_profiler *p)
 {
     if (k->host != p->host)
-        host_close(k->host);
+        gp_cupti_host_close(k->host);
     free(k->image);
     free(k->counter_data);
     memset(k, 0, sizeof *k);
@@ -152,7 +142,7 @@ int gp_profiler_count_passes(const gp_profiler *p, const char *const *counters, 
         rc = build_configuration(&k, counters, n);
     if (rc == GP_OK)
         *passes = k.passes;
-    host_close(k.host);
+    gp_cupti_host_close(k.host);
     free(k.image);
     return rc;
 }
@@ -266,7 +256,7 @@ void gp_profiler_close(gp_profiler *p)
     (void)disable_range_profiler(p);
     for (size_t i = 0; i < p->n_configs; i++)
         free_configuration(&p->configs[i], p);
-    host_close(p->host);
+    gp_cupti_host_close(p->host);
     if (p->initialized)
         gp_cupti_profiler_release();
     free(p);
@@ -469,15 +459,6 @@ int gp_profiler_end(gp_profiler *p, size_t *ranges)
 int gp_profiler_read(const gp_profiler *p, size_t range, double *values)
 {
     const configuration *k = &p->configs[p->current];
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params e = {
-        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    e.pHostObject = k->host;
-    e.pCounterDataImage = k->counter_data;
-    e.counterDataImageSize = k->counter_data_size;
-    e.rangeIndex = range;
-    e.ppMetricNames = (const char **)k->counters;
-    e.numMetrics = k->n_counters;
-    e.pMetricValues = values;
-    CUPTI(cuptiProfilerHostEvaluateToGpuValues(&e));
-    return GP_OK;
+    return gp_cupti_evaluate(k->host, k->counter_data, k->counter_data_size, range, k->counters,
+                             k->n_counters, values);
 }

@@ -53,12 +53,10 @@ static void *open_on_thread(void *arg)
 int gp_collector_open_async(int device, const gp_metrics_request *request, size_t ranges,
                             gp_collector_opener **out)
 {
-    gp_collector_opener *o = calloc(1, sizeof *o);
+    gp_collector_opener *o = malloc(sizeof *o);
     if (!o)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    o->device = device;
-    o->request = request;
-    o->ranges = ranges;
+    *o = (gp_collector_opener){.device = device, .request = request, .ranges = ranges};
     int e = pthread_create(&o->thread, NULL, open_on_thread, o);
     if (e != 0) {
         free(o);

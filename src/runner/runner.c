@@ -218,7 +218,7 @@ static int run_problem(runner *r, const gp_problem *p)
     void *state = NULL;
     int status = runs ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (status == GP_OK)
-        status = ops->create(p, &r->report->device, &state);
+        status = gp_workload_create(p, &r->report->device, &state);
     if (status == GP_OK)
         /* Before timing: no timed launch overlaps CUPTI's set-up. The kernels that generate
          * the inputs in create() may: CUPTI documents nothing against it, and they wait for
