@@ -76,14 +76,20 @@ static void say_graph(CUgraphExec exec, const gp_graph_view *v, uint32_t context
     }
 }
 
+/* A warning about every graph launch alike, given at the first: `said` is its own flag. */
+static void warn_once(bool *said, const char *text)
+{
+    if (*said)
+        return;
+    *said = true;
+    gp_record_warning(text, NULL);
+}
+
 static void say_unknown_graph(void)
 {
     static bool said; /* Guard: the launch lock */
-    if (said)
-        return;
-    said = true;
-    gp_record_warning("a CUDA graph instantiated before gpuprof was loaded is sampled and timed, "
-                      "not shadow-launched", NULL);
+    warn_once(&said, "a CUDA graph instantiated before gpuprof was loaded is sampled and timed, "
+                     "not shadow-launched");
 }
 
 /* ---- the kernel nodes ---------------------------------------------------------------------- */
@@ -336,11 +342,8 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
 static void say_graphs_are_timed(void)
 {
     static bool said; /* Guard: the launch lock */
-    if (said)
-        return;
-    said = true;
-    gp_record_warning("kernels launched from CUDA graphs are timed, not profiled "
-                      "(--graph-profiling=time)", NULL);
+    warn_once(&said, "kernels launched from CUDA graphs are timed, not profiled "
+                     "(--graph-profiling=time)");
 }
 
 /* Graph mode: a range around the whole launch, when the filters take one of its kernel nodes
