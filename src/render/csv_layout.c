@@ -41,16 +41,9 @@ static const gp_csv_column *find_column(const gp_csv_layout *l, const char *name
 static int add_column(gp_csv_layout *l, const char *name, gp_csv_column_kind kind, size_t fixed,
                       const char *key)
 {
-    if (l->n == l->capacity) {
-        const size_t capacity = l->capacity ? 2 * l->capacity : 64;
-        gp_csv_column *bigger = realloc(l->columns, capacity * sizeof *bigger);
-        if (!bigger)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        l->columns = bigger;
-        l->capacity = capacity;
-    }
-    gp_csv_column *c = &l->columns[l->n++];
-    memset(c, 0, sizeof *c);
+    gp_csv_column *c = gp_append_zeroed(&l->columns, &l->n, &l->capacity, sizeof *c);
+    if (!c)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     snprintf(c->name, sizeof c->name, "%s", name);
     c->kind = kind;
     c->fixed = fixed;
