@@ -271,13 +271,12 @@ static int note_unshadowed(const graph_records *g, gp_exec_info *e)
 static int by_launch_and_time(const void *a, const void *b)
 {
     const sample_line *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
+    const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
+    if (by_launch)
+        return by_launch;
     if (x->device != y->device)
         return x->device < y->device ? -1 : 1;
-    return (x->sample.start_ns > y->sample.start_ns) - (x->sample.start_ns < y->sample.start_ns);
+    return gp_records_u64_order(x->sample.start_ns, y->sample.start_ns);
 }
 
 /* The samples in time order, each sampled launch pointing at its own (those of its pid, id
@@ -337,9 +336,7 @@ static int mark_kernel_overlaps(graph_records *g, const gp_exec_info *e)
 static int by_launch(const void *a, const void *b)
 {
     const sampled_launch *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    return (x->id > y->id) - (x->id < y->id);
+    return gp_records_launch_order(x->pid, x->id, y->pid, y->id);
 }
 
 static int by_launch_then_order(const void *a, const void *b)
