@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Guard: none, written by gp_graph_launches_start before any callback. */
 static struct {
@@ -50,7 +49,6 @@ static void write_graph(const gp_graph_view *v, uint32_t context)
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_GRAPH);
-    gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", context);
     gp_record_uint(&r, "graph", v->exec_id);
     gp_record_uint(&r, "kernels", v->kernels);
