@@ -260,6 +260,11 @@ int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
 /* A merged report's source: its program's words appended (copies); everything it owns freed. */
 int gp_report_source_set_program(gp_report_source *s, size_t argc, char *const *argv);
 void gp_report_source_free(gp_report_source *s);
+/* A zeroed element appended to a growing array: `items` is the address of the array (T **),
+ * *n its elements used of *capacity, elem the size of one. NULL when out of host memory (the
+ * array is as it was). The report's exec launches and activities grow so, and the arrays of
+ * the rooms that read records or render. */
+void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem);
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 /* Record a parameter of the result (value NAN: it does not apply). */

@@ -47,7 +47,6 @@ static bool number_of(gp_record *batch, const char *name, uint64_t *number)
     if (added) {
         *n = name_numbers.count;
         gp_record_add(batch, GP_RECORD_NAME);
-        gp_record_int(batch, "pid", getpid());
         gp_record_uint(batch, "n", *n);
         gp_record_string(batch, "name", name);
         gp_record_end_object(batch);

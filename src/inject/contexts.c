@@ -12,7 +12,6 @@
 #include <cupti.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #define MAX_CONTEXTS 64
 
@@ -68,7 +67,6 @@ static void write_device(uint32_t uid, uint32_t ordinal)
     cuDeviceTotalMem(&memory, dev);
     gp_record r;
     gp_record_begin(&r, GP_RECORD_DEVICE);
-    gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", uid);
     gp_record_uint(&r, "device", ordinal);
     gp_record_string(&r, "name", name);
@@ -165,7 +163,6 @@ static void write_profiler(const gp_sessions *s)
     }
     gp_record r;
     gp_record_begin(&r, GP_RECORD_PROFILER);
-    gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", s->uid);
     gp_record_string(&r, "chip", c->chip);
     gp_record_int(&r, "passes", c->passes);

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Guard: none, written by gp_graph_launches_start before any callback. */
 static struct {
@@ -50,7 +49,6 @@ static void write_graph(const gp_graph_view *v, uint32_t context)
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_GRAPH);
-    gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "context", context);
     gp_record_uint(&r, "graph", v->exec_id);
     gp_record_uint(&r, "kernels", v->kernels);
@@ -76,14 +74,20 @@ static void say_graph(CUgraphExec exec, const gp_graph_view *v, uint32_t context
     }
 }
 
+/* A warning about every graph launch alike, given at the first: `said` is its own flag. */
+static void warn_once(bool *said, const char *text)
+{
+    if (*said)
+        return;
+    *said = true;
+    gp_record_warning(text, NULL);
+}
+
 static void say_unknown_graph(void)
 {
     static bool said; /* Guard: the launch lock */
-    if (said)
-        return;
-    said = true;
-    gp_record_warning("a CUDA graph instantiated before gpuprof was loaded is sampled and timed, "
-                      "not shadow-launched", NULL);
+    warn_once(&said, "a CUDA graph instantiated before gpuprof was loaded is sampled and timed, "
+                     "not shadow-launched");
 }
 
 /* ---- the kernel nodes ---------------------------------------------------------------------- */
@@ -336,11 +340,8 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
 static void say_graphs_are_timed(void)
 {
     static bool said; /* Guard: the launch lock */
-    if (said)
-        return;
-    said = true;
-    gp_record_warning("kernels launched from CUDA graphs are timed, not profiled "
-                      "(--graph-profiling=time)", NULL);
+    warn_once(&said, "kernels launched from CUDA graphs are timed, not profiled "
+                     "(--graph-profiling=time)");
 }
 
 /* Graph mode: a range around the whole launch, when the filters take one of its kernel nodes

@@ -82,7 +82,6 @@ static void finish(void)
         gp_activity_flush();
         gp_record r;
         gp_record_begin(&r, GP_RECORD_END);
-        gp_record_int(&r, "pid", getpid());
         gp_record_end(&r);
         /* The file stays open: the driver's teardown after this may still end a context,
          * and the kernel times flushed then are worth keeping. */
@@ -134,7 +133,6 @@ EXPORTED int InitializeInjection(void)
         return 1; /* not a process gpuprof exec asked about: stay out of its way */
     gp_record r;
     gp_record_begin(&r, GP_RECORD_PROCESS);
-    gp_record_int(&r, "pid", getpid());
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
     if (gp_filters_start(&options.request) != 0) {

@@ -98,6 +98,7 @@ void gp_record_add(gp_record *r, const char *type)
     r->fields = 0;
     append(r, "{", 1);
     gp_record_string(r, "t", type);
+    gp_record_int(r, "pid", getpid()); /* every record says whose it is */
 }
 
 void gp_record_end_object(gp_record *r)
@@ -216,7 +217,6 @@ void gp_record_warning(const char *text, const char *hint)
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_WARNING);
-    gp_record_int(&r, "pid", getpid());
     gp_record_string(&r, "text", text);
     if (hint && hint[0])
         gp_record_string(&r, "hint", hint);

@@ -20,9 +20,11 @@ typedef struct {
 /* Open the process's record file in `dir` (<dir>/<pid>.jsonl); 0 on success. */
 int gp_record_open(const char *dir, int pid);
 
+/* A record of this process: its type, then its pid, as every record of protocol.h begins. */
 void gp_record_begin(gp_record *r, const char *type);
-/* Several records written at once: gp_record_add starts each (on a zeroed gp_record the
- * first time), gp_record_end_object ends each, gp_record_flush writes them all. */
+/* Several records written at once: gp_record_add starts each (type and pid, on a zeroed
+ * gp_record the first time), gp_record_end_object ends each, gp_record_flush writes them
+ * all. */
 void gp_record_add(gp_record *r, const char *type);
 void gp_record_end_object(gp_record *r);
 void gp_record_flush(gp_record *r);

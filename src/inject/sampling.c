@@ -94,7 +94,6 @@ static void write_window(const device_sampling *d, uint32_t device, const gp_pm_
 {
     gp_record batch = {0};
     gp_record_add(&batch, GP_RECORD_SAMPLED);
-    gp_record_int(&batch, "pid", getpid());
     gp_record_uint(&batch, "id", d->launch_id);
     gp_record_uint(&batch, "context", d->context);
     gp_record_uint(&batch, "device", device);

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the sets ------------------------------------------------------------------------------ */
 
@@ -150,7 +149,6 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_LAUNCH);
-    gp_record_int(&r, "pid", getpid());
     gp_record_uint(&r, "id", l->id);
     gp_record_uint(&r, "context", s->uid);
     gp_record_uint(&r, "device", s->device);

@@ -12,14 +12,23 @@
 
 /* ---- order and search ---------------------------------------------------------------------- */
 
+int gp_records_u64_order(uint64_t a, uint64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+int gp_records_launch_order(int pid_a, uint64_t id_a, int pid_b, uint64_t id_b)
+{
+    if (pid_a != pid_b)
+        return pid_a < pid_b ? -1 : 1;
+    return gp_records_u64_order(id_a, id_b);
+}
+
 int gp_records_compare_launches(const void *a, const void *b)
 {
     const gp_exec_launch *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return (x->graph_node > y->graph_node) - (x->graph_node < y->graph_node);
+    const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
+    return by_launch ? by_launch : gp_records_u64_order(x->graph_node, y->graph_node);
 }
 
 /* By bisection over the sorted launches (none: no array to search, which bsearch may not

@@ -385,11 +385,8 @@ static void rebase_activities(gp_exec_info *e)
 static int compare_activities(const void *a, const void *b)
 {
     const gp_exec_activity *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+    const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
+    return by_launch ? by_launch : gp_records_u64_order(x->start_ns, y->start_ns);
 }
 
 int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *report)

@@ -60,25 +60,6 @@ struct graph_records {
     size_t n_kernels, kernels_capacity;
 };
 
-/* ---- growing arrays ------------------------------------------------------------------------- */
-
-/* A new zeroed element at the end of *items (capacity doubled as needed). */
-static void *append(void *items, size_t *n, size_t *capacity, size_t size)
-{
-    void **array = items;
-    if (*n == *capacity) {
-        const size_t bigger = *capacity ? 2 * *capacity : 16;
-        void *grown = realloc(*array, bigger * size);
-        if (!grown)
-            return NULL;
-        *array = grown;
-        *capacity = bigger;
-    }
-    void *slot = (char *)*array + (*n)++ * size;
-    memset(slot, 0, size);
-    return slot;
-}
-
 static graph_records *records_of(reader *rd)
 {
     if (!rd->graphs)
@@ -155,8 +136,9 @@ int gp_records_read_graph(reader *rd, const cJSON *o)
     for (size_t i = 0; g && i < g->n_graphs; i++)
         if (g->graphs[i].pid == pid && g->graphs[i].graph == graph)
             return GP_OK; /* the first record of a graph holds */
-    unshadowed_graph *u =
-        g ? append(&g->graphs, &g->n_graphs, &g->graphs_capacity, sizeof *u) : NULL;
+    unshadowed_graph *u = g ? gp_append_zeroed(&g->graphs, &g->n_graphs, &g->graphs_capacity,
+                                               sizeof *u)
+                            : NULL;
     if (!u)
         return out_of_memory();
     *u = (unshadowed_graph){pid, graph, strdup(reason)};
@@ -206,8 +188,9 @@ int gp_records_read_sampled(reader *rd, const cJSON *o)
     if (sampled_of(&rd->json, o, &s) != GP_OK)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
     graph_records *g = records_of(rd);
-    sampled_launch *kept =
-        g ? append(&g->sampled, &g->n_sampled, &g->sampled_capacity, sizeof *kept) : NULL;
+    sampled_launch *kept = g ? gp_append_zeroed(&g->sampled, &g->n_sampled,
+                                                &g->sampled_capacity, sizeof *kept)
+                             : NULL;
     if (!kept)
         return out_of_memory();
     s.order = g->n_sampled - 1;
@@ -227,8 +210,9 @@ const char *gp_records_sample_out_of_range(const uint64_t *p)
 int gp_records_read_sample(reader *rd, const uint64_t *p)
 {
     graph_records *g = records_of(rd);
-    sample_line *s =
-        g ? append(&g->samples, &g->n_samples, &g->samples_capacity, sizeof *s) : NULL;
+    sample_line *s = g ? gp_append_zeroed(&g->samples, &g->n_samples, &g->samples_capacity,
+                                          sizeof *s)
+                       : NULL;
     if (!s)
         return out_of_memory();
     *s = (sample_line){(int)p[GP_P_PID], (int)p[GP_P_DEVICE], p[GP_P_ID],
@@ -242,7 +226,8 @@ int gp_records_kernel_time(reader *rd, const uint64_t *k)
     graph_records *g = rd->graphs;
     if (!g || g->n_sampled == 0)
         return GP_OK; /* no graph launch was sampled: no overlap to look for */
-    kernel_time *t = append(&g->kernels, &g->n_kernels, &g->kernels_capacity, sizeof *t);
+    kernel_time *t =
+        gp_append_zeroed(&g->kernels, &g->n_kernels, &g->kernels_capacity, sizeof *t);
     if (!t)
         return out_of_memory();
     *t = (kernel_time){(int)k[GP_K_PID], (int)k[GP_K_DEVICE], k[GP_K_ID], k[GP_K_NODE],
@@ -286,13 +271,12 @@ static int note_unshadowed(const graph_records *g, gp_exec_info *e)
 static int by_launch_and_time(const void *a, const void *b)
 {
     const sample_line *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
+    const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
+    if (by_launch)
+        return by_launch;
     if (x->device != y->device)
         return x->device < y->device ? -1 : 1;
-    return (x->sample.start_ns > y->sample.start_ns) - (x->sample.start_ns < y->sample.start_ns);
+    return gp_records_u64_order(x->sample.start_ns, y->sample.start_ns);
 }
 
 /* The samples in time order, each sampled launch pointing at its own (those of its pid, id
@@ -352,9 +336,7 @@ static int mark_kernel_overlaps(graph_records *g, const gp_exec_info *e)
 static int by_launch(const void *a, const void *b)
 {
     const sampled_launch *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    return (x->id > y->id) - (x->id < y->id);
+    return gp_records_launch_order(x->pid, x->id, y->pid, y->id);
 }
 
 static int by_launch_then_order(const void *a, const void *b)

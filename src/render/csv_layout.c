@@ -41,16 +41,9 @@ static const gp_csv_column *find_column(const gp_csv_layout *l, const char *name
 static int add_column(gp_csv_layout *l, const char *name, gp_csv_column_kind kind, size_t fixed,
                       const char *key)
 {
-    if (l->n == l->capacity) {
-        const size_t capacity = l->capacity ? 2 * l->capacity : 64;
-        gp_csv_column *bigger = realloc(l->columns, capacity * sizeof *bigger);
-        if (!bigger)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        l->columns = bigger;
-        l->capacity = capacity;
-    }
-    gp_csv_column *c = &l->columns[l->n++];
-    memset(c, 0, sizeof *c);
+    gp_csv_column *c = gp_append_zeroed(&l->columns, &l->n, &l->capacity, sizeof *c);
+    if (!c)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     snprintf(c->name, sizeof c->name, "%s", name);
     c->kind = kind;
     c->fixed = fixed;
@@ -240,14 +233,6 @@ void gp_csv_layout_header(FILE *out, const gp_csv_layout *l)
     fputc('\n', out);
 }
 
-static const gp_metric_value *metric_of(const gp_metric_set *s, const char *key)
-{
-    for (size_t i = 0; s && i < s->n_metrics; i++)
-        if (strcmp(s->metrics[i].key, key) == 0)
-            return &s->metrics[i];
-    return NULL;
-}
-
 static const gp_metric_value *stat_of(const gp_exec_kernel *k, gp_csv_column_kind kind,
                                       const char *key)
 {
@@ -267,8 +252,9 @@ static void computed_cell(char *buf, size_t len, const gp_csv_column *c, const g
         const gp_param *p = row->result ? gp_result_param(row->result, c->key) : NULL;
         v = p ? p->value : NAN;
     } else {
-        const gp_metric_value *m = c->kind == GP_CSV_METRIC ? metric_of(row->metrics, c->key)
-                                                            : stat_of(row->kernel, c->kind, c->key);
+        const gp_metric_value *m = c->kind == GP_CSV_METRIC
+                                       ? gp_metric_set_value(row->metrics, c->key)
+                                       : stat_of(row->kernel, c->kind, c->key);
         v = m && m->valid ? m->value : NAN;
     }
     gp_csv_number(buf, len, v);

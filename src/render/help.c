@@ -2,6 +2,7 @@
  * here. */
 #include "gpuprof/render.h"
 
+#include "gpuprof/report.h"
 #include "gpuprof/status.h"
 #include "render/text_layout.h"
 
@@ -10,19 +11,11 @@
 
 int gp_help_add(gp_help_text *h, const char *text, int indent)
 {
-    if (h->n == h->capacity) {
-        const size_t bigger = h->capacity ? 2 * h->capacity : 32;
-        gp_help_line *grown = realloc(h->lines, bigger * sizeof *grown);
-        if (!grown)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        h->lines = grown;
-        h->capacity = bigger;
-    }
-    char *copy = strdup(text);
-    if (!copy)
+    gp_help_line *line = gp_append_zeroed(&h->lines, &h->n, &h->capacity, sizeof *line);
+    if (!line)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    h->lines[h->n++] = (gp_help_line){copy, indent};
-    return GP_OK;
+    *line = (gp_help_line){strdup(text), indent}; /* counted already: gp_help_free frees it */
+    return line->text ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
 void gp_help_free(gp_help_text *h)

@@ -151,20 +151,12 @@ void gp_html_dd_text(FILE *out, const char *term, const char *text)
     fputs("</dd>\n", out);
 }
 
-static const gp_metric_value *set_metric(const gp_metric_set *s, const char *key)
-{
-    for (size_t i = 0; s && i < s->n_metrics; i++)
-        if (strcmp(s->metrics[i].key, key) == 0)
-            return &s->metrics[i];
-    return NULL;
-}
-
 void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *keys,
                           size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char cell[32];
-        gp_text_format_value(cell, sizeof cell, set_metric(s, keys[i]));
+        gp_text_format_value(cell, sizeof cell, gp_metric_set_value(s, keys[i]));
         fprintf(out, "<td class=\"num\">%s</td>", cell);
     }
 }
@@ -300,7 +292,7 @@ void gp_html_metric_bars(gp_svg_row *row, const gp_metric_set *set,
                          const gp_html_metric_chart *mc)
 {
     for (size_t s = 0; s < 2; s++) {
-        const gp_metric_value *m = set_metric(set, mc->keys[s]);
+        const gp_metric_value *m = gp_metric_set_value(set, mc->keys[s]);
         row->values[s] = m && m->valid ? m->value : NAN;
         gp_text_format_value(row->value_text[s], GP_SVG_VALUE_LEN, m);
         if (m && m->valid && strcmp(m->unit, "%") == 0)

@@ -129,6 +129,40 @@ static void text_centred(FILE *out, double x, double y, double width, const char
     gp_svg_text(out, x - half < 4 ? 4 + half : x, y, cls, "middle", s);
 }
 
+static void grid_line(FILE *out, double x1, double x2, double y1, double y2)
+{
+    fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+            x1, x2, y1, y2);
+}
+
+/* An axis of values from 0 to its end: the bar charts' along x, the line charts' up y. */
+typedef struct {
+    double end;                      /* the value at the axis' end */
+    bool up;                         /* along y, numbered on the left; else along x, below */
+    double at_zero, at_end;          /* where 0 and the end stand along the axis */
+    double across_lo, across_hi;     /* where the grid lines start and end across it */
+} value_axis;
+
+/* At each tick, a grid line across the plot and the tick's number beside the axis. A tick
+ * stands where bar_x or line_y puts its value: the same arithmetic (line_y's subtractions are
+ * these with their signs turned, which IEEE rounding keeps to the bit). */
+static void value_ticks(FILE *out, const value_axis *a)
+{
+    const double step = gp_svg_tick_step(a->end);
+    for (int k = 0; k <= MAX_TICKS && k * step <= a->end * (1 + 1e-9); k++) {
+        const double v = k * step, at = a->at_zero + (a->at_end - a->at_zero) * v / a->end;
+        char tick[32];
+        snprintf(tick, sizeof tick, "%g", v);
+        if (a->up) {
+            grid_line(out, a->across_lo, a->across_hi, at, at);
+            gp_svg_text(out, a->across_lo - 6, at + 4, "tick", "end", tick);
+        } else {
+            grid_line(out, at, at, a->across_lo, a->across_hi);
+            gp_svg_text(out, at, a->across_hi + 15, "tick", "middle", tick);
+        }
+    }
+}
+
 static void series_class(char *buf, size_t len, size_t k)
 {
     snprintf(buf, len, "s%zu%s", k % PALETTE, k >= PALETTE ? " dashed" : "");
@@ -234,15 +268,9 @@ static bar_layout bar_layout_of(const gp_svg_bars *c)
 
 static void bar_axis(FILE *out, const gp_svg_bars *c, const bar_layout *l)
 {
-    const double step = gp_svg_tick_step(l->max);
-    for (int k = 0; k <= MAX_TICKS && k * step <= l->max * (1 + 1e-9); k++) {
-        const double v = k * step, x = bar_x(l, v);
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-                x, x, l->top - 2, l->bottom);
-        char tick[32];
-        snprintf(tick, sizeof tick, "%g", v);
-        gp_svg_text(out, x, l->bottom + 15, "tick", "middle", tick);
-    }
+    const value_axis a = {.end = l->max, .up = false, .at_zero = l->x0, .at_end = l->x1,
+                          .across_lo = l->top - 2, .across_hi = l->bottom};
+    value_ticks(out, &a);
     text_centred(out, (l->x0 + l->x1) / 2, l->bottom + 36, l->width, "axis-title",
                  c->axis_title);
 }
@@ -487,15 +515,9 @@ static line_layout line_layout_of(const gp_svg_lines *c)
 
 static void y_axis(FILE *out, const gp_svg_lines *c, const line_layout *l)
 {
-    const double step = gp_svg_tick_step(l->ymax);
-    for (int k = 0; k <= MAX_TICKS && k * step <= l->ymax * (1 + 1e-9); k++) {
-        const double v = k * step, y = line_y(l, v);
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-                l->x0, l->x1, y, y);
-        char tick[32];
-        snprintf(tick, sizeof tick, "%g", v);
-        gp_svg_text(out, l->x0 - 6, y + 4, "tick", "end", tick);
-    }
+    const value_axis a = {.end = l->ymax, .up = true, .at_zero = l->y0, .at_end = l->y1,
+                          .across_lo = l->x0, .across_hi = l->x1};
+    value_ticks(out, &a);
     fprintf(out, "<text class=\"axis-title\" x=\"0\" y=\"0\" text-anchor=\"middle\" "
                  "transform=\"translate(16 %.1f) rotate(-90)\">", (l->y0 + l->y1) / 2);
     gp_html_escape(out, c->y_title);
@@ -513,8 +535,7 @@ static void pow2_label(char *buf, size_t len, int k)
 
 static void x_tick(FILE *out, const line_layout *l, double x, const char *label)
 {
-    fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x,
-            x, l->y1, l->y0);
+    grid_line(out, x, x, l->y1, l->y0);
     gp_svg_text(out, x, l->y0 + 16, "tick", "middle", label);
 }
 

@@ -134,15 +134,10 @@ size_t gp_text_note_number(gp_text_notes *n, const char *note)
     size_t *number = gp_hashmap_add_str(&n->numbers, note, &added);
     if (!number || !added)
         return number ? *number : 0;
-    if (n->n == n->capacity) {
-        const size_t capacity = n->capacity ? 2 * n->capacity : 8;
-        const char **bigger = realloc(n->notes, capacity * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        n->notes = bigger;
-        n->capacity = capacity;
-    }
-    n->notes[n->n++] = note;
+    const char **slot = gp_append_zeroed(&n->notes, &n->n, &n->capacity, sizeof *slot);
+    if (!slot)
+        return 0;
+    *slot = note;
     return *number = n->n;
 }
 

@@ -1,24 +1,21 @@
 /* The names of the GPU activities besides kernels (gpuprof/activity_names.h), one table per
- * enum of gpuprof/report.h. */
+ * enum of gpuprof/report.h; an activity's title is made from its key. */
 #include "gpuprof/activity_names.h"
 
-const char *const gp_activity_keys[GP_ACTIVITY_KINDS] = {
-    [GP_ACTIVITY_MEMCPY_UNKNOWN] = "memcpy", [GP_ACTIVITY_HTOD] = "memcpy HtoD",
-    [GP_ACTIVITY_DTOH] = "memcpy DtoH",      [GP_ACTIVITY_HTOA] = "memcpy HtoA",
-    [GP_ACTIVITY_ATOH] = "memcpy AtoH",      [GP_ACTIVITY_ATOA] = "memcpy AtoA",
-    [GP_ACTIVITY_ATOD] = "memcpy AtoD",      [GP_ACTIVITY_DTOA] = "memcpy DtoA",
-    [GP_ACTIVITY_DTOD] = "memcpy DtoD",      [GP_ACTIVITY_HTOH] = "memcpy HtoH",
-    [GP_ACTIVITY_PTOP] = "memcpy PtoP",      [GP_ACTIVITY_MEMSET] = "memset",
-};
+/* Each kind with its key, given to KEY or TITLE below to make either table. */
+#define ACTIVITIES(X)                                                                            \
+    X(GP_ACTIVITY_MEMCPY_UNKNOWN, "memcpy") X(GP_ACTIVITY_HTOD, "memcpy HtoD")                   \
+    X(GP_ACTIVITY_DTOH, "memcpy DtoH") X(GP_ACTIVITY_HTOA, "memcpy HtoA")                        \
+    X(GP_ACTIVITY_ATOH, "memcpy AtoH") X(GP_ACTIVITY_ATOA, "memcpy AtoA")                        \
+    X(GP_ACTIVITY_ATOD, "memcpy AtoD") X(GP_ACTIVITY_DTOA, "memcpy DtoA")                        \
+    X(GP_ACTIVITY_DTOD, "memcpy DtoD") X(GP_ACTIVITY_HTOH, "memcpy HtoH")                        \
+    X(GP_ACTIVITY_PTOP, "memcpy PtoP") X(GP_ACTIVITY_MEMSET, "memset")
+#define KEY(kind, key) [kind] = key,
+#define TITLE(kind, key) [kind] = "[CUDA " key "]", /* as nvprof titles them */
 
-static const char *const activity_titles[GP_ACTIVITY_KINDS] = {
-    [GP_ACTIVITY_MEMCPY_UNKNOWN] = "[CUDA memcpy]", [GP_ACTIVITY_HTOD] = "[CUDA memcpy HtoD]",
-    [GP_ACTIVITY_DTOH] = "[CUDA memcpy DtoH]",      [GP_ACTIVITY_HTOA] = "[CUDA memcpy HtoA]",
-    [GP_ACTIVITY_ATOH] = "[CUDA memcpy AtoH]",      [GP_ACTIVITY_ATOA] = "[CUDA memcpy AtoA]",
-    [GP_ACTIVITY_ATOD] = "[CUDA memcpy AtoD]",      [GP_ACTIVITY_DTOA] = "[CUDA memcpy DtoA]",
-    [GP_ACTIVITY_DTOD] = "[CUDA memcpy DtoD]",      [GP_ACTIVITY_HTOH] = "[CUDA memcpy HtoH]",
-    [GP_ACTIVITY_PTOP] = "[CUDA memcpy PtoP]",      [GP_ACTIVITY_MEMSET] = "[CUDA memset]",
-};
+const char *const gp_activity_keys[GP_ACTIVITY_KINDS] = {ACTIVITIES(KEY)};
+
+static const char *const activity_titles[GP_ACTIVITY_KINDS] = {ACTIVITIES(TITLE)};
 
 const char *const gp_memory_names[GP_MEMORY_KINDS] = {
     [GP_MEMORY_UNKNOWN] = "unknown",   [GP_MEMORY_PAGEABLE] = "pageable",

@@ -294,23 +294,40 @@ int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
     return rc;
 }
 
+/* What an array's elements of one type are handed to: a string to add, an object to read. */
 typedef struct {
     gp_json_string_sink add;
+    gp_json_value_reader read;   /* NULL: objects only checked */
     void *ctx;
-} string_sink;
+} element_reader;
 
-static int read_string(gp_json_reader *rd, const cJSON *item, void *sink)
+static int read_string(gp_json_reader *rd, const cJSON *item, void *reader)
 {
-    const string_sink *s = sink;
-    return cJSON_IsString(item) ? s->add(s->ctx, item->valuestring)
+    const element_reader *r = reader;
+    return cJSON_IsString(item) ? r->add(r->ctx, item->valuestring)
                                 : gp_json_fail(rd, "expected a string");
+}
+
+static int read_object(gp_json_reader *rd, const cJSON *item, void *reader)
+{
+    const element_reader *r = reader;
+    if (!cJSON_IsObject(item))
+        return gp_json_fail(rd, "expected an object");
+    return r->read ? r->read(rd, item, r->ctx) : GP_OK;
 }
 
 int gp_json_read_strings(gp_json_reader *rd, const cJSON *o, const char *key,
                          gp_json_string_sink add, void *ctx)
 {
-    string_sink sink = {add, ctx};
-    return gp_json_read_each(rd, o, key, read_string, &sink);
+    element_reader r = {.add = add, .ctx = ctx};
+    return gp_json_read_each(rd, o, key, read_string, &r);
+}
+
+int gp_json_read_objects(gp_json_reader *rd, const cJSON *o, const char *key,
+                         gp_json_value_reader read, void *ctx)
+{
+    element_reader r = {.read = read, .ctx = ctx};
+    return gp_json_read_each(rd, o, key, read_object, &r);
 }
 
 /* ---- the text ---------------------------------------------------------------------------- */

@@ -102,6 +102,10 @@ int gp_json_read_each(gp_json_reader *rd, const cJSON *o, const char *key,
 typedef int (*gp_json_string_sink)(void *ctx, const char *string);
 int gp_json_read_strings(gp_json_reader *rd, const cJSON *o, const char *key,
                          gp_json_string_sink add, void *ctx);
+/* Each element of the array o[key], an object ("expected an object" otherwise), read by
+ * read() as gp_json_read_each reads it; read NULL: the objects are only checked. */
+int gp_json_read_objects(gp_json_reader *rd, const cJSON *o, const char *key,
+                         gp_json_value_reader read, void *ctx);
 
 /* ---- text and files ------------------------------------------------------------------------ */
 

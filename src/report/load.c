@@ -124,18 +124,15 @@ static int read_check(gp_json_reader *rd, const cJSON *o, void *check)
 
 static int read_launch_record(gp_json_reader *rd, const cJSON *o, void *result)
 {
-    gp_result *res = result;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     gp_launch_record *l;
-    uint64_t shared;
-    bool library;
-    GP_TRY(gp_result_add_launch(res, &l));
+    GP_TRY(gp_result_add_launch(result, &l));
     GP_TRY(gp_json_get_string(rd, o, "kernel", l->kernel, sizeof l->kernel));
     GP_TRY(gp_json_get_dim(rd, o, "grid", &l->grid));
     GP_TRY(gp_json_get_dim(rd, o, "block", &l->block));
+    uint64_t shared;
     GP_TRY(gp_json_get_integer(rd, o, "shared_bytes", 0, SIZE_MAX, &shared));
     l->shared_bytes = (size_t)shared;
+    bool library;
     GP_TRY(gp_json_get_bool(rd, o, "library_call", &library));
     l->opaque = library;
     GP_TRY(get_shape(rd, o, "input_shape", &l->in_nx, &l->in_ny));
@@ -152,7 +149,7 @@ static int read_launches(gp_json_reader *rd, const cJSON *o, gp_result *res)
     GP_TRY(gp_json_get_array(rd, o, "launches", &launches));
     GP_TRY(gp_json_expect(rd, "launches", cJSON_GetArraySize(launches) >= 1,
                           "at least one launch"));
-    return gp_json_read_each(rd, o, "launches", read_launch_record, res);
+    return gp_json_read_objects(rd, o, "launches", read_launch_record, res);
 }
 
 /* The passes of a multi-pass workload repeat its launches' shapes and times: checked, not
@@ -299,8 +296,6 @@ static int read_source_program(gp_json_reader *rd, const cJSON *o, gp_report_sou
 static int read_source(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_report *r = report;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     char file[GP_TEXT_LEN];
     GP_TRY(gp_json_get_string(rd, o, "file", file, sizeof file));
     gp_report_source *bigger = realloc(r->sources, (r->n_sources + 1) * sizeof *bigger);
@@ -323,8 +318,6 @@ static int read_source(gp_json_reader *rd, const cJSON *o, void *report)
 static int read_result(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_report *r = report;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     gp_result *res;
     int type;
     uint64_t bytes;
@@ -404,10 +397,10 @@ static int read_body(gp_json_reader *rd, const cJSON *root, gp_report *r)
         GP_TRY(gp_json_read_object(rd, root, "run", false, read_run, r));
     GP_TRY(gp_json_read_object(rd, root, "profiler", false, read_profiler, &r->profiler));
     if (gp_json_field(root, "sources")) {
-        GP_TRY(gp_json_read_each(rd, root, "sources", read_source, r));
+        GP_TRY(gp_json_read_objects(rd, root, "sources", read_source, r));
         GP_TRY(gp_json_expect(rd, "sources", r->n_sources >= 1, "at least one source"));
     }
-    GP_TRY(gp_json_read_each(rd, root, "results", read_result, r));
+    GP_TRY(gp_json_read_objects(rd, root, "results", read_result, r));
     GP_TRY(gp_json_read_each(rd, root, "warnings", read_warning, r));
     if (!exec)
         return gp_json_expect(rd, "exec", !gp_json_field(root, "exec"),

@@ -20,8 +20,6 @@ static int read_activity(gp_json_reader *rd, const cJSON *o, void *exec)
     gp_exec_activity *a;
     uint64_t id;
     int kind;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     GP_TRY(gp_exec_add_activity(exec, &a));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &a->pid));
     GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
@@ -66,19 +64,13 @@ static int read_unified(gp_json_reader *rd, const cJSON *u, void *exec)
     return GP_OK;
 }
 
-/* The summary rows are derived from the activities: checked to be objects, not kept. */
-static int skip_row(gp_json_reader *rd, const cJSON *o, void *exec)
-{
-    (void)exec;
-    return cJSON_IsObject(o) ? GP_OK : gp_json_fail(rd, "expected an object");
-}
-
 int gp_report_read_activities(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
 {
     if (gp_json_field(exec, "activities"))
-        GP_TRY(gp_json_read_each(rd, exec, "activities", read_activity, e));
+        GP_TRY(gp_json_read_objects(rd, exec, "activities", read_activity, e));
+    /* The summary rows are derived from the activities: checked to be objects, not kept. */
     if (gp_json_field(exec, "copies"))
-        GP_TRY(gp_json_read_each(rd, exec, "copies", skip_row, e));
+        GP_TRY(gp_json_read_objects(rd, exec, "copies", NULL, NULL));
     if (gp_json_field(exec, "pageable_percent")) {
         double pageable;
         GP_TRY(gp_json_get_number(rd, exec, "pageable_percent", 0, true, &pageable));

@@ -65,8 +65,6 @@ static int read_origins(gp_json_reader *rd, const cJSON *o, gp_exec_launch *l)
 static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_exec_info *e = &((gp_report *)report)->exec;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
@@ -150,17 +148,8 @@ static int read_exec_device(gp_json_reader *rd, const cJSON *o, void *exec)
 {
     gp_exec_info *e = exec;
     gp_device_info d;
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
     GP_TRY(gp_report_read_device(rd, o, &d));
     return gp_exec_add_device(e, &d);
-}
-
-/* The summary is derived from the launches: checked to be an array, not kept. */
-static int skip_kernel(gp_json_reader *rd, const cJSON *o, void *exec)
-{
-    (void)exec;
-    return cJSON_IsObject(o) ? GP_OK : gp_json_fail(rd, "expected an object");
 }
 
 int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
@@ -181,8 +170,9 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     e->processes = (size_t)processes;
     GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
     GP_TRY(read_graph_profiling(rd, o, e));
-    GP_TRY(gp_json_read_each(rd, o, "devices", read_exec_device, e));
-    GP_TRY(gp_json_read_each(rd, o, "launches", read_exec_launch, r));
-    GP_TRY(gp_json_read_each(rd, o, "kernels", skip_kernel, e));
+    GP_TRY(gp_json_read_objects(rd, o, "devices", read_exec_device, e));
+    GP_TRY(gp_json_read_objects(rd, o, "launches", read_exec_launch, r));
+    /* The summary is derived from the launches: checked to be objects, not kept. */
+    GP_TRY(gp_json_read_objects(rd, o, "kernels", NULL, NULL));
     return gp_report_read_activities(rd, o, e);
 }

@@ -40,15 +40,22 @@ static int add_sources(gp_report *into, const gp_report *part, const char *file)
     return add_source(into, &s);
 }
 
+/* A command line handed over whole: `from` is left empty, so freeing it frees none of it. */
+static void move_words(char ***to, size_t *to_len, char ***from, size_t *from_len)
+{
+    *to = *from;
+    *to_len = *from_len;
+    *from = NULL;
+    *from_len = 0;
+}
+
 /* The first report gives the merged one its header: what it ran and how. */
 static void take_header(gp_report *into, gp_report *part)
 {
     snprintf(into->tool_version, sizeof into->tool_version, "%s", part->tool_version);
     snprintf(into->command, sizeof into->command, "%s", part->command);
-    into->command_line = part->command_line;
-    into->command_line_len = part->command_line_len;
-    part->command_line = NULL;
-    part->command_line_len = 0;
+    move_words(&into->command_line, &into->command_line_len, &part->command_line,
+               &part->command_line_len);
     into->has_device = part->has_device;
     into->device = part->device;
     into->repeat = part->repeat;
@@ -128,10 +135,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
                      bool part_merged)
 {
     if (first) {
-        into->argv = part->argv;
-        into->argc = part->argc;
-        part->argv = NULL;
-        part->argc = 0;
+        move_words(&into->argv, &into->argc, &part->argv, &part->argc);
         into->pid = part->pid;
         into->exit_status = part->exit_status;
         into->signal = part->signal;

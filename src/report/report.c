@@ -160,27 +160,27 @@ static int push_string(char ***v, size_t *n, const char *text)
     return GP_OK;
 }
 
-/* A zeroed element appended to *items (n used of *capacity, each elem bytes): a program may
- * launch or copy a million times, so the array doubles. */
-static void *append_doubling(void **items, size_t *n, size_t *capacity, size_t elem)
+/* The array doubles: a program may launch or copy a million times. */
+void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem)
 {
+    void **array = items;
     if (*n == *capacity) {
-        const size_t bigger = *capacity ? 2 * *capacity : 256;
-        void *grown = realloc(*items, bigger * elem);
+        const size_t bigger = *capacity ? 2 * *capacity : 16;
+        void *grown = realloc(*array, bigger * elem);
         if (!grown)
             return NULL;
-        *items = grown;
+        *array = grown;
         *capacity = bigger;
     }
-    void *slot = (char *)*items + (*n)++ * elem;
+    void *slot = (char *)*array + (*n)++ * elem;
     memset(slot, 0, elem);
     return slot;
 }
 
 int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out)
 {
-    gp_exec_launch *l = append_doubling((void **)&e->launches, &e->n_launches,
-                                        &e->launch_capacity, sizeof *l);
+    gp_exec_launch *l = gp_append_zeroed(&e->launches, &e->n_launches, &e->launch_capacity,
+                                         sizeof *l);
     if (!l)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     l->duration_ms = -1.0;
@@ -190,8 +190,8 @@ int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out)
 
 int gp_exec_add_activity(gp_exec_info *e, gp_exec_activity **out)
 {
-    *out = append_doubling((void **)&e->activities, &e->n_activities, &e->activity_capacity,
-                           sizeof **out);
+    *out = gp_append_zeroed(&e->activities, &e->n_activities, &e->activity_capacity,
+                            sizeof **out);
     return *out ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
