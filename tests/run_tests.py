@@ -2,9 +2,15 @@
 """Run every test program (unit, cli, gpu), read their TAP, print each failure and one
 closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
-    run_tests.py [BUILD] [--suites=unit,cli,gpu]
+    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N]
+
+The unit and command-line programs run side by side, N at a time (default: one per CPU this
+process may use); each program's report is printed whole, in the order below. The GPU
+programs run one after the other, after them: they share the GPU and time things. With a
+usable GPU, the programs of tests/apps must be built (make apps): one missing is a failure.
 
 The tests need the Python standard library only (tests/cli/test_requirements.py)."""
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -26,10 +32,17 @@ def programs(build, suites):
                 yield "%s/%s" % (suite, name), [sys.executable, os.path.join(folder, name)]
 
 
-def run(name, argv, env, totals):
-    print("== %s" % name, flush=True)
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         env=env)
+def run(name, argv, env):
+    """Run one test program: (its report's lines, {"passed": n, "failed": n, "skipped": n})."""
+    out = ["== %s" % name]
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    try:
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=env)
+    except OSError as e:
+        counts["failed"] += 1
+        out.append("  FAIL: %s could not start (%s)" % (name, e))
+        return out, counts
     seen = 0
     plan = None
     failed_here = 0
@@ -39,44 +52,96 @@ def run(name, argv, env, totals):
         if m:
             seen += 1
             if "# SKIP" in m.group(2):
-                totals["skipped"] += 1
-                print("  skip: " + m.group(2))
+                counts["skipped"] += 1
+                out.append("  skip: " + m.group(2))
             elif m.group(1) == "ok":
-                totals["passed"] += 1
+                counts["passed"] += 1
             else:
-                totals["failed"] += 1
+                counts["failed"] += 1
                 failed_here += 1
-                print("  FAIL: " + m.group(2))
+                out.append("  FAIL: " + m.group(2))
         elif line.startswith("1..0 # SKIP"):
-            totals["skipped"] += 1
-            print("  skip: whole suite: " + line.split("# SKIP", 1)[1].strip())
+            counts["skipped"] += 1
+            out.append("  skip: whole suite: " + line.split("# SKIP", 1)[1].strip())
             plan = 0
         elif re.match(r"^1\.\.\d+$", line):
             plan = int(line[3:])
         elif line.startswith("#") and failed_here:
-            print("  " + line)
+            out.append("  " + line)
     rc = p.wait()
     if plan is None or (plan and plan != seen) or (rc != 0 and failed_here == 0):
-        totals["failed"] += 1
-        print("  FAIL: %s ended badly (exit %d, %d results, plan %s)" % (name, rc, seen, plan))
+        counts["failed"] += 1
+        out.append("  FAIL: %s ended badly (exit %d, %d results, plan %s)"
+                   % (name, rc, seen, plan))
+    return out, counts
+
+
+def gpu_programs(build, env):
+    """A failure's lines when a GPU is usable (as tests/lib/gpuprof.py's has_gpu decides) but
+    programs of tests/apps are not built, else []: the GPU tests must not pass for want of
+    them. Each tests/apps/NAME.cu builds BUILD/tests/apps/NAME, each NAME.sh a copy."""
+    try:
+        p = subprocess.run([os.path.join(build, "gpuprof"), "device", "--device=0", "--json"],
+                           capture_output=True, env=env, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if p.returncode != 0:
+        return []
+    sources = os.path.join(HERE, "apps")
+    names = sorted(n[:-3] if n.endswith(".cu") else n for n in os.listdir(sources)
+                   if n.endswith((".cu", ".sh")))
+    missing = [n for n in names if not os.path.exists(os.path.join(build, "tests", "apps", n))]
+    if not missing:
+        return []
+    return ["== gpu: the test programs",
+            "  FAIL: a GPU is usable but %d of tests/apps' programs are not built in %s "
+            "(make apps): %s" % (len(missing), os.path.join(build, "tests", "apps"),
+                                 " ".join(missing))]
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--suites=")]
+    args = [a for a in sys.argv[1:] if not a.startswith(("--suites=", "--jobs="))]
     suites = SUITES
+    try:
+        jobs = len(os.sched_getaffinity(0))
+    except AttributeError:
+        jobs = os.cpu_count() or 1
+    bad = False
     for a in sys.argv[1:]:
         if a.startswith("--suites="):
             suites = a.split("=", 1)[1].split(",")
+        elif a.startswith("--jobs="):
+            value = a.split("=", 1)[1]
+            bad |= not (value.isdigit() and int(value) > 0)
+            jobs = int(value) if value.isdigit() else jobs
     unknown = [s for s in suites if s not in SUITES]
-    if unknown or len(args) > 1:
-        print("usage: run_tests.py [BUILD] [--suites=%s]" % ",".join(SUITES), file=sys.stderr)
+    if unknown or bad or len(args) > 1:
+        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N]" % ",".join(SUITES),
+              file=sys.stderr)
         return 2
     build = os.path.abspath(args[0] if args else "build")
     path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
     env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
     totals = {"passed": 0, "failed": 0, "skipped": 0}
-    for name, argv in programs(build, suites):
-        run(name, argv, env, totals)
+
+    def report(lines, counts):
+        print("\n".join(lines), flush=True)
+        for k in totals:
+            totals[k] += counts[k]
+
+    everything = list(programs(build, suites))
+    side_by_side = [(n, a) for n, a in everything if not n.startswith("gpu/")]
+    one_by_one = [(n, a) for n, a in everything if n.startswith("gpu/")]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        running = [pool.submit(run, name, argv, env) for name, argv in side_by_side]
+        for future in running:
+            report(*future.result())
+    if "gpu" in suites:
+        missing = gpu_programs(build, env)
+        if missing:
+            report(missing, {"passed": 0, "failed": 1, "skipped": 0})
+    for name, argv in one_by_one:
+        report(*run(name, argv, env))
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],
                                                 totals["skipped"]))
     return 1 if totals["failed"] else 0
