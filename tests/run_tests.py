@@ -4,10 +4,10 @@ closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
     run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N]
 
-The unit and command-line programs run side by side, N at a time (default: one per CPU this
-process may use); each program's report is printed whole, in the order below. The GPU
-programs run one after the other, after them: they share the GPU and time things. With a
-usable GPU, the programs of tests/apps must be built (make apps): one missing is a failure.
+The test programs run side by side, N at a time (default: one per CPU this process may use),
+each program's report printed whole, in the order below; but with a usable GPU the GPU
+programs run one after the other, after the rest (they share the GPU and time things), and
+the programs of tests/apps must be built (make apps): one missing is a failure.
 
 The tests need the Python standard library only (tests/cli/test_requirements.py)."""
 import concurrent.futures
@@ -76,19 +76,22 @@ def run(name, argv, env):
     return out, counts
 
 
-def gpu_programs(build, env):
-    """A failure's lines when a GPU is usable (as tests/lib/gpuprof.py's has_gpu decides) but
-    programs of tests/apps are not built, else []: the GPU tests must not pass for want of
-    them. Each tests/apps/NAME.cu builds BUILD/tests/apps/NAME, each NAME.sh a copy."""
+def usable_gpu(build, env):
+    """Whether gpuprof finds a usable GPU, as tests/lib/gpuprof.py's has_gpu decides."""
     try:
         p = subprocess.run([os.path.join(build, "gpuprof"), "device", "--device=0", "--json"],
                            capture_output=True, env=env, timeout=120)
     except (OSError, subprocess.TimeoutExpired):
-        return []
-    if p.returncode != 0:
-        return []
-    sources = os.path.join(HERE, "apps")
-    names = sorted(n[:-3] if n.endswith(".cu") else n for n in os.listdir(sources)
+        return False
+    return p.returncode == 0
+
+
+def missing_programs(build):
+    """A failure's lines when programs of tests/apps are not built, else []: with a GPU, the
+    GPU tests must not pass for want of them. Each tests/apps/NAME.cu builds
+    BUILD/tests/apps/NAME, each NAME.sh a copy."""
+    sources = os.listdir(os.path.join(HERE, "apps"))
+    names = sorted(n[:-3] if n.endswith(".cu") else n for n in sources
                    if n.endswith((".cu", ".sh")))
     missing = [n for n in names if not os.path.exists(os.path.join(build, "tests", "apps", n))]
     if not missing:
@@ -129,17 +132,19 @@ def main():
         for k in totals:
             totals[k] += counts[k]
 
+    # The GPU programs share the GPU and time things: with a usable GPU they run one after
+    # the other, after the rest; without one they only skip, side by side with the rest.
+    gpu = "gpu" in suites and usable_gpu(build, env)
     everything = list(programs(build, suites))
-    side_by_side = [(n, a) for n, a in everything if not n.startswith("gpu/")]
-    one_by_one = [(n, a) for n, a in everything if n.startswith("gpu/")]
+    one_by_one = [(n, a) for n, a in everything if gpu and n.startswith("gpu/")]
+    side_by_side = [(n, a) for n, a in everything if (n, a) not in one_by_one]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         running = [pool.submit(run, name, argv, env) for name, argv in side_by_side]
         for future in running:
             report(*future.result())
-    if "gpu" in suites:
-        missing = gpu_programs(build, env)
-        if missing:
-            report(missing, {"passed": 0, "failed": 1, "skipped": 0})
+    missing = missing_programs(build) if gpu else []
+    if missing:
+        report(missing, {"passed": 0, "failed": 1, "skipped": 0})
     for name, argv in one_by_one:
         report(*run(name, argv, env))
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],
