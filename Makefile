@@ -158,9 +158,10 @@ apps: $(PM_CHECK)
 
 # make test: `make test` alone builds in parallel, one job per CPU (a -j given on the command
 # line wins; beside other goals, as in `make clean test`, make stays serial). The programs
-# only the GPU tests run are built where nvidia-smi lists a GPU, or as TEST_APPS=1 or 0 says;
-# without them the GPU tests skip, or fail where a GPU is usable (tests/run_tests.py), which
-# runs the unit and command-line tests side by side, the GPU tests one after the other.
+# the GPU tests run are built where nvidia-smi lists a GPU, or as TEST_APPS=1 or 0 says;
+# without them the GPU tests skip, or fail where a GPU is usable (tests/run_tests.py), and
+# the command-line tests skip the README's exec examples. tests/run_tests.py runs the unit
+# and command-line tests side by side, the GPU tests one after the other.
 ifeq ($(MAKECMDGOALS)$(MAKELEVEL),test0)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
