@@ -5,7 +5,7 @@
 #                     what they run in parallel (one job per CPU; a -j given wins), the
 #                     CUDA programs of the GPU tests (make apps) only where nvidia-smi -L
 #                     lists a GPU (TEST_APPS=1 or TEST_APPS=0 decides instead), then runs
-#                     the unit and command-line tests side by side, the GPU tests in turn
+#                     the tests side by side (with a GPU, the GPU tests one at a time)
 #   make apps         the programs the GPU tests run: tests/apps, the PM sampler's self-test
 #   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
 #   make fuzz         libFuzzer harnesses (clang) in $(BUILD)/fuzz; make fuzz-run runs them
@@ -160,8 +160,8 @@ apps: $(PM_CHECK)
 # line wins; beside other goals, as in `make clean test`, make stays serial). The programs
 # the GPU tests run are built where nvidia-smi lists a GPU, or as TEST_APPS=1 or 0 says;
 # without them the GPU tests skip, or fail where a GPU is usable (tests/run_tests.py), and
-# the command-line tests skip the README's exec examples. tests/run_tests.py runs the unit
-# and command-line tests side by side, the GPU tests one after the other.
+# the command-line tests skip the README's exec examples. tests/run_tests.py runs the tests
+# side by side, but with a usable GPU the GPU tests one at a time, after the rest.
 ifeq ($(MAKECMDGOALS)$(MAKELEVEL),test0)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
