@@ -1,7 +1,12 @@
 # gpuprof — one GNU Makefile, out-of-tree build in $(BUILD)/.
 #   make              build $(BUILD)/gpuprof (device code for sm_75 … sm_90 + PTX)
 #   make run          build, then run `gpuprof reduce` on GPU 0
-#   make test         unit, command-line and GPU tests (GPU tests skip without a GPU)
+#   make test         unit, command-line and GPU tests (GPU tests skip without a GPU): builds
+#                     what they run in parallel (one job per CPU; a -j given wins), the
+#                     CUDA programs of the GPU tests (make apps) only where nvidia-smi -L
+#                     lists a GPU (TEST_APPS=1 or TEST_APPS=0 decides instead), then runs
+#                     the tests side by side (with a GPU, the GPU tests one at a time)
+#   make apps         the programs the GPU tests run: tests/apps, the PM sampler's self-test
 #   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
 #   make fuzz         libFuzzer harnesses (clang) in $(BUILD)/fuzz; make fuzz-run runs them
 #   make bench        benchmarks (needs a GPU)
@@ -152,10 +157,28 @@ $(PM_CHECK): $(BUILD)/tests/gpu/pm_sampler_check.o $(LIB) $(LINK_OBJ)
 run: $(BIN)
 	$(BIN) reduce
 
-# The CUDA programs the exec tests run (tests/apps/README.md).
+# The CUDA programs the exec tests run (tests/apps/README.md); `make apps` builds them and
+# the PM sampler's self-test: every program the GPU tests run.
 include tests/apps/apps.mk
+apps: $(PM_CHECK)
 
-test: $(BIN) $(INJECT) $(UNIT_BIN) $(APPS) $(PM_CHECK)
+# make test: `make test` alone builds in parallel, one job per CPU (a -j given on the command
+# line wins; beside other goals, as in `make clean test`, make stays serial). The programs
+# the GPU tests run are built where nvidia-smi lists a GPU, or as TEST_APPS=1 or 0 says;
+# without them the GPU tests skip, or fail where a GPU is usable (tests/run_tests.py), and
+# the command-line tests skip the README's exec examples. tests/run_tests.py runs the tests
+# side by side, but with a usable GPU the GPU tests one at a time, after the rest.
+ifeq ($(MAKECMDGOALS)$(MAKELEVEL),test0)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+ifndef TEST_APPS
+  TEST_APPS := $(if $(filter test,$(MAKECMDGOALS)),$(if $(shell nvidia-smi -L 2>/dev/null | \
+                   grep '^GPU'),1,0))
+endif
+NO_APPS_WHY = $(if $(filter file,$(origin TEST_APPS)),nvidia-smi -L lists no GPU,TEST_APPS=$(TEST_APPS))
+test: $(BIN) $(INJECT) $(UNIT_BIN) $(if $(filter 1,$(TEST_APPS)),apps)
+	@$(if $(filter 1,$(TEST_APPS)),,echo "make test: the GPU tests' programs are not built \
+	    ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
 	@$(PYTHON) tests/run_tests.py $(BUILD)
 
 # check-sanitize: the host code (src/ and the unit tests) built again with AddressSanitizer

@@ -2,9 +2,15 @@
 """Run every test program (unit, cli, gpu), read their TAP, print each failure and one
 closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
-    run_tests.py [BUILD] [--suites=unit,cli,gpu]
+    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N]
+
+The test programs run side by side, N at a time (default: one per CPU this process may use),
+each program's report printed whole, in the order below; but with a usable GPU the GPU
+programs run one after the other, after the rest (they share the GPU and time things), and
+the programs of tests/apps must be built (make apps): one missing is a failure.
 
 The tests need the Python standard library only (tests/cli/test_requirements.py)."""
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -13,6 +19,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 SUITES = ("unit", "cli", "gpu")
+# The longest programs (5 to 8 s each on two cores), started first so that the run does not
+# end on one of them alone. Only the order they start in: reports keep theirs.
+FIRST = ("cli/test_cli.py", "cli/test_schema.py", "cli/test_golden.py", "cli/test_text.py")
 
 
 def programs(build, suites):
@@ -26,10 +35,17 @@ def programs(build, suites):
                 yield "%s/%s" % (suite, name), [sys.executable, os.path.join(folder, name)]
 
 
-def run(name, argv, env, totals):
-    print("== %s" % name, flush=True)
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         env=env)
+def run(name, argv, env):
+    """Run one test program: (its report's lines, {"passed": n, "failed": n, "skipped": n})."""
+    out = ["== %s" % name]
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    try:
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=env)
+    except OSError as e:
+        counts["failed"] += 1
+        out.append("  FAIL: %s could not start (%s)" % (name, e))
+        return out, counts
     seen = 0
     plan = None
     failed_here = 0
@@ -39,44 +55,102 @@ def run(name, argv, env, totals):
         if m:
             seen += 1
             if "# SKIP" in m.group(2):
-                totals["skipped"] += 1
-                print("  skip: " + m.group(2))
+                counts["skipped"] += 1
+                out.append("  skip: " + m.group(2))
             elif m.group(1) == "ok":
-                totals["passed"] += 1
+                counts["passed"] += 1
             else:
-                totals["failed"] += 1
+                counts["failed"] += 1
                 failed_here += 1
-                print("  FAIL: " + m.group(2))
+                out.append("  FAIL: " + m.group(2))
         elif line.startswith("1..0 # SKIP"):
-            totals["skipped"] += 1
-            print("  skip: whole suite: " + line.split("# SKIP", 1)[1].strip())
+            counts["skipped"] += 1
+            out.append("  skip: whole suite: " + line.split("# SKIP", 1)[1].strip())
             plan = 0
         elif re.match(r"^1\.\.\d+$", line):
             plan = int(line[3:])
         elif line.startswith("#") and failed_here:
-            print("  " + line)
+            out.append("  " + line)
     rc = p.wait()
     if plan is None or (plan and plan != seen) or (rc != 0 and failed_here == 0):
-        totals["failed"] += 1
-        print("  FAIL: %s ended badly (exit %d, %d results, plan %s)" % (name, rc, seen, plan))
+        counts["failed"] += 1
+        out.append("  FAIL: %s ended badly (exit %d, %d results, plan %s)"
+                   % (name, rc, seen, plan))
+    return out, counts
+
+
+def usable_gpu(build, env):
+    """Whether gpuprof finds a usable GPU, as tests/lib/gpuprof.py's has_gpu decides."""
+    try:
+        p = subprocess.run([os.path.join(build, "gpuprof"), "device", "--device=0", "--json"],
+                           capture_output=True, env=env, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0
+
+
+def missing_programs(build):
+    """A failure's lines when programs of tests/apps are not built, else []: with a GPU, the
+    GPU tests must not pass for want of them. Each tests/apps/NAME.cu builds
+    BUILD/tests/apps/NAME, each NAME.sh a copy."""
+    sources = os.listdir(os.path.join(HERE, "apps"))
+    names = sorted(n[:-3] if n.endswith(".cu") else n for n in sources
+                   if n.endswith((".cu", ".sh")))
+    missing = [n for n in names if not os.path.exists(os.path.join(build, "tests", "apps", n))]
+    if not missing:
+        return []
+    return ["== gpu: the test programs",
+            "  FAIL: a GPU is usable but %d of tests/apps' programs are not built in %s "
+            "(make apps): %s" % (len(missing), os.path.join(build, "tests", "apps"),
+                                 " ".join(missing))]
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--suites=")]
+    args = [a for a in sys.argv[1:] if not a.startswith(("--suites=", "--jobs="))]
     suites = SUITES
+    try:
+        jobs = len(os.sched_getaffinity(0))
+    except AttributeError:
+        jobs = os.cpu_count() or 1
+    bad = False
     for a in sys.argv[1:]:
         if a.startswith("--suites="):
             suites = a.split("=", 1)[1].split(",")
+        elif a.startswith("--jobs="):
+            value = a.split("=", 1)[1]
+            bad |= not (value.isdigit() and int(value) > 0)
+            jobs = int(value) if value.isdigit() else jobs
     unknown = [s for s in suites if s not in SUITES]
-    if unknown or len(args) > 1:
-        print("usage: run_tests.py [BUILD] [--suites=%s]" % ",".join(SUITES), file=sys.stderr)
+    if unknown or bad or len(args) > 1:
+        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N]" % ",".join(SUITES),
+              file=sys.stderr)
         return 2
     build = os.path.abspath(args[0] if args else "build")
     path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
     env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
     totals = {"passed": 0, "failed": 0, "skipped": 0}
-    for name, argv in programs(build, suites):
-        run(name, argv, env, totals)
+
+    def report(lines, counts):
+        print("\n".join(lines), flush=True)
+        for k in totals:
+            totals[k] += counts[k]
+
+    # The GPU programs share the GPU and time things: with a usable GPU they run one after
+    # the other, after the rest; without one they only skip, side by side with the rest.
+    gpu = "gpu" in suites and usable_gpu(build, env)
+    everything = list(programs(build, suites))
+    one_by_one = [(n, a) for n, a in everything if gpu and n.startswith("gpu/")]
+    side_by_side = [(n, a) for n, a in everything if (n, a) not in one_by_one]
+    first = sorted(side_by_side, key=lambda p: FIRST.index(p[0]) if p[0] in FIRST else len(FIRST))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        running = {name: pool.submit(run, name, argv, env) for name, argv in first}
+        for name, _ in side_by_side:
+            report(*running[name].result())
+    missing = missing_programs(build) if gpu else []
+    if missing:
+        report(missing, {"passed": 0, "failed": 1, "skipped": 0})
+    for name, argv in one_by_one:
+        report(*run(name, argv, env))
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],
                                                 totals["skipped"]))
     return 1 if totals["failed"] else 0
