@@ -135,25 +135,29 @@ def objects():
     return found
 
 
-def symbols(obj):
-    """(defined, undefined) global symbols of an object (nm -P)."""
-    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
-    defined, undefined = set(), set()
+def symbols(objs):
+    """{source: (defined, undefined)} global symbols of each object, from one nm -P -g -A."""
+    by_object = {obj: src for src, obj in objs.items()}
+    table = {src: (set(), set()) for src in objs}
+    out = subprocess.run(["nm", "-P", "-g", "-A"] + sorted(by_object), capture_output=True,
+                         text=True, check=True).stdout
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) < 2:
+        where, _, rest = line.partition(": ")
+        parts = rest.split()
+        if where not in by_object or len(parts) < 2:
             continue
+        defined, undefined = table[by_object[where]]
         if parts[1] in "TDBRCGSVW":
             defined.add(parts[0])
         elif parts[1] == "U":
             undefined.add(parts[0])
-    return defined, undefined
+    return table
 
 
 def link_edges(plan, objs):
     """(source room, target room, source file, target file, symbol) for each symbol an object
     needs from another room's object."""
-    table = {src: symbols(obj) for src, obj in objs.items()}
+    table = symbols(objs)
     definer = {}
     for src, (defined, _) in table.items():
         for name in defined:
