@@ -24,9 +24,13 @@ NVCC   ?= $(CUDA_HOME)/bin/nvcc
 PYTHON ?= python3
 
 # Device code: SASS for each listed architecture plus PTX of the newest for later GPUs.
+# sm_86 and sm_89 are made from compute_80's PTX when 80 is built too: the same instructions,
+# ptxas still tunes the code for each chip (the machine code came out the same), and the
+# compiler's front end runs once for the three instead of three times.
 CUDA_ARCH ?= 75 80 86 89 90
 PTX_ARCH  := $(lastword $(CUDA_ARCH))
-GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) \
+ptx_of     = $(if $(and $(filter 86 89,$(1)),$(filter 80,$(CUDA_ARCH))),80,$(1))
+GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode=arch=compute_$(call ptx_of,$(a)),code=sm_$(a)) \
              -gencode=arch=compute_$(PTX_ARCH),code=compute_$(PTX_ARCH)
 
 # CUPTI lives in extras/CUPTI/lib64 in NVIDIA's installer layout, in lib64 in others.
