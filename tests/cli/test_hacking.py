@@ -274,14 +274,18 @@ def test_graph(plan):
         return
     report_edges("links", link_edges(plan, objs), plan,
                  lambda e: "%s needs %s of %s: %s may not use %s" % (e[2], e[4], e[3], e[0], e[1]))
+    # The sanitizer and fuzzing builds make gpuprof alone, over another build's kernels.
     inject = [s for s in missing if s.startswith("src/inject/")]
-    others = [s for s in missing if s not in inject]
-    tap.ok(not others, "every source of gpuprof has its object in %s" % BUILD, others)
-    if inject:  # the sanitizer build makes gpuprof, not the library
-        tap.skip("the injected library's objects are linked in", "not built in %s" % BUILD)
-    else:
-        tap.ok(True, "the injected library's objects are linked in (%d)" %
-               len([s for s in objs if s.startswith("src/inject/")]))
+    kernels = [s for s in missing if s.endswith(".cu")]
+    others = [s for s in missing if s not in inject + kernels]
+    tap.ok(not others, "every C source of gpuprof has its object in %s" % BUILD, others)
+    for what, left_out, prefix in (("the injected library's", inject, "src/inject/"),
+                                   ("the CUDA kernels'", kernels, "kernels/")):
+        if left_out:
+            tap.skip("%s objects are linked in" % what, "not built in %s" % BUILD)
+        else:
+            tap.ok(True, "%s objects are linked in (%d)" %
+                   (what, len([s for s in objs if s.startswith(prefix)])))
 
 
 def test_printing_and_exiting():
