@@ -17,8 +17,8 @@ static const char *const mode_words[GP_GRAPH_MODES] = {
     [GP_GRAPH_NODE] = "each kernel node launched alone before its graph launch (a shadow "
                       "launch) for its counters, its DRAM traffic sampled while the program's "
                       "own graph launch ran",
-    [GP_GRAPH_WHOLE] = "one range around each whole graph launch (hardware counters, no SASS "
-                       "counters)",
+    [GP_GRAPH_WHOLE] = ("one range around each whole graph launch (hardware counters, no "
+                        "SASS counters)"),
     [GP_GRAPH_TIME] = "timed, not profiled",
 };
 
