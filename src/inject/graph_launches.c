@@ -256,9 +256,12 @@ static void warn_cupti(const char *what, CUptiResult r)
 static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
                           uint32_t launch_id)
 {
-    CUstream stream = gp_streams_private(ctx);
-    if (!stream)
-        return; /* said by streams.c */
+    const char *why = NULL;
+    CUstream stream = gp_streams_private(ctx, &why);
+    if (!stream) {
+        warn_not_shadowed("creating a stream for shadow launches", why, NULL);
+        return;
+    }
     CUpti_Checkpoint cp = {.structSize = CUpti_Checkpoint_STRUCT_SIZE, .ctx = ctx};
     const CUptiResult saved = cuptiCheckpointSave(&cp);
     if (saved != CUPTI_SUCCESS) {

@@ -2,12 +2,12 @@
 #include "inject/streams.h"
 
 #include "inject/profiled.h"
-#include "inject/record.h"
 
 #include <cupti.h>
-#include <stdio.h>
 
 #define MAX_STREAMS 64
+#define TEXT_OF(x) #x
+#define TEXT(x) TEXT_OF(x)
 
 /* Each context's private stream. Guard: the launch lock. */
 static struct {
@@ -25,23 +25,12 @@ void gp_streams_forget(CUcontext ctx)
         }
 }
 
-/* The words of graph_launches.c's other failures of shadow launches. */
-static void warn_no_stream(const char *why)
-{
-    char text[256];
-    snprintf(text, sizeof text, "creating a stream for shadow launches failed (%s): a graph "
-             "launch's kernel nodes were not shadow-launched", why);
-    gp_record_warning(text, NULL);
-}
-
-static CUstream make_stream(CUcontext ctx)
+static CUstream make_stream(CUcontext ctx, const char **why)
 {
     CUstream s = NULL;
     const CUresult r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
     if (r != CUDA_SUCCESS) {
-        const char *name = NULL;
-        cuGetErrorName(r, &name);
-        warn_no_stream(name ? name : "cuStreamCreate failed");
+        cuGetErrorName(r, why); /* left NULL for an error it does not know */
         return NULL;
     }
     uint32_t id = 0;
@@ -50,19 +39,16 @@ static CUstream make_stream(CUcontext ctx)
     return s;
 }
 
-CUstream gp_streams_private(CUcontext ctx)
+CUstream gp_streams_private(CUcontext ctx, const char **why)
 {
     for (size_t i = 0; i < n_streams; i++)
         if (streams[i].ctx == ctx)
             return streams[i].stream;
     if (n_streams == MAX_STREAMS) {
-        char why[96];
-        snprintf(why, sizeof why, "gpuprof's library keeps a stream for %d contexts at most",
-                 MAX_STREAMS);
-        warn_no_stream(why);
+        *why = "gpuprof's library keeps a stream for " TEXT(MAX_STREAMS) " contexts at most";
         return NULL;
     }
-    CUstream s = make_stream(ctx);
+    CUstream s = make_stream(ctx, why);
     if (!s)
         return NULL;
     streams[n_streams].ctx = ctx;

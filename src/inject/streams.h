@@ -9,9 +9,10 @@
 
 #include <cuda.h>
 
-/* The context's private stream (the context current); NULL when none can be made, said in a
- * warning record with the reason (the table is full, or what cuStreamCreate said). */
-CUstream gp_streams_private(CUcontext ctx);
+/* The context's private stream (the context current); NULL when none can be made, *why then
+ * saying why (the table is full, or the name of cuStreamCreate's error; NULL when the driver
+ * does not know it). */
+CUstream gp_streams_private(CUcontext ctx, const char **why);
 /* The context is going: its private stream with it. */
 void gp_streams_forget(CUcontext ctx);
 
