@@ -201,11 +201,15 @@ def read_only(declaration):
 
 
 def unguarded_statics(path):
-    """The static or file-scope variables of a C file of src/inject/ whose line, or the
-    comment above their group of declarations (up to a blank line), does not say "Guard:",
-    and that are not read-only."""
+    """The static or file-scope variables of a C file of src/inject/ without their guard."""
     with open(os.path.join(ROOT, path)) as f:
-        text = f.read()
+        return unguarded_in(f.read(), path)
+
+
+def unguarded_in(text, path):
+    """The static or file-scope variables of a C text whose line, or the comment above their
+    group of declarations (up to a blank line), does not say "Guard:", and that are not
+    read-only."""
     lines = text.splitlines()
     found = []
     for i, declaration in variables(text):
@@ -325,15 +329,10 @@ def test_checks_can_fail(plan):
            "is forbidden by the plan")
     looped = dict(plan, **{"src/base/": plan.get("src/base/", set()) | {"src/cli/"}})
     tap.ok(cycles_of(looped), "a plan in which src/base/ may use src/cli/ has a cycle")
-    tmp = os.path.join(ROOT, "src", "inject", "zz_test_unguarded.c")
-    try:
-        with open(tmp, "w") as f:
-            f.write("static int counter;\n\nstatic const char *const names[] = {\"a\"};\n\n"
-                    "/* Guard: the launch lock */\nstatic int guarded;\n\n"
-                    "static int f(void)\n{\n    static int calls;\n    return calls++;\n}\n")
-        found = unguarded_statics(os.path.relpath(tmp, ROOT))
-    finally:
-        os.remove(tmp)
+    found = unguarded_in("static int counter;\n\nstatic const char *const names[] = {\"a\"};\n\n"
+                         "/* Guard: the launch lock */\nstatic int guarded;\n\n"
+                         "static int f(void)\n{\n    static int calls;\n    return calls++;\n}\n",
+                         "example.c")
     tap.ok(len(found) == 2 and "counter" in found[0] and "calls" in found[1],
            "statics without a guard are found (and the read-only and guarded ones pass)", found)
 
