@@ -79,7 +79,8 @@
 /* ---- the options, through the environment ---------------------------------------------- */
 
 /* What gpuprof exec asks of the library: the user's request and what gpuprof adds to it.
- * Decoded, the strings but the request's point into the environment they were read from. */
+ * Decoded, library and records_dir point into the environment they were read from (the
+ * request holds its own). */
 typedef struct {
     const char *library;           /* libgpuprof-inject.so: the driver loads it */
     const char *records_dir;       /* NULL: not set (the library then stays out of the way) */
