@@ -30,6 +30,13 @@ typedef enum {
     GP_GRAPH_MODES
 } gp_graph_profiling;
 
+/* --graph-samples' default: each executable graph's first 10 launches with a profiled kernel
+ * node are sampled (node) or ranged (graph), the later ones only timed. A sampled launch costs
+ * about 30 ms (a synchronisation, PM sampling's start and its window's decoding) against about
+ * 10 us timed; 10 windows give every node 10 DRAM readings, whose spread from launch to launch
+ * is well under the sampling's own error (bench/README.md, Graph loops). */
+#define GP_GRAPH_SAMPLES_DEFAULT 10
+
 /* The longest --kernel pattern, with its terminating NUL. */
 #define GP_KERNEL_REGEX_LEN 256
 
@@ -41,9 +48,11 @@ typedef struct {
     bool follow_children;                   /* --follow-children */
     gp_exec_replay replay;                  /* --replay */
     gp_graph_profiling graph_profiling;     /* --graph-profiling */
+    uint64_t graph_samples;                 /* --graph-samples (UINT64_MAX: all) */
 } gp_exec_request;
 
-/* What a request is when no option changes it: no filter, no limit, auto, node. */
+/* What a request is when no option changes it: no filter, no limit, auto, node, and
+ * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph. */
 gp_exec_request gp_exec_request_default(void);
 
 /* "auto", "rotate", "kernel", "application", indexed by mode. */

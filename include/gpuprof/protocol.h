@@ -26,7 +26,10 @@
  *             correlation id, which its nodes' `K` lines carry) or "graph" (node 0: one
  *             range around the whole graph launch, --graph-profiling=graph; kernel "")
  *   graph     context, graph, kernels (kernel nodes), shadow (1: its nodes are shadow-
- *             launched; 0: not, reason says why: "a host node", "updated in place", ...)
+ *             launched; 0: not, reason says why: "a memory allocation node", "changed in
+ *             place by ...", ...), and when shadow is 1 and some kernel nodes run after a
+ *             host node (never shadow-launched: only sampled): after_host (how many),
+ *             after_host_nodes[] (the ids of those the library knows, as `K` lines carry)
  *                                                         a graph's first profiled launch
  *   sampled   id (the graph launch's correlation id), context, device, interval_ns,
  *             start_ns, end_ns (the sampling window), complete (0: samples were lost)
@@ -75,6 +78,7 @@
 #define GP_ENV_REPLAY "GPUPROF_EXEC_REPLAY"         /* auto | rotate | kernel | application */
 #define GP_ENV_APP_PASS "GPUPROF_EXEC_APP_PASS"     /* application: the pass this run takes */
 #define GP_ENV_GRAPH "GPUPROF_EXEC_GRAPH_PROFILING" /* node | graph | time */
+#define GP_ENV_GRAPH_SAMPLES "GPUPROF_EXEC_GRAPH_SAMPLES" /* a count, or all */
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
@@ -91,11 +95,11 @@ typedef struct {
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 12
+#define GP_EXEC_OPTION_VARS 13
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * GRAPH, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
+ * GRAPH, GRAPH_SAMPLES, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
  * (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
@@ -104,7 +108,7 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
  * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
  * when unset and DEFAULT when unknown, the request's defaults (gp_exec_request_default: no
  * filter, skip 0, no count or per-kernel limit, children not followed, replay auto, graph
- * profiling node), no parent, application pass 0. A --kernel pattern too long for the
+ * profiling node, GP_GRAPH_SAMPLES_DEFAULT sampled graph launches), no parent, application pass 0. A --kernel pattern too long for the
  * request is no filter that matches nothing: the library says so. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 

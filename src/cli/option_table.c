@@ -330,6 +330,17 @@ static int read_graph_profiling(void *ctx, const char *text)
                                 GP_GRAPH_MODES);
 }
 
+/* --graph-samples: a count, or all. */
+static int read_graph_samples(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    if (strcmp(text, "all") == 0) {
+        req->exec.graph_samples = UINT64_MAX;
+        return GP_OK;
+    }
+    return parse_count("graph-samples", text, 0, UINT64_MAX - 1, &req->exec.graph_samples);
+}
+
 /* --kernel-name: one of ncu's styles. */
 static int read_kernel_name(void *ctx, const char *text)
 {
@@ -478,6 +489,11 @@ static const option_row rows[] = {
                               "run), graph (one range per graph launch, hardware counters only) "
                               "or time (timed, not profiled) (default: node)"},
                              CUSTOM(read_graph_profiling)},
+    [OPT_GRAPH_SAMPLES] = {{OPT_GRAPH_SAMPLES, "graph-samples", "N",
+                            "profile each CUDA graph's first N launches (sampled DRAM traffic "
+                            "under node, a range under graph), only time the later ones; 'all' "
+                            "for every launch (default: 10)"},
+                           CUSTOM(read_graph_samples)},
     [OPT_WIDE] = {{OPT_WIDE, "wide", NULL,
                    "text: full column headers and kernel names, lines as long as they need "
                    "(default: 120 columns, abbreviated headers explained by a legend)"},

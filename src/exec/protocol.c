@@ -58,8 +58,10 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
 
 static int add_all(const gp_exec_options *o, char **vars, size_t *n)
 {
-    char metrics[METRICS_TEXT_LEN], parent[32], pass[16];
+    char metrics[METRICS_TEXT_LEN], parent[32], pass[16], samples[32] = "all";
     metrics_text(&o->metrics, metrics, sizeof metrics);
+    if (o->request.graph_samples != UINT64_MAX)
+        snprintf(samples, sizeof samples, "%llu", (unsigned long long)o->request.graph_samples);
     snprintf(parent, sizeof parent, "%ld", o->parent_pid);
     snprintf(pass, sizeof pass, "%u", o->app_pass);
     GP_TRY(add_var(vars, n, GP_ENV_INJECTION, o->library ? o->library : ""));
@@ -74,6 +76,7 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_GRAPH, gp_graph_profiling_name(q->graph_profiling)));
     GP_TRY(add_count(vars, n, GP_ENV_SKIP, q->launch_skip));
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, q->launch_count));
+    GP_TRY(add_var(vars, n, GP_ENV_GRAPH_SAMPLES, samples));
     return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
 }
 
@@ -155,6 +158,12 @@ static void read_request(char *const *env, gp_exec_request *q)
     q->launch_skip = skip == UINT64_MAX ? 0 : skip;
     q->launch_count = read_count(env, GP_ENV_COUNT);
     q->per_kernel = read_count(env, GP_ENV_PER_KERNEL);
+    const char *samples = lookup(env, GP_ENV_GRAPH_SAMPLES);
+    const uint64_t count = read_count(env, GP_ENV_GRAPH_SAMPLES);
+    if (samples && strcmp(samples, "all") == 0)
+        q->graph_samples = UINT64_MAX;
+    else if (count != UINT64_MAX)
+        q->graph_samples = count;
     const char *follow = lookup(env, GP_ENV_FOLLOW);
     q->follow_children = follow && strcmp(follow, "1") == 0;
     if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &q->replay))

@@ -202,14 +202,17 @@ static gp_sessions *sessions_of(context_state *cs)
     return s;
 }
 
-gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch)
+gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch, gp_take take)
 {
     context_state *cs = find_context(ctx);
     gp_filter_kernel *k = NULL;
     const gp_filter_choice c =
         launch->kernel ? gp_filters_choose(launch->kernel, &k) : GP_FILTER_NOT_CHOSEN;
-    gp_sessions *s = c != GP_FILTER_NOT_CHOSEN && cs ? sessions_of(cs) : NULL;
-    if (!s || (c == GP_FILTER_BEYOND_QUOTA && !gp_sessions_lacks(s, launch)))
+    if (c == GP_FILTER_NOT_CHOSEN || take == GP_TAKE_NONE)
+        return NULL;
+    gp_sessions *s = cs ? sessions_of(cs) : NULL;
+    const bool only_lacking = c == GP_FILTER_BEYOND_QUOTA || take == GP_TAKE_LACKING;
+    if (!s || (only_lacking && !gp_sessions_lacks(s, launch)))
         return NULL;
     gp_filters_profiled(k);
     return s;

@@ -25,11 +25,19 @@ void gp_contexts_on_destroyed(CUcontext ctx);
 
 /* The rest: the caller holds the launch lock. */
 
+/* Which of the launches the filters choose may be profiled. */
+typedef enum {
+    GP_TAKE_CHOSEN,            /* every one */
+    GP_TAKE_LACKING,           /* only one whose signature still lacks a group (a graph
+                                  launch past --graph-samples: shadow launches only) */
+    GP_TAKE_NONE               /* none: the launch is only counted */
+} gp_take;
+
 /* The context's sessions when this launch is to be profiled, else NULL: the filters count it
  * as a launch (a launch of a context not in the table too), the context's profiler is opened
  * at its first, and a launch beyond its kernel's --per-kernel is profiled only while its
- * signature lacks a group. */
-gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch);
+ * signature lacks a group, as under GP_TAKE_LACKING. */
+gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch, gp_take take);
 /* The context's sessions; NULL when it is not in the table or has no profiler. */
 gp_sessions *gp_contexts_sessions(CUcontext ctx);
 /* The context's open pass ended, its launches written. */

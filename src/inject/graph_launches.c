@@ -22,7 +22,12 @@
 static struct {
     gp_graph_profiling mode;
     bool profiling;            /* metrics were asked for */
+    uint64_t samples;          /* --graph-samples (UINT64_MAX: all) */
 } graph;
+
+/* Launches sampled or ranged of the graphs gpuprof did not see instantiated (they share one
+ * count). Guard: the launch lock. */
+static uint64_t unknown_profiled;
 
 /* This thread's graph launch, between its entry and exit. Guard: none, thread-local (and
  * the launch lock is held meanwhile). */
@@ -32,9 +37,10 @@ static _Thread_local uint32_t sampling_device;
 static _Thread_local gp_sessions *ranging;   /* graph mode: the sessions of the open range */
 static _Thread_local int ranging_set;
 
-void gp_graph_launches_start(gp_graph_profiling mode, bool profiling)
+void gp_graph_launches_start(gp_graph_profiling mode, uint64_t samples, bool profiling)
 {
     graph.mode = mode;
+    graph.samples = samples;
     graph.profiling = profiling;
 }
 
@@ -44,6 +50,26 @@ bool gp_graph_launches_shadowing(void)
 }
 
 /* ---- records ------------------------------------------------------------------------------- */
+
+/* The ids of the kernel nodes after a host node, as a JSON array (those known). */
+static void write_after_host(gp_record *r, const gp_graph_view *v)
+{
+    size_t len = 0, cap = 2 + 21 * v->after_host;
+    char *json = malloc(cap + 1);
+    if (!json)
+        return;
+    json[len++] = '[';
+    for (size_t i = 0; i < v->n_steps; i++) {
+        const gp_graph_step *s = &v->steps[i];
+        if (s->kind == GP_STEP_KERNEL && s->after_host && s->exec_node)
+            len += (size_t)snprintf(json + len, cap + 1 - len, "%s%llu", len > 1 ? "," : "",
+                                    (unsigned long long)s->exec_node);
+    }
+    json[len++] = ']';
+    json[len] = '\0';
+    gp_record_raw(r, "after_host_nodes", json);
+    free(json);
+}
 
 static void write_graph(const gp_graph_view *v, uint32_t context)
 {
@@ -55,6 +81,10 @@ static void write_graph(const gp_graph_view *v, uint32_t context)
     gp_record_int(&r, "shadow", v->reason == NULL);
     if (v->reason)
         gp_record_string(&r, "reason", v->reason);
+    else if (v->after_host) {
+        gp_record_uint(&r, "after_host", v->after_host);
+        write_after_host(&r, v);
+    }
     gp_record_end(&r);
 }
 
@@ -128,11 +158,15 @@ typedef struct {
 } node_choice;
 
 /* The filters' choice for each kernel step, in dependency order: its sessions when the node
- * is to be shadow-launched with counters, else NULL. A chosen node whose signature already
- * has every group the replay mode collects is not shadowed again: its later launches get
- * their DRAM traffic from sampling, and the graph launch costs no checkpoint. */
+ * is to be shadow-launched with counters, else NULL (always for a node after a host node:
+ * only the program's own run may run the host code before it). A chosen node whose
+ * signature already has every group the replay mode collects is not shadowed again: its
+ * later launches get their DRAM traffic from sampling, and the graph launch costs no
+ * checkpoint. Once the graph had its --graph-samples sampled launches (`sampled_enough`),
+ * a node is profiled only when it still lacks a group, by a shadow launch, and the launch
+ * is not sampled: its nodes are only timed. */
 static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t launch_id,
-                                gp_sessions **chosen)
+                                bool sampled_enough, gp_sessions **chosen)
 {
     node_choice c = {false, false};
     for (size_t i = 0; i < v->n_steps; i++) {
@@ -141,9 +175,13 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
         if (v->steps[i].kind != GP_STEP_KERNEL ||
             !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
             continue;
-        gp_sessions *s = gp_contexts_profile(ctx, &k.info);
-        c.any |= s != NULL;
-        if (s && gp_sessions_lacks(s, &k.info)) {
+        const bool after_host = v->steps[i].after_host;
+        const gp_take take = !sampled_enough ? GP_TAKE_CHOSEN
+                             : after_host    ? GP_TAKE_NONE
+                                             : GP_TAKE_LACKING;
+        gp_sessions *s = gp_contexts_profile(ctx, &k.info, take);
+        c.any |= s != NULL && !sampled_enough;
+        if (s && !after_host && gp_sessions_lacks(s, &k.info)) {
             chosen[i] = s;
             c.shadow = true;
         }
@@ -189,11 +227,27 @@ static CUresult run_memset(CUgraphNode node, CUstream s)
     }
 }
 
+/* Whether a copy writes host memory (a unified address is asked where it lies). */
+static bool into_host(const CUDA_MEMCPY3D *m)
+{
+    if (m->dstMemoryType == CU_MEMORYTYPE_HOST)
+        return true;
+    if (m->dstMemoryType != CU_MEMORYTYPE_UNIFIED)
+        return false;
+    unsigned type = 0;
+    return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, m->dstDevice) ==
+               CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
+/* A copy into host memory is left to the program's own run: no kernel of the shadow reads
+ * it, and the checkpoint restores device memory only. */
 static CUresult run_memcpy(CUgraphNode node, CUstream s)
 {
     CUDA_MEMCPY3D m;
     CUresult r = cuGraphMemcpyNodeGetParams(node, &m);
-    return r == CUDA_SUCCESS ? cuMemcpy3DAsync(&m, s) : r;
+    if (r != CUDA_SUCCESS || into_host(&m))
+        return r;
+    return cuMemcpy3DAsync(&m, s);
 }
 
 /* One kernel step: profiled in its sessions when chosen, else run outside any pass. */
@@ -218,6 +272,8 @@ static CUresult shadow_steps(const gp_graph_view *v, gp_sessions **chosen, CUcon
     CUresult r = CUDA_SUCCESS;
     for (size_t i = 0; i < v->n_steps && r == CUDA_SUCCESS; i++) {
         const gp_graph_step *step = &v->steps[i];
+        if (step->after_host)
+            continue; /* nothing before the host node depends on it */
         r = step->kind == GP_STEP_KERNEL ? shadow_kernel(v, i, chosen[i], ctx, stream, launch_id)
             : step->kind == GP_STEP_MEMSET ? run_memset(step->node, stream)
                                            : run_memcpy(step->node, stream);
@@ -323,18 +379,25 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
     if (!gp_graphs_find(exec, &v)) {
         gp_graphs_unlock();
         say_unknown_graph();
-        begin_sampling(uid, device, d->correlationId);
+        if (unknown_profiled < graph.samples) {
+            unknown_profiled++;
+            begin_sampling(uid, device, d->correlationId);
+        }
         return;
     }
     say_graph(exec, &v, uid);
     gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
-    const node_choice c = chosen ? choose_nodes(&v, d->context, d->correlationId, chosen)
-                                 : (node_choice){false, false};
+    const bool sampled_enough = v.profiled >= graph.samples;
+    const node_choice c =
+        chosen ? choose_nodes(&v, d->context, d->correlationId, sampled_enough, chosen)
+               : (node_choice){false, false};
     if (c.shadow && !v.reason && context_idle()) {
         hide_our_work(d->correlationId);
         shadow_launch(&v, chosen, d->context, d->correlationId);
     }
     free(chosen);
+    if (c.any)
+        gp_graphs_count_profiled(exec);
     gp_graphs_unlock();
     if (c.any)
         begin_sampling(uid, device, d->correlationId);
@@ -348,26 +411,32 @@ static void say_graphs_are_timed(void)
 }
 
 /* Graph mode: a range around the whole launch, when the filters take one of its kernel nodes
- * (each counts as a launch), or when gpuprof did not see the graph instantiated. */
+ * (each counts as a launch), or when gpuprof did not see the graph instantiated; only the
+ * graph's first --graph-samples launches. */
 static void range_whole_graph(const CUpti_CallbackData *d, CUgraphExec exec)
 {
     gp_graphs_lock();
     gp_graph_view v;
     const bool unknown = !gp_graphs_find(exec, &v);
+    const gp_take take =
+        (unknown ? unknown_profiled : v.profiled) < graph.samples ? GP_TAKE_CHOSEN : GP_TAKE_NONE;
     gp_sessions *s = NULL;
     for (size_t i = 0; !unknown && i < v.n_steps; i++) {
         kernel_node k;
         gp_sessions *chosen = NULL;
         if (v.steps[i].kind == GP_STEP_KERNEL &&
             read_kernel(&v.steps[i], v.exec_id, d->correlationId, &k))
-            chosen = gp_contexts_profile(d->context, &k.info); /* each node counts */
+            chosen = gp_contexts_profile(d->context, &k.info, take); /* each node counts */
         s = s ? s : chosen;
     }
-    gp_graphs_unlock();
     if (unknown) { /* instantiated before gpuprof was loaded: one launch for the filters */
         kernel_node none = {.info = {.kernel = ""}};
-        s = gp_contexts_profile(d->context, &none.info);
+        s = gp_contexts_profile(d->context, &none.info, take);
+        unknown_profiled += s != NULL;
+    } else if (s) {
+        gp_graphs_count_profiled(exec);
     }
+    gp_graphs_unlock();
     if (!s)
         return;
     hide_our_work(d->correlationId);

@@ -22,9 +22,11 @@
 #include <cuda.h>
 #include <cupti.h>
 #include <stdbool.h>
+#include <stdint.h>
 
-/* The mode, and whether metrics were asked for; before any callback. */
-void gp_graph_launches_start(gp_graph_profiling mode, bool profiling);
+/* The mode, --graph-samples (each graph's launches sampled or ranged, the later ones only
+ * timed; UINT64_MAX: all), and whether metrics were asked for; before any callback. */
+void gp_graph_launches_start(gp_graph_profiling mode, uint64_t samples, bool profiling);
 
 /* Whether this thread is running shadow launches: the launch callbacks leave them alone. */
 bool gp_graph_launches_shadowing(void);

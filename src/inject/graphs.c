@@ -15,9 +15,10 @@ typedef struct {
     uint32_t exec_id;
     CUgraph clone;             /* NULL once the graph falls back */
     gp_graph_step *steps;
-    size_t n_steps, kernels;
+    size_t n_steps, kernels, after_host;
     char reason[128];          /* "": shadow-launchable */
     bool said;
+    uint64_t profiled;         /* launches sampled or ranged */
 } graph_entry;
 
 static pthread_mutex_t graphs_lock;  /* Guard: made once, by graphs_once */
@@ -88,15 +89,12 @@ static uint64_t exec_node_of(CUgraphNode original, uint32_t exec_id)
 
 typedef struct {
     gp_graph_step *steps;
-    size_t n, cap, kernels;
+    size_t n, cap, kernels, after_host;
     char *reason;              /* graph_entry.reason: set when a node cannot be shadowed */
     gp_hashmap exec_ids;       /* uint64_t by clone node (top level only) */
 } plan;
 
 static const char *const unreplayable[] = {
-    [CU_GRAPH_NODE_TYPE_HOST] = "a host node",
-    [CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "an event wait node",
-    [CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "an event record node",
     [CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL] = "an external semaphore node",
     [CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT] = "an external semaphore node",
     [CU_GRAPH_NODE_TYPE_MEM_ALLOC] = "a memory allocation node",
@@ -118,7 +116,7 @@ static void set_reason(char *reason, const char *what)
         snprintf(reason, 128, "%s", what);
 }
 
-static void add_step(plan *pl, gp_step_kind kind, CUgraphNode node)
+static void add_step(plan *pl, gp_step_kind kind, CUgraphNode node, bool after_host)
 {
     if (pl->n == pl->cap) {
         const size_t cap = pl->cap ? pl->cap * 2 : 16;
@@ -131,96 +129,150 @@ static void add_step(plan *pl, gp_step_kind kind, CUgraphNode node)
         pl->cap = cap;
     }
     const uint64_t *id = gp_hashmap_find(&pl->exec_ids, &node, sizeof node);
-    pl->steps[pl->n++] = (gp_graph_step){kind, node, id ? *id : 0};
+    pl->steps[pl->n++] = (gp_graph_step){kind, node, id ? *id : 0, after_host};
 }
 
-static void walk(plan *pl, CUgraph g, int depth);
+static bool walk(plan *pl, CUgraph g, int depth, bool after_host);
 
-static void add_node(plan *pl, CUgraphNode node, int depth)
+/* Add the node's steps (after_host: a host node is among its ancestors). True when the nodes
+ * that depend on it run after a host node: it is one, or it follows one, or it is a child
+ * graph holding one. */
+static bool add_node(plan *pl, CUgraphNode node, int depth, bool after_host)
 {
     CUgraphNodeType type;
     if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) {
         set_reason(pl->reason, "a node of unknown type");
-        return;
+        return after_host;
     }
     switch (type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
         pl->kernels++;
-        add_step(pl, GP_STEP_KERNEL, node);
-        return;
-    case CU_GRAPH_NODE_TYPE_MEMCPY: add_step(pl, GP_STEP_MEMCPY, node); return;
-    case CU_GRAPH_NODE_TYPE_MEMSET: add_step(pl, GP_STEP_MEMSET, node); return;
-    case CU_GRAPH_NODE_TYPE_EMPTY: return;
+        pl->after_host += after_host;
+        add_step(pl, GP_STEP_KERNEL, node, after_host);
+        return after_host;
+    case CU_GRAPH_NODE_TYPE_MEMCPY: add_step(pl, GP_STEP_MEMCPY, node, after_host); break;
+    case CU_GRAPH_NODE_TYPE_MEMSET: add_step(pl, GP_STEP_MEMSET, node, after_host); break;
+    case CU_GRAPH_NODE_TYPE_HOST: return true;
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: /* they only order work: shadows run in order */
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: break;
     case CU_GRAPH_NODE_TYPE_GRAPH: {
         CUgraph child;
         if (cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
-            walk(pl, child, depth + 1);
-        else
-            set_reason(pl->reason, "a child graph gpuprof could not read");
-        return;
+            return walk(pl, child, depth + 1, after_host);
+        set_reason(pl->reason, "a child graph gpuprof could not read");
+        break;
     }
     default:
         /* Its kernels still count: a fallback graph's nodes are sampled and timed. */
         set_reason(pl->reason, unreplayable_reason(type));
     }
+    return after_host;
 }
 
-/* Whether every dependency of the node is done (the nodes' indices by handle in `index`). */
-static bool ready(CUgraphNode node, const gp_hashmap *index, const bool *done)
+/* The node's dependencies as indices into the graph's nodes (by handle in `index`); a
+ * dependency outside the graph is left out. NULL with *n 0 when it has none. */
+static size_t *dependencies(CUgraphNode node, const gp_hashmap *index, size_t *n)
 {
-    size_t n = 0;
-    if (cuGraphNodeGetDependencies(node, NULL, NULL, &n) != CUDA_SUCCESS)
-        return true;
-    if (n == 0)
-        return true;
-    CUgraphNode *deps = malloc(n * sizeof *deps);
-    bool all = true;
-    if (deps && cuGraphNodeGetDependencies(node, deps, NULL, &n) == CUDA_SUCCESS)
-        for (size_t d = 0; d < n && all; d++) {
+    size_t count = 0;
+    *n = 0;
+    if (cuGraphNodeGetDependencies(node, NULL, NULL, &count) != CUDA_SUCCESS || count == 0)
+        return NULL;
+    CUgraphNode *deps = malloc(count * sizeof *deps);
+    size_t *at = malloc(count * sizeof *at);
+    if (deps && at && cuGraphNodeGetDependencies(node, deps, NULL, &count) == CUDA_SUCCESS)
+        for (size_t d = 0; d < count; d++) {
             const size_t *i = gp_hashmap_find(index, &deps[d], sizeof deps[d]);
-            all = !i || done[*i];
+            if (i)
+                at[(*n)++] = *i;
         }
     free(deps);
-    return all;
+    if (*n == 0) {
+        free(at);
+        return NULL;
+    }
+    return at;
 }
 
-/* The graph's nodes in an order that respects every edge (Kahn's, by repeated sweeps). */
-static void walk(plan *pl, CUgraph g, int depth)
+/* One node of a walk: its dependencies, whether it is done, and whether the nodes after it
+ * run after a host node. */
+typedef struct {
+    CUgraphNode node;
+    size_t *deps, n_deps;
+    bool done, taints;
+} walk_node;
+
+/* Whether every dependency is done; `after_host` set when one of them taints. */
+static bool ready(const walk_node *nodes, const walk_node *w, bool *after_host)
 {
-    size_t n = 0;
-    if (depth > 16 || cuGraphGetNodes(g, NULL, &n) != CUDA_SUCCESS) {
-        set_reason(pl->reason, "a graph gpuprof could not read");
-        return;
+    for (size_t d = 0; d < w->n_deps; d++) {
+        if (!nodes[w->deps[d]].done)
+            return false;
+        *after_host = *after_host || nodes[w->deps[d]].taints;
     }
-    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes);
-    bool *done = calloc(n ? n : 1, sizeof *done);
+    return true;
+}
+
+/* The graph's nodes read, with their dependencies; NULL (the reason set) when it cannot be. */
+static walk_node *read_nodes(plan *pl, CUgraph g, int depth, size_t *n)
+{
+    *n = 0;
+    if (depth > 16 || cuGraphGetNodes(g, NULL, n) != CUDA_SUCCESS) {
+        set_reason(pl->reason, "a graph gpuprof could not read");
+        return NULL;
+    }
+    CUgraphNode *handles = calloc(*n ? *n : 1, sizeof *handles);
+    walk_node *nodes = calloc(*n ? *n : 1, sizeof *nodes);
     gp_hashmap index;
     gp_hashmap_init(&index, sizeof(size_t));
-    if (!nodes || !done || cuGraphGetNodes(g, nodes, &n) != CUDA_SUCCESS)
+    const bool read = handles && nodes && cuGraphGetNodes(g, handles, n) == CUDA_SUCCESS;
+    for (size_t i = 0; read && i < *n; i++) {
+        size_t *at = gp_hashmap_add(&index, &handles[i], sizeof handles[i], NULL);
+        if (at)
+            *at = i;
+        nodes[i].node = handles[i];
+    }
+    for (size_t i = 0; read && i < *n; i++)
+        nodes[i].deps = dependencies(handles[i], &index, &nodes[i].n_deps);
+    gp_hashmap_free(&index);
+    free(handles);
+    if (!read) {
         set_reason(pl->reason, "a graph gpuprof could not read");
-    else
-        for (size_t i = 0; i < n; i++) {
-            size_t *at = gp_hashmap_add(&index, &nodes[i], sizeof nodes[i], NULL);
-            if (at)
-                *at = i;
-        }
+        free(nodes);
+        return NULL;
+    }
+    return nodes;
+}
+
+/* The graph's nodes in an order that respects every edge (Kahn's, by repeated sweeps), each
+ * marked when a host node precedes it (after_host: one precedes the whole graph). True when
+ * the graph holds a host node. */
+static bool walk(plan *pl, CUgraph g, int depth, bool after_host)
+{
+    size_t n = 0;
+    walk_node *nodes = read_nodes(pl, g, depth, &n);
+    bool any_host = false;
     /* A node that cannot be shadow-launched gives the reason and the walk goes on: the
      * graph's kernel nodes are still counted by the launch filters. */
-    for (size_t left = nodes && done ? n : 0, progress = 1; left && progress;) {
+    for (size_t left = nodes ? n : 0, progress = 1; left && progress;) {
         progress = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!done[i] && ready(nodes[i], &index, done)) {
-                done[i] = true;
-                left--;
-                progress++;
-                add_node(pl, nodes[i], depth);
-            }
+        for (size_t i = 0; i < n; i++) {
+            bool after = after_host;
+            if (nodes[i].done || !ready(nodes, &nodes[i], &after))
+                continue;
+            nodes[i].done = true;
+            left--;
+            progress++;
+            nodes[i].taints = add_node(pl, nodes[i].node, depth, after);
+            any_host = any_host || (nodes[i].taints && !after);
+        }
         if (!progress && left)
             set_reason(pl->reason, "a dependency cycle");
     }
-    gp_hashmap_free(&index);
-    free(done);
+    for (size_t i = 0; nodes && i < n; i++)
+        free(nodes[i].deps);
     free(nodes);
+    return any_host || after_host;
 }
 
 /* The ids the executable graph gave the top-level nodes, by their clone's nodes. */
@@ -248,15 +300,16 @@ static void plan_entry(graph_entry *e, CUgraph source)
 {
     free(e->steps);
     e->steps = NULL;
-    e->n_steps = e->kernels = 0;
+    e->n_steps = e->kernels = e->after_host = 0;
     plan pl = {.reason = e->reason};
     gp_hashmap_init(&pl.exec_ids, sizeof(uint64_t));
     map_exec_ids(&pl, source, e->clone, e->exec_id);
-    walk(&pl, e->clone, 0);
+    walk(&pl, e->clone, 0, false);
     gp_hashmap_free(&pl.exec_ids);
     e->steps = pl.steps;
     e->n_steps = pl.n;
     e->kernels = pl.kernels;
+    e->after_host = pl.after_host;
 }
 
 static void drop_clone(graph_entry *e)
@@ -467,8 +520,10 @@ bool gp_graphs_find(CUgraphExec exec, gp_graph_view *view)
     if (!e)
         return false;
     *view = (gp_graph_view){.exec_id = e->exec_id, .kernels = e->kernels,
+                            .after_host = e->after_host,
                             .reason = e->reason[0] || !e->clone ? e->reason : NULL,
-                            .steps = e->steps, .n_steps = e->n_steps, .said = e->said};
+                            .steps = e->steps, .n_steps = e->n_steps, .said = e->said,
+                            .profiled = e->profiled};
     if (!e->clone && !e->reason[0])
         view->reason = "its graph could not be copied";
     return true;
@@ -479,4 +534,11 @@ void gp_graphs_mark_said(CUgraphExec exec)
     graph_entry *e = entry_of(exec);
     if (e)
         e->said = true;
+}
+
+void gp_graphs_count_profiled(CUgraphExec exec)
+{
+    graph_entry *e = entry_of(exec);
+    if (e)
+        e->profiled++;
 }

@@ -141,7 +141,8 @@ EXPORTED int InitializeInjection(void)
     }
     gp_contexts_start(&options);
     const bool profiling = options.metrics.kind != GP_METRICS_NONE;
-    gp_graph_launches_start(options.request.graph_profiling, profiling);
+    gp_graph_launches_start(options.request.graph_profiling, options.request.graph_samples,
+                            profiling);
     if (gp_subscription_start(on_callback, profiling,
                               profiling && options.request.graph_profiling != GP_GRAPH_TIME) != 0)
         return 1;

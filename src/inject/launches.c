@@ -109,7 +109,7 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
     if (being_captured(l))
         return;
     const gp_launch_info info = info_of(d, l);
-    gp_sessions *s = gp_contexts_profile(d->context, &info);
+    gp_sessions *s = gp_contexts_profile(d->context, &info, GP_TAKE_CHOSEN);
     if (s && gp_sessions_start(s, &info)) {
         *d->correlationData = STARTED;
         return;

@@ -26,6 +26,12 @@ typedef struct {
     char *reason;
 } unshadowed_graph;
 
+/* A kernel node that runs after a host node of its graph: sampled, never shadow-launched. */
+typedef struct {
+    int pid;
+    uint64_t graph, node;
+} after_host_node;
+
 /* A `sampled` record, and where its samples lie once sorted. */
 typedef struct {
     int pid, device;
@@ -51,6 +57,8 @@ typedef struct {
 struct graph_records {
     unshadowed_graph *graphs;
     size_t n_graphs, graphs_capacity;
+    after_host_node *after_host;
+    size_t n_after_host, after_host_capacity;
     sampled_launch *sampled;
     size_t n_sampled, sampled_capacity;
     sample_line *samples;
@@ -80,6 +88,7 @@ void gp_records_free_graphs(reader *rd)
     for (size_t i = 0; i < g->n_graphs; i++)
         free(g->graphs[i].reason);
     free(g->graphs);
+    free(g->after_host);
     free(g->sampled);
     free(g->samples);
     free(g->ordered);
@@ -115,6 +124,41 @@ int gp_records_how_of(gp_json_reader *j, const cJSON *o, gp_launch_how *how, uin
 
 /* ---- graph records ------------------------------------------------------------------------- */
 
+/* Where the graph's after-host node ids go as they are read. */
+typedef struct {
+    graph_records *g;
+    int pid;
+    uint64_t graph;
+} after_host_sink;
+
+static int read_after_host_node(gp_json_reader *j, const cJSON *v, void *ctx)
+{
+    after_host_sink *sink = ctx;
+    uint64_t node;
+    GP_TRY(gp_json_whole_number(j, v, 1, UINT64_MAX, &node));
+    graph_records *g = sink->g;
+    after_host_node *a = gp_append_zeroed(&g->after_host, &g->n_after_host,
+                                          &g->after_host_capacity, sizeof *a);
+    if (!a)
+        return out_of_memory();
+    *a = (after_host_node){sink->pid, sink->graph, node};
+    return GP_OK;
+}
+
+/* A shadow-launched graph's nodes after a host node (none when it has no such field). */
+static int read_after_host(reader *rd, const cJSON *o, int pid, uint64_t graph)
+{
+    if (!gp_json_field(o, "after_host_nodes"))
+        return GP_OK;
+    after_host_sink sink = {records_of(rd), pid, graph};
+    if (!sink.g)
+        return out_of_memory();
+    for (size_t i = 0; i < sink.g->n_after_host; i++)
+        if (sink.g->after_host[i].pid == pid && sink.g->after_host[i].graph == graph)
+            return GP_OK; /* the first record of a graph holds */
+    return gp_json_read_each(&rd->json, o, "after_host_nodes", read_after_host_node, &sink);
+}
+
 int gp_records_read_graph(reader *rd, const cJSON *o)
 {
     gp_json_reader *j = &rd->json;
@@ -130,8 +174,10 @@ int gp_records_read_graph(reader *rd, const cJSON *o)
         ((!shadow || gp_json_field(o, "reason")) &&
          gp_json_get_text(j, o, "reason", &reason) != GP_OK))
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
-    if (shadow)
-        return GP_OK; /* its nodes' shadow launches say the rest */
+    if (shadow) /* its nodes' shadow launches say the rest */
+        return read_after_host(rd, o, pid, graph) == GP_OK
+                   ? GP_OK
+                   : gp_records_ignore(rd, GP_RECORD_IGNORED);
     graph_records *g = records_of(rd);
     for (size_t i = 0; g && i < g->n_graphs; i++)
         if (g->graphs[i].pid == pid && g->graphs[i].graph == graph)
@@ -249,11 +295,23 @@ static int add_note(gp_exec_launch *l, const char *text)
     return GP_OK;
 }
 
-/* Each node of a graph not shadow-launched: "not shadow-launched: <reason>". */
+static bool after_host(const graph_records *g, const gp_exec_launch *l)
+{
+    for (size_t k = 0; k < g->n_after_host; k++)
+        if (g->after_host[k].pid == l->pid && g->after_host[k].graph == l->graph &&
+            g->after_host[k].node == l->graph_node)
+            return true;
+    return false;
+}
+
+/* Each node of a graph not shadow-launched: "not shadow-launched: <reason>", and each node
+ * after a host node of a graph that is. */
 static int note_unshadowed(const graph_records *g, gp_exec_info *e)
 {
-    for (size_t i = 0; g->n_graphs && i < e->n_launches; i++) {
+    for (size_t i = 0; (g->n_graphs || g->n_after_host) && i < e->n_launches; i++) {
         gp_exec_launch *l = &e->launches[i];
+        if (l->graph_node && after_host(g, l))
+            GP_TRY(add_note(l, "not shadow-launched: it runs after a host node of its graph"));
         for (size_t k = 0; l->graph_node && k < g->n_graphs; k++) {
             if (g->graphs[k].pid != l->pid || g->graphs[k].graph != l->graph)
                 continue;

@@ -313,6 +313,8 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     cJSON_AddItemToObject(filters, "launch_count", count_or_null(q->launch_count));
     cJSON_AddItemToObject(filters, "per_kernel", count_or_null(q->per_kernel));
     cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(q->graph_profiling));
+    if (q->graph_samples != UINT64_MAX) /* absent: every graph launch was profiled */
+        cJSON_AddNumberToObject(o, "graph_samples", (double)q->graph_samples);
     cJSON *devices = cJSON_AddArrayToObject(o, "devices");
     for (size_t i = 0; i < e->n_devices; i++)
         cJSON_AddItemToArray(devices, device_json(&e->devices[i]));

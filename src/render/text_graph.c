@@ -98,9 +98,15 @@ bool gp_text_graph_summary(char *buf, size_t len, const gp_exec_info *e)
     const size_t graphs = count_graphs(e);
     const gp_graph_profiling asked = e->request.graph_profiling;
     const unsigned mode = (unsigned)asked < GP_GRAPH_MODES ? asked : GP_GRAPH_NODE;
-    snprintf(buf, len, "%zu of %zu launches were kernel nodes of %zu graph%s; "
-             "--graph-profiling=%s: %s", nodes, e->n_launches, graphs, graphs == 1 ? "" : "s",
-             gp_graph_profiling_name((gp_graph_profiling)mode), mode_words[mode]);
+    const int used = snprintf(buf, len, "%zu of %zu launches were kernel nodes of %zu graph%s; "
+                              "--graph-profiling=%s: %s", nodes, e->n_launches, graphs,
+                              graphs == 1 ? "" : "s",
+                              gp_graph_profiling_name((gp_graph_profiling)mode), mode_words[mode]);
+    const uint64_t samples = e->request.graph_samples;
+    if (mode != GP_GRAPH_TIME && samples != UINT64_MAX && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, "; each graph's first %llu launch%s "
+                 "profiled, the later ones timed (--graph-samples)",
+                 (unsigned long long)samples, samples == 1 ? "" : "es");
     return true;
 }
 

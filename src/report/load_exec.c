@@ -140,6 +140,11 @@ static int read_graph_profiling(gp_json_reader *rd, const cJSON *o, gp_exec_info
         GP_TRY(gp_json_get_enum(rd, o, "graph_profiling", gp_graph_profiling_names,
                                 GP_GRAPH_MODES, false, &mode));
     e->request.graph_profiling = (gp_graph_profiling)mode;
+    /* --graph-samples; absent: all (and before it, every graph launch was profiled). */
+    e->request.graph_samples = UINT64_MAX;
+    if (gp_json_field(o, "graph_samples"))
+        GP_TRY(gp_json_get_integer(rd, o, "graph_samples", 0, UINT64_MAX - 1,
+                                   &e->request.graph_samples));
     return GP_OK;
 }
 

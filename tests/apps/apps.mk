@@ -17,7 +17,7 @@ APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
                 spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast \
-                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples contexts
+                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples graph_loop contexts
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo

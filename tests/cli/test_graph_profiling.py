@@ -45,6 +45,44 @@ def test_bad_modes():
                    "rc=%d stderr=%r stdout=%r" % (rc, err, out))
 
 
+def test_graph_samples():
+    """--graph-samples=N|all (issue 35): help with its default, bad values refused before any
+    run, good ones accepted (exit 3 without a GPU), the man page."""
+    rc, out, _ = run("exec", "--help")
+    m = re.search(r"^  --graph-samples=N (.*?)\n  --", out, re.M | re.S)
+    text = " ".join(m.group(1).split()) if m else ""
+    tap.ok(rc == 0 and "'all'" in text and text.endswith("(default: 10)"),
+           "exec --help: --graph-samples=N with 'all' and the default", text or out)
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "ran")
+        program = ["sh", "-c", "touch " + marker]
+        for value, message in (("-1", "invalid value '-1' for --graph-samples: expected a "
+                                      "whole number"),
+                               ("ten", "invalid value 'ten' for --graph-samples"),
+                               ("All", "invalid value 'All' for --graph-samples"),
+                               ("", "option --graph-samples needs a value (N)")):
+            rc, out, err = run("exec", "--graph-samples=" + value, "--", *program, env=NO_GPU)
+            tap.ok(rc == 2 and not out and len(err.strip().splitlines()) == 1 and
+                   message in err and not os.path.exists(marker),
+                   "exec --graph-samples=%s: usage error, exit 2, one line, not run" % value,
+                   "rc=%d stderr=%r" % (rc, err))
+    rc, out, err = run("report", EXEC, "--graph-samples=3", env=NO_GPU)
+    tap.ok(rc == 2 and "option '--graph-samples' does not apply to 'report'" in err,
+           "report --graph-samples: does not apply, exit 2", err)
+    gpu, _ = has_gpu()
+    if gpu:
+        tap.skip("exec --graph-samples=N without a GPU: exit 3", "a GPU is present")
+    else:
+        for value in ("0", "1", "25", "all"):
+            rc, out, err = run("exec", "--graph-samples=" + value, "--", "true", env=NO_GPU)
+            tap.ok(rc == 3 and "no usable CUDA device" in err,
+                   "exec --graph-samples=%s: accepted, then exit 3 without a GPU" % value, err)
+    with open(os.path.join(ROOT, "man", "gpuprof.1")) as f:
+        man = f.read().replace("\\-", "-")
+    tap.ok(re.search(r"^\.BI --graph-samples= N$", man, re.M) is not None,
+           "man page: --graph-samples=N among the options")
+
+
 def test_other_commands():
     for cmd in (["report", EXEC], ["compare", EXEC, EXEC], ["reduce"], ["list"]):
         rc, out, err = run(*(cmd + ["--graph-profiling=node"]), env=NO_GPU)
@@ -84,6 +122,7 @@ def main():
     test_bad_modes()
     test_other_commands()
     test_good_modes()
+    test_graph_samples()
     test_man_page()
     tap.done()
 

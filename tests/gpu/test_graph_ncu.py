@@ -3,8 +3,11 @@
 gpuprof exec shadow-launched (--graph-profiling=node, issue 27) equal ncu's for the same nodes
 (ncu --graph-profiling node), kernel by kernel; and a node's sampled DRAM reads agree with the
 DRAM reads of the same kernel profiled by ncu within the accuracy the man page states (3 % for
-nodes of 5 µs or more that overlap nothing). gpuprof and ncu run one after the other, so
-gpuprof never holds CUPTI while ncu profiles. Skips without a GPU or without ncu."""
+nodes of 5 µs or more that overlap nothing). The same for the kernel nodes before the host node
+of graph_samples (NVIDIA's simpleCudaGraphs shape: its last node is a host function) and of
+graph_host, whose kernel after the host node is sampled, never shadow-launched (issue 35).
+gpuprof and ncu run one after the other, so gpuprof never holds CUPTI while ncu profiles.
+Skips without a GPU or without ncu."""
 import os
 import tempfile
 
@@ -12,7 +15,14 @@ import memory_paths as mp
 import tap
 from gpuprof import require_gpu
 
-PROGRAM, ARGS = "graph_nodes", ["3"]
+# (program, arguments, the kernels shadow-launched, those after a host node, whether its
+# sampled DRAM reads are compared: graph_nodes' kernels are long and overlap little)
+PROGRAMS = (
+    ("graph_nodes", ["3"], {"nodesFill", "nodesScale", "nodesOffset", "nodesCombine",
+                            "nodesTick"}, set(), True),
+    ("graph_samples", ["2"], {"samplesBlockSums", "samplesFinalSum"}, set(), False),
+    ("graph_host", ["2"], {"hostBefore"}, {"hostAfter"}, False),
+)
 SAMPLED_READ_TOLERANCE = 0.03   # man page: reads of nodes >= 5 µs within ~3 %
 
 
@@ -41,17 +51,24 @@ def by_kernel(rows):
 
 
 def compare_instructions(ours, theirs, metrics):
+    """Each metric's SASS input counters, whole numbers, exactly: ncu prints a ratio with two
+    decimals (3.82 for 3.8235), its counters in full."""
     for name in sorted(ours):
         if not tap.ok(name in theirs, "%s: ncu profiled the node too" % name):
             continue
-        launch, row = ours[name][0], theirs[name][0]
+        row = theirs[name][0]
         for m in metrics:
-            mine, ref = mp.value_of(launch, m["key"]), mp.ncu_value(m, row)
-            if mine is None:
-                continue  # this shadow launch collected another group
-            tap.ok(ref is not None and abs(mine - ref) <= 1e-6 * max(1.0, abs(ref)),
-                   "%s: %s of the shadow-launched node equals ncu's (gpuprof %s, ncu %s)"
-                   % (name, m["key"], mine, ref))
+            for launch in ours[name]:
+                inputs = ((launch.get("metrics") or {}).get(m["key"]) or {}).get("inputs") or {}
+                if all(inputs.get(i) is not None for i in m["inputs"]):
+                    break
+            else:
+                continue  # no shadow launch of this node collected the metric's group
+            for counter in m["inputs"]:
+                mine, ref = inputs[counter], mp.number(row.get(counter))
+                tap.ok(ref is not None and mine == ref,
+                       "%s: %s (of %s) of the shadow-launched node equals ncu's (gpuprof %s, "
+                       "ncu %s)" % (name, counter, m["key"], mine, ref))
 
 
 def dram_read_bytes(launch):
@@ -83,6 +100,34 @@ def compare_sampled_reads(doc, theirs):
     tap.ok(checked > 0, "at least one sampled node was compared with ncu (%d)" % checked)
 
 
+def after_host(doc):
+    """{kernel base name} of the graph-node launches noted as after a host node."""
+    return {mp.base_name(l["kernel"]) for l in doc.get("exec", {}).get("launches", [])
+            if l.get("graph_node") and "after a host node" in (l.get("note") or "")}
+
+
+def check_program(program, args, shadowed, after, sampled, metrics, tmp):
+    rc, doc, out, err = mp.run_exec(program, args, "default", os.path.join(tmp, "g.json"))
+    if not tap.ok(rc == 0 and doc, "gpuprof exec on %s exits 0 with a report" % program,
+                  err[-2000:]):
+        return
+    ours = shadowed_nodes(doc)
+    tap.ok(set(ours) == shadowed, "%s: exactly %s were shadow-launched (%s)"
+           % (program, sorted(shadowed), sorted(ours)))
+    tap.ok(after_host(doc) == after, "%s: the kernels after a host node say so in their note: "
+           "%s (%s)" % (program, sorted(after), sorted(after_host(doc))))
+    names = sorted({i for m in metrics for i in m["inputs"]} | {"dram__bytes_read.sum"})
+    nrc, rows, nerr = mp.run_ncu(program, args, names, os.path.join(tmp, "ncu.csv"),
+                                 options=("--graph-profiling", "node"))
+    if not tap.ok(nrc == 0 and rows, "ncu --graph-profiling node on %s" % program,
+                  nerr[-2000:]):
+        return
+    theirs = by_kernel(rows)
+    compare_instructions(ours, theirs, metrics)
+    if sampled:
+        compare_sampled_reads(doc, theirs)
+
+
 def main():
     require_gpu()
     if mp.ncu_path() is None:
@@ -90,23 +135,9 @@ def main():
     cat = mp.catalogue()
     metrics = instruction_metrics(cat)
     tap.ok(metrics, "the default set has instruction-level metrics (%d)" % len(metrics))
-    with tempfile.TemporaryDirectory() as tmp:
-        rc, doc, out, err = mp.run_exec(PROGRAM, ARGS, "default", os.path.join(tmp, "g.json"))
-        if not tap.ok(rc == 0 and doc, "gpuprof exec on %s exits 0 with a report" % PROGRAM,
-                      err[-2000:]):
-            tap.done()
-        ours = shadowed_nodes(doc)
-        tap.ok(len(ours) == 5, "all 5 kernels of %s were shadow-launched (%s)"
-               % (PROGRAM, sorted(ours)))
-        names = sorted({m["ncu_metric"] for m in metrics} | {"dram__bytes_read.sum"})
-        nrc, rows, nerr = mp.run_ncu(PROGRAM, ARGS, names, os.path.join(tmp, "ncu.csv"),
-                                     options=("--graph-profiling", "node"))
-        if not tap.ok(nrc == 0 and rows, "ncu --graph-profiling node on %s" % PROGRAM,
-                      nerr[-2000:]):
-            tap.done()
-        theirs = by_kernel(rows)
-        compare_instructions(ours, theirs, metrics)
-        compare_sampled_reads(doc, theirs)
+    for program, args, shadowed, after, sampled in PROGRAMS:
+        with tempfile.TemporaryDirectory() as tmp:
+            check_program(program, args, shadowed, after, sampled, metrics, tmp)
     tap.done()
 
 

@@ -5,8 +5,9 @@ Each program checks its own result, so every run must exit 0 with its `ok` line:
 under each graph-profiling mode, and under --replay=kernel and --replay=rotate (profiling must
 not lose, double or corrupt a graph launch, a node, or the memory a node writes). Then the
 report: under `node` every kernel node of graph_nodes has its graph and node ids, metrics, and
-the right sector counts; graph_host's nodes (a host node in the graph) are sampled, not
-shadow-launched, with a note; graph_lengths' long copies read as many DRAM bytes as graph nodes
+the right sector counts; graph_host's kernel before its host node is shadow-launched, the one
+after it sampled only, with a note; graph_samples' kernels (before its host node) are
+shadow-launched; graph_lengths' long copies read as many DRAM bytes as graph nodes
 (sampled) as when launched directly; under `time` no graph node has metrics. Skips without a
 GPU.
 
@@ -152,21 +153,30 @@ def test_node(docs):
            "node: nodesFill's DRAM reads, each graph launch, about its 64 MiB input", fill)
     host = docs.get("graph_host")
     hn = nodes(host) if host else []
-    tap.ok(hn and all("sampled" in how_of(l) and "shadow" not in how_of(l) for l in hn),
-           "[how] node: graph_host's kernels (a host node in their graph) are DRAM-sampled, "
-           "not shadow-launched", [sorted(how_of(l)) for l in hn])
-    tap.ok(hn and all(isinstance(note_of(l), str) and note_of(l) for l in hn),
-           "[note] node: graph_host's kernels carry a note saying why", [note_of(l) for l in hn])
-    tap.ok(hn and all((metric(l, "dram_read_bytes") is not None or na(l)) and
-                      metric(l, "gst_efficiency") is None for l in hn),
-           "node: graph_host's kernels have sampled DRAM bytes (unless n/a, said in the note) "
-           "and no SASS metrics", [(sorted((l["metrics"] or {}).keys()), note_of(l))
-                                    for l in hn])
+    before = [l for l in hn if l["kernel"].startswith("hostBefore(")]
+    after = [l for l in hn if l["kernel"].startswith("hostAfter(")]
+    tap.ok(before and all("sampled" in how_of(l) for l in before) and
+           any("shadow" in how_of(l) for l in before),
+           "[how] node: graph_host's kernel before its host node is shadow-launched (and "
+           "sampled)", [sorted(how_of(l)) for l in before])
+    tap.ok(after and all("sampled" in how_of(l) and "shadow" not in how_of(l) for l in after),
+           "[how] node: graph_host's kernel after its host node is DRAM-sampled, never "
+           "shadow-launched", [sorted(how_of(l)) for l in after])
+    tap.ok(after and all("after a host node" in (note_of(l) or "") for l in after),
+           "[note] node: graph_host's kernel after the host node says why",
+           [note_of(l) for l in after])
+    tap.ok(after and all((metric(l, "dram_read_bytes") is not None or na(l)) and
+                         metric(l, "gst_efficiency") is None for l in after),
+           "node: graph_host's kernel after the host node has sampled DRAM bytes (unless n/a, "
+           "said in the note) and no SASS metrics",
+           [(sorted((l["metrics"] or {}).keys()), note_of(l)) for l in after])
     samples = docs.get("graph_samples")
     sn = nodes(samples) if samples else []
-    tap.ok(sn and all("shadow" not in how_of(l) and note_of(l) for l in sn),
-           "[how] [note] node: graph_samples' graphs have a host node: its kernels are not "
-           "shadow-launched, and say why", [(sorted(how_of(l)), note_of(l)) for l in sn])
+    shadowed = {l["kernel"].split("(")[0] for l in sn if "shadow" in how_of(l)}
+    tap.ok(shadowed == {"samplesBlockSums", "samplesFinalSum"} and
+           not any("host node" in (note_of(l) or "") for l in sn),
+           "[how] node: graph_samples' kernels all run before its host node (the last node): "
+           "both are shadow-launched", [(sorted(how_of(l)), note_of(l)) for l in sn])
     child = docs.get("graph_child")
     cn = nodes(child) if child else []
     tap.ok(cn and all(l["metrics"] for l in cn),

@@ -208,6 +208,10 @@ static void malformed(void)
         {NODE_LAUNCH("\"graph\":2,\"node\":3,\"how\":\"graph\""),
          "node: expected 0 for a whole graph launch: the record is ignored"},
         {NODE_LAUNCH("\"node\":3,\"how\":\"shadow\""), "graph: missing: the record is ignored"},
+        {GRAPH("\"kernels\":3,\"shadow\":1,\"after_host\":1,\"after_host_nodes\":[0]"),
+         "after_host_nodes[0]: must be from 1 to 9007199254740992: the record is ignored"},
+        {GRAPH("\"kernels\":3,\"shadow\":1,\"after_host\":1,\"after_host_nodes\":7"),
+         "after_host_nodes: expected an array: the record is ignored"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024], warning[256];
@@ -306,8 +310,33 @@ static void unknown_nodes(void)
     gp_report_free(&r);
 }
 
+/* A shadow-launched graph whose node 4 runs after a host node: that node's K line says so
+ * in its note; node 3, before the host node, has no such note. */
+#define AFTER_HOST_K_LINE "K 9 5 1 0 7 1 2 1 1 32 1 1 0 20000 28000 2 4\n"
+
+static void after_host_nodes(void)
+{
+    gp_report r;
+    const int rc = read_text(PROCESS DURATION_ONLY
+                             GRAPH("\"kernels\":2,\"shadow\":1,\"after_host\":1,"
+                                   "\"after_host_nodes\":[4]")
+                             NAME_K NODE_K_LINE AFTER_HOST_K_LINE END, &r);
+    const gp_exec_launch *before = rc == GP_OK && r.exec.n_launches == 2 ? &r.exec.launches[0]
+                                                                         : NULL;
+    const gp_exec_launch *after = before ? &r.exec.launches[1] : NULL;
+    tap_ok(before && before->graph_node == 3 && !before->note && r.n_warnings == 0,
+           "graph records: a node before the host node has no note");
+    tap_ok(after && after->graph_node == 4 && after->note &&
+               strcmp(after->note, "not shadow-launched: it runs after a host node of its "
+                                   "graph") == 0,
+           "graph records: a node after a host node says why it was not shadow-launched (%s)",
+           after && after->note ? after->note : "(none)");
+    gp_report_free(&r);
+}
+
 void test_exec_graph(void)
 {
+    after_host_nodes();
     unknown_nodes();
     check_case("graph-nodes", graph_nodes);
     check_case("graph-range", graph_range);

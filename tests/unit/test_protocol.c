@@ -56,6 +56,7 @@ static void round_trip_list(void)
     in.request.launch_skip = 3;
     in.request.launch_count = 7;
     in.request.per_kernel = 2;
+    in.request.graph_samples = 25;
     in.parent_pid = 4242;
     in.request.follow_children = true;
     char *env[GP_EXEC_OPTION_VARS + 1];
@@ -74,8 +75,9 @@ static void round_trip_list(void)
            "protocol: round trip: a metric list of groups, a key and a raw name");
     const gp_exec_request *q = &out.request;
     tap_ok(same_text(q->kernel_regex, in.request.kernel_regex), "protocol: round trip: the filter");
-    tap_ok(q->launch_skip == 3 && q->launch_count == 7 && q->per_kernel == 2,
-           "protocol: round trip: skip, count, per kernel");
+    tap_ok(q->launch_skip == 3 && q->launch_count == 7 && q->per_kernel == 2 &&
+               q->graph_samples == 25,
+           "protocol: round trip: skip, count, per kernel, graph samples");
     tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
     free_env(env);
@@ -172,19 +174,21 @@ static void defaults(void)
     const gp_exec_request *q = &o.request;
     tap_ok(!o.library && !o.records_dir && o.metrics.kind == GP_METRICS_NONE &&
            !q->kernel_regex[0] && q->launch_skip == 0 && q->launch_count == UINT64_MAX &&
-           q->per_kernel == UINT64_MAX && o.parent_pid == -1 && !q->follow_children,
-           "protocol: nothing set: no folder, no metrics, no filter or limits, no parent");
+           q->per_kernel == UINT64_MAX && o.parent_pid == -1 && !q->follow_children &&
+           q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT,
+           "protocol: nothing set: no folder, no metrics, no filter or limits, no parent, "
+           "the default graph samples");
     gp_exec_options_decode(NULL, &o);
     tap_ok(!o.records_dir && o.metrics.kind == GP_METRICS_NONE && o.parent_pid == -1,
            "protocol: no environment at all: the defaults");
     char *malformed[] = {"GPUPROF_EXEC_METRICS=bogus", "GPUPROF_EXEC_LAUNCH_SKIP=4x",
                          "GPUPROF_EXEC_LAUNCH_COUNT=", "GPUPROF_EXEC_PER_KERNEL=-",
                          "GPUPROF_EXEC_FOLLOW=yes", "GPUPROF_EXEC_DIRX=/elsewhere",
-                         "GPUPROF_EXEC_DI=/nowhere", NULL};
+                         "GPUPROF_EXEC_DI=/nowhere", "GPUPROF_EXEC_GRAPH_SAMPLES=All", NULL};
     gp_exec_options_decode(malformed, &o);
     tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && q->launch_skip == 0 &&
            q->launch_count == UINT64_MAX && q->per_kernel == UINT64_MAX && !q->follow_children &&
-           !o.records_dir,
+           !o.records_dir && q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT,
            "protocol: malformed values decode to their defaults; names match whole");
     char *twice[] = {"GPUPROF_EXEC_LAUNCH_COUNT=5", "GPUPROF_EXEC_LAUNCH_COUNT=9",
                      "GPUPROF_EXEC_METRICS=list:a,,b", NULL};
@@ -193,6 +197,12 @@ static void defaults(void)
     tap_ok(o.metrics.kind == GP_METRICS_LIST && o.metrics.n_names == 2 &&
                strcmp(o.metrics.names[0], "a") == 0 && strcmp(o.metrics.names[1], "b") == 0,
            "protocol: a list's empty names are skipped");
+    char *samples[] = {"GPUPROF_EXEC_GRAPH_SAMPLES=all", NULL};
+    gp_exec_options_decode(samples, &o);
+    tap_ok(o.request.graph_samples == UINT64_MAX, "protocol: graph samples 'all': no limit");
+    char *none[] = {"GPUPROF_EXEC_GRAPH_SAMPLES=0", NULL};
+    gp_exec_options_decode(none, &o);
+    tap_ok(o.request.graph_samples == 0, "protocol: graph samples 0: none sampled");
 }
 
 static void long_list(void)
@@ -239,8 +249,9 @@ static void request_defaults_and_names(void)
     const gp_exec_request d = gp_exec_request_default();
     tap_ok(!d.kernel_regex[0] && d.launch_skip == 0 && d.launch_count == UINT64_MAX &&
                d.per_kernel == UINT64_MAX && !d.follow_children &&
-               d.replay == GP_EXEC_REPLAY_AUTO && d.graph_profiling == GP_GRAPH_NODE,
-           "exec request: no filter, no limit, auto, node by default");
+               d.replay == GP_EXEC_REPLAY_AUTO && d.graph_profiling == GP_GRAPH_NODE &&
+               d.graph_samples == GP_GRAPH_SAMPLES_DEFAULT,
+           "exec request: no filter, no limit, auto, node, 10 graph samples by default");
     bool replay = true, graph = true;
     for (unsigned m = 0; m < GP_EXEC_REPLAY_MODES; m++) {
         gp_exec_replay back = GP_EXEC_REPLAY_MODES;
