@@ -39,6 +39,9 @@ size_t gp_exec_profiled(const gp_exec_info *e);
  * "one pass, no replay" (one; see src/inject/sessions.h) for reports without rotation,
  * else what the --replay mode did. */
 void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len);
+/* --replay=auto's decision from the device memory in use, and the figures, in a sentence;
+ * false (buf untouched) when the report has none. */
+bool gp_exec_describe_footprint(const gp_profiler_info *p, char *buf, size_t len);
 /* Whether the report's launches rotated over one-pass groups. */
 bool gp_exec_rotated(const gp_profiler_info *p);
 /* "2/2": of the report's one-pass groups, how many a mask of them holds. */

@@ -35,6 +35,12 @@
  *             start_ns, end_ns (the sampling window), complete (0: samples were lost)
  *                                                         a graph launch DRAM-sampled; its
  *                                                         `P` lines follow
+ *   footprint context, replay (1: auto replays a kernel signature's first launch; 0: it does
+ *             not, every launch collects one group as under rotate), held, free, total,
+ *             budget (bytes: the device memory in use, which a replay saves; free device
+ *             memory; the device's; the most auto saves)
+ *                                                         --replay=auto decided, or changed
+ *                                                         its decision, on a context
  *   name      n, name (mangled)                           a kernel name's number
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
@@ -126,6 +132,7 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 #define GP_RECORD_END "end"
 #define GP_RECORD_GRAPH "graph"
 #define GP_RECORD_SAMPLED "sampled"
+#define GP_RECORD_FOOTPRINT "footprint"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'

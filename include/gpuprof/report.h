@@ -63,6 +63,15 @@ typedef struct {
 /* How a report's metrics were collected: the profiler's part of a report. */
 typedef enum { GP_PROF_DISABLED = 0, GP_PROF_OK, GP_PROF_UNAVAILABLE } gp_profiler_state;
 
+/* exec --replay=auto: whether it replayed each kernel signature's first launch, and the device
+ * memory it decided on (a replay saves all the memory in use). */
+typedef struct {
+    bool known;                  /* auto decided (it does for counters of several passes) */
+    bool replays;                /* false: no replay, one group per launch as rotate */
+    uint64_t held, free, total;  /* bytes of device memory in use, free, and in all */
+    uint64_t budget;             /* the most auto saves for a replay */
+} gp_auto_footprint;
+
 typedef struct {
     gp_profiler_state state;
     char reason[GP_TEXT_LEN];
@@ -74,6 +83,9 @@ typedef struct {
     gp_exec_replay replay;       /* exec's --replay, as its profiler records said it */
     int pass_groups;             /* exec: the one-pass groups its launches rotated over; 0:
                                     none (every profiled launch had every counter) */
+    gp_auto_footprint footprint; /* exec --replay=auto: its decision (of those of every
+                                    context and process, the first not to replay, else the
+                                    first) */
 } gp_profiler_info;
 
 /* A parameter of a result's family (pad, group, …): NAN where it does not apply. */

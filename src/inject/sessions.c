@@ -63,6 +63,7 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
     s->rotation = (gp_rotation){.mode = mode, .n_groups = c->n_groups, .app_pass = app_pass};
     gp_hashmap_init(&s->signatures, sizeof(gp_signature_state));
     s->latest = GP_SET_NONE;
+    s->auto_replays = -1;
     return GP_OK;
 }
 
@@ -82,6 +83,38 @@ static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
     if (l->shadow && r.mode == GP_EXEC_REPLAY_AUTO)
         r.mode = GP_EXEC_REPLAY_ROTATE;
     return r;
+}
+
+/* ---- auto's footprint ---------------------------------------------------------------------- */
+
+static void write_footprint(const gp_sessions *s, bool replay, size_t held, size_t free_bytes,
+                            size_t total)
+{
+    gp_record r;
+    gp_record_begin(&r, GP_RECORD_FOOTPRINT);
+    gp_record_uint(&r, "context", s->uid);
+    gp_record_int(&r, "replay", replay);
+    gp_record_uint(&r, "held", held);
+    gp_record_uint(&r, "free", free_bytes);
+    gp_record_uint(&r, "total", total);
+    gp_record_uint(&r, "budget", GP_AUTO_REPLAY_BUDGET);
+    gp_record_end(&r);
+}
+
+/* Whether auto may replay a first launch now: the device memory in use (all of which kernel
+ * replay saves) fits in free device memory and in GP_AUTO_REPLAY_BUDGET. The context is the
+ * launch's, current. A change of decision is written as a `footprint` record. */
+static bool auto_may_replay(gp_sessions *s)
+{
+    size_t free_bytes = 0, total = 0;
+    if (cuMemGetInfo(&free_bytes, &total) != CUDA_SUCCESS)
+        return s->auto_replays != 0; /* unknown now: the latest decision holds */
+    const size_t held = total > free_bytes ? total - free_bytes : 0;
+    const bool replay = held <= free_bytes && held <= GP_AUTO_REPLAY_BUDGET;
+    if (s->auto_replays != (int)replay)
+        write_footprint(s, replay, held, free_bytes, total);
+    s->auto_replays = replay;
+    return replay;
 }
 
 /* ---- signatures ---------------------------------------------------------------------------- */
@@ -182,8 +215,13 @@ static void warn_error(void)
 bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
 {
     const gp_signature_state *state = signature_of(s, l);
-    const gp_rotation rotation = rotation_for(s, l);
-    const int set = state ? gp_rotation_choose(&rotation, state, s->latest) : GP_SET_NONE;
+    gp_rotation rotation = rotation_for(s, l);
+    int set = state ? gp_rotation_choose(&rotation, state, s->latest) : GP_SET_NONE;
+    if (set == GP_SET_WHOLE && rotation.mode == GP_EXEC_REPLAY_AUTO && rotation.n_groups &&
+        !auto_may_replay(s)) {
+        rotation.mode = GP_EXEC_REPLAY_ROTATE; /* its first launch collects one group */
+        set = gp_rotation_choose(&rotation, state, s->latest);
+    }
     if (set == GP_SET_NONE)
         return false;
     if (s->pass_open && set == s->latest)

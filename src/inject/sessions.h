@@ -27,6 +27,14 @@
 /* Ranges of one pass: its start costs more the more it holds (bench/README.md). */
 #define GP_PASS_RANGES 32
 
+/* --replay=auto replays a signature's first launch only while CUPTI can save the device
+ * memory in use in free device memory (beyond it, CUPTI saves to host memory: 35 s for one
+ * launch holding 100 GiB on the H200) and that memory is at most this much: kernel replay
+ * costs 3 to 5 ms per GiB held per launch on the H100 (bench/README.md, Rotation), so 16 GiB
+ * keeps a replay near 80 ms, under ncu's own cost per launch. Otherwise every launch collects
+ * one group, as under rotate. */
+#define GP_AUTO_REPLAY_BUDGET (16ull << 30)
+
 /* A profiled launch, as its record says it. */
 typedef struct {
     uint32_t id;                       /* correlation id */
@@ -52,6 +60,8 @@ typedef struct {
     size_t n_pending;
     size_t graph_ranges;               /* whole-graph ranges collected (they rotate over the
                                           hardware groups) */
+    int auto_replays;                  /* auto's latest decision (its `footprint` record):
+                                          1 replay, 0 not, -1 none yet */
 } gp_sessions;
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups

@@ -270,7 +270,7 @@ static const struct {
     {"process", read_process}, {"end", read_end},         {"device", read_device},
     {"profiler", gp_records_read_profiler}, {"launch", read_launch}, {"name", read_name},
     {"warning", read_warning}, {GP_RECORD_GRAPH, gp_records_read_graph},
-    {GP_RECORD_SAMPLED, gp_records_read_sampled},
+    {GP_RECORD_SAMPLED, gp_records_read_sampled}, {GP_RECORD_FOOTPRINT, gp_records_read_footprint},
 };
 
 static int read_record(reader *rd, const cJSON *o)

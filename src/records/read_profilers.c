@@ -211,3 +211,22 @@ int gp_records_read_profiler(reader *rd, const cJSON *o)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
     return add_context(rd, &p);
 }
+
+/* A footprint record: auto's decision on a context. The report keeps the first decision not
+ * to replay (it explains the kernels that lack a group), else the first. */
+int gp_records_read_footprint(reader *rd, const cJSON *o)
+{
+    gp_json_reader *j = &rd->json;
+    uint64_t replay, held, free_bytes, total, budget;
+    if (gp_json_get_integer(j, o, "replay", 0, 1, &replay) != GP_OK ||
+        gp_json_get_integer(j, o, "held", 0, UINT64_MAX, &held) != GP_OK ||
+        gp_json_get_integer(j, o, "free", 0, UINT64_MAX, &free_bytes) != GP_OK ||
+        gp_json_get_integer(j, o, "total", 0, UINT64_MAX, &total) != GP_OK ||
+        gp_json_get_integer(j, o, "budget", 0, UINT64_MAX, &budget) != GP_OK)
+        return gp_records_ignore(rd, GP_RECORD_IGNORED);
+    gp_auto_footprint *f = &rd->report->profiler.footprint;
+    if (f->known && (!f->replays || replay))
+        return GP_OK;
+    *f = (gp_auto_footprint){true, replay == 1, held, free_bytes, total, budget};
+    return GP_OK;
+}

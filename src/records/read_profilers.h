@@ -7,5 +7,7 @@
 #include "records/reader.h"
 
 int gp_records_read_profiler(reader *rd, const cJSON *o);
+/* A `footprint` record: --replay=auto's decision, into the profiler section. */
+int gp_records_read_footprint(reader *rd, const cJSON *o);
 
 #endif

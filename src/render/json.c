@@ -197,6 +197,17 @@ static const char *profiler_state_name(gp_profiler_state s)
 
 /* ---- gpuprof exec ---------------------------------------------------------------------- */
 
+static cJSON *footprint_json(const gp_auto_footprint *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "replay", f->replays);
+    cJSON_AddNumberToObject(o, "held_bytes", (double)f->held);
+    cJSON_AddNumberToObject(o, "free_bytes", (double)f->free);
+    cJSON_AddNumberToObject(o, "total_bytes", (double)f->total);
+    cJSON_AddNumberToObject(o, "budget_bytes", (double)f->budget);
+    return o;
+}
+
 static cJSON *count_or_null(uint64_t v)
 {
     return v == UINT64_MAX ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
@@ -359,6 +370,8 @@ static cJSON *profiler_json(const gp_profiler_info *p, bool exec)
             cJSON_AddStringToObject(o, "replay", gp_exec_replay_name(p->replay));
         if (exec && p->pass_groups)
             cJSON_AddNumberToObject(o, "pass_groups", p->pass_groups);
+        if (exec && p->footprint.known)
+            cJSON_AddItemToObject(o, "auto_replay", footprint_json(&p->footprint));
     }
     return o;
 }

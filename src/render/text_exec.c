@@ -81,6 +81,49 @@ static void print_profiler(FILE *out, const gp_report *r, size_t width)
     else
         snprintf(line, sizeof line, "metrics: none; times from CUPTI's activity records");
     gp_text_paragraph(out, line, width, 2);
+    if (p->state == GP_PROF_OK && gp_exec_describe_footprint(p, line, sizeof line))
+        gp_text_paragraph(out, line, width, 2);
+}
+
+static bool lacks_passes(const gp_profiler_info *p, const gp_exec_kernel *k)
+{
+    int n = 0;
+    for (uint32_t m = k->passes; m; m &= m - 1)
+        n++;
+    return k->profiled > 0 && n < p->pass_groups;
+}
+
+#define MAX_NAMED 5
+
+/* Under rotation: the kernels whose launches did not collect every pass (launched too few
+ * times), named, so that their n/a metrics are not a surprise. */
+static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                          const gp_render_options *o)
+{
+    if (r->profiler.state != GP_PROF_OK || !gp_exec_rotated(&r->profiler))
+        return;
+    size_t lacking = 0;
+    for (size_t i = 0; i < nk; i++)
+        lacking += lacks_passes(&r->profiler, &k[i]);
+    if (!lacking)
+        return;
+    char line[MAX_NAMED * (NAME_LEN + 16) + 256];
+    size_t used = (size_t)snprintf(line, sizeof line, "%zu kernel%s lack%s passes (too few "
+                                   "launches to collect each one; the metrics of a missing pass "
+                                   "are n/a): ", lacking, lacking == 1 ? "" : "s",
+                                   lacking == 1 ? "s" : "");
+    for (size_t i = 0, named = 0; i < nk && named < MAX_NAMED && used < sizeof line; i++) {
+        if (!lacks_passes(&r->profiler, &k[i]))
+            continue;
+        char name[NAME_LEN], passes[16];
+        display_name(name, sizeof name, k[i].kernel, o);
+        gp_exec_describe_passes(&r->profiler, k[i].passes, passes, sizeof passes);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s (%s)",
+                                 named++ ? ", " : "", name, passes);
+    }
+    if (lacking > MAX_NAMED && used < sizeof line)
+        snprintf(line + used, sizeof line - used, ", and %zu more", lacking - MAX_NAMED);
+    gp_text_paragraph(out, line, gp_text_width(o), 2);
 }
 
 /* ---- the summary: one row per kernel ----------------------------------------------------- */
@@ -412,6 +455,7 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     print_program(out, r, nk, width);
     gp_text_exec_sources(out, r);
     print_profiler(out, r, width);
+    print_lacking(out, r, k, nk, o);
     gp_text_graph_mode(out, &r->exec, width);
     int rc = o && o->launches ? print_launches(out, r, o) : print_kernels(out, r, k, nk, o);
     if (rc == GP_OK && !(o && o->launches))

@@ -32,6 +32,33 @@ size_t gp_exec_profiled(const gp_exec_info *e)
     return n;
 }
 
+static double gib(uint64_t bytes)
+{
+    return (double)bytes / (double)(1ull << 30);
+}
+
+bool gp_exec_describe_footprint(const gp_profiler_info *p, char *buf, size_t len)
+{
+    const gp_auto_footprint *f = &p->footprint;
+    if (!f->known)
+        return false;
+    char why[96];
+    if (f->held > f->free)
+        snprintf(why, sizeof why, "which does not fit in the %.1f GiB free", gib(f->free));
+    else
+        snprintf(why, sizeof why, "over the %.1f GiB auto saves", gib(f->budget));
+    if (f->replays)
+        snprintf(buf, len, "--replay=auto replayed each kernel's first launch: the %.1f GiB of "
+                 "device memory in use, which a replay saves, fit in the %.1f GiB free and "
+                 "within the %.1f GiB auto saves", gib(f->held), gib(f->free), gib(f->budget));
+    else
+        snprintf(buf, len, "--replay=auto did not replay: a replay saves the %.1f GiB of device "
+                 "memory in use, %s; each launch collected one pass, as under rotate, and "
+                 "--replay=kernel would save and restore %.1f GiB at every profiled launch",
+                 gib(f->held), why, gib(f->held));
+    return true;
+}
+
 bool gp_exec_rotated(const gp_profiler_info *p)
 {
     return p->pass_groups > 0 && p->has_replay;
@@ -50,6 +77,9 @@ void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len)
     const int g = p->pass_groups;
     if (!gp_exec_rotated(p))
         snprintf(buf, len, "%s", p->passes == 1 ? "one pass, no replay" : "kernel replay");
+    else if (p->replay == GP_EXEC_REPLAY_AUTO && p->footprint.known && !p->footprint.replays)
+        snprintf(buf, len, "no replay, for the device memory held: one of %d passes per "
+                 "launch", g);
     else if (p->replay == GP_EXEC_REPLAY_AUTO)
         snprintf(buf, len, "kernel replay of each kernel's first launch, one of %d passes per "
                  "later launch", g);

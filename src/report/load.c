@@ -59,6 +59,18 @@ static int read_replay(gp_json_reader *rd, const cJSON *o, gp_profiler_info *p)
     return GP_OK;
 }
 
+static int read_footprint(gp_json_reader *rd, const cJSON *o, void *profiler)
+{
+    gp_auto_footprint *f = &((gp_profiler_info *)profiler)->footprint;
+    GP_TRY(gp_json_get_bool(rd, o, "replay", &f->replays));
+    GP_TRY(gp_json_get_integer(rd, o, "held_bytes", 0, UINT64_MAX, &f->held));
+    GP_TRY(gp_json_get_integer(rd, o, "free_bytes", 0, UINT64_MAX, &f->free));
+    GP_TRY(gp_json_get_integer(rd, o, "total_bytes", 0, UINT64_MAX, &f->total));
+    GP_TRY(gp_json_get_integer(rd, o, "budget_bytes", 0, UINT64_MAX, &f->budget));
+    f->known = true;
+    return GP_OK;
+}
+
 static int read_profiler(gp_json_reader *rd, const cJSON *o, void *profiler)
 {
     gp_profiler_info *p = profiler;
@@ -78,6 +90,8 @@ static int read_profiler(gp_json_reader *rd, const cJSON *o, void *profiler)
         snprintf(p->metric_set, sizeof p->metric_set, "%s", metric_sets[set]);
     }
     GP_TRY(read_replay(rd, o, p));
+    if (gp_json_field(o, "auto_replay"))
+        GP_TRY(gp_json_read_object(rd, o, "auto_replay", false, read_footprint, p));
     char text[GP_TEXT_LEN];
     for (const char *const *k = (const char *const[]){"api", "cache_control", "clock_control",
                                                       NULL};

@@ -5,11 +5,13 @@ launch and gives the later ones one group each; rotate never replays; applicatio
 program once per group. Instruction-determined counters must equal --replay=kernel's launch
 for launch; programs keep their results in every mode; a signature launched once under
 rotate says what it lacks. Skips without a GPU."""
+import json
 import os
+import subprocess
 import tempfile
 
 import tap
-from gpuprof import app, require_gpu
+from gpuprof import BIN, app, require_gpu
 from schema import validate
 from test_exec import EXACT, exec_json, launches, metric
 
@@ -170,8 +172,57 @@ def test_programs_stay_correct():
                "%s: 1 GiB held, 40 launches, the right result" % mode, err)
 
 
+def device_gib():
+    p = subprocess.run([BIN, "device", "--device=0", "--json"], capture_output=True, text=True,
+                       timeout=120)
+    try:
+        return json.loads(p.stdout)["devices"][0]["memory_bytes"] / 2 ** 30
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def footprint(doc):
+    return ((doc or {}).get("profiler") or {}).get("auto_replay")
+
+
+def test_footprint():
+    """auto decides by footprint (issue 35): holding nothing it replays each signature's first
+    launch; holding 3/4 of the device (a copy would not fit in what is free) or more than the
+    16 GiB budget it does not, every launch collects one group, and the report says why."""
+    total = device_gib()
+    if not tap.ok(total, "the device's memory is known (%s GiB)" % total):
+        return
+    rc, doc, out, err = exec_json(app("hold"), "0", "10")
+    f = footprint(doc)
+    first = launches(doc, "holdCopy")[:1]
+    tap.ok(rc == 0 and f and f["replay"] and f["held_bytes"] < f["free_bytes"] and first and
+           first[0]["profiled"] and len(first[0]["passes"] or [0, 1]) == 2,
+           "auto, nothing held: replays the first launch (every pass), and says so", (f, err))
+    for gib, why in ((int(total * 0.75), "does not fit in the"), (20, "over the 16.0 GiB")):
+        rc, doc, out, err = exec_json(app("hold"), str(gib), "10")
+        f = footprint(doc)
+        ls = launches(doc, "holdCopy")
+        tap.ok(rc == 0 and "hold: ok" in out and len(ls) == 10,
+               "auto, %d GiB held: the program's result, 10 launches" % gib, err[-2000:])
+        tap.ok(f and not f["replay"] and f["held_bytes"] >= gib * 2 ** 30 and
+               f["budget_bytes"] == 16 * 2 ** 30,
+               "auto, %d GiB held: no replay, the figures in the profiler section" % gib, f)
+        tap.ok(ls and all(l["profiled"] and len(l["passes"] or []) == 1 for l in ls),
+               "auto, %d GiB held: every launch collects one group (no replay)" % gib,
+               [l["passes"] for l in ls])
+        valid, why = validate(doc, "gpuprof-report-v1.schema.json") if doc else (False, "")
+        tap.ok(valid, "auto, %d GiB held: the report is valid" % gib, why)
+        p = subprocess.run([BIN, "exec", "--", app("hold"), str(gib), "1"],
+                           capture_output=True, text=True, timeout=600)
+        tap.ok(p.returncode == 0 and "did not replay" in p.stdout and why in p.stdout and
+               "1 kernel lacks passes" in p.stdout,
+               "auto, %d GiB held, one launch: the text says auto did not replay, why, and "
+               "names the kernel that lacks a pass" % gib, p.stdout[-3000:])
+
+
 def main():
     require_gpu("hold")
+    test_footprint()
     test_auto()
     test_rotate()
     test_counters_equal_kernel_replay()

@@ -612,8 +612,52 @@ static void activity_lines(void)
     gp_report_free(&r);
 }
 
+/* --replay=auto's footprint records: the first decision not to replay is the report's, with
+ * its figures, whatever came before or after; a malformed one is ignored with a warning. */
+#define FOOTPRINT(context, replay, held, free)                                                  \
+    "{\"t\":\"footprint\",\"pid\":9,\"context\":" #context ",\"replay\":" #replay          \
+    ",\"held\":" #held ",\"free\":" #free ",\"total\":150000000000,"                       \
+    "\"budget\":17179869184}\n"
+
+static void footprints(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS FOOTPRINT(1, 1, 2000000000, 148000000000)
+                           FOOTPRINT(1, 0, 107374182400, 42625817600)
+                               FOOTPRINT(2, 0, 110000000000, 40000000000)
+                                   FOOTPRINT(1, 1, 1000, 149999999000) END,
+                       &r);
+    const gp_auto_footprint *f = &r.profiler.footprint;
+    tap_ok(rc == GP_OK && r.n_warnings == 0 && f->known && !f->replays &&
+               f->held == 107374182400ull && f->free == 42625817600ull &&
+               f->total == 150000000000ull && f->budget == 17179869184ull,
+           "footprint records: the first decision not to replay is kept, with its figures");
+    char line[512] = "";
+    tap_ok(gp_exec_describe_footprint(&r.profiler, line, sizeof line) &&
+               strstr(line, "did not replay") && strstr(line, "100.0 GiB of device memory") &&
+               strstr(line, "does not fit in the 39.7 GiB free"),
+           "footprint records: said as the 100.0 GiB in use not fitting in 39.7 GiB free (%s)",
+           line);
+    gp_report_free(&r);
+    rc = read_text(PROCESS FOOTPRINT(1, 1, 2000000000, 148000000000) END, &r);
+    tap_ok(rc == GP_OK && r.profiler.footprint.known && r.profiler.footprint.replays,
+           "footprint records: a decision to replay alone is kept");
+    gp_report_free(&r);
+    rc = read_text(PROCESS END, &r);
+    tap_ok(rc == GP_OK && !r.profiler.footprint.known &&
+               !gp_exec_describe_footprint(&r.profiler, line, sizeof line),
+           "footprint records: none, nothing said");
+    gp_report_free(&r);
+    tap_ok(reads_with_warning(PROCESS "{\"t\":\"footprint\",\"pid\":9,\"context\":1,"
+                              "\"replay\":2,\"held\":1,\"free\":1,\"total\":2,\"budget\":1}\n"
+                              END, 0, "9.jsonl line 2: replay: must be from 0 to 1: the record "
+                              "is ignored"),
+           "footprint records: a malformed one is ignored with a warning");
+}
+
 void test_exec_read(void)
 {
+    footprints();
     check_case("normal", normal_run);
     check_case("processes", several_processes);
     check_case("crashed", crashed_run);
