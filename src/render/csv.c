@@ -438,10 +438,10 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program, row_cells
     set_u64(c, K_CALLS, k->calls);
     set_u64(c, K_PROFILED, k->profiled);
     set_number(c, K_TIME_PERCENT, k->time_percent);
-    set_number(c, K_TOTAL, k->timed ? k->total_ms : NAN);
-    set_number(c, K_AVERAGE, k->timed ? k->total_ms / (double)k->timed : NAN);
-    set_number(c, K_MIN, k->timed ? k->min_ms : NAN);
-    set_number(c, K_MAX, k->timed ? k->max_ms : NAN);
+    set_number(c, K_TOTAL, k->total_ms);
+    set_number(c, K_AVERAGE, k->average_ms);
+    set_number(c, K_MIN, k->min_ms);
+    set_number(c, K_MAX, k->max_ms);
     c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
 }
 

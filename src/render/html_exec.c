@@ -218,10 +218,11 @@ static int exec_time_chart(FILE *out, const exec_view *v)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     for (size_t i = 0; i < exec_top(v); i++) {
         const gp_exec_kernel *k = &v->k[i];
-        rows[i].values[0] = k->timed ? k->total_ms : NAN;
+        rows[i].values[0] = k->total_ms;
         snprintf(rows[i].value_text[0], GP_SVG_VALUE_LEN, "%.4f ms \xc2\xb7 %.1f %% \xc2\xb7 "
-                 "%zu call%s", k->total_ms, isfinite(k->time_percent) ? k->time_percent : 0.0,
-                 k->calls, k->calls == 1 ? "" : "s");
+                 "%zu call%s", k->timed ? k->total_ms : 0.0,
+                 isfinite(k->time_percent) ? k->time_percent : 0.0, k->calls,
+                 k->calls == 1 ? "" : "s");
     }
     const gp_svg_bars chart = {.title = "Total time per kernel, ms",
                                .axis_title = "total time of the kernel's launches, ms",
@@ -229,8 +230,9 @@ static int exec_time_chart(FILE *out, const exec_view *v)
     fputs("<h2>Time per kernel</h2>\n", out);
     gp_html_figure_start(out, "exec-time");
     gp_svg_bar_chart(out, &chart);
-    fprintf(out, "<figcaption>Total time of each kernel over its timed launches, the most "
-                 "first%s; the share is of all kernels' time.</figcaption>\n</figure>\n",
+    fprintf(out, "<figcaption>Total time of each kernel, its launches at the mean of the timed "
+                 "ones, the most first%s; the share is of all kernels' time.</figcaption>\n"
+                 "</figure>\n",
             v->nk > EXEC_TOP ? " (the 20 that took most; the table has them all)" : "");
     free(rows);
     return GP_OK;
@@ -435,8 +437,8 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
         fprintf(out, "<td class=\"num passes\">%s</td>", passes);
     }
     gp_html_td_num(out, "%.1f", k->time_percent);
-    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms : NAN);
-    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms / (double)k->timed : NAN);
+    gp_html_td_num(out, "%.4f", k->total_ms);
+    gp_html_td_num(out, "%.4f", k->average_ms);
     gp_html_td_num(out, "%.4f", k->min_ms);
     gp_html_td_num(out, "%.4f", k->max_ms);
     if (v->graph) {

@@ -45,7 +45,7 @@ static void format_gbps(char *buf, size_t len, double gbps)
 typedef struct {
     char name[GP_NAME_LEN];
     size_t calls, timed;
-    double total_ms, min_ms, max_ms;
+    double total_ms, avg_ms, min_ms, max_ms;
     bool moves_bytes;
     uint64_t bytes;
     double gbps;
@@ -64,15 +64,17 @@ static int most_time_first(const void *a, const void *b)
 static void kernel_line(activity_line *l, const gp_exec_kernel *k, gp_kernel_name_style style)
 {
     *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
-                         .min_ms = k->min_ms, .max_ms = k->max_ms, .gbps = NAN};
+                         .avg_ms = k->average_ms, .min_ms = k->min_ms, .max_ms = k->max_ms,
+                         .gbps = NAN};
     gp_text_kernel_name(l->name, sizeof l->name, k->kernel, style);
 }
 
 static void copy_line(activity_line *l, const gp_activity_row *row)
 {
     *l = (activity_line){.calls = row->calls, .timed = row->timed, .total_ms = row->total_ms,
-                         .min_ms = row->min_ms, .max_ms = row->max_ms, .moves_bytes = true,
-                         .bytes = row->bytes, .gbps = gp_activity_gbps(row)};
+                         .avg_ms = gp_activity_average_ms(row), .min_ms = row->min_ms,
+                         .max_ms = row->max_ms, .moves_bytes = true, .bytes = row->bytes,
+                         .gbps = gp_activity_gbps(row)};
     snprintf(l->name, sizeof l->name, "%s", gp_activity_title(row->kind));
 }
 
@@ -96,7 +98,7 @@ static void add_line(gp_text_table *t, const activity_line *l, double all_ms)
     gp_table_cellf(t, "%.2f%%", l->timed && all_ms > 0 ? 100.0 * l->total_ms / all_ms : 0.0);
     add_time(t, l->timed, l->total_ms);
     gp_table_cellf(t, "%zu", l->calls);
-    add_time(t, l->timed, l->timed ? l->total_ms / (double)l->timed : NAN);
+    add_time(t, l->timed, l->avg_ms);
     add_time(t, l->timed, l->min_ms);
     add_time(t, l->timed, l->max_ms);
     gp_table_cell(t, bytes);

@@ -101,7 +101,7 @@ static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_k
         gp_table_cellf(t, "%.1f%%", k->time_percent);
     else
         gp_table_cell(t, "-");
-    add_time(t, k->timed ? k->total_ms : NAN);
+    add_time(t, k->total_ms);
     gp_table_cellf(t, "%zu", k->calls);
     gp_table_cellf(t, "%zu", k->profiled);
     if (gp_exec_rotated(&r->profiler)) {
@@ -114,7 +114,7 @@ static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_k
         gp_text_graph_use_cell(nodes, sizeof nodes, graph);
         gp_table_cell(t, nodes);
     }
-    add_time(t, k->timed ? k->total_ms / (double)k->timed : NAN);
+    add_time(t, k->average_ms);
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
     display_name(name, sizeof name, k->kernel, o);
