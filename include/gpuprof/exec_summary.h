@@ -40,6 +40,10 @@ int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n);
 void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
 /* Whether any kernel's total is an estimate. */
 bool gp_exec_any_estimated(const gp_exec_kernel *k, size_t n);
+/* What such a total is, for the formats' legends. */
+#define GP_EXEC_ESTIMATE_NOTE                                                                  \
+    "an estimate, calls x the mean of the timed launches (a launch whose counter group lacks " \
+    "the duration is not timed)"
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
 /* How exec's counters were collected, in a few words: "kernel replay" (several passes) or
