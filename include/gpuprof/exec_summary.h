@@ -23,16 +23,27 @@ typedef struct {
 typedef struct {
     const char *kernel;                   /* points into the report's launches */
     size_t calls, profiled, timed;        /* timed: launches whose duration is known */
-    double total_ms, min_ms, max_ms;
-    double time_percent;                  /* of all timed kernels' time */
+    double total_ms;                      /* calls x average_ms: every launch counts, timed
+                                             or not (rotation leaves some untimed); NAN
+                                             when none was timed */
+    bool total_estimated;                 /* some launch, not all, was timed: total_ms is
+                                             an estimate */
+    double average_ms, min_ms, max_ms;    /* over the timed launches; NAN when none */
+    double time_percent;                  /* of all kernels' totals; NAN without a total */
     uint32_t passes;                      /* the one-pass groups its launches collected */
     gp_metric_stats *metrics;
     size_t n_metrics;
 } gp_exec_kernel;
 
-/* One entry per kernel name, the most time first. */
+/* One entry per kernel name, the most time (total_ms) first; those without a total last. */
 int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n);
 void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
+/* Whether any kernel's total is an estimate. */
+bool gp_exec_any_estimated(const gp_exec_kernel *k, size_t n);
+/* What such a total is, for the formats' legends. */
+#define GP_EXEC_ESTIMATE_NOTE                                                                  \
+    "an estimate, calls x the mean of the timed launches (a launch whose counter group lacks " \
+    "the duration is not timed)"
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
 /* How exec's counters were collected, in a few words: "kernel replay" (several passes) or

@@ -1,8 +1,10 @@
 /* Cells of the renderers' tables: metric values, launch shapes, metric columns, CSV fields,
- * a compared row's metrics. */
+ * a compared row's metrics, a kernel's total time and the legend of its estimate mark. */
 #include "render/cells.h"
 
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/metrics.h"
+#include "render/text_layout.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +85,18 @@ void gp_text_format_time(char *buf, size_t len, double ms)
             return;
         }
     }
+}
+
+void gp_text_format_total(char *buf, size_t len, double ms, bool estimated)
+{
+    char time[32];
+    gp_text_format_time(time, sizeof time, ms);
+    snprintf(buf, len, "%s%s", estimated && isfinite(ms) ? "~" : "", time);
+}
+
+void gp_text_estimate_note(FILE *out, size_t width)
+{
+    gp_text_paragraph(out, "~: " GP_EXEC_ESTIMATE_NOTE, width, 3);
 }
 
 void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d)

@@ -22,6 +22,10 @@ void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
 /* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);
 void gp_text_format_time(char *buf, size_t len, double ms);
+/* A kernel's total time, "~12.35ms" where it is an estimate (gpuprof/exec_summary.h). */
+void gp_text_format_total(char *buf, size_t len, double ms, bool estimated);
+/* Under a text table with an estimated total: what its "~" means, wrapped to the width. */
+void gp_text_estimate_note(FILE *out, size_t width);
 /* "-" (unknown), "512", "32x16". */
 void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d);
 /* The table's metric columns, taken from one metric set: the catalogue's table metrics, or

@@ -330,7 +330,10 @@ static const char *const launch_columns[L_COUNT] = {
  * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
 enum {
     K_KIND = E_KIND, K_SOURCE = E_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
-    K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS, K_COUNT
+    K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS,
+    K_TIMED, K_ESTIMATED,  /* after every metric: added with estimated totals, they move no
+                              column; empty on the other activities' rows */
+    K_COUNT
 };
 _Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
               "a row's own cells fit row_cells");
@@ -339,6 +342,7 @@ static const char *const kernel_columns[K_COUNT] = {
     [K_CALLS] = "calls", [K_PROFILED] = "profiled", [K_TIME_PERCENT] = "time_percent",
     [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
     [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
+    [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated",
 };
 
 /* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
@@ -348,12 +352,13 @@ static int exec_layout(gp_csv_layout *l, bool per_launch, const gp_exec_info *e)
 {
     l->stats = !per_launch;
     GP_TRY(per_launch ? gp_csv_layout_fixed(l, launch_columns, L_HOW)
-                      : gp_csv_layout_fixed(l, kernel_columns, K_COUNT));
+                      : gp_csv_layout_fixed(l, kernel_columns, K_TIMED));
     GP_TRY(gp_csv_layout_catalogue(l));
     if (e && e->n_launches)
         GP_TRY(add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
                                     sizeof e->launches[0]));
-    return per_launch ? gp_csv_layout_fixed_from(l, launch_columns, L_HOW, L_COUNT) : GP_OK;
+    return per_launch ? gp_csv_layout_fixed_from(l, launch_columns, L_HOW, L_COUNT)
+                      : gp_csv_layout_fixed_from(l, kernel_columns, K_TIMED, K_COUNT);
 }
 
 /* The programs the rows came from: the report's own, or each source's of a merged report
@@ -438,11 +443,13 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program, row_cells
     set_u64(c, K_CALLS, k->calls);
     set_u64(c, K_PROFILED, k->profiled);
     set_number(c, K_TIME_PERCENT, k->time_percent);
-    set_number(c, K_TOTAL, k->timed ? k->total_ms : NAN);
-    set_number(c, K_AVERAGE, k->timed ? k->total_ms / (double)k->timed : NAN);
-    set_number(c, K_MIN, k->timed ? k->min_ms : NAN);
-    set_number(c, K_MAX, k->timed ? k->max_ms : NAN);
+    set_number(c, K_TOTAL, k->total_ms);
+    set_number(c, K_AVERAGE, k->average_ms);
+    set_number(c, K_MIN, k->min_ms);
+    set_number(c, K_MAX, k->max_ms);
     c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
+    set_u64(c, K_TIMED, k->timed);
+    c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
 }
 
 /* One program's kernels, the most time first: summarized over its own launches. */

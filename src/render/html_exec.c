@@ -34,6 +34,7 @@ typedef struct {
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
     gp_text_graph_use *graph;        /* per kernel: its graph-node launches; NULL: none ran */
+    bool estimated;                  /* some kernel's total is an estimate */
 } exec_view;
 
 static void exec_view_free(exec_view *v)
@@ -83,6 +84,7 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     memset(v, 0, sizeof *v);
     v->r = r;
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
+    v->estimated = gp_exec_any_estimated(v->k, v->nk);
     int rc = exec_averages(v);
     rc = rc ? rc : short_names_apart(v);
     if (!rc && gp_text_has_graph_nodes(&r->exec))
@@ -187,7 +189,10 @@ static void exec_glance(FILE *out, const exec_view *v)
     gp_html_escape(out, k->kernel);
     fputs("\">", out);
     gp_html_escape(out, v->short_names[0]);
-    if (k->timed)
+    if (k->total_estimated)
+        fprintf(out, "</b>, ~%.4f ms in %zu calls, estimated from %zu timed (%.1f %% of the "
+                "kernels' time).</p>\n", k->total_ms, k->calls, k->timed, k->time_percent);
+    else if (k->timed)
         fprintf(out, "</b>, %.4f ms in %zu call%s (%.1f %% of the kernels' time).</p>\n",
                 k->total_ms, k->calls, k->calls == 1 ? "" : "s",
                 isfinite(k->time_percent) ? k->time_percent : 0.0);
@@ -218,10 +223,11 @@ static int exec_time_chart(FILE *out, const exec_view *v)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     for (size_t i = 0; i < exec_top(v); i++) {
         const gp_exec_kernel *k = &v->k[i];
-        rows[i].values[0] = k->timed ? k->total_ms : NAN;
-        snprintf(rows[i].value_text[0], GP_SVG_VALUE_LEN, "%.4f ms \xc2\xb7 %.1f %% \xc2\xb7 "
-                 "%zu call%s", k->total_ms, isfinite(k->time_percent) ? k->time_percent : 0.0,
-                 k->calls, k->calls == 1 ? "" : "s");
+        rows[i].values[0] = k->total_ms;
+        snprintf(rows[i].value_text[0], GP_SVG_VALUE_LEN, "%s%.4f ms \xc2\xb7 %.1f %% \xc2\xb7 "
+                 "%zu call%s", k->total_estimated ? "~" : "", k->timed ? k->total_ms : 0.0,
+                 isfinite(k->time_percent) ? k->time_percent : 0.0, k->calls,
+                 k->calls == 1 ? "" : "s");
     }
     const gp_svg_bars chart = {.title = "Total time per kernel, ms",
                                .axis_title = "total time of the kernel's launches, ms",
@@ -229,9 +235,11 @@ static int exec_time_chart(FILE *out, const exec_view *v)
     fputs("<h2>Time per kernel</h2>\n", out);
     gp_html_figure_start(out, "exec-time");
     gp_svg_bar_chart(out, &chart);
-    fprintf(out, "<figcaption>Total time of each kernel over its timed launches, the most "
-                 "first%s; the share is of all kernels' time.</figcaption>\n</figure>\n",
-            v->nk > EXEC_TOP ? " (the 20 that took most; the table has them all)" : "");
+    fprintf(out, "<figcaption>Total time of each kernel, its launches at the mean of the timed "
+                 "ones, the most first%s; the share is of all kernels' time.%s</figcaption>\n"
+                 "</figure>\n",
+            v->nk > EXEC_TOP ? " (the 20 that took most; the table has them all)" : "",
+            v->estimated ? " ~: some launches were not timed (see the table)." : "");
     free(rows);
     return GP_OK;
 }
@@ -427,16 +435,23 @@ static void kernel_cell(FILE *out, const char *full, const char *short_name)
 static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 {
     const gp_exec_kernel *k = &v->k[i];
-    fprintf(out, "<tr><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", k->calls,
-            k->profiled);
+    fprintf(out, "<tr><td class=\"num\">%zu</td>", k->calls);
+    if (v->estimated)
+        fprintf(out, "<td class=\"num\">%zu</td>", k->timed);
+    fprintf(out, "<td class=\"num\">%zu</td>", k->profiled);
     if (gp_exec_rotated(&v->r->profiler)) {
         char passes[16];
         gp_exec_describe_passes(&v->r->profiler, k->passes, passes, sizeof passes);
         fprintf(out, "<td class=\"num passes\">%s</td>", passes);
     }
     gp_html_td_num(out, "%.1f", k->time_percent);
-    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms : NAN);
-    gp_html_td_num(out, "%.4f", k->timed ? k->total_ms / (double)k->timed : NAN);
+    if (k->total_estimated) {
+        fputs("<td class=\"num\" title=\"", out);
+        gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
+        fprintf(out, "\">~%.4f</td>", k->total_ms);
+    } else
+        gp_html_td_num(out, "%.4f", k->total_ms);
+    gp_html_td_num(out, "%.4f", k->average_ms);
     gp_html_td_num(out, "%.4f", k->min_ms);
     gp_html_td_num(out, "%.4f", k->max_ms);
     if (v->graph) {
@@ -451,16 +466,16 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 
 static void exec_table(FILE *out, const exec_view *v)
 {
-    static const char *const titles[] = {"calls", "profiled", "time %", "total_ms", "avg_ms",
-                                         "min_ms", "max_ms"};
-    static const char *const rotated_titles[] = {"calls", "profiled", "passes", "time %",
-                                                 "total_ms", "avg_ms", "min_ms", "max_ms"};
+    static const char *const times[] = {"time %", "total_ms", "avg_ms", "min_ms", "max_ms"};
     const bool rotated = gp_exec_rotated(&v->r->profiler);
-    fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>", out);
+    fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>"
+          "<th class=\"num\">calls</th>", out);
+    if (v->estimated)
+        fputs("<th class=\"num\">timed</th>", out);
+    fputs("<th class=\"num\">profiled</th>", out);
     if (rotated)
-        gp_html_th_list(out, rotated_titles, sizeof rotated_titles / sizeof rotated_titles[0], 0);
-    else
-        gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+        fputs("<th class=\"num\">passes</th>", out);
+    gp_html_th_list(out, times, sizeof times / sizeof times[0], 0);
     if (v->graph)
         fputs("<th>graph nodes</th>", out);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
@@ -473,6 +488,11 @@ static void exec_table(FILE *out, const exec_view *v)
         fputs(" Passes: of the one-pass groups the counters were split into, those the "
               "kernel's launches collected; a metric whose inputs no single launch collected "
               "is derived from each input's mean over the launches that did.", out);
+    if (v->estimated) {
+        fputs(" ~: ", out);
+        gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
+        fputc('.', out);
+    }
     fputs("</p>\n", out);
 }
 

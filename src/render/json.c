@@ -288,8 +288,10 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k)
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
-    gp_json_add_number(o, "total_ms", k->timed ? k->total_ms : NAN);
-    gp_json_add_number(o, "average_ms", k->timed ? k->total_ms / (double)k->timed : NAN);
+    cJSON_AddNumberToObject(o, "timed", (double)k->timed);
+    gp_json_add_number(o, "total_ms", k->total_ms);
+    cJSON_AddBoolToObject(o, "total_estimated", k->total_estimated);
+    gp_json_add_number(o, "average_ms", k->average_ms);
     gp_json_add_number(o, "min_ms", k->min_ms);
     gp_json_add_number(o, "max_ms", k->max_ms);
     gp_json_add_number(o, "time_percent", k->time_percent);

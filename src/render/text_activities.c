@@ -45,7 +45,8 @@ static void format_gbps(char *buf, size_t len, double gbps)
 typedef struct {
     char name[GP_NAME_LEN];
     size_t calls, timed;
-    double total_ms, min_ms, max_ms;
+    double total_ms, avg_ms, min_ms, max_ms;
+    bool estimated;              /* a kernel's total from the mean of some of its launches */
     bool moves_bytes;
     uint64_t bytes;
     double gbps;
@@ -64,15 +65,17 @@ static int most_time_first(const void *a, const void *b)
 static void kernel_line(activity_line *l, const gp_exec_kernel *k, gp_kernel_name_style style)
 {
     *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
-                         .min_ms = k->min_ms, .max_ms = k->max_ms, .gbps = NAN};
+                         .avg_ms = k->average_ms, .min_ms = k->min_ms, .max_ms = k->max_ms,
+                         .estimated = k->total_estimated, .gbps = NAN};
     gp_text_kernel_name(l->name, sizeof l->name, k->kernel, style);
 }
 
 static void copy_line(activity_line *l, const gp_activity_row *row)
 {
     *l = (activity_line){.calls = row->calls, .timed = row->timed, .total_ms = row->total_ms,
-                         .min_ms = row->min_ms, .max_ms = row->max_ms, .moves_bytes = true,
-                         .bytes = row->bytes, .gbps = gp_activity_gbps(row)};
+                         .avg_ms = gp_activity_average_ms(row), .min_ms = row->min_ms,
+                         .max_ms = row->max_ms, .moves_bytes = true, .bytes = row->bytes,
+                         .gbps = gp_activity_gbps(row)};
     snprintf(l->name, sizeof l->name, "%s", gp_activity_title(row->kind));
 }
 
@@ -85,18 +88,23 @@ static void add_time(gp_text_table *t, bool known, double ms)
     gp_table_cell(t, cell);
 }
 
-static void add_line(gp_text_table *t, const activity_line *l, double all_ms)
+/* timed_column: the table shows each row's timed calls (some kernel's total is estimated). */
+static void add_line(gp_text_table *t, const activity_line *l, double all_ms, bool timed_column)
 {
-    char bytes[32] = "-", gbps[32] = "-";
+    char bytes[32] = "-", gbps[32] = "-", total[40] = "-";
     if (l->moves_bytes) {
         format_bytes(bytes, sizeof bytes, (double)l->bytes);
         format_gbps(gbps, sizeof gbps, l->gbps);
     }
+    if (l->timed)
+        gp_text_format_total(total, sizeof total, l->total_ms, l->estimated);
     gp_table_row(t);
     gp_table_cellf(t, "%.2f%%", l->timed && all_ms > 0 ? 100.0 * l->total_ms / all_ms : 0.0);
-    add_time(t, l->timed, l->total_ms);
+    gp_table_cell(t, total);
     gp_table_cellf(t, "%zu", l->calls);
-    add_time(t, l->timed, l->timed ? l->total_ms / (double)l->timed : NAN);
+    if (timed_column)
+        gp_table_cellf(t, "%zu", l->timed);
+    add_time(t, l->timed, l->avg_ms);
     add_time(t, l->timed, l->min_ms);
     add_time(t, l->timed, l->max_ms);
     gp_table_cell(t, bytes);
@@ -106,24 +114,34 @@ static void add_line(gp_text_table *t, const activity_line *l, double all_ms)
 
 static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
 {
-    static const gp_column_spec columns[] = {
+    static const gp_column_spec counts[] = {
         {"Time(%)", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
-        {"Calls", GP_COLUMN_RIGHT, 1},   {"Avg", GP_COLUMN_RIGHT, 1},
-        {"Min", GP_COLUMN_RIGHT, 1},     {"Max", GP_COLUMN_RIGHT, 1},
-        {"Bytes", GP_COLUMN_RIGHT, 1},   {"GB/s", GP_COLUMN_RIGHT, 1},
-        {"Name", GP_COLUMN_NAME, 2},
+        {"Calls", GP_COLUMN_RIGHT, 1},
+    };
+    static const gp_column_spec times[] = {
+        {"Avg", GP_COLUMN_RIGHT, 1},     {"Min", GP_COLUMN_RIGHT, 1},
+        {"Max", GP_COLUMN_RIGHT, 1},     {"Bytes", GP_COLUMN_RIGHT, 1},
+        {"GB/s", GP_COLUMN_RIGHT, 1},    {"Name", GP_COLUMN_NAME, 2},
     };
     double all_ms = 0;
-    for (size_t i = 0; i < n; i++)
+    bool estimated = false;
+    for (size_t i = 0; i < n; i++) {
         all_ms += lines[i].timed ? lines[i].total_ms : 0;
+        estimated = estimated || lines[i].estimated;
+    }
     qsort(lines, n, sizeof *lines, most_time_first);
     gp_text_table t;
     gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
+    GP_TABLE_COLUMNS(&t, counts);
+    if (estimated)
+        gp_table_column(&t, "Timed", GP_COLUMN_RIGHT, 1);
+    GP_TABLE_COLUMNS(&t, times);
     for (size_t i = 0; i < n; i++)
-        add_line(&t, &lines[i], all_ms);
+        add_line(&t, &lines[i], all_ms, estimated);
     fputs("\nGPU activities:\n", out);
     const int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK && estimated)
+        gp_text_estimate_note(out, width);
     gp_table_free(&t);
     return rc;
 }

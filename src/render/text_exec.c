@@ -135,62 +135,81 @@ static void add_time(gp_text_table *t, double ms)
     gp_table_cell(t, cell);
 }
 
-static void add_kernel_row(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                           const gp_text_graph_use *graph, const gp_render_options *o)
+/* What the summary's rows share: the optional columns they fill. */
+typedef struct {
+    const gp_report *r;
+    const gp_text_graph_use *graph;  /* per kernel, where the table has graph nodes */
+    bool timed;                      /* a timed column: some kernel's total is estimated */
+    const gp_render_options *o;
+} kernel_table;
+
+static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
+                           const gp_exec_kernel *k)
 {
-    char name[NAME_LEN];
+    const gp_report *r = kt->r;
+    char name[NAME_LEN], total[40];
     gp_table_row(t);
     if (isfinite(k->time_percent))
         gp_table_cellf(t, "%.1f%%", k->time_percent);
     else
         gp_table_cell(t, "-");
-    add_time(t, k->timed ? k->total_ms : NAN);
+    gp_text_format_total(total, sizeof total, k->total_ms, k->total_estimated);
+    gp_table_cell(t, total);
     gp_table_cellf(t, "%zu", k->calls);
+    if (kt->timed)
+        gp_table_cellf(t, "%zu", k->timed);
     gp_table_cellf(t, "%zu", k->profiled);
     if (gp_exec_rotated(&r->profiler)) {
         char passes[16];
         gp_exec_describe_passes(&r->profiler, k->passes, passes, sizeof passes);
         gp_table_cell(t, passes);
     }
-    if (graph) {
+    if (kt->graph) {
         char nodes[256];
-        gp_text_graph_use_cell(nodes, sizeof nodes, graph);
+        gp_text_graph_use_cell(nodes, sizeof nodes, &kt->graph[i]);
         gp_table_cell(t, nodes);
     }
-    add_time(t, k->timed ? k->total_ms / (double)k->timed : NAN);
+    add_time(t, k->average_ms);
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
-    display_name(name, sizeof name, k->kernel, o);
+    display_name(name, sizeof name, k->kernel, kt->o);
     gp_table_cell(t, name);
 }
 
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
                          const gp_render_options *o)
 {
-    static const gp_column_spec counts[] = {
-        {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
-        {"calls", GP_COLUMN_RIGHT, 1}, {"profiled", GP_COLUMN_RIGHT, 1},
-    };
     static const gp_column_spec times[] = {
+        {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
+        {"calls", GP_COLUMN_RIGHT, 1},
+    };
+    static const gp_column_spec launch_times[] = {
         {"avg", GP_COLUMN_RIGHT, 1}, {"min", GP_COLUMN_RIGHT, 1},
         {"max", GP_COLUMN_RIGHT, 1}, {"kernel", GP_COLUMN_NAME, 2},
     };
     gp_text_graph_use *graph = NULL;
     if (gp_text_has_graph_nodes(&r->exec))
         GP_TRY(gp_text_graph_uses(&r->exec, k, nk, &graph));
+    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), o};
     gp_text_table t;
     gp_table_init(&t, 0);
-    GP_TABLE_COLUMNS(&t, counts);
+    GP_TABLE_COLUMNS(&t, times);
+    if (kt.timed)
+        gp_table_column(&t, "timed", GP_COLUMN_RIGHT, 1);
+    gp_table_column(&t, "profiled", GP_COLUMN_RIGHT, 1);
     if (gp_exec_rotated(&r->profiler))
         gp_table_column(&t, "passes", GP_COLUMN_RIGHT, 1);
     if (graph)
         gp_table_column(&t, "graph nodes", GP_COLUMN_LEFT, 2);
-    GP_TABLE_COLUMNS(&t, times);
+    GP_TABLE_COLUMNS(&t, launch_times);
     for (size_t i = 0; i < nk; i++)
-        add_kernel_row(&t, r, &k[i], graph ? &graph[i] : NULL, o);
+        add_kernel_row(&t, &kt, i, &k[i]);
     free(graph);
     fputc('\n', out);
-    const int rc = gp_table_print(out, &t, gp_text_width(o));
+    const size_t width = gp_text_width(o);
+    const int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK && kt.timed)
+        gp_text_estimate_note(out, width);
     gp_table_free(&t);
     return rc;
 }

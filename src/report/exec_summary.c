@@ -1,7 +1,8 @@
-/* The per-kernel summary of an exec report: launches, times and each metric's minimum,
- * average and maximum over the launches that have it. Where the launches rotated over
- * one-pass groups, a metric whose inputs no single launch collected (SASS sectors over the
- * duration, say) is derived from each input's mean over the launches that collected it. */
+/* The per-kernel summary of an exec report: launches, times (the total: every launch at the
+ * mean of the timed ones) and each metric's minimum, average and maximum over the launches
+ * that have it. Where the launches rotated over one-pass groups, a metric whose inputs no
+ * single launch collected (SASS sectors over the duration, say) is derived from each input's
+ * mean over the launches that collected it. */
 #include "gpuprof/exec_summary.h"
 
 #include "gpuprof/status.h"
@@ -23,6 +24,14 @@ typedef struct {
     counter_sum *sums;
     size_t n_sums;
 } kernel_counters;
+
+bool gp_exec_any_estimated(const gp_exec_kernel *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (k[i].total_estimated)
+            return true;
+    return false;
+}
 
 size_t gp_exec_profiled(const gp_exec_info *e)
 {
@@ -170,7 +179,7 @@ static int add_launch(gp_exec_kernel *k, kernel_counters *kc, const gp_exec_laun
     k->calls++;
     if (l->duration_ms >= 0) {
         k->timed++;
-        k->total_ms += l->duration_ms;
+        k->total_ms += l->duration_ms; /* the timed launches' sum until finish_times() */
         k->min_ms = fmin(k->min_ms, l->duration_ms);
         k->max_ms = fmax(k->max_ms, l->duration_ms);
     }
@@ -228,21 +237,37 @@ static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
     }
 }
 
+/* The kernel's times from its timed launches' sum. Under rotation a launch whose group lacks
+ * the duration is untimed, and kernels lose different shares of their launches that way: the
+ * timed ones' sum would understate each by its own fraction and skew the shares, so every
+ * launch counts at the timed ones' mean (an estimate where some were untimed). */
+static void finish_times(gp_exec_kernel *k)
+{
+    if (!k->timed) {
+        k->total_ms = k->average_ms = k->min_ms = k->max_ms = NAN;
+        return;
+    }
+    k->average_ms = k->total_ms / (double)k->timed;
+    k->total_ms = (double)k->calls * k->average_ms;
+    k->total_estimated = k->timed < k->calls;
+}
+
 static int most_time_first(const void *a, const void *b)
 {
     const gp_exec_kernel *x = a, *y = b;
-    return (x->total_ms < y->total_ms) - (x->total_ms > y->total_ms);
+    const double tx = x->timed ? x->total_ms : -1.0, ty = y->timed ? y->total_ms : -1.0;
+    return (tx < ty) - (tx > ty);
 }
 
 static void finish(gp_exec_kernel *k, const kernel_counters *kc, size_t n)
 {
     double all = 0.0;
-    for (size_t i = 0; i < n; i++)
-        all += k[i].total_ms;
     for (size_t i = 0; i < n; i++) {
-        k[i].time_percent = all > 0 ? 100.0 * k[i].total_ms / all : NAN;
-        if (!k[i].timed)
-            k[i].min_ms = k[i].max_ms = NAN;
+        finish_times(&k[i]);
+        all += k[i].timed ? k[i].total_ms : 0.0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        k[i].time_percent = all > 0 && k[i].timed ? 100.0 * k[i].total_ms / all : NAN;
         finish_metrics(&k[i], &kc[i]);
     }
     qsort(k, n, sizeof *k, most_time_first);

@@ -363,7 +363,8 @@ def exec_report(n_kernels, hostile):
                              "graph_node": 0, "metrics": metrics})
         stats = {key: {"unit": m["unit"], "min": m["value"], "average": m["value"],
                        "max": m["value"], "launches": 2} for key, m in metrics.items()}
-        kernels.append({"kernel": name, "calls": 2, "profiled": 2, "total_ms": 0.02 * (k + 1),
+        kernels.append({"kernel": name, "calls": 2, "profiled": 2, "timed": 2,
+                        "total_ms": 0.02 * (k + 1), "total_estimated": False,
                         "average_ms": 0.01 * (k + 1), "min_ms": 0.01 * (k + 1),
                         "max_ms": 0.01 * (k + 1), "time_percent": None, "metrics": stats})
     total = sum(k["total_ms"] for k in kernels)

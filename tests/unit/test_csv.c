@@ -91,7 +91,9 @@ static void exec_header(void)
     bool ok = csv && field_is(csv, 0, "kind") && field_is(csv, 1, "source") &&
               field_is(csv, 3, "calls") && field_is(csv, 9, "max_ms") &&
               field_is(csv, 10, "host_memory") && field_is(csv, fixed - 1, "count") &&
-              fields(csv) == fixed + 3 * n_metrics;
+              fields(csv) == fixed + 3 * n_metrics + 2 &&
+              field_is(csv, fixed + 3 * n_metrics, "timed") &&
+              field_is(csv, fixed + 3 * n_metrics + 1, "total_estimated");
     for (size_t m = 0; ok && m < n_metrics; m++) {
         const char *suffix[] = {"_min", "_avg", "_max"};
         for (size_t s = 0; s < 3; s++) {
@@ -100,7 +102,8 @@ static void exec_header(void)
             ok &= field_is(csv, fixed + 3 * m + s, name);
         }
     }
-    tap_ok(ok, "exec: kind, source, kernel, calls, ..., count, then each catalogue metric's _min, _avg, _max");
+    tap_ok(ok, "exec: kind, source, kernel, calls, ..., count, then each catalogue metric's "
+           "_min, _avg, _max, then timed and total_estimated");
     free(csv);
     csv = csv_of(&r, (gp_render_options){.launches = true});
     ok = csv && field_is(csv, 0, "kind") && field_is(csv, 2, "pid") &&
