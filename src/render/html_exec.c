@@ -172,6 +172,10 @@ static void exec_header(FILE *out, const gp_report *r)
     gp_exec_describe_replay(&r->profiler, how, sizeof how);
     snprintf(replay, sizeof replay, "%s, the program's own cache state", how);
     gp_html_profiler_line(out, &r->profiler, replay);
+    char footprint[512];
+    if (r->profiler.state == GP_PROF_OK &&
+        gp_exec_describe_footprint(&r->profiler, footprint, sizeof footprint))
+        gp_html_dd_text(out, "replay", footprint);
     fputs("</dl>\n", out);
     gp_html_warnings(out, r);
     fputs("</header>\n", out);
