@@ -288,7 +288,14 @@ $(ROTATION_PROBE): bench/rotation_probe.cu $(LIB)
 	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
 	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
 
-bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST) $(ROTATION_PROBE)
+# bench/sass_source_probe: what CUPTI's SASS metrics and source correlation give (--source).
+SASS_PROBE := $(BUILD)/bench/sass_source_probe
+$(SASS_PROBE): bench/sass_source_probe.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -Xcompiler=-Wno-missing-field-initializers -o $@ $< -L$(CUPTI_LIBDIR) \
+	    -lcupti -lcuda $(call rpath,$(CUPTI_LIBDIR))
+
+bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST) $(ROTATION_PROBE) $(SASS_PROBE)
 	@sh bench/run-all.sh $(BUILD)
 
 # gpuprof exec finds the library it injects in ../lib/gpuprof beside the binary.
