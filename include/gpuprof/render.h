@@ -19,7 +19,9 @@
 typedef struct {
     gp_output format;
     bool no_header;              /* CSV without its header line */
-    bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
+    bool metrics_detail;
+    bool sass;                   /* text: each source line's instructions under it */
+    bool source;                 /* --source: CSV is the per-line view, a row per line */         /* text: nvprof's long per-kernel metric listing */
     bool launches;               /* exec reports: a row per launch, not per kernel */
     const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */
     bool wide;                   /* text: full headers and names, no 120-column page */

@@ -5,6 +5,7 @@
 
 #include "gpuprof/exec_request.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/source_view.h"
 #include "gpuprof/types.h"
 
 #include <stdbool.h>
@@ -118,6 +119,8 @@ typedef struct {
     gp_launch_record *launches;
     size_t n_launches;
     size_t source;               /* merged reports: the index of its report in `sources` */
+    gp_source_kernel *lines;     /* --source: each kernel's per-line view (NULL: not asked) */
+    size_t n_line_kernels;
 } gp_result;
 
 /* How an exec launch's metrics were obtained (gp_exec_launch.origins, bits). */

@@ -52,6 +52,9 @@ typedef struct {
     gp_kernel_name_style kernel_name;      /* --kernel-name */
 
     gp_metrics_request metrics;
+    bool source;                           /* --source: each kernel's lines, from one more
+                                              run with its instructions counted */
+    bool sass;                             /* --sass: text, the instructions under each line */
     bool metrics_detail;
     bool require_metrics;
     const char *chip;                      /* metrics command without a GPU */

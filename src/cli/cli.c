@@ -265,6 +265,15 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--wide applies to text output only");
     if (given->seen[OPT_KERNEL_NAME] && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--kernel-name applies to text output only");
+    if (req->sass && req->output != GP_OUT_TEXT)
+        return gp_fail(GP_ERR_USAGE, "--sass applies to text output only (JSON and CSV hold "
+                                     "every instruction)");
+    if (req->source && req->csv_columns)
+        return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --source's CSV (a row "
+                                     "per source line, its columns fixed)");
+    if (req->sass && req->family && !req->source)
+        return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's lines: add "
+                                     "--source");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     if (req->n_operands < cmd->min_operands)

@@ -11,7 +11,8 @@ static const gp_command_def kernel_command = {
     GP_OPTION_LIST(options, n_options, OPT_VARIANT, OPT_BLOCK, OPT_SIZE, OPT_REPEAT,
                    OPT_WARMUP, OPT_MAX_NOISE, OPT_DEVICE, OPT_SEED, OPT_JSON, OPT_CSV,
                    OPT_HTML, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS, OPT_METRICS_DETAIL,
-                   OPT_REQUIRE_METRICS, OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
+                   OPT_REQUIRE_METRICS, OPT_SOURCE, OPT_SASS, OPT_WIDE, OPT_KERNEL_NAME,
+                   OPT_HELP),
     .run = gp_cmd_kernel,
 };
 
@@ -30,8 +31,8 @@ static const gp_command_def commands[] = {
      .summary = "render saved JSON reports, several merged into one, as text, JSON, CSV or HTML",
      .operands = "FILE...", .min_operands = 1, .max_operands = GP_MAX_OPERANDS,
      GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_CSV, OPT_HTML, OPT_NO_HEADER,
-                    OPT_CSV_COLUMNS, OPT_LAUNCHES, OPT_METRICS_DETAIL, OPT_WIDE, OPT_KERNEL_NAME,
-                    OPT_HELP),
+                    OPT_CSV_COLUMNS, OPT_LAUNCHES, OPT_METRICS_DETAIL, OPT_SOURCE, OPT_SASS,
+                    OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
      .run = gp_cmd_report},
     {.name = "compare",
      .summary = "compare two saved reports: time, GB/s and metrics side by side, and whether "

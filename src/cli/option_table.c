@@ -450,6 +450,15 @@ static const option_row rows[] = {
                               "exit 1 when the metrics cannot be collected (default: warn, "
                               "exit 0)"},
                              FLAG(require_metrics)},
+    [OPT_SOURCE] = {{OPT_SOURCE, "source", NULL,
+                     "where each kernel moves memory: its source lines with the instructions, "
+                     "requests, sectors and ideal sectors they executed, worst first (one more "
+                     "run, its instructions counted); report: CSV of a saved view, a row per "
+                     "line"},
+                    FLAG(source)},
+    [OPT_SASS] = {{OPT_SASS, "sass", NULL,
+                   "with --source, text: each line's instructions under it"},
+                  FLAG(sass)},
     [OPT_CHIP] = {{OPT_CHIP, "chip", "NAME",
                    "chip to describe without a GPU, e.g. GH100, GA100, AD102"},
                   CUSTOM(read_chip)},

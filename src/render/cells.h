@@ -22,6 +22,9 @@ void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
 /* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);
 void gp_text_format_time(char *buf, size_t len, double ms);
+/* Line `line` of a source file, without its indentation, in buf; "" when the file cannot be
+ * read (the per-line view shows it where the line information's path is readable). */
+void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len);
 /* A kernel's total time, "~12.35ms" where it is an estimate (gpuprof/exec_summary.h). */
 void gp_text_format_total(char *buf, size_t len, double ms, bool estimated);
 /* Under a text table with an estimated total: what its "~" means, wrapped to the width. */

@@ -5,6 +5,7 @@
  * catalogue (render/csv_layout.h), so rows of differing runs append under one header;
  * --csv-columns chooses among them. */
 #include "render/csv.h"
+#include "render/csv_source.h"
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/hashmap.h"
@@ -210,6 +211,8 @@ static const char *chosen_columns(const gp_render_options *o)
 
 int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
+    if (o && o->source)
+        return gp_csv_source(out, r, o);
     gp_csv_layout l = {0};
     int rc = report_layout(&l, r);
     if (rc == GP_OK)

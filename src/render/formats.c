@@ -49,7 +49,8 @@ static const format *row(gp_output f)
 gp_render_options gp_render_options_for(const gp_request *req)
 {
     return (gp_render_options){.format = req->output, .no_header = req->no_header,
-                               .metrics_detail = req->metrics_detail,
+                               .metrics_detail = req->metrics_detail, .sass = req->sass,
+                               .source = req->source,
                                .launches = req->launches, .csv_columns = req->csv_columns,
                                .wide = req->wide, .kernel_name = req->kernel_name};
 }

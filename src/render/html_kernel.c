@@ -3,6 +3,7 @@
  * chart per parameter swept (html_sweeps.c), a heatmap per pair of parameters swept together
  * (html_heatmaps.c), the efficiency and transactions-per-request
  * metrics side by side, the table of each problem. */
+#include "render/html_source.h"
 #include "render/html.h"
 
 #include "gpuprof/group.h"
@@ -511,6 +512,7 @@ static int kernel_page(FILE *out, const void *ctx)
     GP_TRY(gp_html_heatmaps(out, r));
     GP_TRY(gp_html_metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     results_section(out, v);
+    gp_html_source(out, r);
     return GP_OK;
 }
 

@@ -3,6 +3,7 @@
  * gpuprof-catalog-v1.schema.json; keys are stable snake_case, and a breaking change bumps
  * schema_version. */
 #include "render/json.h"
+#include "render/json_source.h"
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
@@ -187,6 +188,7 @@ static cJSON *result_json(const gp_result *r, bool merged)
         cJSON_AddItemToArray(launches, launch_json(&r->launches[i]));
     if (is_multi_pass(r))
         cJSON_AddItemToObject(o, "passes", passes_json(r));
+    gp_json_source_lines(o, r);
     return o;
 }
 

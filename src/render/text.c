@@ -5,6 +5,7 @@
  * (exec reports: text_exec.c). Compare: a row per result, changed metrics under it. The
  * catalogue commands: list, device, metrics. */
 #include "render/text.h"
+#include "render/text_source.h"
 
 #include "gpuprof/group.h"
 #include "gpuprof/kernel_name.h"
@@ -390,7 +391,9 @@ int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
         gp_text_paragraph(out, "*: the value has a note (what it leaves out, or why it is above "
                           "100 %): see --metrics-detail", width, 2);
     print_failures(out, r, width);
-    return o && o->metrics_detail ? print_detail(out, r, o) : GP_OK;
+    if (o && o->metrics_detail)
+        GP_TRY(print_detail(out, r, o));
+    return gp_text_source(out, r, o);
 }
 
 /* ---- compare: a row per result, changed metrics under it ------------------------------- */

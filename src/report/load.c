@@ -13,6 +13,7 @@
 #include "report/json_in.h"
 #include "report/load_exec.h"
 #include "report/load_parts.h"
+#include "report/load_source.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -353,6 +354,7 @@ static int read_result(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_read_object(rd, o, "profile", true, read_profile, res));
     GP_TRY(gp_report_read_metrics(rd, o, "metrics", &res->metrics));
     GP_TRY(read_launches(rd, o, res));
+    GP_TRY(gp_report_read_source_lines(rd, o, res));
     return check_passes(rd, o);
 }
 

@@ -31,6 +31,7 @@ static void result_free(gp_result *res)
     for (size_t i = 0; i < res->n_launches; i++)
         gp_metric_set_free(&res->launches[i].metrics);
     free(res->launches);
+    gp_source_view_free(res->lines, res->n_line_kernels);
 }
 
 static void free_strings(char **v, size_t n)

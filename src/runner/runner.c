@@ -9,6 +9,7 @@
 #include "gpuprof/device.h"
 #include "gpuprof/status.h"
 #include "runner/timing.h"
+#include "runner/source_lines.h"
 #include "catalogue/workload.h"
 
 #include <cuda_runtime_api.h>
@@ -74,6 +75,7 @@ typedef struct {
     gp_report *report;
     gp_collector_opener *opener;  /* while the profiler is being opened */
     gp_collector *collector;
+    gp_sass_source *source;       /* --source: the SASS metrics configured */
     void *flush_buf;
     size_t flush_bytes;
 } runner;
@@ -198,6 +200,22 @@ static int await_profiler(runner *r)
     return GP_OK;
 }
 
+static int run_launch_plain(void *ctx)
+{
+    return run_launch(ctx, NULL);
+}
+
+/* --source: each configuration once more, its instructions counted; checked again after. */
+static int collect_lines(runner *r, run_context *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gp_source_target t = {&runs[i], run_prepare, run_launch_plain};
+        GP_TRY(gp_source_lines_collect(r->source, r->req->device, &t, runs[i].res));
+        GP_TRY(run_recheck(&runs[i]));
+    }
+    return GP_OK;
+}
+
 /* Time and check every configuration, then profile them all at once. */
 static int run_configs(runner *r, void *state, const gp_problem *p, run_context *runs)
 {
@@ -207,7 +225,9 @@ static int run_configs(runner *r, void *state, const gp_problem *p, run_context 
                                 &r->report->results[c->result]};
         GP_TRY(time_and_check(r, &runs[i], p));
     }
-    return r->collector ? profile_configs(r, runs, p->n_configs) : GP_OK;
+    if (r->collector)
+        GP_TRY(profile_configs(r, runs, p->n_configs));
+    return r->source ? collect_lines(r, runs, p->n_configs) : GP_OK;
 }
 
 static int run_problem(runner *r, const gp_problem *p)
@@ -252,7 +272,7 @@ static size_t count_failed(const gp_report *report)
 int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
                 size_t *failed_checks)
 {
-    runner r = {req, report, NULL, NULL, NULL, 0};
+    runner r = {req, report, NULL, NULL, NULL, NULL, 0};
     *failed_checks = 0;
     report->repeat = req->repeat;
     report->max_noise_pct = req->max_noise_pct;
@@ -262,16 +282,27 @@ int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
     gp_result *results;
     GP_TRY(gp_report_add_results(report, plan->n_configs, &results));
     GP_TRY(start_profiler(&r, plan));
+    /* Before the device exists, so that every module load is seen; without a device its
+     * failure gives way to the device's error. */
+    char unwatched[GP_MESSAGE_LEN] = "";
+    if (req->source && gp_source_lines_watch() != GP_OK) {
+        snprintf(unwatched, sizeof unwatched, "%s", gp_error());
+        gp_clear_error();
+    }
     int status = gp_device_open(req->device, &report->device);
     if (status == GP_OK) {
         report->has_device = true;
         status = allocate_flush_buffer(&r);
     }
+    if (status == GP_OK && req->source)
+        status = gp_source_lines_open(req->device, unwatched, report, &r.source);
     for (size_t i = 0; status == GP_OK && i < plan->n_problems; i++)
         status = run_problem(&r, &plan->problems[i]);
     gp_collector_open_cancel(r.opener); /* when no problem got as far as waiting for it */
     cudaFree(r.flush_buf);
     gp_collector_close(r.collector);
+    if (req->source)
+        gp_source_lines_close(r.source);
     *failed_checks = count_failed(report);
     return status;
 }

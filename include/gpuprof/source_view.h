@@ -1,0 +1,56 @@
+/* The per-line view of a kernel (--source), as reports hold it: its patched instructions
+ * (gpuprof/sass_source.h) grouped by kernel and by source line, each line with what its
+ * instructions executed and moved, and the excess of its global sectors over the ideal.
+ * Plain data, built from the counters, rendered by src/render/, loaded back from JSON. */
+#ifndef GPUPROF_SOURCE_VIEW_H
+#define GPUPROF_SOURCE_VIEW_H
+
+#include "gpuprof/sass_source.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One source line of a kernel (or, without line information, one instruction). */
+typedef struct {
+    char *file;                        /* NULL: no line information */
+    uint32_t line;                     /* 0 with file NULL */
+    uint64_t counts[GP_SRC_COUNTERS];  /* its instructions' sums */
+} gp_source_line;
+
+/* One instruction, under its line. */
+typedef struct {
+    uint32_t pc;                       /* offset in the kernel's code */
+    size_t line;                       /* index of its line in the kernel's lines */
+    uint64_t counts[GP_SRC_COUNTERS];
+} gp_source_pc;
+
+typedef struct {
+    char *kernel;                      /* mangled name */
+    gp_source_line *lines;             /* in file and line order */
+    size_t n_lines;
+    gp_source_pc *pcs;                 /* in pc order */
+    size_t n_pcs;
+    bool has_lines;                    /* its code had line information */
+} gp_source_kernel;
+
+/* The kernels of a set of instructions (from one or more patched launches), each kernel's
+ * lines and instructions; *n kernels, in the order their first instruction came. */
+int gp_source_view_build(const gp_source_instruction *v, size_t n_instructions,
+                         gp_source_kernel **out, size_t *n);
+void gp_source_view_free(gp_source_kernel *k, size_t n);
+/* A deep copy (for reports copied whole). */
+int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel **out);
+
+/* Derived figures of a line or instruction's counts. */
+uint64_t gp_source_requests(const uint64_t *counts);        /* global loads + stores */
+uint64_t gp_source_excess(const uint64_t *counts);          /* sectors over the ideal */
+uint64_t gp_source_shared_requests(const uint64_t *counts); /* shared loads + stores */
+uint64_t gp_source_shared_excess(const uint64_t *counts);   /* wavefronts over the ideal */
+uint64_t gp_source_local_requests(const uint64_t *counts);  /* local loads + stores */
+/* Whether it moves global, shared or local memory at all. */
+bool gp_source_moves_memory(const uint64_t *counts);
+/* The kernel's global excess, summed over its lines. */
+uint64_t gp_source_kernel_excess(const gp_source_kernel *k);
+
+#endif

@@ -1,0 +1,71 @@
+/* The per-line pass of runner/source_lines.h. */
+#include "runner/source_lines.h"
+
+#include "gpuprof/device.h"
+#include "gpuprof/source_view.h"
+#include "gpuprof/status.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int gp_source_lines_watch(void)
+{
+    return gp_cubins_watch();
+}
+
+int gp_source_lines_open(int device, const char *unwatched, gp_report *report,
+                         gp_sass_source **out)
+{
+    *out = NULL;
+    char warning[GP_MESSAGE_LEN + 64];
+    if (unwatched[0]) { /* the SASS metrics count nothing without the watch (sass_source.h) */
+        snprintf(warning, sizeof warning, "--source: no per-line view: %s", unwatched);
+        return gp_report_add_warning(report, warning);
+    }
+    if (gp_sass_source_open(device, out) == GP_OK)
+        return GP_OK;
+    /* Timing, checks and metrics still run; the lines are missing with the reason. */
+    snprintf(warning, sizeof warning, "--source: no per-line view: %s", gp_error());
+    gp_clear_error();
+    return gp_report_add_warning(report, warning);
+}
+
+/* The patched launch, finished. */
+static int run_patched(const gp_source_target *t)
+{
+    GP_TRY(t->launch(t->ctx));
+    GP_CUDA(cudaDeviceSynchronize());
+    return GP_OK;
+}
+
+int gp_source_lines_collect(gp_sass_source *s, int device, const gp_source_target *t,
+                            gp_result *res)
+{
+    void *current = NULL;
+    GP_TRY(gp_device_use(device, &current));
+    CUcontext ctx = current;
+    GP_TRY(t->restore(t->ctx));
+    GP_CUDA(cudaDeviceSynchronize());
+    GP_TRY(gp_sass_source_start(s, ctx));
+    int status = run_patched(t);
+    gp_source_instruction *v = NULL;
+    size_t n = 0;
+    const int stopped = gp_sass_source_stop(s, ctx, &v, &n);
+    if (status == GP_OK)
+        status = stopped;
+    if (status == GP_OK)
+        status = gp_source_view_build(v, n, &res->lines, &res->n_line_kernels);
+    gp_source_instructions_free(v, n);
+    /* Nothing counted is still a view: the report says --source found no instruction. */
+    if (status == GP_OK && !res->lines && !(res->lines = calloc(1, sizeof *res->lines)))
+        status = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    return status;
+}
+
+void gp_source_lines_close(gp_sass_source *s)
+{
+    gp_sass_source_close(s);
+    gp_cubins_clear();
+}
