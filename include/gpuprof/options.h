@@ -11,6 +11,7 @@ typedef enum {
     OPT_JSON, OPT_CSV, OPT_HTML, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_MAX_NOISE, OPT_THRESHOLD,
     OPT_METRICS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_CHIP,
     OPT_KERNEL, OPT_LAUNCH_SKIP, OPT_LAUNCH_COUNT, OPT_PER_KERNEL, OPT_LAUNCHES, OPT_OUTPUT,
+    OPT_FORCE,
     OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_GRAPH_PROFILING, OPT_GRAPH_SAMPLES, OPT_WIDE, OPT_KERNEL_NAME,
     OPT_HELP,
     OPT_COUNT
@@ -21,6 +22,7 @@ typedef struct {
     const char *name;        /* without the leading "--" */
     const char *arg;         /* NULL: a flag */
     const char *help;
+    char short_name;         /* '\0', or the letter of its one-letter form (-f for --force) */
 } gp_option_def;
 
 /* The option with this id (NULL outside the table). */

@@ -471,9 +471,14 @@ static const option_row rows[] = {
                        "and CSV (JSON always holds every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
-                     "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "
-                     "environment variable NAME, %%: %)"},
+                     "write the report to FILE, or to standard output for '-' (%p: gpuprof's "
+                     "process id, %q{NAME}: the environment variable NAME, %%: %); needed by "
+                     "--json and --csv, whose report would mix with the program's output"},
                     TEXT(output_file)},
+    [OPT_FORCE] = {{OPT_FORCE, "force", NULL,
+                    "let --output replace a file that exists (without it, exec refuses "
+                    "before the program runs)", 'f'},
+                   FLAG(force)},
     [OPT_FOLLOW_CHILDREN] = {{OPT_FOLLOW_CHILDREN, "follow-children", NULL,
                               "profile the processes the program starts too"},
                              FLAG(exec.follow_children)},
