@@ -22,11 +22,12 @@ typedef struct {
     const char *name;        /* without the leading "--" */
     const char *arg;         /* NULL: a flag */
     const char *help;
-    char short_name;         /* '\0', or the letter of its one-letter form (-f for --force) */
 } gp_option_def;
 
 /* The option with this id (NULL outside the table). */
 const gp_option_def *gp_option(gp_option_id id);
+/* The letter of the option's one-letter form (-f for --force), or '\0': few have one. */
+char gp_option_letter(gp_option_id id);
 
 /* A list of option ids with its length counted by the compiler, for designated initializers:
  * `GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_HELP)`. */

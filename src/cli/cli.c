@@ -121,8 +121,8 @@ static int parse_long_option(const command_context *cc, gp_request *req, given_o
     return gp_option_read(req, o, value);
 }
 
-/* A one-letter flag ("-f"): the command's option whose row names the letter. Only flags have
- * one, so that "-f" never swallows the next word; "-h" is --help's, whatever the command. */
+/* A one-letter flag ("-f"): the command's option of that letter (gp_option_letter); "-h" is
+ * --help's, whatever the command. */
 static int parse_short_option(const command_context *cc, gp_request *req, given_options *given,
                               const char *arg, bool *help)
 {
@@ -132,7 +132,7 @@ static int parse_short_option(const command_context *cc, gp_request *req, given_
     }
     for (size_t i = 0; arg[2] == '\0' && i < cc->cmd->n_options; i++) {
         const gp_option_def *o = gp_option(cc->cmd->options[i]);
-        if (o->short_name == arg[1] && !o->arg) {
+        if (gp_option_letter(o->id) == arg[1] && !o->arg) {
             given->seen[o->id] = true;
             return gp_option_read(req, o, NULL);
         }

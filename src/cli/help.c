@@ -57,8 +57,8 @@ static int option(gp_help_text *h, gp_option_id id)
 {
     const gp_option_def *o = gp_option(id);
     char left[40];
-    if (o->short_name)
-        snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name);
+    if (gp_option_letter(id))
+        snprintf(left, sizeof left, "-%c, --%s", gp_option_letter(id), o->name);
     else if (o->arg)
         snprintf(left, sizeof left, "--%s=%s", o->name, o->arg);
     else

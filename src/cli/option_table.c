@@ -477,7 +477,7 @@ static const option_row rows[] = {
                     TEXT(output_file)},
     [OPT_FORCE] = {{OPT_FORCE, "force", NULL,
                     "let --output replace a file that exists (without it, exec refuses "
-                    "before the program runs)", 'f'},
+                    "before the program runs)"},
                    FLAG(force)},
     [OPT_FOLLOW_CHILDREN] = {{OPT_FOLLOW_CHILDREN, "follow-children", NULL,
                               "profile the processes the program starts too"},
@@ -517,6 +517,23 @@ _Static_assert(sizeof rows / sizeof rows[0] == OPT_COUNT,
 const gp_option_def *gp_option(gp_option_id id)
 {
     return id < OPT_COUNT ? &rows[id].def : NULL;
+}
+
+/* The one-letter forms, of flags only (so that one never takes the next word as its value);
+ * -h is --help's for every command, read by the parser itself. */
+static const struct {
+    gp_option_id id;
+    char letter;
+} letters[] = {
+    {OPT_FORCE, 'f'},
+};
+
+char gp_option_letter(gp_option_id id)
+{
+    for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+        if (letters[i].id == id)
+            return letters[i].letter;
+    return '\0';
 }
 
 /* ---- reading by the row ------------------------------------------------------------------ */

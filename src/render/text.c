@@ -364,9 +364,10 @@ static void print_failures(FILE *out, const gp_report *r, size_t width)
 
 /* ---- a kernel command's report, written as its results become final ------------------- */
 
-/* The widths of the measured columns of a live table after the grid, decided before any is
- * measured: the common values' (162.16us, 2460.0, passed; metrics 100.0, 2612.1); a wider
- * value pushes the rest of its line. */
+/* The widths of the measured columns of a live table after the grid (block, time, noise%,
+ * GB/s, %peak, check: add_result_columns' order), decided before any is measured: the
+ * common values' (162.16us, 2460.0, passed; metrics 100.0, 2612.1); a wider value pushes the
+ * rest of its line. */
 static const size_t measured_widths[] = {5, 8, 6, 6, 5, 6};
 #define METRIC_WIDTH 7
 
