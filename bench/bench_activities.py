@@ -36,7 +36,7 @@ def wall(argv):
 def check_report(count):
     """One run's report holds count/2 HtoD copies and count/2 launches."""
     path = out_path("activities-%d.json" % count)
-    wall([BIN, "exec", "--metrics=none", "--json", "--output=" + path, APP, str(count)])
+    wall([BIN, "exec", "--metrics=none", "--json", "--force", "--output=" + path, APP, str(count)])
     with open(path) as f:
         doc = json.load(f)
     copies = [a for a in doc["exec"].get("activities", []) if a["kind"] == "memcpy HtoD"]

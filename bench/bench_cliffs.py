@@ -107,7 +107,7 @@ def loop():
 
 def spread():
     path = out_path("spread.json")
-    subprocess.run([BIN, "exec", "--json", "--output=" + path, "--graph-samples=all",
+    subprocess.run([BIN, "exec", "--json", "--force", "--output=" + path, "--graph-samples=all",
                     "--metrics=dram_read_bytes,dram_write_bytes"] + app(["graph_nodes", "60"]),
                    capture_output=True, text=True, check=True, timeout=1800)
     with open(path) as f:
@@ -135,7 +135,8 @@ def host():
     rows = []
     for program, args in (("graph_samples", ["3"]), ("graph_host", ["3"])):
         path = out_path("host-%s.json" % program)
-        p = subprocess.run([BIN, "exec", "--json", "--output=" + path] + app([program] + args),
+        p = subprocess.run([BIN, "exec", "--json", "--force", "--output=" + path] +
+                           app([program] + args),
                            capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             rows.append([program, "exit %d" % p.returncode, "", ""])

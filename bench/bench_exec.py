@@ -156,7 +156,7 @@ def agree(counters):
         _, text = wall(ncu_argv(counters, app(args)), "agree-ncu-%s.csv" % args[0])
         theirs = ncu_launches(text)
         path = out_path("agree-exec-%s.json" % args[0])
-        wall([BIN, "exec", "--json", "--output=" + path] + app(args))
+        wall([BIN, "exec", "--json", "--force", "--output=" + path] + app(args))
         with open(path) as f:
             ours = [l for l in json.load(f)["exec"]["launches"] if l["profiled"]]
         compared = 0
@@ -183,7 +183,8 @@ def devices():
     gpus = len(json.loads(subprocess.run([BIN, "device", "--json"], capture_output=True,
                                          text=True).stdout)["devices"])
     path = out_path("devices-exec.json")
-    wall([BIN, "exec", "--json", "--output=" + path] + app(["multigpu"]), "devices-exec.txt")
+    wall([BIN, "exec", "--json", "--force", "--output=" + path] + app(["multigpu"]),
+         "devices-exec.txt")
     with open(path) as f:
         ls = json.load(f)["exec"]["launches"]
     rows, right = [], 0

@@ -261,7 +261,7 @@ def node_coverage():
     kernel-node launches carry metrics."""
     path = out_path("graph_nodes-node.json")
     _, rc, out, err = run_logged([BIN, "exec", "--graph-profiling=node", "--json",
-                                  "--output=" + path, "--"] + app("graph_nodes", 20),
+                                  "--force", "--output=" + path, "--"] + app("graph_nodes", 20),
                                  "graph_nodes-node.log")
     if rc != 0 or not os.path.exists(path):
         print("graph_nodes under --graph-profiling=node failed (exit %d): %s"
@@ -277,7 +277,7 @@ def node_coverage():
 
 def lengths(scale, launches, metrics):
     path = out_path("graph_lengths-node.json")
-    argv = [BIN, "exec", "--graph-profiling=node", "--json", "--output=" + path]
+    argv = [BIN, "exec", "--graph-profiling=node", "--json", "--force", "--output=" + path]
     argv += ["--metrics=" + metrics] if metrics != "default" else []
     _, rc, out, err = run_logged(argv + ["--"] + app("graph_lengths", scale, launches),
                                  "graph_lengths-node.log")

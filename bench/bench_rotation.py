@@ -124,7 +124,8 @@ def agree(counters):
         theirs = ncu_launches(text)
         for mode in MODES:
             path = out_path("agree-%s-%s.json" % (mode, args[0]))
-            wall([BIN, "exec", "--json", "--replay=" + mode, "--output=" + path] + app(args))
+            wall([BIN, "exec", "--json", "--replay=" + mode, "--force", "--output=" + path] +
+                 app(args))
             with open(path) as f:
                 ours = json.load(f)["exec"]["launches"]
             compared = 0

@@ -11,6 +11,7 @@ typedef enum {
     OPT_JSON, OPT_CSV, OPT_HTML, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_MAX_NOISE, OPT_THRESHOLD,
     OPT_METRICS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_CHIP,
     OPT_KERNEL, OPT_LAUNCH_SKIP, OPT_LAUNCH_COUNT, OPT_PER_KERNEL, OPT_LAUNCHES, OPT_OUTPUT,
+    OPT_FORCE,
     OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_GRAPH_PROFILING, OPT_GRAPH_SAMPLES, OPT_WIDE, OPT_KERNEL_NAME,
     OPT_SOURCE, OPT_SASS,
     OPT_HELP,
@@ -26,6 +27,8 @@ typedef struct {
 
 /* The option with this id (NULL outside the table). */
 const gp_option_def *gp_option(gp_option_id id);
+/* The letter of the option's one-letter form (-f for --force), or '\0': few have one. */
+char gp_option_letter(gp_option_id id);
 
 /* A list of option ids with its length counted by the compiler, for designated initializers:
  * `GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_HELP)`. */

@@ -40,6 +40,23 @@ int gp_csv_check_columns(const gp_request *req);
  * charts, inline CSS, no scripts or fetches). */
 int gp_render_report(FILE *out, const gp_report *r, gp_render_options o);
 
+/* A kernel command's report written while it runs: open before the first result is final;
+ * gp_stream_result when results[i] is (and every one before it), which writes the text and
+ * CSV rows at once, flushed, so that a sweep cut short keeps them; close writes the rest (the
+ * text's notes and failures, the JSON or HTML document whole) when complete, every result
+ * final, and frees the stream either way. The text's tables have widths decided before
+ * their rows (a wider value pushes the rest of its line); one that would not fit the page is
+ * written whole when its problem ends. */
+typedef struct gp_report_stream gp_report_stream;
+int gp_stream_open(FILE *out, const gp_report *r, gp_render_options o, gp_report_stream **s);
+int gp_stream_result(gp_report_stream *s, size_t i);
+int gp_stream_close(gp_report_stream *s, bool complete);
+
+/* A long run's progress on a terminal: `what` on one line, written over the one before;
+ * cleared before anything else is written there. */
+void gp_render_progress(FILE *term, const char *what);
+void gp_render_progress_clear(FILE *term);
+
 /* compare: the matched rows side by side. */
 int gp_render_compare(FILE *out, const gp_comparison *c, gp_render_options o);
 

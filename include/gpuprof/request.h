@@ -68,6 +68,7 @@ typedef struct {
     gp_exec_request exec;                  /* its filters, children, replay, CUDA graphs */
     bool launches;                         /* text: one row per launch */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
+    bool force;                            /* --force: --output may replace a file */
 
     int argc;                              /* the original command line, for reports */
     char **argv;

@@ -1,7 +1,7 @@
 /* Command-line parsing: the command, its GNU-style long options (--opt=value and --opt
- * value, unambiguous prefixes) read through the option table (option_table.c), its operands,
- * then the checks across options and against the command, family and variant tables, all
- * before any GPU is touched. */
+ * value, unambiguous prefixes) and its few one-letter flags (-h, exec's -f) read through the
+ * option table (option_table.c), its operands, then the checks across options and against
+ * the command, family and variant tables, all before any GPU is touched. */
 #include "gpuprof/cli.h"
 
 #include "cli/option_table.h"
@@ -119,6 +119,27 @@ static int parse_long_option(const command_context *cc, gp_request *req, given_o
     }
     given->seen[o->id] = true;
     return gp_option_read(req, o, value);
+}
+
+/* A one-letter flag ("-f"): the command's option of that letter (gp_option_letter); "-h" is
+ * --help's, whatever the command. */
+static int parse_short_option(const command_context *cc, gp_request *req, given_options *given,
+                              const char *arg, bool *help)
+{
+    if (strcmp(arg, "-h") == 0) {
+        *help = true;
+        return GP_OK;
+    }
+    for (size_t i = 0; arg[2] == '\0' && i < cc->cmd->n_options; i++) {
+        const gp_option_def *o = gp_option(cc->cmd->options[i]);
+        if (gp_option_letter(o->id) == arg[1] && !o->arg) {
+            given->seen[o->id] = true;
+            return gp_option_read(req, o, NULL);
+        }
+    }
+    return gp_fail(GP_ERR_USAGE, "unknown option '%s' for '%s' (options are long: "
+                                 "--name=value; see 'gpuprof %s --help')", arg, cc->name,
+                   cc->name);
 }
 
 static void set_defaults(gp_request *req, const command_context *cc)
@@ -246,6 +267,22 @@ static int finish_kernel_request(gp_request *req, const given_options *given)
     return check_blocks(req, given);
 }
 
+/* exec's standard output is the program's: a JSON or CSV report there would be mixed with
+ * whatever the program prints, and no longer parse. Such a report needs its own file, or
+ * --output=- for a program known to print nothing. */
+static int check_output_file(const gp_request *req, const given_options *given)
+{
+    if (given->seen[OPT_FORCE] && !req->output_file)
+        return gp_fail(GP_ERR_USAGE, "--force applies to --output only");
+    if (!gp_command_takes(req->command, NULL, OPT_OUTPUT) || req->output_file ||
+        req->output == GP_OUT_TEXT)
+        return GP_OK;
+    return gp_fail(GP_ERR_USAGE, "exec %s needs --output=FILE: standard output is the "
+                                 "program's, and its lines would break the report "
+                                 "(--output=- writes there anyway)",
+                   req->output == GP_OUT_JSON ? "--json" : "--csv");
+}
+
 static int finish_request(gp_request *req, const command_context *cc, const given_options *given)
 {
     const gp_command_def *cmd = cc->cmd;
@@ -283,7 +320,9 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--chip and --device cannot be combined");
     if (req->family)
         GP_TRY(finish_kernel_request(req, given));
-    return cmd->program_operands || req->family ? gp_csv_check_columns(req) : GP_OK;
+    if (cmd->program_operands || req->family)
+        GP_TRY(gp_csv_check_columns(req));
+    return check_output_file(req, given);
 }
 
 /* ---- the command line ---------------------------------------------------------------------- */
@@ -359,12 +398,8 @@ int gp_parse_command_line(int argc, char **argv, gp_request *req)
             operands_only = true;
         else if (!operands_only && strncmp(arg, "--", 2) == 0)
             GP_TRY(parse_long_option(&cc, req, &given, argc, argv, &i));
-        else if (!operands_only && strcmp(arg, "-h") == 0)
-            help = true;
         else if (!operands_only && arg[0] == '-' && arg[1] != '\0')
-            return gp_fail(GP_ERR_USAGE, "unknown option '%s' for '%s' (options are long: "
-                                         "--name=value; see 'gpuprof %s --help')", arg,
-                           cc.name, cc.name);
+            GP_TRY(parse_short_option(&cc, req, &given, arg, &help));
         else
             GP_TRY(add_operand(req, &cc, arg));
         if (cc.cmd->program_operands && req->n_operands == 1) {

@@ -57,7 +57,9 @@ static int option(gp_help_text *h, gp_option_id id)
 {
     const gp_option_def *o = gp_option(id);
     char left[40];
-    if (o->arg)
+    if (gp_option_letter(id))
+        snprintf(left, sizeof left, "-%c, --%s", gp_option_letter(id), o->name);
+    else if (o->arg)
         snprintf(left, sizeof left, "--%s=%s", o->name, o->arg);
     else
         snprintf(left, sizeof left, "--%s", o->name);

@@ -480,9 +480,14 @@ static const option_row rows[] = {
                        "and CSV (JSON always holds every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
-                     "write the report to FILE (%p: gpuprof's process id, %q{NAME}: the "
-                     "environment variable NAME, %%: %)"},
+                     "write the report to FILE, or to standard output for '-' (%p: gpuprof's "
+                     "process id, %q{NAME}: the environment variable NAME, %%: %); needed by "
+                     "--json and --csv, whose report would mix with the program's output"},
                     TEXT(output_file)},
+    [OPT_FORCE] = {{OPT_FORCE, "force", NULL,
+                    "let --output replace a file that exists (without it, exec refuses "
+                    "before the program runs)"},
+                   FLAG(force)},
     [OPT_FOLLOW_CHILDREN] = {{OPT_FOLLOW_CHILDREN, "follow-children", NULL,
                               "profile the processes the program starts too"},
                              FLAG(exec.follow_children)},
@@ -521,6 +526,23 @@ _Static_assert(sizeof rows / sizeof rows[0] == OPT_COUNT,
 const gp_option_def *gp_option(gp_option_id id)
 {
     return id < OPT_COUNT ? &rows[id].def : NULL;
+}
+
+/* The one-letter forms, of flags only (so that one never takes the next word as its value);
+ * -h is --help's for every command, read by the parser itself. */
+static const struct {
+    gp_option_id id;
+    char letter;
+} letters[] = {
+    {OPT_FORCE, 'f'},
+};
+
+char gp_option_letter(gp_option_id id)
+{
+    for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+        if (letters[i].id == id)
+            return letters[i].letter;
+    return '\0';
 }
 
 /* ---- reading by the row ------------------------------------------------------------------ */

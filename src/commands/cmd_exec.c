@@ -46,7 +46,8 @@ static int render_to(FILE *f, const void *what)
     return gp_render_report(f, r->report, gp_render_options_for(r->req));
 }
 
-/* To standard output, or whole to --output's file (or not at all). */
+/* To standard output (no --output, or --output=-), or whole to --output's file (or not at
+ * all). */
 static int write_report(const gp_request *req, const char *file, FILE *out,
                         const gp_report *report)
 {
@@ -70,10 +71,10 @@ static int set_versions(gp_exec_info *e)
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
 {
     char file[GP_OUTPUT_PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
-    if (req->output_file) {
+    if (req->output_file && strcmp(req->output_file, "-") != 0) {
         /* Refused now, not after the program has run for an hour. */
         GP_TRY(gp_output_expand(req->output_file, file, sizeof file));
-        GP_TRY(gp_output_check(file));
+        GP_TRY(gp_output_check(file, req->force));
     }
     GP_TRY(gp_exec_find_program(req->program[0], path, sizeof path));
     int count;

@@ -99,12 +99,15 @@ static int make_temporary(const char *folder, char *tmp, size_t len, int *fd)
     return *fd < 0 ? -1 : 0;
 }
 
-int gp_output_check(const char *path)
+int gp_output_check(const char *path, bool force)
 {
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return gp_fail(GP_ERR_USAGE, "--output: %s is a directory (name a file in it)", path);
+        /* Yesterday's report is not replaced by mistake, as ncu and nsys refuse too. */
+        if (S_ISREG(st.st_mode) && !force)
+            return gp_fail(GP_ERR_USAGE, "--output: %s exists (--force replaces it)", path);
         if (access(path, W_OK) != 0)
             return gp_fail(GP_ERR_USAGE, "--output: cannot write %s: %s", path, strerror(errno));
         if (!S_ISREG(st.st_mode))

@@ -3,6 +3,7 @@
 #ifndef GPUPROF_COMMANDS_OUTPUT_FILE_H
 #define GPUPROF_COMMANDS_OUTPUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,9 +15,9 @@
 int gp_output_expand(const char *pattern, char *out, size_t len);
 
 /* Whether a report can be written to path, asked before anything runs: path is no directory,
- * a file there may be written, and its folder exists and takes a new file (one is made and
- * removed again). GP_ERR_USAGE with the reason otherwise. */
-int gp_output_check(const char *path);
+ * nor a regular file unless force, a file there may be written, and its folder exists and
+ * takes a new file (one is made and removed again). GP_ERR_USAGE with the reason otherwise. */
+int gp_output_check(const char *path, bool force);
 
 /* Writes the document with write(f, ctx) into a temporary file in path's folder, then renames
  * it to path (through a symbolic link, to the file it names), so that path holds the whole

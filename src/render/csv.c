@@ -209,25 +209,79 @@ static const char *chosen_columns(const gp_render_options *o)
     return o ? o->csv_columns : NULL;
 }
 
+/* A kernel command's report, a row per result as it becomes final. The columns are chosen
+ * at the first row: every result is described before it runs, and the metrics of the final
+ * ones are those of the run's profiler, which the later ones share. */
+typedef struct {
+    FILE *out;
+    const gp_report *r;
+    gp_render_options o;
+    gp_csv_layout layout;
+    bool started;
+    size_t next;               /* the next result to write */
+} csv_stream;
+
+static int csv_stream_open(FILE *out, const gp_report *r, const gp_render_options *o,
+                           bool ahead, void **state)
+{
+    (void)ahead; /* the columns do not depend on the values */
+    csv_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    *s = (csv_stream){.out = out, .r = r, .o = o ? *o : (gp_render_options){0}};
+    *state = s;
+    return GP_OK;
+}
+
+static int start(csv_stream *s)
+{
+    if (s->o.source) { /* --source: the per-line view's rows instead */
+        gp_csv_source_header(s->out, &s->o);
+        s->started = true;
+        return GP_OK;
+    }
+    GP_TRY(report_layout(&s->layout, s->r));
+    GP_TRY(gp_csv_layout_choose(&s->layout, chosen_columns(&s->o)));
+    if (writes_header(&s->o))
+        gp_csv_layout_header(s->out, &s->layout);
+    s->started = true;
+    return GP_OK;
+}
+
+static int csv_stream_result(void *state, size_t i)
+{
+    csv_stream *s = state;
+    for (; s->next <= i; s->next++) {
+        if (!s->started)
+            GP_TRY(start(s));
+        const gp_result *res = &s->r->results[s->next];
+        if (s->o.source) {
+            gp_csv_source_result(s->out, res);
+            continue;
+        }
+        row_cells cells;
+        result_cells(s->r, res, &cells);
+        const gp_csv_row row = {.fixed = cells.text, .result = res, .metrics = &res->metrics};
+        gp_csv_layout_row(s->out, &s->layout, &row);
+    }
+    fflush(s->out); /* kept by a run cut short, in a pipe or a file too */
+    return GP_OK;
+}
+
+static int csv_stream_close(void *state, bool complete)
+{
+    csv_stream *s = state;
+    const int rc = complete && !s->started ? start(s) : GP_OK; /* no result: the header */
+    gp_csv_layout_free(&s->layout);
+    free(s);
+    return rc;
+}
+
+const gp_stream_view gp_csv_stream = {csv_stream_open, csv_stream_result, csv_stream_close};
+
 int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (o && o->source)
-        return gp_csv_source(out, r, o);
-    gp_csv_layout l = {0};
-    int rc = report_layout(&l, r);
-    if (rc == GP_OK)
-        rc = gp_csv_layout_choose(&l, chosen_columns(o));
-    if (rc == GP_OK && writes_header(o))
-        gp_csv_layout_header(out, &l);
-    for (size_t i = 0; rc == GP_OK && i < r->n_results; i++) {
-        row_cells cells;
-        result_cells(r, &r->results[i], &cells);
-        const gp_csv_row row = {.fixed = cells.text, .result = &r->results[i],
-                                .metrics = &r->results[i].metrics};
-        gp_csv_layout_row(out, &l, &row);
-    }
-    gp_csv_layout_free(&l);
-    return rc;
+    return gp_stream_whole(&gp_csv_stream, out, r, o);
 }
 
 int gp_csv_list(FILE *out, const gp_render_options *o)

@@ -72,15 +72,15 @@ static void put_line(FILE *out, const gp_result *res, const gp_source_kernel *k,
     fputc('\n', out);
 }
 
-int gp_csv_source(FILE *out, const gp_report *r, const gp_render_options *o)
+void gp_csv_source_header(FILE *out, const gp_render_options *o)
 {
     if (!o || !o->no_header)
         put_header(out);
-    for (size_t i = 0; i < r->n_results; i++) {
-        const gp_result *res = &r->results[i];
-        for (size_t k = 0; k < res->n_line_kernels; k++)
-            for (size_t l = 0; l < res->lines[k].n_lines; l++)
-                put_line(out, res, &res->lines[k], l);
-    }
-    return GP_OK;
+}
+
+void gp_csv_source_result(FILE *out, const gp_result *res)
+{
+    for (size_t k = 0; k < res->n_line_kernels; k++)
+        for (size_t l = 0; l < res->lines[k].n_lines; l++)
+            put_line(out, res, &res->lines[k], l);
 }

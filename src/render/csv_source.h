@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 
-int gp_csv_source(FILE *out, const gp_report *r, const gp_render_options *o);
+/* Written by the CSV stream (csv.c) when --source asks for it: the header (unless
+ * --no-header), then each result's lines as the result becomes final. */
+void gp_csv_source_header(FILE *out, const gp_render_options *o);
+void gp_csv_source_result(FILE *out, const gp_result *res);
 
 #endif

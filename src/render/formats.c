@@ -19,18 +19,20 @@ typedef struct {
     gp_list_view *list;
     gp_devices_view *devices;
     gp_chip_metrics_view *chip_metrics;
+    const gp_stream_view *stream;   /* NULL: the report whole once every result is final */
 } format;
 
 static const format formats[] = {
     [GP_OUT_TEXT] = {.report = gp_text_report, .exec = gp_text_exec,
                      .compare = gp_text_compare, .list = gp_text_list,
-                     .devices = gp_text_devices, .chip_metrics = gp_text_chip_metrics},
+                     .devices = gp_text_devices, .chip_metrics = gp_text_chip_metrics,
+                     .stream = &gp_text_stream},
     [GP_OUT_JSON] = {.report = gp_json_report, .exec = gp_json_report,
                      .compare = gp_json_compare, .list = gp_json_list,
                      .devices = gp_json_devices, .chip_metrics = gp_json_chip_metrics},
     [GP_OUT_CSV] = {.report = gp_csv_report, .exec = gp_csv_exec,
                     .compare = gp_csv_compare, .list = gp_csv_list,
-                    .devices = NULL, .chip_metrics = NULL},
+                    .devices = NULL, .chip_metrics = NULL, .stream = &gp_csv_stream},
     [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec,
                      .compare = gp_html_compare, .list = NULL,
                      .devices = NULL, .chip_metrics = NULL},
@@ -79,4 +81,9 @@ int gp_render_devices(FILE *out, const gp_device_info *devices, size_t n,
 int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o)
 {
     return VIEW(o.format, chip_metrics)(out, m, &o);
+}
+
+const gp_stream_view *gp_stream_view_of(gp_output f)
+{
+    return row(f)->stream;
 }

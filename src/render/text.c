@@ -244,16 +244,26 @@ static void add_launch_rows(gp_text_table *t, const gp_result *res, const metric
     }
 }
 
+/* A result's first cell: its variant, the parameters that vary, its file when they differ;
+ * known before the result is measured. */
+static void result_label(char *buf, size_t len, const gp_problem *pr, bool label_sources,
+                         const gp_result *res)
+{
+    char params[96], source[24] = "";
+    row_params(pr, res, params, sizeof params);
+    if (label_sources)
+        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+    snprintf(buf, len, "%.60s%s%s", res->variant, params, source);
+}
+
 static void add_result_row(gp_text_table *t, const gp_problem *pr, bool label_sources,
                            const gp_result *res, const metric_columns *m)
 {
     const bool two_d = res->nx != 0;
-    char cell[32], params[96], source[24] = "";
-    row_params(pr, res, params, sizeof params);
-    if (label_sources)
-        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+    char cell[32], label[192];
+    result_label(label, sizeof label, pr, label_sources, res);
     gp_table_row(t);
-    gp_table_cellf(t, "%.60s%s%s", res->variant, params, source);
+    gp_table_cell(t, label);
     gp_text_format_dim(cell, sizeof cell, res->grid, two_d);
     gp_table_cell(t, cell);
     gp_text_format_dim(cell, sizeof cell, res->block, two_d);
@@ -291,19 +301,6 @@ static void print_problem(FILE *out, const gp_problem *pr, size_t width)
     }
     fputc('\n', out);
     gp_text_paragraph(out, line, width, 2);
-}
-
-static int print_problem_table(FILE *out, const gp_problem *pr, bool label_sources,
-                               const metric_columns *m, size_t width)
-{
-    gp_text_table t;
-    gp_table_init(&t, 1);
-    add_result_columns(&t, m);
-    for (size_t i = pr->first; i < pr->end; i++)
-        add_result_row(&t, pr, label_sources, &pr->report->results[i], m);
-    const int rc = gp_table_print(out, &t, width);
-    gp_table_free(&t);
-    return rc;
 }
 
 /* nvprof's --metrics long form: per launch, each metric's value, unit and description. */
@@ -366,34 +363,186 @@ static void print_failures(FILE *out, const gp_report *r, size_t width)
     }
 }
 
+/* ---- a kernel command's report, written as its results become final ------------------- */
+
+/* The widths of the measured columns of a live table after the grid (block, time, noise%,
+ * GB/s, %peak, check: add_result_columns' order), decided before any is measured: the
+ * common values' (162.16us, 2460.0, passed; metrics 100.0, 2612.1); a wider value pushes the
+ * rest of its line. */
+static const size_t measured_widths[] = {5, 8, 6, 6, 5, 6};
+#define METRIC_WIDTH 7
+
+/* A grid as wide as the most blocks the result's size and block can take, one element per
+ * thread (the variants that do more per thread launch fewer); "-" for a library's. */
+static size_t grid_width(const gp_result *res)
+{
+    char cell[48];
+    const gp_dim3 b = res->block;
+    if (b.x == 0)
+        return 1;
+    if (res->nx)
+        snprintf(cell, sizeof cell, "%ux%u", (res->nx + b.x - 1) / b.x,
+                 (res->ny + (b.y ? b.y : 1) - 1) / (b.y ? b.y : 1));
+    else
+        snprintf(cell, sizeof cell, "%llu",
+                 (unsigned long long)((res->n + b.x - 1) / b.x));
+    return strlen(cell);
+}
+
+typedef struct {
+    FILE *out;
+    const gp_report *r;
+    gp_render_options o;
+    size_t page;
+    bool ahead;                /* widths decided before the rows: a live run */
+    bool started;              /* the header is written */
+    bool label_sources;
+    metric_columns *m;
+    size_t next;               /* the next result to write */
+    gp_problem pr;             /* the problem being written, while in_problem */
+    bool in_problem;
+    gp_text_table t;
+    size_t *widths;            /* its columns' widths when its rows are written one by one */
+    size_t written;            /* rows of t written so far */
+} text_stream;
+
+/* The header, the legend, and the metric columns: over the results final by now, which under
+ * one run's profiler all have the metrics the later ones will have. */
+static int start(text_stream *s)
+{
+    GP_TRY(find_metric_columns(s->r, s->o.wide, s->m));
+    print_header(s->out, s->r, s->page);
+    print_legend(s->out, s->m, s->page);
+    s->started = true;
+    return GP_OK;
+}
+
+/* A live table's widths: the labels of the problem's results (known before they run), the
+ * measured columns' common widths, each at least its title. NULL where the lines would not
+ * fit the page: the table is then written whole once its problem ends. */
+static size_t *decide_widths(const text_stream *s)
+{
+    size_t *w = calloc(s->t.n_columns, sizeof *w);
+    if (!w)
+        return NULL;
+    gp_table_title_widths(&s->t, w);
+    for (size_t i = s->pr.first; i < s->pr.end; i++) {
+        const gp_result *res = &s->r->results[i];
+        char label[192];
+        result_label(label, sizeof label, &s->pr, s->label_sources, res);
+        const size_t cols = gp_text_columns(label), grid = grid_width(res);
+        w[0] = cols > w[0] ? cols : w[0];
+        w[1] = grid > w[1] ? grid : w[1];
+    }
+    const size_t n_measured = sizeof measured_widths / sizeof measured_widths[0];
+    for (size_t c = 2; c < s->t.n_columns; c++) {
+        const size_t fixed = c - 2 < n_measured ? measured_widths[c - 2] : METRIC_WIDTH;
+        w[c] = fixed > w[c] ? fixed : w[c];
+    }
+    if (gp_table_line_width(&s->t, w) <= s->page)
+        return w;
+    free(w);
+    return NULL;
+}
+
+static int open_problem(text_stream *s, size_t first)
+{
+    s->pr = gp_problem_at(s->r, first);
+    s->in_problem = true;
+    s->written = 0;
+    print_problem(s->out, &s->pr, s->page);
+    gp_table_init(&s->t, 1);
+    add_result_columns(&s->t, s->m);
+    s->widths = s->ahead ? decide_widths(s) : NULL;
+    return s->widths ? gp_table_print_rows(s->out, &s->t, s->widths, true, 0, 0) : GP_OK;
+}
+
+/* The rows not written yet: now when written one by one, else the whole table. */
+static int close_problem(text_stream *s)
+{
+    const int rc = s->widths ? gp_table_print_rows(s->out, &s->t, s->widths, false, s->written,
+                                                   s->t.n_rows)
+                             : gp_table_print(s->out, &s->t, s->page);
+    gp_table_free(&s->t);
+    free(s->widths);
+    s->widths = NULL;
+    s->in_problem = false;
+    return rc;
+}
+
+static int write_result(text_stream *s, size_t i)
+{
+    if (!s->started)
+        GP_TRY(start(s));
+    if (!s->in_problem)
+        GP_TRY(open_problem(s, i));
+    add_result_row(&s->t, &s->pr, s->label_sources, &s->r->results[i], s->m);
+    if (s->widths) {
+        GP_TRY(gp_table_print_rows(s->out, &s->t, s->widths, false, s->written, s->t.n_rows));
+        s->written = s->t.n_rows;
+    }
+    return i + 1 == s->pr.end ? close_problem(s) : GP_OK;
+}
+
+static int text_stream_open(FILE *out, const gp_report *r, const gp_render_options *o,
+                            bool ahead, void **state)
+{
+    text_stream *s = calloc(1, sizeof *s);
+    metric_columns *m = malloc(sizeof *m);
+    if (!s || !m) {
+        free(s);
+        free(m);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    *s = (text_stream){.out = out, .r = r, .o = o ? *o : (gp_render_options){0},
+                       .page = gp_text_width(o), .ahead = ahead,
+                       .label_sources = gp_report_sources_differ(r), .m = m};
+    *state = s;
+    return GP_OK;
+}
+
+static int text_stream_result(void *state, size_t i)
+{
+    text_stream *s = state;
+    for (; s->next <= i; s->next++)
+        GP_TRY(write_result(s, s->next));
+    fflush(s->out); /* kept by a run cut short, in a pipe or a file too */
+    return GP_OK;
+}
+
+/* After the tables: the notes' legend, the failed checks, --metrics-detail, --source's
+ * per-line view. */
+static int write_end(text_stream *s)
+{
+    if (!s->started)
+        GP_TRY(start(s));
+    if (has_notes(s->r) && !s->o.metrics_detail)
+        gp_text_paragraph(s->out, "*: the value has a note (what it leaves out, or why it is "
+                          "above 100 %): see --metrics-detail", s->page, 2);
+    print_failures(s->out, s->r, s->page);
+    if (s->o.metrics_detail)
+        GP_TRY(print_detail(s->out, s->r, &s->o));
+    return gp_text_source(s->out, s->r, &s->o);
+}
+
+static int text_stream_close(void *state, bool complete)
+{
+    text_stream *s = state;
+    int rc = s->in_problem ? close_problem(s) : GP_OK;
+    if (rc == GP_OK && complete)
+        rc = write_end(s);
+    free(s->m);
+    free(s);
+    return rc;
+}
+
+const gp_stream_view gp_text_stream = {text_stream_open, text_stream_result,
+                                       text_stream_close};
+
+/* A saved report: every result final, each table fitted to its cells. */
 int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    const size_t width = gp_text_width(o);
-    metric_columns *m = malloc(sizeof *m);
-    if (!m)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    int rc = find_metric_columns(r, o && o->wide, m);
-    if (rc == GP_OK) {
-        print_header(out, r, width);
-        print_legend(out, m, width);
-    }
-    const bool label_sources = gp_report_sources_differ(r);
-    for (size_t i = 0; rc == GP_OK && i < r->n_results;) {
-        const gp_problem pr = gp_problem_at(r, i);
-        print_problem(out, &pr, width);
-        rc = print_problem_table(out, &pr, label_sources, m, width);
-        i = pr.end;
-    }
-    free(m);
-    if (rc != GP_OK)
-        return rc;
-    if (has_notes(r) && !(o && o->metrics_detail))
-        gp_text_paragraph(out, "*: the value has a note (what it leaves out, or why it is above "
-                          "100 %): see --metrics-detail", width, 2);
-    print_failures(out, r, width);
-    if (o && o->metrics_detail)
-        GP_TRY(print_detail(out, r, o));
-    return gp_text_source(out, r, o);
+    return gp_stream_whole(&gp_text_stream, out, r, o);
 }
 
 /* ---- compare: a row per result, changed metrics under it ------------------------------- */

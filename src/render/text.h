@@ -7,6 +7,7 @@
 gp_report_view gp_text_report, gp_text_exec;
 gp_compare_view gp_text_compare;
 gp_list_view gp_text_list;
+extern const gp_stream_view gp_text_stream;
 gp_devices_view gp_text_devices;
 gp_chip_metrics_view gp_text_chip_metrics;
 

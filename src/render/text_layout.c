@@ -321,11 +321,12 @@ static void put_cell(line_writer *w, const gp_text_table *t, const layout *l, si
     }
 }
 
-static void print_part(FILE *out, const gp_text_table *t, const layout *l, size_t part,
-                       size_t page)
+/* The lines of one part: its title line when `title`, then rows [from, to). */
+static void print_lines(FILE *out, const gp_text_table *t, const layout *l, size_t part,
+                        size_t page, bool title, size_t from, size_t to)
 {
     line_writer w = {out, 0, 0};
-    for (long r = -1; r < (long)t->n_rows; r++) {
+    for (long r = title ? -1 : (long)from; r < (long)to; r++) {
         const gp_text_row *row = r < 0 ? NULL : &t->rows[r];
         if (row && row->note) {
             put_spaces(&w, (size_t)row->indent);
@@ -364,9 +365,39 @@ int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
     for (size_t p = 0; p < l.n_parts; p++) {
         if (p)
             fputc('\n', out);
-        print_part(out, t, &l, p, width);
+        print_lines(out, t, &l, p, width, true, 0, t->n_rows);
     }
     free(l.width);
+    free(l.part);
+    return GP_OK;
+}
+
+/* ---- a table written row by row --------------------------------------------------------- */
+
+void gp_table_title_widths(const gp_text_table *t, size_t *widths)
+{
+    for (size_t c = 0; c < t->n_columns; c++)
+        widths[c] = t->columns[c].title ? gp_text_columns(t->columns[c].title) : 0;
+}
+
+size_t gp_table_line_width(const gp_text_table *t, const size_t *widths)
+{
+    size_t used = 0;
+    for (size_t c = 0; c < t->n_columns; c++)
+        used += gap(t, c) + widths[c];
+    return used;
+}
+
+int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths, bool title,
+                        size_t from, size_t to)
+{
+    if (t->failed)
+        return t->failed;
+    /* One part, every column in it: the layout gp_table_print finds for a table that fits. */
+    layout l = {(size_t *)widths, calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0};
+    if (!l.part)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    print_lines(out, t, &l, 0, SIZE_MAX, title, from, to < t->n_rows ? to : t->n_rows);
     free(l.part);
     return GP_OK;
 }

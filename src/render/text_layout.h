@@ -75,6 +75,17 @@ void gp_table_note(gp_text_table *t, const char *text, int indent);
  * first failed allocation of its building, if any. */
 int gp_table_print(FILE *out, const gp_text_table *t, size_t width);
 
+/* A table written row by row, as a live sweep's results come (render/text.c): its columns'
+ * widths decided before its rows, none less than its title's (gp_table_title_widths), the
+ * width of its lines at those widths (to fit the page), and its title line and rows
+ * [from, to) written at them, as gp_table_print writes a table that fits in one part. A
+ * cell wider than its column pushes the rest of its line. Tables without a last column of
+ * prose or names. */
+void gp_table_title_widths(const gp_text_table *t, size_t *widths);
+size_t gp_table_line_width(const gp_text_table *t, const size_t *widths);
+int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths, bool title,
+                        size_t from, size_t to);
+
 /* A paragraph wrapped at spaces within `width`, its later lines indented by `indent`. */
 void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent);
 

@@ -435,6 +435,33 @@ int gp_json_parse(const char *text, size_t len, const char *name, cJSON **root)
                    name, line, column);
 }
 
+/* The first at most this many lines that open an object or array are tried: a text of many
+ * such lines that never parse costs no more than a few passes over it. */
+#define BEGINS_LATER_TRIES 16
+
+size_t gp_json_begins_later(const char *text, size_t len)
+{
+    const size_t first = after_white_space(text, len, 0);
+    if (first == len || text[first] == '{' || text[first] == '[')
+        return 0;
+    size_t line = 1;
+    int tries = 0;
+    for (size_t i = 0; i + 1 < len && tries < BEGINS_LATER_TRIES; i++) {
+        if (text[i] != '\n')
+            continue;
+        line++;
+        if (text[i + 1] != '{' && text[i + 1] != '[')
+            continue;
+        tries++;
+        cJSON *doc = cJSON_ParseWithLengthOpts(text + i + 1, len - i - 1, NULL, false);
+        if (doc) {
+            cJSON_Delete(doc);
+            return line;
+        }
+    }
+    return 0;
+}
+
 /* ---- files ------------------------------------------------------------------------------- */
 
 int gp_json_read_file(const char *path, char **text, size_t *len)

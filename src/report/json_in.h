@@ -112,6 +112,10 @@ int gp_json_read_objects(gp_json_reader *rd, const cJSON *o, const char *key,
 /* The document in text (`name` labels the messages), checked and parsed: *root to be freed
  * with cJSON_Delete. */
 int gp_json_parse(const char *text, size_t len, const char *name, cJSON **root);
+/* The line on which a JSON object or array begins after other text (lines a program printed
+ * before it), or 0: the text begins with one, or no later line starts one that parses. For a
+ * message about a document that did not parse. */
+size_t gp_json_begins_later(const char *text, size_t len);
 /* The whole file ("-": standard input), at most GP_JSON_READ_LIMIT + 1 bytes (one more tells
  * gp_json_parse it is too large): *text to be freed. */
 int gp_json_read_file(const char *path, char **text, size_t *len);

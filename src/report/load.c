@@ -14,6 +14,7 @@
 #include "report/load_exec.h"
 #include "report/load_parts.h"
 #include "report/load_source.h"
+#include "report/other_documents.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -432,6 +433,7 @@ static int read_report(gp_json_reader *rd, const cJSON *root, gp_report *r)
         return gp_fail(GP_ERR_RUNTIME, "%s: not a gpuprof report (no schema_version at the top "
                                        "level)", rd->file);
     GP_TRY(read_version(rd, root));
+    GP_TRY(gp_report_refuse_other_document(root, rd->file));
     GP_TRY(read_header(rd, root, r));
     return read_body(rd, root, r);
 }
@@ -453,7 +455,9 @@ int gp_report_parse_json(const char *text, size_t len, const char *name, gp_repo
     if (blank(text, len))
         return gp_fail(GP_ERR_RUNTIME, "%s: empty file, not a gpuprof report", name);
     cJSON *root;
-    GP_TRY(gp_json_parse(text, len, name, &root));
+    const int parsed = gp_json_parse(text, len, name, &root);
+    if (parsed != GP_OK)
+        return gp_report_explain_parse_failure(parsed, text, len);
     gp_json_reader rd = {.file = name};
     int rc = read_report(&rd, root, r);
     cJSON_Delete(root);

@@ -78,11 +78,14 @@ typedef struct {
     gp_sass_source *source;       /* --source: the SASS metrics configured */
     void *flush_buf;
     size_t flush_bytes;
+    gp_run_observer obs;
 } runner;
 
+/* What a result is, known before it runs: a stream renders its label and heading then. */
 static int describe_result(gp_result *res, const gp_problem *p, const gp_config *c)
 {
     const gp_family *f = p->family;
+    res->bytes_moved = f->workload->bytes_moved(p);
     snprintf(res->family, sizeof res->family, "%s", f->name);
     snprintf(res->variant, sizeof res->variant, "%s", c->variant->name);
     snprintf(res->type, sizeof res->type, "%s", gp_dtype_name(p->dtype));
@@ -109,11 +112,10 @@ static int warn_if_noisy(gp_report *report, const gp_result *res, double max_noi
 }
 
 /* Warm up, time, check against the CPU. */
-static int time_and_check(runner *r, run_context *rc, const gp_problem *p)
+static int time_and_check(runner *r, run_context *rc)
 {
     const gp_request *req = r->req;
     gp_result *res = rc->res;
-    GP_TRY(describe_result(res, p, rc->config));
     for (unsigned w = 0; w < req->warmup; w++) {
         GP_TRY(run_prepare(rc));
         GP_TRY(run_launch(rc, NULL));
@@ -123,7 +125,6 @@ static int time_and_check(runner *r, run_context *rc, const gp_problem *p)
     GP_TRY(gp_time_target(&timed, &goal, res));
     GP_TRY(warn_if_noisy(r->report, res, req->max_noise_pct));
     res->timing.warmup = req->warmup;
-    res->bytes_moved = rc->ops->bytes_moved(p);
     res->gbps = (double)res->bytes_moved / (res->timing.median_ms * 1e-3) / 1e9;
     res->percent_of_peak = 100.0 * res->gbps / r->report->device.peak_gbps;
     return rc->ops->verify(rc->state, rc->config, res, &res->check);
@@ -216,6 +217,17 @@ static int collect_lines(runner *r, run_context *runs, size_t n)
     return GP_OK;
 }
 
+static void starting(const runner *r, const gp_config *c)
+{
+    if (r->obs.starting)
+        r->obs.starting(r->obs.ctx, c->result);
+}
+
+static int finished(const runner *r, const gp_config *c)
+{
+    return r->obs.finished ? r->obs.finished(r->obs.ctx, c->result) : GP_OK;
+}
+
 /* Time and check every configuration, then profile them all at once. */
 static int run_configs(runner *r, void *state, const gp_problem *p, run_context *runs)
 {
@@ -223,11 +235,20 @@ static int run_configs(runner *r, void *state, const gp_problem *p, run_context 
         const gp_config *c = &p->configs[i];
         runs[i] = (run_context){p->family->workload, state, c, r->flush_buf, r->flush_bytes,
                                 &r->report->results[c->result]};
-        GP_TRY(time_and_check(r, &runs[i], p));
+        starting(r, c);
+        GP_TRY(time_and_check(r, &runs[i]));
+        if (!r->collector && !r->source)
+            GP_TRY(finished(r, c));
     }
+    if (!r->collector && !r->source)
+        return GP_OK;
     if (r->collector)
         GP_TRY(profile_configs(r, runs, p->n_configs));
-    return r->source ? collect_lines(r, runs, p->n_configs) : GP_OK;
+    if (r->source)
+        GP_TRY(collect_lines(r, runs, p->n_configs));
+    for (size_t i = 0; i < p->n_configs; i++)
+        GP_TRY(finished(r, &p->configs[i]));
+    return GP_OK;
 }
 
 static int run_problem(runner *r, const gp_problem *p)
@@ -269,10 +290,20 @@ static size_t count_failed(const gp_report *report)
     return failed;
 }
 
-int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
-                size_t *failed_checks)
+static int describe_results(const gp_plan *plan, gp_result *results)
 {
-    runner r = {req, report, NULL, NULL, NULL, NULL, 0};
+    for (size_t i = 0; i < plan->n_problems; i++) {
+        const gp_problem *p = &plan->problems[i];
+        for (size_t k = 0; k < p->n_configs; k++)
+            GP_TRY(describe_result(&results[p->configs[k].result], p, &p->configs[k]));
+    }
+    return GP_OK;
+}
+
+int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
+                size_t *failed_checks, const gp_run_observer *obs)
+{
+    runner r = {req, report, NULL, NULL, NULL, NULL, 0, obs ? *obs : (gp_run_observer){0}};
     *failed_checks = 0;
     report->repeat = req->repeat;
     report->max_noise_pct = req->max_noise_pct;
@@ -281,6 +312,7 @@ int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
     snprintf(report->command, sizeof report->command, "%s", req->family->name);
     gp_result *results;
     GP_TRY(gp_report_add_results(report, plan->n_configs, &results));
+    GP_TRY(describe_results(plan, results));
     GP_TRY(start_profiler(&r, plan));
     /* Before the device exists, so that every module load is seen; without a device its
      * failure gives way to the device's error. */

@@ -89,6 +89,11 @@ USAGE_ERRORS = [
     (["exec", "--launch-count=0", "true"], "must be from 1"),
     (["exec", "--per-kernel=x", "true"], "whole number"),
     (["exec", "--", ""], "empty program name"),
+    (["exec", "--json", "true"], "exec --json needs --output=FILE"),
+    (["exec", "--csv", "--launches", "--", "true"], "exec --csv needs --output=FILE"),
+    (["exec", "--force", "true"], "--force applies to --output only"),
+    (["exec", "--output=README.md", "true"], "README.md exists (--force replaces it)"),
+    (["reduce", "-f"], "unknown option '-f' for 'reduce'"),
 ]
 
 

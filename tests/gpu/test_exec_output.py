@@ -2,8 +2,8 @@
 """On a GPU: exec --output (issue 29). The README's `exec --launches --json --output=FILE`
 writes every launch; a file that cannot be written is refused before the program starts (the
 program would leave a mark); a report that cannot be written after the run leaves neither a
-partial file nor a temporary one; a report replaces an older one whole. Skips without a
-GPU."""
+partial file nor a temporary one; a report replaces an older one whole under --force;
+--output=- writes standard output. Skips without a GPU."""
 import json
 import os
 import subprocess
@@ -66,7 +66,7 @@ def test_replaced_whole(tmp):
     with open(path, "w") as f:
         f.write("old\n")
     os.chmod(path, 0o640)
-    rc, _, err = gpuprof("exec", "--csv", "--output=" + path, "--",
+    rc, _, err = gpuprof("exec", "--csv", "--force", "--output=" + path, "--",
                          os.path.join(APPS, "copy"))
     with open(path) as f:
         text = f.read()
@@ -75,10 +75,22 @@ def test_replaced_whole(tmp):
            "an older report is replaced whole and keeps its mode", err)
 
 
+def test_standard_output_asked_for(_tmp):
+    """--output=-: the report on standard output, for a program that prints nothing there."""
+    rc, out, err = gpuprof("exec", "--json", "--output=-", "--", "true")
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    tap.ok(rc == 0 and doc and doc["command"] == "exec",
+           "exec --json --output=-: the report on standard output", err + out[:300])
+
+
 def main():
     require_gpu("copy")
     for test in (test_readme_line, test_refused_before_the_program,
-                 test_failed_write_leaves_nothing, test_replaced_whole):
+                 test_failed_write_leaves_nothing, test_replaced_whole,
+                 test_standard_output_asked_for):
         with tempfile.TemporaryDirectory() as tmp:
             test(tmp)
     tap.done()

@@ -114,9 +114,11 @@ def base_name(kernel):
 
 
 def run_exec(program, args, group, json_path):
-    """gpuprof exec --metrics=GROUP --json --output=json_path -- PROGRAM ARGS: (exit status,
-    report or None, the program's stdout, stderr)."""
-    p = subprocess.run([BIN, "exec", "--metrics=" + group, "--json", "--output=" + json_path,
+    """gpuprof exec --metrics=GROUP --json --force --output=json_path -- PROGRAM ARGS: (exit
+    status, report or None, the program's stdout, stderr); --force: a benchmark's folder keeps
+    the reports of its earlier runs."""
+    p = subprocess.run([BIN, "exec", "--metrics=" + group, "--json", "--force",
+                        "--output=" + json_path,
                         "--", app(program)] + list(args),
                        capture_output=True, text=True, timeout=600)
     doc = None

@@ -116,6 +116,7 @@ int main(int argc, char **argv)
     test_text_graph();
     test_text_layout();
     test_pm_sampler();
+    test_stream();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

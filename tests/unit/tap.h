@@ -57,5 +57,6 @@ void test_origin_names(void);
 void test_text_graph(void);
 void test_text_layout(void);
 void test_pm_sampler(void);
+void test_stream(void);
 
 #endif

@@ -91,10 +91,16 @@ static void every_option(void)
            "block 32 for neighbored");
     tap_ok(parse("reduce", "--metrics=none", NULL) == GP_OK &&
                req.metrics.kind == GP_METRICS_NONE, "--metrics=none");
-    tap_ok(parse("exec", "--launches", "--json", "--", "ls", NULL) == GP_OK && req.launches &&
-               req.output == GP_OUT_JSON, "exec --launches --json (JSON holds every launch)");
-    tap_ok(parse("exec", "--launches", "--csv", "--", "ls", NULL) == GP_OK && req.launches,
-           "exec --launches --csv");
+    tap_ok(parse("exec", "--launches", "--json", "--output=-", "--", "ls", NULL) == GP_OK &&
+               req.launches && req.output == GP_OUT_JSON,
+           "exec --launches --json (JSON holds every launch)");
+    tap_ok(parse("exec", "--launches", "--csv", "--output=r.csv", "--", "ls", NULL) == GP_OK &&
+               req.launches, "exec --launches --csv");
+    tap_ok(parse("exec", "-f", "--output=r.json", "--json", "ls", "-f", NULL) == GP_OK &&
+               req.force && strcmp(req.output_file, "r.json") == 0 && req.program_argc == 2,
+           "exec -f is --force; the program's own -f is the program's");
+    tap_ok(parse("exec", "--force", "--output=r.txt", "ls", NULL) == GP_OK && req.force,
+           "exec --force --output=FILE");
     tap_ok(parse("report", "a.json", "--launches", NULL) == GP_OK && req.launches,
            "report --launches");
     tap_ok(parse("report", "a.json", "--metrics-d", NULL) == GP_OK && req.metrics_detail,
@@ -207,6 +213,11 @@ static void long_lists(void)
 
 static void usage_errors(void)
 {
+    refused("exec --json needs --output=FILE", "exec", "--json", "ls", NULL);
+    refused("exec --csv needs --output=FILE", "exec", "--csv", "--", "ls", NULL);
+    refused("--force applies to --output only", "exec", "-f", "ls", NULL);
+    refused("unknown option '-f' for 'reduce'", "reduce", "-f", NULL);
+    refused("unknown option '-ff' for 'exec'", "exec", "-ff", "--output=r.json", "ls", NULL);
     refused("no command", NULL, NULL);
     refused("unknown command 'bogus'", "bogus", NULL);
     refused("unknown option '--bogus'", "reduce", "--bogus", NULL);

@@ -92,25 +92,32 @@ static void expansion(void)
 
 static void checks(void)
 {
-    tap_ok(gp_output_check(path_in_dir("new.json")) == GP_OK && strcmp(listing(), "") == 0,
+    tap_ok(gp_output_check(path_in_dir("new.json"), false) == GP_OK &&
+               strcmp(listing(), "") == 0,
            "check: a new file in a writable folder, and the probe removed");
-    tap_ok(gp_output_check(dir) == GP_ERR_USAGE && strstr(gp_error(), "is a directory"),
+    tap_ok(gp_output_check(dir, false) == GP_ERR_USAGE && strstr(gp_error(), "is a directory"),
            "check: a directory is refused (%s)", gp_error());
-    tap_ok(gp_output_check("/nonexistent-gpuprof/p.json") == GP_ERR_USAGE &&
+    tap_ok(gp_output_check("/nonexistent-gpuprof/p.json", false) == GP_ERR_USAGE &&
                strstr(gp_error(), "the folder /nonexistent-gpuprof does not exist"),
            "check: a missing folder is refused (%s)", gp_error());
     FILE *f = fopen(path_in_dir("plain"), "w");
     if (f)
         fclose(f);
+    tap_ok(gp_output_check(path_in_dir("plain"), false) == GP_ERR_USAGE &&
+               strstr(gp_error(), "plain exists (--force replaces it)"),
+           "check: an existing file is refused without force (%s)", gp_error());
+    tap_ok(gp_output_check(path_in_dir("plain"), true) == GP_OK,
+           "check: an existing file is accepted with force");
     char below[160];
     snprintf(below, sizeof below, "%s/p.json", path_in_dir("plain"));
-    tap_ok(gp_output_check(below) == GP_ERR_USAGE && strstr(gp_error(), "is not a folder"),
+    tap_ok(gp_output_check(below, false) == GP_ERR_USAGE &&
+               strstr(gp_error(), "is not a folder"),
            "check: a file as the folder is refused (%s)", gp_error());
     unlink(path_in_dir("plain"));
-    tap_ok(gp_output_check("/sys/gpuprof-test.json") == GP_ERR_USAGE &&
+    tap_ok(gp_output_check("/sys/gpuprof-test.json", false) == GP_ERR_USAGE &&
                strstr(gp_error(), "cannot write in /sys"),
            "check: a folder that takes no file is refused (%s)", gp_error());
-    tap_ok(gp_output_check("/dev/null") == GP_OK, "check: /dev/null is fine");
+    tap_ok(gp_output_check("/dev/null", false) == GP_OK, "check: /dev/null is fine");
 }
 
 static void writes(void)
