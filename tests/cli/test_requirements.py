@@ -20,6 +20,8 @@ IMPORT = re.compile(r"^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|^\s*from\s+([\w.]+
 OPTIONAL = {
     "jsonschema": ("python3-jsonschema", "tests/cli/test_schema.py cross-checks "
                    "tests/lib/schema.py against it"),
+    "torch": ("PyTorch", "tests/apps/torch_train.py, the training loop behind "
+              "tests/fixtures/exec-torch.json, is recorded with it on a GPU"),
 }
 
 

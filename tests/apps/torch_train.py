@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""torch_train: a small PyTorch training loop, for recording what gpuprof exec makes of a real
+framework's kernels (many launches of templated kernels whose names differ deep inside:
+elementwise, reductions, cuBLAS GEMMs, AdamW's multi_tensor_apply).
+
+    python3 tests/apps/torch_train.py [STEPS]      (default 3; 1 to 1000)
+
+A two-layer MLP (1024 -> 4096 -> 1024, GELU, LayerNorm) on random data, cross-entropy over 1024
+classes, AdamW (foreach), STEPS steps on cuda:0 in float32. Prints `torch_train: ok (STEPS
+steps, loss L)` and exits 0; exits 2 without PyTorch or a GPU (the reason on stderr), 1 when the
+loss is not finite."""
+import math
+import sys
+
+
+def main():
+    try:
+        steps = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    except ValueError:
+        steps = 0
+    if not 1 <= steps <= 1000 or len(sys.argv) > 2:
+        print("usage: torch_train.py [STEPS]   (1 to 1000, default 3)", file=sys.stderr)
+        return 2
+    try:
+        import torch
+    except ImportError as e:
+        print("torch_train: no PyTorch: %s" % e, file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("torch_train: no CUDA device for PyTorch", file=sys.stderr)
+        return 2
+    torch.manual_seed(0)
+    dev = torch.device("cuda:0")
+    model = torch.nn.Sequential(torch.nn.Linear(1024, 4096), torch.nn.GELU(),
+                                torch.nn.Linear(4096, 1024), torch.nn.LayerNorm(1024)).to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=True)
+    x = torch.randn(256, 1024, device=dev)
+    y = torch.randint(0, 1024, (256,), device=dev)
+    loss = None
+    for _ in range(steps):
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+    value = float(loss.item())
+    torch.cuda.synchronize()
+    if not math.isfinite(value):
+        print("torch_train: wrong result: the loss is %r" % value, file=sys.stderr)
+        return 1
+    print("torch_train: ok (%d steps, loss %.4f)" % (steps, value))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
