@@ -282,10 +282,12 @@ static cJSON *stats_json(const gp_metric_stats *s)
     return o;
 }
 
-static cJSON *exec_kernel_json(const gp_exec_kernel *k)
+/* number: the kernel's #N in every view, its place in the summary (most time first). */
+static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddNumberToObject(o, "number", (double)number);
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
     cJSON_AddNumberToObject(o, "timed", (double)k->timed);
@@ -339,7 +341,7 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     size_t nk = 0;
     if (gp_exec_summarize(e, &k, &nk) == GP_OK)
         for (size_t i = 0; i < nk; i++)
-            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i]));
+            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], i + 1));
     gp_exec_summary_free(k, nk);
     gp_json_exec_activities(o, e);
     return o;

@@ -9,6 +9,7 @@
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/kernel_labels.h"
 #include "render/text_activities.h"
 #include "render/text_graph.h"
 #include "render/text.h"
@@ -21,9 +22,14 @@
 #define MAX_METRIC_COLUMNS 256
 #define NAME_LEN 4096
 
-static void display_name(char *buf, size_t len, const char *kernel, const gp_render_options *o)
+/* A kernel's tag before its name: "#3 ". */
+static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, const char *kernel)
 {
-    gp_text_kernel_name(buf, len, kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    const size_t number = gp_kernel_labels_number(kl, kernel);
+    if (number)
+        snprintf(buf, len, "#%zu ", number);
+    else
+        snprintf(buf, len, "%s", "");
 }
 
 static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
@@ -98,7 +104,7 @@ static bool lacks_passes(const gp_profiler_info *p, const gp_exec_kernel *k)
 /* Under rotation: the kernels whose launches did not collect every pass (launched too few
  * times), named, so that their n/a metrics are not a surprise. */
 static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                          const gp_render_options *o)
+                          const gp_kernel_labels *kl, const gp_render_options *o)
 {
     if (r->profiler.state != GP_PROF_OK || !gp_exec_rotated(&r->profiler))
         return;
@@ -115,11 +121,11 @@ static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k
     for (size_t i = 0, named = 0; i < nk && named < MAX_NAMED && used < sizeof line; i++) {
         if (!lacks_passes(&r->profiler, &k[i]))
             continue;
-        char name[NAME_LEN], passes[16];
-        display_name(name, sizeof name, k[i].kernel, o);
+        char passes[16];
         gp_exec_describe_passes(&r->profiler, k[i].passes, passes, sizeof passes);
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s (%s)",
-                                 named++ ? ", " : "", name, passes);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s#%zu %s (%s)",
+                                 named++ ? ", " : "", i + 1,
+                                 gp_kernel_labels_name(kl, k[i].kernel), passes);
     }
     if (lacking > MAX_NAMED && used < sizeof line)
         snprintf(line + used, sizeof line - used, ", and %zu more", lacking - MAX_NAMED);
@@ -140,14 +146,14 @@ typedef struct {
     const gp_report *r;
     const gp_text_graph_use *graph;  /* per kernel, where the table has graph nodes */
     bool timed;                      /* a timed column: some kernel's total is estimated */
-    const gp_render_options *o;
+    const gp_kernel_labels *kl;
 } kernel_table;
 
 static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
                            const gp_exec_kernel *k)
 {
     const gp_report *r = kt->r;
-    char name[NAME_LEN], total[40];
+    char total[40];
     gp_table_row(t);
     if (isfinite(k->time_percent))
         gp_table_cellf(t, "%.1f%%", k->time_percent);
@@ -172,12 +178,13 @@ static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
     add_time(t, k->average_ms);
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
-    display_name(name, sizeof name, k->kernel, kt->o);
-    gp_table_cell(t, name);
+    char tag[32];
+    snprintf(tag, sizeof tag, "#%zu ", i + 1);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel));
 }
 
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_render_options *o)
+                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     static const gp_column_spec times[] = {
         {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
@@ -190,7 +197,7 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     gp_text_graph_use *graph = NULL;
     if (gp_text_has_graph_nodes(&r->exec))
         GP_TRY(gp_text_graph_uses(&r->exec, k, nk, &graph));
-    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), o};
+    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), kl};
     gp_text_table t;
     gp_table_init(&t, 0);
     GP_TABLE_COLUMNS(&t, times);
@@ -258,14 +265,14 @@ static void add_stat(gp_text_table *t, const gp_metric_value *v, bool combined)
 
 /* The kernel's rows; whether any metric was combined over launches of different passes. */
 static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                               const gp_render_options *o, gp_text_metric *cols)
+                               const gp_kernel_labels *kl, const gp_render_options *o,
+                               gp_text_metric *cols)
 {
     const bool detail = o && o->metrics_detail;
     const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
-    char name[NAME_LEN], line[NAME_LEN + 64];
-    display_name(name, sizeof name, k->kernel, o);
-    snprintf(line, sizeof line, "Kernel: %s", name);
-    gp_table_line(t, line);
+    char head[48];
+    snprintf(head, sizeof head, "Kernel #%zu: ", gp_kernel_labels_number(kl, k->kernel));
+    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel));
     bool combined = false;
     for (size_t i = 0; i < n; i++) {
         const gp_metric_stats *s = stats_of(k, cols[i].key);
@@ -291,7 +298,7 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
 }
 
 static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_render_options *o)
+                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
     if (!cols)
@@ -307,7 +314,7 @@ static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     bool combined = false;
     for (size_t i = 0; i < nk; i++)
         if (k[i].profiled && k[i].n_metrics)
-            combined = add_kernel_metrics(&t, r, &k[i], o, cols) || combined;
+            combined = add_kernel_metrics(&t, r, &k[i], kl, o, cols) || combined;
     free(cols);
     int rc = GP_OK;
     const size_t width = gp_text_width(o);
@@ -361,14 +368,14 @@ typedef struct {
     const gp_report *r;
     const gp_text_metric *cols;  /* the metric columns */
     size_t n;
-    const gp_render_options *o;
+    const gp_kernel_labels *kl;
     bool graphs;                 /* a graph column: the program ran graph nodes */
     gp_text_notes notes;         /* the launches' notes, numbered as met */
 } launch_table;
 
 static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
 {
-    char grid[48], block[48], name[NAME_LEN];
+    char grid[48], block[48], tag[32];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
     gp_table_row(t);
@@ -392,8 +399,8 @@ static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_lau
                              gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }
-    display_name(name, sizeof name, l->kernel, lt->o);
-    gp_table_cell(t, name);
+    kernel_tag(tag, sizeof tag, lt->kl, l->kernel);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel));
 }
 
 /* The metric columns over every launch. */
@@ -412,7 +419,8 @@ static size_t launch_metrics(const gp_report *r, gp_text_metric *cols)
     return n;
 }
 
-static int print_launches(FILE *out, const gp_report *r, const gp_render_options *o)
+static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
+                          const gp_render_options *o)
 {
     gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
     if (!cols)
@@ -431,7 +439,7 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
         {"smem", GP_COLUMN_RIGHT, 1},   {"time", GP_COLUMN_RIGHT, 1},
         {"profiled", GP_COLUMN_RIGHT, 1},
     };
-    launch_table lt = {.r = r, .cols = cols, .n = n, .o = o,
+    launch_table lt = {.r = r, .cols = cols, .n = n, .kl = kl,
                        .graphs = gp_text_has_graph_nodes(&r->exec)};
     GP_TABLE_COLUMNS(&t, where);
     if (lt.graphs)
@@ -470,18 +478,25 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
     GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
+    gp_kernel_labels kl;
+    int rc = gp_kernel_labels_init(&kl, k, nk, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    if (rc != GP_OK) {
+        gp_exec_summary_free(k, nk);
+        return rc;
+    }
     const size_t width = gp_text_width(o);
     print_program(out, r, nk, width);
     gp_text_exec_sources(out, r);
     print_profiler(out, r, width);
-    print_lacking(out, r, k, nk, o);
+    print_lacking(out, r, k, nk, &kl, o);
     gp_text_graph_mode(out, &r->exec, width);
-    int rc = o && o->launches ? print_launches(out, r, o) : print_kernels(out, r, k, nk, o);
+    rc = o && o->launches ? print_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
     if (rc == GP_OK && !(o && o->launches))
-        rc = print_metrics(out, r, k, nk, o);
+        rc = print_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
     if (rc == GP_OK && !(o && o->launches))
-        rc = gp_text_activities(out, r, o);
+        rc = gp_text_activities(out, r, &kl, o);
+    gp_kernel_labels_free(&kl);
     gp_exec_summary_free(k, nk);
     return rc;
 }
