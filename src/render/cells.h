@@ -7,6 +7,7 @@
 #include "gpuprof/compare.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/report.h"
+#include "render/text_layout.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,5 +59,19 @@ double gp_compare_side_value(const gp_compare_side *s, const char *key);
  * compare lists under the row. *base and *next get its two values. */
 bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
                                double threshold_pct, double *base, double *next);
+
+/* A kernel's metric notes, each distinct note once with the metrics it is about, so that a
+ * note shared by several metrics (cp.async's) is not repeated under each of them. */
+#define GP_TEXT_MAX_NOTES 8
+typedef struct {
+    const char *note[GP_TEXT_MAX_NOTES];     /* point into the values */
+    char keys[GP_TEXT_MAX_NOTES][512];       /* "gld_efficiency, gld_throughput" */
+    size_t n;
+} gp_text_metric_notes;
+/* The value's note, if it has one, for the metric's key. */
+void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v);
+/* Each note as a line across the table ("* gld_efficiency, gld_throughput: loads via ..."),
+ * indented; the notes are then emptied. */
+void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int indent);
 
 #endif

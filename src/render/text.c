@@ -320,6 +320,7 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
         const gp_result *res = &r->results[i];
         for (size_t l = 0; l < res->n_launches; l++) {
             const gp_launch_record *lr = &res->launches[l];
+            gp_text_metric_notes notes = {.n = 0};
             char name[GP_NAME_LEN], line[2 * GP_NAME_LEN + 64];
             gp_kernel_name_format(lr->kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, name,
                                   sizeof name);
@@ -336,12 +337,9 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
                 gp_table_cell(&t, cell);
                 gp_table_cell(&t, v->unit);
                 gp_table_cell(&t, def ? def->description : "PerfWorks metric");
-                if (v->note[0]) {
-                    char note[sizeof v->note + 8];
-                    snprintf(note, sizeof note, "* %s", v->note);
-                    gp_table_note(&t, note, 6);
-                }
+                gp_text_metric_notes_add(&notes, v);
             }
+            gp_text_metric_notes_rows(&notes, &t, 6);  /* each note once, after the rows */
         }
     }
     if (t.n_rows)

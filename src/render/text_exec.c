@@ -32,6 +32,7 @@ static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, const 
         snprintf(buf, len, "%s", "");
 }
 
+/* The header's first line: the program, how it ended, what it launched. */
 static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
 {
     const gp_exec_info *e = &r->exec;
@@ -53,39 +54,64 @@ static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_
                  "process%s", e->n_launches, e->n_launches == 1 ? "" : "es", n_kernels,
                  n_kernels == 1 ? "" : "s", e->processes, e->processes == 1 ? "" : "es");
     gp_text_paragraph(out, line, width, 2);
-    for (size_t i = 0; i < e->n_devices; i++) {
-        const gp_device_info *d = &e->devices[i];
-        snprintf(line, sizeof line, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)", d->index,
-                 d->name, d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
-        gp_text_paragraph(out, line, width, 2);
-    }
-    if (e->n_devices == 0)
-        gp_text_paragraph(out, "no GPU recorded", width, 2);
 }
 
+/* The header's second line: the GPUs and the metrics in a few words ("GPU 0: NVIDIA H100
+ * (sm_90, 3352.3 GB/s peak); metrics: default set, kernel replay, 1/1 launches profiled");
+ * how they were collected is the legend's, under the summary. */
+static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width)
+{
+    const gp_exec_info *e = &r->exec;
+    const gp_profiler_info *p = &r->profiler;
+    char line[2048];
+    size_t used = 0;
+    for (size_t i = 0; i < e->n_devices && used < sizeof line; i++) {
+        const gp_device_info *d = &e->devices[i];
+        used += (size_t)snprintf(line + used, sizeof line - used, "%sGPU %d: %s (sm_%d%d, "
+                                 "%.1f GB/s peak)", i ? "; " : "", d->index, d->name,
+                                 d->cc_major, d->cc_minor, d->peak_gbps);
+    }
+    if (e->n_devices == 0)
+        used = (size_t)snprintf(line, sizeof line, "no GPU recorded");
+    if (used >= sizeof line)
+        used = sizeof line - 1;
+    char replay[160] = "--replay=";
+    if (gp_exec_rotated(p))
+        snprintf(replay + 9, sizeof replay - 9, "%s", gp_exec_replay_name(p->replay));
+    else
+        gp_exec_describe_replay(p, replay, sizeof replay);
+    if (p->state == GP_PROF_OK)
+        snprintf(line + used, sizeof line - used, "; metrics: %s set, %s, %zu/%zu launches "
+                 "profiled", p->metric_set, replay, gp_exec_profiled(e), e->n_launches);
+    else
+        snprintf(line + used, sizeof line - used, "; metrics: %s",
+                 p->state == GP_PROF_UNAVAILABLE ? "unavailable (see below)" : "none");
+    gp_text_paragraph(out, line, width, 2);
+}
+
+/* The legend under the summary: how the metrics and times were obtained, in full. */
 static void print_profiler(FILE *out, const gp_report *r, size_t width)
 {
     const gp_profiler_info *p = &r->profiler;
-    const size_t profiled = gp_exec_profiled(&r->exec);
-    char replay[160], line[1024];
+    char replay[160], line[1024], sms[32] = "";
     gp_exec_describe_replay(p, replay, sizeof replay);
+    if (r->exec.n_devices)
+        snprintf(sms, sizeof sms, " (%d SMs)", r->exec.devices[0].multiprocessors);
     if (p->state == GP_PROF_OK && gp_exec_rotated(p))
-        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, --replay=%s "
-                 "(%s), %zu of %zu launches profiled; times from CUPTI's activity records, of "
-                 "a profiled launch from its counters where it ran without SASS "
-                 "instrumentation; passes: the one-pass groups a kernel's launches collected",
-                 p->chip, p->metric_set, gp_exec_replay_name(p->replay), replay, profiled,
-                 r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, --replay=%s (%s); "
+                 "times from CUPTI's activity records, of a profiled launch from its counters "
+                 "where it ran without SASS instrumentation; passes: the one-pass groups a "
+                 "kernel's launches collected", p->chip, sms, gp_exec_replay_name(p->replay),
+                 replay);
     else if (p->state == GP_PROF_OK)
-        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, %s (%d "
-                 "pass%s), %zu of %zu launches profiled; times from CUPTI's activity records, "
-                 "of a profiled launch from its counters", p->chip, p->metric_set, replay,
-                 p->passes, p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, %s (%d pass%s); "
+                 "times from CUPTI's activity records, of a profiled launch from its counters",
+                 p->chip, sms, replay, p->passes, p->passes == 1 ? "" : "es");
     else if (p->state == GP_PROF_UNAVAILABLE)
         snprintf(line, sizeof line, "metrics: unavailable (%s); times from CUPTI's activity "
                  "records", p->reason);
     else
-        snprintf(line, sizeof line, "metrics: none; times from CUPTI's activity records");
+        snprintf(line, sizeof line, "times from CUPTI's activity records");
     gp_text_paragraph(out, line, width, 2);
     if (p->state == GP_PROF_OK && gp_exec_describe_footprint(p, line, sizeof line))
         gp_text_paragraph(out, line, width, 2);
@@ -273,6 +299,7 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
     char head[48];
     snprintf(head, sizeof head, "Kernel #%zu: ", gp_kernel_labels_number(kl, k->kernel));
     gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel));
+    gp_text_metric_notes notes = {.n = 0};
     bool combined = false;
     for (size_t i = 0; i < n; i++) {
         const gp_metric_stats *s = stats_of(k, cols[i].key);
@@ -288,12 +315,9 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
         combined = combined || s->combined;
         if (detail)
             gp_table_note(t, cols[i].description, 12);
-        if (s->average.note[0]) {
-            char note[sizeof s->average.note + 8];
-            snprintf(note, sizeof note, "note: %s", s->average.note);
-            gp_table_note(t, note, 12);
-        }
+        gp_text_metric_notes_add(&notes, &s->average);
     }
+    gp_text_metric_notes_rows(&notes, t, 10);  /* each note once, after the kernel's rows */
     return combined;
 }
 
@@ -485,12 +509,16 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         return rc;
     }
     const size_t width = gp_text_width(o);
+    /* Two lines of header; how the numbers were obtained follows the table, as its legend. */
     print_program(out, r, nk, width);
+    print_device_and_metrics(out, r, width);
     gp_text_exec_sources(out, r);
-    print_profiler(out, r, width);
-    print_lacking(out, r, k, nk, &kl, o);
-    gp_text_graph_mode(out, &r->exec, width);
     rc = o && o->launches ? print_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
+    if (rc == GP_OK) {
+        print_profiler(out, r, width);
+        print_lacking(out, r, k, nk, &kl, o);
+        gp_text_graph_mode(out, &r->exec, width);
+    }
     if (rc == GP_OK && !(o && o->launches))
         rc = print_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */

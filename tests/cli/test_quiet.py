@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Quieter reports (issue 37): a metric note once per kernel, naming the option that shows
+more, not under every metric it is about; exec's text header two lines at most, the detail
+kept in the legend under the summary; a warning a report holds several times printed once,
+with its count."""
+import glob
+import os
+import tempfile
+
+import tap
+from gpuprof import run
+from test_text import load, write
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+INPUTS = os.path.join(ROOT, "tests", "golden", "inputs")
+NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
+NOTE = ("loads via cp.async (LDGSTS) are not counted here: --metrics=async counts them "
+        "(cp_async_*)")
+NOTED = ["gld_transactions_per_request", "gld_efficiency"]
+
+
+
+
+def fixture(name):
+    return load(os.path.join(FIXTURES, name))
+
+
+def blocks(out, head):
+    """The lines of each block that starts with `head`, up to the next such block."""
+    found, current = [], None
+    for line in out.splitlines():
+        if line.startswith(head):
+            current = []
+            found.append(current)
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def test_notes_once(tmp):
+    rc, out, _ = run("report", os.path.join(INPUTS, "notes.json"), "--metrics-detail",
+                     env=NO_GPU)
+    kernels = blocks(out, "Kernel: ")
+    tap.ok(rc == 0 and kernels and all(sum("cp.async" in l for l in k) == 1 for k in kernels),
+           "--metrics-detail: the cp.async note once per kernel (%d kernels)" % len(kernels),
+           out)
+    words = " ".join(out.split())
+    tap.ok("gld_efficiency, gld_throughput, gld_transactions_per_request: loads via cp.async"
+           in words and "--metrics=async counts them" in words,
+           "the note names the metrics it is about and the option that shows more", out)
+    doc = fixture("exec-auto.json")
+    for launch in doc["exec"]["launches"]:
+        for key in NOTED:
+            if launch["metrics"] and key in launch["metrics"]:
+                launch["metrics"][key]["note"] = NOTE
+    rc, out, _ = run("report", write(tmp, "noted.json", doc), env=NO_GPU)
+    kernels = blocks(out, "Kernel #")
+    tap.ok(rc == 0 and len(kernels) == 2 and
+           all(sum("cp.async" in l for l in k) == 1 for k in kernels) and
+           "* %s: loads via cp.async" % ", ".join(NOTED) in " ".join(out.split()),
+           "exec: the note once under each kernel's metric rows, naming its metrics", out)
+
+
+def test_header():
+    reports = sorted(glob.glob(os.path.join(FIXTURES, "exec-*.json")) +
+                     glob.glob(os.path.join(INPUTS, "exec-*.json")))
+    for path in reports:
+        rc, out, _ = run("report", path, env=NO_GPU)
+        header = out.split("\n\n")[0].splitlines()
+        name = os.path.basename(path)
+        tap.ok(rc == 0 and len(header) == 2 and all(len(l) <= 120 for l in header) and
+               header[0].startswith("gpuprof ") and "exit status" in header[0] and
+               " launch" in header[0] and header[1].startswith("GPU ") and
+               "; metrics: " in header[1],
+               "%s: a header of two lines: the program, then the GPU and the metrics" % name,
+               "\n".join(header))
+    rc, out, _ = run("report", os.path.join(FIXTURES, "exec-auto.json"), env=NO_GPU)
+    words = " ".join(out.split())
+    tap.ok("CUPTI range profiler on GH100 (132 SMs), --replay=auto (kernel replay of each "
+           "kernel's first launch" in words and "passes: the one-pass groups" in words,
+           "the profiler's detail kept, in the legend under the summary", out)
+
+
+def test_warnings(tmp):
+    doc = fixture("exec-copy.json")
+    doc["warnings"] = ["kernel replay failed once"] * 3 + ["another"]
+    rc, _, err = run("report", write(tmp, "warned.json", doc), env=NO_GPU)
+    lines = err.splitlines()
+    tap.ok(rc == 0 and lines == ["gpuprof: warning: kernel replay failed once (3 times)",
+                                 "gpuprof: warning: another"],
+           "a warning held three times: one line with its count", err)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_notes_once(tmp)
+        test_header()
+        test_warnings(tmp)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
