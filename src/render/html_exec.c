@@ -474,7 +474,7 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 
 static void exec_table(FILE *out, const exec_view *v)
 {
-    static const char *const times[] = {"time %", "total_ms", "avg_ms", "min_ms", "max_ms"};
+    static const char *const times[] = {"% of kernel time", "total_ms", "avg_ms", "min_ms", "max_ms"};
     const bool rotated = gp_exec_rotated(&v->r->profiler);
     fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>"
           "<th class=\"num\">calls</th>", out);

@@ -1,5 +1,5 @@
 /* gpuprof exec's GPU activities in text, as nvprof printed them: one table of kernels,
- * copies and memsets by the time they took (Time(%), Time, Calls, Avg, Min, Max, Name, and
+ * copies and memsets by the time they took (%GPU, Time, Calls, Avg, Min, Max, Name, and
  * for copies their bytes and throughput); the copies by host memory, with the share that was
  * pageable (copied through a staging buffer, so slower); and the unified-memory counters.
  * On --launches, each copy or memset is a row among the kernel launches, in the order the
@@ -122,7 +122,7 @@ static void add_line(gp_text_table *t, const activity_line *l, double all_ms, bo
 static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
 {
     static const gp_column_spec counts[] = {
-        {"Time(%)", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
+        {"%GPU", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
         {"Calls", GP_COLUMN_RIGHT, 1},
     };
     static const gp_column_spec times[] = {
@@ -146,7 +146,10 @@ static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
     for (size_t i = 0; i < n; i++)
         add_line(&t, &lines[i], all_ms, estimated);
     fputs("\nGPU activities:\n", out);
-    const int rc = gp_table_print(out, &t, width);
+    int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK)
+        gp_text_paragraph(out, "legend: %GPU = each row's share of the time of all GPU activities "
+                          "(kernels, copies and memsets)", width, 2);
     if (rc == GP_OK && estimated)
         gp_text_estimate_note(out, width);
     gp_table_free(&t);

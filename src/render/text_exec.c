@@ -89,9 +89,12 @@ static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width
     gp_text_paragraph(out, line, width, 2);
 }
 
-/* The legend under the summary: how the metrics and times were obtained, in full. */
+/* The legend under the summary: what its share divides by (the GPU activities' %GPU
+ * divides by more), and how the metrics and times were obtained, in full. */
 static void print_profiler(FILE *out, const gp_report *r, size_t width)
 {
+    gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all kernels",
+                      width, 2);
     const gp_profiler_info *p = &r->profiler;
     char replay[160], line[1024], sms[32] = "";
     gp_exec_describe_replay(p, replay, sizeof replay);
@@ -213,7 +216,7 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
                          const gp_kernel_labels *kl, const gp_render_options *o)
 {
     static const gp_column_spec times[] = {
-        {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
+        {"%kernels", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
         {"calls", GP_COLUMN_RIGHT, 1},
     };
     static const gp_column_spec launch_times[] = {

@@ -349,7 +349,7 @@ static kept_parts kept_of(const name_parts *np, size_t room)
         return (kept_parts){short_head, np->own, own_end};
     kept_parts k = {head_end(s, 0, room / 3 ? room / 3 : 1), 0, 0};
     size_t a, b;
-    if (tile_shape(s, k.head, np->end, &a, &b) && span_columns(s, a, b) * 2 <= room) {
+    if (tile_shape(s, k.head, np->end, &a, &b) && span_columns(s, a, b) * 5 <= room * 3) {
         k.head = head_end(s, 0, room / 4 ? room / 4 : 1);
         k.keep = a > k.head ? a : k.head;
         k.keep_end = b;

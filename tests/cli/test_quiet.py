@@ -82,6 +82,18 @@ def test_header():
            "the profiler's detail kept, in the legend under the summary", out)
 
 
+def test_shares():
+    """Each share says what it divides by: the summary's of the kernels' time, the GPU
+    activities' of all GPU time; a legend under each table says so."""
+    rc, out, _ = run("report", os.path.join(FIXTURES, "exec-activities.json"), env=NO_GPU)
+    heads = [l.split()[0] for l in out.splitlines() if l.split()[:1] in (["%kernels"], ["%GPU"])]
+    tap.ok(rc == 0 and heads == ["%kernels", "%GPU"] and
+           "legend: %kernels = each kernel's share of the time of all kernels" in out and
+           "legend: %GPU = each row's share of the time of all GPU activities" in out and
+           "time%" not in out and "Time(%)" not in out,
+           "the two shares headed %kernels and %GPU, each explained under its table", out)
+
+
 def test_warnings(tmp):
     doc = fixture("exec-copy.json")
     doc["warnings"] = ["kernel replay failed once"] * 3 + ["another"]
@@ -96,6 +108,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_notes_once(tmp)
         test_header()
+        test_shares()
         test_warnings(tmp)
     tap.done()
 

@@ -156,8 +156,8 @@ def test_exec_summary():
 def kernel_column(out):
     """The kernel names of exec's summary table."""
     lines = out.splitlines()
-    head = tables(out, "time%")[0]
-    at = head.index("kernel")
+    head = tables(out, "%kernels")[0]
+    at = head.rindex("kernel")
     rows = lines[lines.index(head) + 1:]
     rows = [l for l in rows[:rows.index("")] if re.match(r"\s*(-|[\d.]+%) ", l)]
     return [re.sub(r"^#\d+ ", "", l[at:]) for l in rows]

@@ -70,7 +70,7 @@ static void launches_in_order(const gp_report *r)
     text = render_text(r, false);
     tap_ok(text && strstr(text, "GPU activities:") && strstr(text, "Unified memory:") &&
                strstr(text, "pageable: 50.0%") &&
-               strstr(text, "  0.45%   5.12us     1   5.12us") &&
+               strstr(text, " 0.45%   5.12us     1   5.12us") &&
                strstr(text, "    2        1        1        1        2        -  CPU Page faults"),
            "text: the GPU activities, the pageable share, the unified-memory counters");
     free(text);
