@@ -337,6 +337,7 @@ enum {
     K_TIMED, K_ESTIMATED,  /* after every metric: added with estimated totals, they move no
                               column; empty on the other activities' rows */
     K_KERNEL_ID,           /* the kernel's number, #N of the other views; empty on the others */
+    K_ROW,                 /* total, or by_host_memory: a copy row's share of its kind's row */
     K_COUNT
 };
 _Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
@@ -347,6 +348,7 @@ static const char *const kernel_columns[K_COUNT] = {
     [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
     [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
     [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated", [K_KERNEL_ID] = "kernel_id",
+    [K_ROW] = "row",
 };
 
 /* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
@@ -458,6 +460,7 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program,
     set_u64(c, K_TIMED, k->timed);
     c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
     set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel));
+    c->text[K_ROW] = GP_CSV_ROW_TOTAL;
 }
 
 /* One program's kernels, the most time first: summarized over its own launches. */
@@ -493,6 +496,7 @@ static void activity_cells(const gp_csv_activity_line *a, const char *program, r
     set_number(c, K_BYTES, a->bytes);
     set_number(c, K_GBPS, a->gbps);
     set_number(c, K_EVENTS, a->count);
+    c->text[K_ROW] = a->row;
 }
 
 /* The copies, memsets and unified-memory counters after the kernels, as nvprof's "GPU
