@@ -12,18 +12,28 @@
 
 #include <stddef.h>
 
+#define GP_LABEL_LEN 4096
+#define GP_SOURCES_LEN 48
+
 typedef struct {
     gp_hashmap numbers;          /* a kernel's full name: its number (size_t) */
     char *names;                 /* per number - 1: its name in the style, GP_LABEL_LEN */
+    char (*sources)[GP_SOURCES_LEN]; /* per number - 1, in a merged report: the files its
+                                        launches came from, "[1]", "[1,2]"; else NULL */
     size_t n;
 } gp_kernel_labels;
-
-#define GP_LABEL_LEN 4096
 
 /* The labels of the summary's kernels, in their order. GP_OK or out of host memory. */
 int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
                           gp_kernel_name_style style);
 void gp_kernel_labels_free(gp_kernel_labels *kl);
+/* A merged report's: each kernel's files ("[1,2]", by their index in the report's sources,
+ * from 1), from its launches. GP_OK or out of host memory. */
+int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r);
+/* A kernel's files, "" when the report is not merged (or the merge did not record them). */
+const char *gp_kernel_labels_from(const gp_kernel_labels *kl, const char *kernel);
+/* A launch's file in a merged report, "[2]"; "" otherwise. */
+void gp_launch_source_tag(const gp_report *r, const gp_exec_launch *l, char *buf, size_t len);
 /* A kernel's number (1..N); 0 for a name the summary does not have. */
 size_t gp_kernel_labels_number(const gp_kernel_labels *kl, const char *kernel);
 /* A kernel's name in the style (control characters shown as '?'), by its full name: the

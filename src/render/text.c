@@ -375,7 +375,8 @@ int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
         print_header(out, r, width);
         print_legend(out, m, width);
     }
-    const bool label_sources = gp_report_sources_differ(r);
+    /* every row of a merged report says its file, by the header's index */
+    const bool label_sources = r->n_sources > 1;
     for (size_t i = 0; rc == GP_OK && i < r->n_results;) {
         const gp_problem pr = gp_problem_at(r, i);
         print_problem(out, &pr, width);

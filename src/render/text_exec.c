@@ -22,14 +22,26 @@
 #define MAX_METRIC_COLUMNS 256
 #define NAME_LEN 4096
 
-/* A kernel's tag before its name: "#3 ". */
-static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, const char *kernel)
+/* A launch's tag before its kernel's name: "#3 ", in a merged report with its file's index,
+ * "#3 [2] ". */
+static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kernel_labels *kl,
+                       const gp_exec_launch *l)
 {
-    const size_t number = gp_kernel_labels_number(kl, kernel);
-    if (number)
-        snprintf(buf, len, "#%zu ", number);
-    else
-        snprintf(buf, len, "%s", "");
+    const size_t number = gp_kernel_labels_number(kl, l->kernel);
+    char from[32];
+    gp_launch_source_tag(r, l, from, sizeof from);
+    size_t used = number ? (size_t)snprintf(buf, len, "#%zu ", number)
+                         : (size_t)snprintf(buf, len, "%s", "");
+    if (from[0] && used < len)
+        snprintf(buf + used, len - used, "%s ", from);
+}
+
+/* A kernel's tag in a table: "#3 ", in a merged report with its files, "#3 [1,2] ". */
+static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, size_t number,
+                       const char *kernel)
+{
+    const char *from = gp_kernel_labels_from(kl, kernel);
+    snprintf(buf, len, "#%zu %s%s", number, from, from[0] ? " " : "");
 }
 
 /* The header's first line: the program, how it ended, what it launched. */
@@ -207,8 +219,8 @@ static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
     add_time(t, k->average_ms);
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
-    char tag[32];
-    snprintf(tag, sizeof tag, "#%zu ", i + 1);
+    char tag[32 + GP_SOURCES_LEN];
+    kernel_tag(tag, sizeof tag, kt->kl, i + 1, k->kernel);
     gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel));
 }
 
@@ -299,8 +311,10 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
 {
     const bool detail = o && o->metrics_detail;
     const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
-    char head[48];
-    snprintf(head, sizeof head, "Kernel #%zu: ", gp_kernel_labels_number(kl, k->kernel));
+    char head[48 + GP_SOURCES_LEN];
+    const char *from = gp_kernel_labels_from(kl, k->kernel);
+    snprintf(head, sizeof head, "Kernel #%zu%s%s: ", gp_kernel_labels_number(kl, k->kernel),
+             from[0] ? " " : "", from);
     gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel));
     gp_text_metric_notes notes = {.n = 0};
     bool combined = false;
@@ -402,7 +416,7 @@ typedef struct {
 
 static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
 {
-    char grid[48], block[48], tag[32];
+    char grid[48], block[48], tag[64];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
     gp_table_row(t);
@@ -426,7 +440,7 @@ static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_lau
                              gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }
-    kernel_tag(tag, sizeof tag, lt->kl, l->kernel);
+    launch_tag(tag, sizeof tag, lt->r, lt->kl, l);
     gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel));
 }
 
@@ -507,6 +521,8 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
     gp_kernel_labels kl;
     int rc = gp_kernel_labels_init(&kl, k, nk, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_sources(&kl, r);
     if (rc != GP_OK) {
         gp_exec_summary_free(k, nk);
         return rc;

@@ -139,6 +139,27 @@ def test_cuts(path):
            "\n".join(base))
 
 
+def test_merged():
+    """A merged report's rows say their file, by the header's index (issue 37)."""
+    copy_, synthetic_ = (os.path.join(FIXTURES, "exec-copy.json"),
+                         os.path.join(INPUTS, "exec-synthetic.json"))
+    for view in ([], ["--launches"]):
+        rc, out, _ = run("report", copy_, synthetic_, *view, env=NO_GPU)
+        rows = [TAGGED.search(l).group(3) for l in out.splitlines() if TAGGED.search(l)]
+        tap.ok(rc == 0 and "  [1] %s" % copy_ in out and "  [2] %s" % synthetic_ in out and
+               rows and all(re.match(r"\[[12]\] ", r) for r in rows) and
+               all(r.startswith("[1] ") == ("copyCoalesced" in r) for r in rows),
+               "merged exec %s: the files listed with their index, each kernel row tagged "
+               "with its file's" % " ".join(view), out)
+    a, b = (os.path.join(FIXTURES, f) for f in ("reduce-default.json", "reduce-blocks.json"))
+    rc, out, _ = run("report", a, b, env=NO_GPU)
+    heads = [(b, [l.startswith("variant ") for l in b].index(True)) for b in blocks(out)
+             if any(l.startswith("variant ") for l in b)]
+    body = [l for b, at in heads for l in b[at + 1:] if not l.startswith(" ")]
+    tap.ok(rc == 0 and body and all(re.search(r"^\S+( \S+=\S+)* \[[12]\] ", l) for l in body),
+           "merged kernel reports: every result row tagged [1] or [2]", out)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         names = synthetic(tmp)
@@ -148,6 +169,7 @@ def main():
         test_numbers_agree(names)
         test_numbers_agree(os.path.join(FIXTURES, "exec-graph.json"))
         test_cuts(names)
+        test_merged()
     tap.done()
 
 
