@@ -19,6 +19,10 @@
 bool gp_metric_is_count(const gp_metric_value *m);
 /* "4.00", "12.5", "43580", "n/a" (NULL or not valid). */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
+/* The one unit rule of every format, for the text's legends: data moved and rates are
+ * decimal; memory capacity (a GPU's memory, the memory a program holds) is binary and says
+ * so (GiB, MiB). */
+#define GP_TEXT_UNITS "decimal units: 1 MB = 10^6 bytes, 1 GB = 10^9 bytes, GB/s = 10^9 bytes/s"
 /* "850ns", "3.80us", "12.35ms", "1.20s"; "-" when unknown (negative or not finite). */
 /* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);

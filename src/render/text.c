@@ -83,7 +83,7 @@ static void print_header(FILE *out, const gp_report *r, size_t width)
     snprintf(line, sizeof line, "time: median of %u runs after %u warm-up%s, L2 flushed before "
              "each", r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
     gp_text_paragraph(out, line, width, 2);
-    gp_text_paragraph(out, "GB/s: minimum bytes moved / median time, 1 GB = 10^9 bytes", width,
+    gp_text_paragraph(out, "GB/s: minimum bytes moved / median time; " GP_TEXT_UNITS, width,
                       2);
     int used = snprintf(line, sizeof line, "noise%%: the runs' spread, 1.4826 x median absolute "
                         "deviation / median");
@@ -277,10 +277,10 @@ static void print_problem(FILE *out, const gp_problem *pr, size_t width)
     const gp_result *res = &pr->report->results[pr->first];
     char size[64], note[32], line[512];
     format_size(size, sizeof size, res);
-    double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
-    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MiB moved at least", res->family,
+    double mb = (double)res->bytes_moved / 1e6;  /* decimal, as the GB/s beside it */
+    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MB moved at least", res->family,
                         res->type, size,
-                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
+                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mb);
     for (size_t i = 0; i < res->n_params && used > 0 && (size_t)used < sizeof line; i++) {
         const gp_param *p = &res->params[i];
         if (isnan(p->value) || gp_problem_param_varies(pr, p->name))

@@ -20,16 +20,17 @@
 
 /* ---- units ----------------------------------------------------------------------------------- */
 
-/* "4.0000MB": bytes in the binary unit that keeps the value at least 1, as nvprof. */
+/* "4.19MB": bytes in the decimal unit that keeps the value at least 1 (1 MB = 10^6 bytes),
+ * the unit of the GB/s beside them (nvprof printed binary megabytes next to decimal GB/s). */
 static void format_bytes(char *buf, size_t len, double bytes)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
     size_t u = 0;
-    while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-        bytes /= 1024;
+    while (bytes >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1000;
         u++;
     }
-    snprintf(buf, len, u ? "%.4f%s" : "%.0f%s", bytes, units[u]);
+    snprintf(buf, len, u ? "%.2f%s" : "%.0f%s", bytes, units[u]);
 }
 
 static void format_gbps(char *buf, size_t len, double gbps)

@@ -102,11 +102,12 @@ static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width
 }
 
 /* The legend under the summary: what its share divides by (the GPU activities' %GPU
- * divides by more), and how the metrics and times were obtained, in full. */
+ * divides by more), the units of the whole report (the activities' bytes too), and how the
+ * metrics and times were obtained, in full. */
 static void print_profiler(FILE *out, const gp_report *r, size_t width)
 {
-    gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all kernels",
-                      width, 2);
+    gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all kernels; "
+                      GP_TEXT_UNITS, width, 2);
     const gp_profiler_info *p = &r->profiler;
     char replay[160], line[1024], sms[32] = "";
     gp_exec_describe_replay(p, replay, sizeof replay);
@@ -507,6 +508,8 @@ static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels 
         gp_text_paragraph(out, legend, width, 2);
     fputc('\n', out);
     const int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK && r->exec.n_activities)  /* the copies' rows show bytes */
+        gp_text_paragraph(out, "legend: " GP_TEXT_UNITS, width, 2);
     if (rc == GP_OK)
         gp_text_notes_print(out, &lt.notes, width);
     gp_text_notes_free(&lt.notes);

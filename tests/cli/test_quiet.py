@@ -94,6 +94,26 @@ def test_shares():
            "the two shares headed %kernels and %GPU, each explained under its table", out)
 
 
+def test_units():
+    """One unit rule (issue 37): data moved in decimal units (8388608 bytes are 8.39MB, as
+    the GB/s beside them count 10^9 bytes), stated in the legend; capacity binary, as GiB."""
+    rc, out, _ = run("report", os.path.join(FIXTURES, "exec-activities.json"), env=NO_GPU)
+    memset = [l for l in out.splitlines() if l.endswith("[CUDA memset]")]
+    tap.ok(rc == 0 and memset and " 8.39MB " in memset[0] and "MiB" not in out and
+           "8.0000MB" not in out and
+           "decimal units: 1 MB = 10^6 bytes, 1 GB = 10^9 bytes, GB/s = 10^9 bytes/s" in
+           " ".join(out.split()),
+           "exec: 8388608 bytes of memsets shown as 8.39MB, the rule in the legend", out)
+    rc, out, _ = run("report", os.path.join(FIXTURES, "exec-activities.json"), "--launches",
+                     env=NO_GPU)
+    tap.ok(rc == 0 and "[CUDA memset] 4.19MB" in out and "1 MB = 10^6 bytes" in out,
+           "exec --launches: a copy's bytes decimal, the rule in the legend", out)
+    rc, out, _ = run("report", os.path.join(FIXTURES, "reduce-default.json"), env=NO_GPU)
+    tap.ok(rc == 0 and "67.1 MB moved at least" in out and "MiB" not in out and
+           "1 MB = 10^6 bytes" in out,
+           "kernel command: bytes moved in decimal MB, as its GB/s", out)
+
+
 def test_warnings(tmp):
     doc = fixture("exec-copy.json")
     doc["warnings"] = ["kernel replay failed once"] * 3 + ["another"]
@@ -109,6 +129,7 @@ def main():
         test_notes_once(tmp)
         test_header()
         test_shares()
+        test_units()
         test_warnings(tmp)
     tap.done()
 
