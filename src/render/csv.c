@@ -98,9 +98,14 @@ static void set_number(row_cells *c, size_t i, double v)
     c->text[i] = c->scratch[i];
 }
 
+/* "256x1x1"; empty for a library call's shape (CUB's own, not captured), as CSV leaves what
+ * is not measured. */
 static void set_dim(row_cells *c, size_t i, gp_dim3 d)
 {
-    snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
+    if (d.x == 0)
+        c->scratch[i][0] = '\0';
+    else
+        snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
     c->text[i] = c->scratch[i];
 }
 
@@ -239,7 +244,7 @@ int gp_csv_list(FILE *out, const gp_render_options *o)
             const gp_variant *v = &families[f].variants[i];
             char blocks[96], def[32];
             gp_describe_blocks(&families[f], v, blocks, sizeof blocks);
-            gp_format_block(v->default_block, families[f].two_d, def, sizeof def);
+            gp_describe_default_block(&families[f], v, def, sizeof def);
             gp_csv_field(out, families[f].name, true);
             put_text(out, v->name);
             put_text(out, def);

@@ -1,7 +1,7 @@
 /* The HTML page of gpuprof compare (render/html_page.h has what the pages share): before/after
  * bars of the median time with the changes marked and the repeats' spread as whiskers, the
  * matched results' table, the results only one report has. A launch shape that was not
- * recorded (a library call's, block 0x0x0) is left out of the labels. */
+ * captured (a library call's, block -) is left out of the labels. */
 #include "render/html.h"
 
 #include "gpuprof/status.h"
@@ -144,11 +144,12 @@ static bool is_common(const common_keys *ck, const gp_compare_key *key)
     return false;
 }
 
-/* A block or grid of 0x0x0: the library chose it and it was not recorded. */
+/* A block or grid of "-" (0x0x0 in compares of older gpuprof): a library call's own,
+ * not captured. */
 static bool unknown_shape(const gp_compare_key *k)
 {
     return (strcmp(k->name, "block") == 0 || strcmp(k->name, "grid") == 0) &&
-           strcmp(k->value, "0x0x0") == 0;
+           (strcmp(k->value, "-") == 0 || strcmp(k->value, "0x0x0") == 0);
 }
 
 /* As gp_compare_label writes a key: "reduce", "int32", "size=16777216"; a kernel by its

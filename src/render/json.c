@@ -20,8 +20,12 @@
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+/* [x, y, z]; null for a library call's launch (CUB's own shape, which gpuprof does not
+ * capture: recorded as 0x0x0). */
 static cJSON *dim_array(gp_dim3 d)
 {
+    if (d.x == 0)
+        return cJSON_CreateNull();
     cJSON *a = cJSON_CreateArray();
     cJSON_AddItemToArray(a, cJSON_CreateNumber(d.x));
     cJSON_AddItemToArray(a, cJSON_CreateNumber(d.y));

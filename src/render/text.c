@@ -148,6 +148,16 @@ static void print_legend(FILE *out, const metric_columns *m, size_t width)
     gp_text_paragraph(out, line, width, 2);
 }
 
+/* Under the header, where a result is a library call: what its "-" grid and block mean. */
+static void print_library_shape(FILE *out, const gp_report *r, size_t width)
+{
+    for (size_t i = 0; i < r->n_results; i++)
+        if (r->results[i].block.x == 0) {
+            gp_text_paragraph(out, "grid, block -: " GP_LIBRARY_SHAPE, width, 2);
+            return;
+        }
+}
+
 static void add_metric_titles(gp_text_table *t, const metric_columns *m)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -374,6 +384,7 @@ int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
     if (rc == GP_OK) {
         print_header(out, r, width);
         print_legend(out, m, width);
+        print_library_shape(out, r, width);
     }
     /* every row of a merged report says its file, by the header's index */
     const bool label_sources = r->n_sources > 1;
@@ -584,7 +595,7 @@ int gp_text_list(FILE *out, const gp_render_options *o)
             const gp_variant *v = &fam->variants[i];
             char blocks[96], def[32];
             gp_describe_blocks(fam, v, blocks, sizeof blocks);
-            gp_format_block(v->default_block, fam->two_d, def, sizeof def);
+            gp_describe_default_block(fam, v, def, sizeof def);
             gp_table_row(&t);
             gp_table_cell(&t, v->name);
             gp_table_cell(&t, def);

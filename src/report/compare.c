@@ -66,7 +66,10 @@ static void result_keys(gp_compare_row *row, const gp_result *r)
             snprintf(v, sizeof v, "%.10g", r->params[i].value);
             add_key(row, r->params[i].name, v);
         }
-    snprintf(v, sizeof v, "%ux%ux%u", r->block.x, r->block.y, r->block.z);
+    if (r->block.x == 0)          /* a library call's own shape, not captured */
+        snprintf(v, sizeof v, "-");
+    else
+        snprintf(v, sizeof v, "%ux%ux%u", r->block.x, r->block.y, r->block.z);
     add_key(row, "block", v);
 }
 

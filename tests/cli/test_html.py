@@ -161,9 +161,10 @@ def expected_kernel_charts(doc):
 
 def sweep_values(r):
     """What a result may sweep: block (threads), n, and the parameters pad, group, grid."""
-    b = [d or 1 for d in r["launch"]["block"][1:]]
+    block = r["launch"]["block"] or [0, 0, 0]  # null: a library call's own shape
+    b = [d or 1 for d in block[1:]]
     params = r.get("params") or {}
-    return (r["launch"]["block"][0] * b[0] * b[1], r["size"]["n"],
+    return (block[0] * b[0] * b[1], r["size"]["n"],
             params.get("pad"), params.get("group"), params.get("grid"))
 
 
@@ -183,7 +184,8 @@ def expected_sweeps(doc):
 
 def heatmap_dims(r):
     """What a heatmap's axes can be: the block's shape, n, and each parameter."""
-    block = "x".join(str(d) for d in r["launch"]["block"][:2]) if r["launch"]["block"][0] else None
+    shape = r["launch"]["block"]  # null: a library call's own shape
+    block = "x".join(str(d) for d in shape[:2]) if shape and shape[0] else None
     dims = {"block": block, "n": r["size"]["n"]}
     dims.update(r.get("params") or {})
     return dims

@@ -4,6 +4,7 @@ more, not under every metric it is about; exec's text header two lines at most, 
 kept in the legend under the summary; a warning a report holds several times printed once,
 with its count."""
 import glob
+import json
 import os
 import tempfile
 
@@ -114,6 +115,46 @@ def test_units():
            "kernel command: bytes moved in decimal MB, as its GB/s", out)
 
 
+def test_library_shape():
+    """CUB's launch shape (issue 37): not captured, so every view says so alike: - with one
+    explanation in text, list and --help, block=- in compare, empty in CSV, null in JSON;
+    never 0x0x0 or a block range it does not have."""
+    reduce_ = os.path.join(FIXTURES, "reduce-default.json")
+    explain = "CUB's own launch shape, not captured"
+    rc, out, _ = run("report", reduce_, env=NO_GPU)
+    cub = [l for l in out.splitlines() if l.startswith("cub ")]
+    tap.ok(rc == 0 and cub and cub[0].split()[1:3] == ["-", "-"] and
+           "grid, block -: " + explain in out, "text: - and the explanation", out)
+    rc, out, _ = run("list", env=NO_GPU)
+    row = [l for l in out.splitlines() if l.split()[:1] == ["cub"]]
+    tap.ok(rc == 0 and row and row[0].split()[1] == "-" and "- (%s)" % explain in row[0] and
+           "32..1024" not in row[0], "list: cub's default and blocks -, explained", row)
+    rc, out, _ = run("reduce", "--help", env=NO_GPU)
+    lines = out.splitlines()
+    at = [i for i, l in enumerate(lines) if l.split()[:1] == ["cub"]]
+    tap.ok(rc == 0 and at and lines[at[0] + 1].split() == ["blocks", "-"] + ["(CUB's", "own",
+                                                                               "launch", "shape,",
+                                                                               "not",
+                                                                               "captured)"],
+           "--help: cub's blocks -, explained, no range", out)
+    rc, out, _ = run("compare", reduce_, reduce_, env=NO_GPU)
+    tap.ok(rc == 0 and "reduce cub int32 size=16777216 block=-" in out and "0x0x0" not in out,
+           "compare: block=-, never 0x0x0", out)
+    rc, out, _ = run("report", reduce_, "--csv", env=NO_GPU)
+    lines = out.splitlines()
+    header = lines[0].split(",") if lines else []
+    row = [l.split(",") for l in lines if l.startswith("reduce,cub,")]
+    tap.ok(rc == 0 and row and row[0][header.index("grid")] == "" and
+           row[0][header.index("block")] == "" and "0x0x0" not in out,
+           "csv: cub's grid and block empty", row[:1])
+    rc, out, _ = run("report", reduce_, "--json", env=NO_GPU)
+    doc = json.loads(out) if rc == 0 else {"results": []}
+    res = [r for r in doc["results"] if r["variant"] == "cub"]
+    tap.ok(res and res[0]["launch"]["grid"] is None and res[0]["launch"]["block"] is None and
+           all(l["block"] is None for l in res[0]["launches"]),
+           "json: cub's grid and block null, and its launches'", res[:1])
+
+
 def test_warnings(tmp):
     doc = fixture("exec-copy.json")
     doc["warnings"] = ["kernel replay failed once"] * 3 + ["another"]
@@ -130,6 +171,7 @@ def main():
         test_header()
         test_shares()
         test_units()
+        test_library_shape()
         test_warnings(tmp)
     tap.done()
 
