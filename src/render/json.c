@@ -588,6 +588,9 @@ static cJSON *row_json(const gp_compare_row *row)
     cJSON *key = cJSON_AddObjectToObject(o, "key");
     for (size_t i = 0; i < row->n_keys; i++)
         cJSON_AddStringToObject(key, row->keys[i].name, row->keys[i].value);
+    if (row->number)   /* exec: the kernel's #N in the base report (new_kernel_id: the new) */
+        cJSON_AddNumberToObject(o, row->number_is_new ? "new_kernel_id" : "kernel_id",
+                                (double)row->number);
     cJSON_AddStringToObject(o, "verdict", gp_change_name(row->verdict));
     gp_json_add_number(o, "change_pct", row->change_pct);
     gp_json_add_number(o, "bound_pct", row->bound_pct);

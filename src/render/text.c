@@ -12,7 +12,6 @@
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/kernel_labels.h"
 #include "render/text_layout.h"
 
 #include <math.h>
@@ -475,51 +474,30 @@ static void add_compare_metrics(gp_text_table *t, const gp_compare_row *row,
     }
 }
 
-/* The kernels of both exec reports, numbered as each report's own views number them. */
-typedef struct {
-    gp_kernel_labels base, next;
-    bool exec;
-} compare_numbers;
-
-static int numbers_of(const gp_report *r, gp_kernel_labels *kl)
-{
-    gp_exec_kernel *k = NULL;
-    size_t nk = 0;
-    GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
-    const int rc = gp_kernel_labels_init(kl, k, nk, GP_KERNEL_NAME_FULL);
-    gp_exec_summary_free(k, nk);
-    return rc;
-}
-
 /* An exec row's label: its kernel's number in the base report ("#2 "), or for a kernel only
  * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
  * name, which is cut in the middle where it is too long. */
-static void add_compare_label(gp_text_table *t, const gp_compare_row *row,
-                              const compare_numbers *cn)
+static void add_compare_label(gp_text_table *t, const gp_compare_row *row, bool exec)
 {
-    if (!cn->exec || row->n_keys == 0) {
+    if (!exec || row->n_keys == 0) {
         char label[GP_COMPARE_LABEL_LEN];
         gp_compare_label(row, label, sizeof label);
         gp_table_cell(t, label);
         return;
     }
-    const char *kernel = row->keys[0].value;
-    const size_t base = gp_kernel_labels_number(&cn->base, kernel);
-    const size_t next = gp_kernel_labels_number(&cn->next, kernel);
     char tag[160] = "";
     size_t used = 0;
-    if (base)
-        used = (size_t)snprintf(tag, sizeof tag, "#%zu ", base);
-    else if (next)
-        used = (size_t)snprintf(tag, sizeof tag, "new#%zu ", next);
+    if (row->number)
+        used = (size_t)snprintf(tag, sizeof tag, "%s#%zu ", row->number_is_new ? "new" : "",
+                                row->number);
     for (size_t i = 1; i < row->n_keys && used < sizeof tag; i++)
         used += (size_t)snprintf(tag + used, sizeof tag - used, "%s=%s ", row->keys[i].name,
                                  row->keys[i].value);
-    gp_table_name_cell(t, tag, kernel);
+    gp_table_name_cell(t, tag, row->keys[0].value);
 }
 
 static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct,
-                            const compare_numbers *cn)
+                            bool exec)
 {
     char cell[32];
     gp_table_row(t);
@@ -532,7 +510,7 @@ static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double 
     gp_table_cell(t, cell);
     add_number(t, "%.1f", row->base.present ? row->base.gbps : NAN);
     add_number(t, "%.1f", row->next.present ? row->next.gbps : NAN);
-    add_compare_label(t, row, cn);
+    add_compare_label(t, row, exec);
     add_compare_metrics(t, row, threshold_pct);
 }
 
@@ -546,20 +524,13 @@ int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *
         {"new", GP_COLUMN_RIGHT, 1},       {"base_GB/s", GP_COLUMN_RIGHT, 1},
         {"new_GB/s", GP_COLUMN_RIGHT, 1},  {"result", GP_COLUMN_NAME, 2},
     };
-    compare_numbers cn = {.exec = c->exec};
-    int rc = c->exec ? numbers_of(c->base, &cn.base) : GP_OK;
-    if (rc == GP_OK && c->exec)
-        rc = numbers_of(c->next, &cn.next);
     gp_text_table t;
     gp_table_init(&t, 0);
     GP_TABLE_COLUMNS(&t, columns);
-    for (size_t i = 0; rc == GP_OK && i < c->n_rows; i++)
-        add_compare_row(&t, &c->rows[i], c->threshold_pct, &cn);
-    if (rc == GP_OK)
-        rc = gp_table_print(out, &t, width);
+    for (size_t i = 0; i < c->n_rows; i++)
+        add_compare_row(&t, &c->rows[i], c->threshold_pct, c->exec);
+    const int rc = gp_table_print(out, &t, width);
     gp_table_free(&t);
-    gp_kernel_labels_free(&cn.base);
-    gp_kernel_labels_free(&cn.next);
     if (rc != GP_OK)
         return rc;
     char line[512];

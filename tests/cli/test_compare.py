@@ -227,13 +227,14 @@ def test_long_kernel_names(files):
     cells = re.findall(r'<td class="wrap">([^<]*) grid=65536x1x1 block=256x1x1</td>', page)
     labels = [(t, html.unescape(shown)) for t, shown in
               re.findall(r'<text class="label"[^>]*><title>([^<]*)</title>([^<]*)</text>', page)]
-    tap.ok(rc == 1 and cells == [html.escape(a), html.escape(b)],
-           "html: the table names each kernel in full", cells)
+    tap.ok(rc == 1 and cells == ["#1 " + html.escape(a), "#2 " + html.escape(b)],
+           "html: the table names each kernel in full, after its number", cells)
     tap.ok([t for t, _ in labels] ==
-           [html.escape(n) + " grid=65536x1x1 block=256x1x1" for n in (a, b)] and
+           ["#%d %s grid=65536x1x1 block=256x1x1" % (i + 1, html.escape(n))
+            for i, n in enumerate((a, b))] and
            [shown for _, shown in labels] ==
-           ["DeviceReduceSingleTileKernel (1)", "DeviceReduceSingleTileKernel (2)"],
-           "html: the chart's labels are the short names, numbered where alike, its tooltips "
+           ["#1 DeviceReduceSingleTileKernel", "#2 DeviceReduceSingleTileKernel"],
+           "html: the chart's labels are #N and the short names, its tooltips "
            "name them in full", labels)
 
 
