@@ -203,10 +203,11 @@ static size_t span_columns(const char *s, size_t from, size_t to)
 }
 
 /* Whether a kept start may end just before i: the name's own boundaries, or after a "_"
- * (the words of a cuBLAS or cutlass name: sm80_xmma_gemm_...). */
+ * (the words of a cuBLAS or cutlass name: sm80_xmma_gemm_...) or a space ("void "). */
 static bool head_boundary(const char *s, size_t i)
 {
-    return readable_boundary(s, i) || (i > 0 && s[i - 1] == '_' && s[i] != '_');
+    return readable_boundary(s, i) ||
+           (i > 0 && (s[i - 1] == '_' || s[i - 1] == ' ') && s[i] != '_' && s[i] != ' ');
 }
 
 /* Whether a kept end may begin at i: after a separator, a "::", a "<" or "(", or a "_". */
@@ -445,6 +446,24 @@ void gp_kernel_name_shorten(const char *name, size_t width, char *buf, size_t le
 
 /* ---- names told apart --------------------------------------------------------------------- */
 
+/* The window [from, to) narrowed to readable boundaries within `slack` columns of its ends,
+ * still holding byte `at`. */
+static void snap_window(const char *s, size_t at, size_t slack, size_t *window)
+{
+    const size_t from_most = columns_after(s, window[0], slack);
+    for (size_t i = window[0]; i < from_most && i <= at; i++)
+        if (tail_boundary(s, i)) {
+            window[0] = i;
+            break;
+        }
+    const size_t to_least = columns_before(s, window[1], slack);
+    for (size_t i = window[1]; i > to_least && i > at + 1; i--)
+        if (head_boundary(s, i)) {
+            window[1] = i;
+            break;
+        }
+}
+
 /* A cut that keeps the part around byte `at` besides the start (as a cut in the middle
  * keeps it) and the end: "start…around…end". */
 static void window_cut(const char *s, size_t at, size_t width, char *buf, size_t len)
@@ -464,6 +483,7 @@ static void window_cut(const char *s, size_t at, size_t width, char *buf, size_t
     /* around `at`, a third before it, moved back where the name ends sooner */
     spans[2][1] = columns_after(s, columns_before(s, at, window / 3), window);
     spans[2][0] = columns_before(s, spans[2][1], window);
+    snap_window(s, at, window / 3, spans[2]);
     put_spans(s, (const size_t (*)[2])spans, 4, buf, len);
 }
 
