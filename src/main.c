@@ -6,6 +6,7 @@
 #include "gpuprof/status.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,27 @@ static int check_output(FILE *out, int rc)
                    e ? strerror(e) : "write error");
 }
 
+/* Each warning once, with how many times the report holds it: a saved report's warnings are
+ * printed by every `report` of it, and a merge of several runs holds each run's. */
+static void print_warnings(const gp_report *r)
+{
+    for (size_t i = 0; i < r->n_warnings; i++) {
+        size_t times = 0;
+        bool seen = false;
+        for (size_t j = 0; j < r->n_warnings && !seen; j++)
+            if (strcmp(r->warnings[j], r->warnings[i]) == 0) {
+                seen = j < i;
+                times++;
+            }
+        if (seen)
+            continue;
+        if (times > 1)
+            fprintf(stderr, "gpuprof: warning: %s (%zu times)\n", r->warnings[i], times);
+        else
+            fprintf(stderr, "gpuprof: warning: %s\n", r->warnings[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     gp_request req;
@@ -29,8 +51,7 @@ int main(int argc, char **argv)
     int rc = gp_parse_command_line(argc, argv, &req);
     if (rc == GP_OK)
         rc = check_output(stdout, req.command->run(&req, stdout, &report));
-    for (size_t i = 0; i < report.n_warnings; i++)
-        fprintf(stderr, "gpuprof: warning: %s\n", report.warnings[i]);
+    print_warnings(&report);
     if (rc != GP_OK) {
         fprintf(stderr, "gpuprof: %s\n", gp_error()[0] ? gp_error() : "unknown error");
         if (gp_hint()[0])

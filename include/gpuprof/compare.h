@@ -54,6 +54,10 @@ typedef struct {
     double change_pct;           /* median time, new against base, in %; NAN when unmatched */
     double bound_pct;            /* what |change| had to exceed: the threshold and both noises */
     gp_change verdict;
+    size_t number;               /* exec: the kernel's #N in the base report's views, or for a
+                                    kernel only the new report ran in the new one's
+                                    (number_is_new); 0 for kernel commands */
+    bool number_is_new;
 } gp_compare_row;
 
 typedef struct {

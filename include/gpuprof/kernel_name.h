@@ -1,6 +1,6 @@
 /* Kernel names for people: a demangled name in one of ncu's styles (--kernel-name), and a
  * long name cut to a width at a readable boundary. Shared by the text, CSV and HTML
- * renderers; plain string work, no allocation. */
+ * renderers; plain string work (the functions over several names allocate a little). */
 #ifndef GPUPROF_KERNEL_NAME_H
 #define GPUPROF_KERNEL_NAME_H
 
@@ -35,5 +35,31 @@ size_t gp_text_columns(const char *s);
  * unless the name's first identifier alone is wider than `width`. A name that fits is
  * copied whole. */
 void gp_kernel_name_cut(const char *name, size_t width, char *buf, size_t len);
+
+/* The fewest columns a shortened name keeps, whatever the room: a label is never cut to
+ * nothing. */
+#define GP_KERNEL_NAME_LEAST 16
+
+/* The name cut in its middle to at most `width` columns (at least GP_KERNEL_NAME_LEAST),
+ * keeping its distinctive parts: a parameter list that does not fit cut at its end
+ * ("k(float *, int,…)"), or where the function's name and template arguments do not fit
+ * either, the start (through the function's own name where that fits) and the end of the
+ * template arguments, the parameters as "(…)": "void ns::k<…, Policy<4>, float>(…)"; a name
+ * without parameters keeps its start and its last words ("sm80_xmma_gemm_…_tilesize128x128x8
+ * _stage3"). Cuts fall at "::", ", ", "_", "<" or "(" where one is near. */
+void gp_kernel_name_shorten(const char *name, size_t width, char *buf, size_t len);
+
+/* Each of n names shortened to `width` into labels (n buffers of `stride` bytes), two
+ * different names never to one label: where their cuts coincide, each also keeps the part
+ * around where they first differ ("start…differing part…end"), or failing that where they
+ * last differ. Equal names get equal labels. GP_OK, or out of host memory. */
+int gp_kernel_names_shorten(const char *const *names, size_t n, size_t width, char *labels,
+                            size_t stride);
+
+/* Each of n names in a style into out (n buffers of `stride` bytes); a name whose styled form
+ * another name's also is goes to the next fuller style (base, function, full) until none
+ * coincide, so that two kernels are never shown as one. GP_OK, or out of host memory. */
+int gp_kernel_names_format(const char *const *names, size_t n, gp_kernel_name_style style,
+                           char *out, size_t stride);
 
 #endif

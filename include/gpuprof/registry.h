@@ -114,6 +114,12 @@ double gp_param_default_for(const gp_param_def *d, const gp_variant *v);
 bool gp_block_allowed(const gp_variant *v, gp_dim3 block);
 /* "64..1024, powers of two" / "XxY, X 8..1024, Y 1..1024, X*Y <= 1024". */
 void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len);
+/* A library call's launch shape, said alike by every view: "-" and this (JSON null, CSV
+ * empty). gpuprof times and profiles the call's kernels but does not capture their shape. */
+#define GP_LIBRARY_SHAPE "CUB's own launch shape, not captured"
+/* A variant's default block as list and --help show it: "512", "32x8"; "-" for a library
+ * call, whose blocks are its own. */
+void gp_describe_default_block(const gp_family *f, const gp_variant *v, char *buf, size_t len);
 void gp_format_block(gp_dim3 block, bool two_d, char *buf, size_t len);
 /* "a, b, c": the variant names of a family. */
 void gp_list_variant_names(const gp_family *f, char *buf, size_t len);

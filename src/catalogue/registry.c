@@ -245,6 +245,10 @@ static void describe_mask(unsigned mask, char *buf, size_t len)
 
 void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len)
 {
+    if (v->flags & GP_VF_LIBRARY) {
+        snprintf(buf, len, "- (%s)", GP_LIBRARY_SHAPE);
+        return;
+    }
     if (v->flags & GP_VF_GROUP_BLOCK) {
         snprintf(buf, len, "group x group (--group)");
         return;
@@ -256,6 +260,14 @@ void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size
         snprintf(buf, len, "XxY, X %s, Y %s, X*Y <= %u", xs, ys, GP_MAX_THREADS_PER_BLOCK);
     else
         snprintf(buf, len, "%s, powers of two", xs);
+}
+
+void gp_describe_default_block(const gp_family *f, const gp_variant *v, char *buf, size_t len)
+{
+    if (v->flags & GP_VF_LIBRARY)
+        snprintf(buf, len, "-");
+    else
+        gp_format_block(v->default_block, f->two_d, buf, len);
 }
 
 void gp_format_block(gp_dim3 block, bool two_d, char *buf, size_t len)

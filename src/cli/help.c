@@ -73,9 +73,12 @@ static int variants(gp_help_text *h, const gp_family *f)
         const gp_variant *v = &f->variants[i];
         char blocks[96], def[32];
         gp_describe_blocks(f, v, blocks, sizeof blocks);
-        gp_format_block(v->default_block, f->two_d, def, sizeof def);
+        gp_describe_default_block(f, v, def, sizeof def);
         GP_TRY(add(h, WRAP_OPTION, "  %-22s %s", v->name, v->summary));
-        GP_TRY(add(h, GP_HELP_AS_IS, "  %-22s blocks %s; default %s", "", blocks, def));
+        if (v->flags & GP_VF_LIBRARY)   /* no block of its own to choose */
+            GP_TRY(add(h, GP_HELP_AS_IS, "  %-22s blocks %s", "", blocks));
+        else
+            GP_TRY(add(h, GP_HELP_AS_IS, "  %-22s blocks %s; default %s", "", blocks, def));
     }
     return GP_OK;
 }

@@ -493,9 +493,12 @@ static const struct {
     const char *note;
 } paths[] = {
     {GP_PATH_CP_ASYNC, LDGSTS_REQUESTS,
-     "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"},
-    {GP_PATH_TMA_LOAD, TMA_LOAD_BYTES, "loads via TMA are not counted here: see tma_*"},
-    {GP_PATH_TMA_STORE, TMA_STORE_BYTES, "stores via TMA are not counted here: see tma_*"},
+     "loads via cp.async (LDGSTS) are not counted here: --metrics=async counts them "
+     "(cp_async_*)"},
+    {GP_PATH_TMA_LOAD, TMA_LOAD_BYTES,
+     "loads via TMA are not counted here: --metrics=async counts them (tma_*)"},
+    {GP_PATH_TMA_STORE, TMA_STORE_BYTES,
+     "stores via TMA are not counted here: --metrics=async counts them (tma_*)"},
     {GP_PATH_WGMMA, GMMA_SHARED_BYTES,
      "wgmma's operand reads count in the wavefronts but not in the bytes: low by design, as "
      "ncu's metric"},

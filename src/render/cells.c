@@ -268,3 +268,30 @@ void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
     fclose(f);
 }
 
+void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v)
+{
+    if (!v->note[0])
+        return;
+    size_t i = 0;
+    while (i < n->n && strcmp(n->note[i], v->note) != 0)
+        i++;
+    if (i == n->n) {
+        if (n->n == GP_TEXT_MAX_NOTES)
+            return;
+        n->note[i] = v->note;
+        n->keys[i][0] = '\0';
+        n->n++;
+    }
+    const size_t used = strlen(n->keys[i]);
+    snprintf(n->keys[i] + used, sizeof n->keys[i] - used, "%s%s", used ? ", " : "", v->key);
+}
+
+void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int indent)
+{
+    for (size_t i = 0; i < n->n; i++) {
+        char line[sizeof n->keys[i] + GP_TEXT_LEN + 8];
+        snprintf(line, sizeof line, "* %s: %s", n->keys[i], n->note[i]);
+        gp_table_note(t, line, indent);
+    }
+    n->n = 0;
+}

@@ -7,6 +7,7 @@
 #include "gpuprof/compare.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/report.h"
+#include "render/text_layout.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +19,10 @@
 bool gp_metric_is_count(const gp_metric_value *m);
 /* "4.00", "12.5", "43580", "n/a" (NULL or not valid). */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
+/* The one unit rule of every format, for the text's legends: data moved and rates are
+ * decimal; memory capacity (a GPU's memory, the memory a program holds) is binary and says
+ * so (GiB, MiB). */
+#define GP_TEXT_UNITS "decimal units: 1 MB = 10^6 bytes, 1 GB = 10^9 bytes, GB/s = 10^9 bytes/s"
 /* "850ns", "3.80us", "12.35ms", "1.20s"; "-" when unknown (negative or not finite). */
 /* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);
@@ -61,5 +66,19 @@ double gp_compare_side_value(const gp_compare_side *s, const char *key);
  * compare lists under the row. *base and *next get its two values. */
 bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
                                double threshold_pct, double *base, double *next);
+
+/* A kernel's metric notes, each distinct note once with the metrics it is about, so that a
+ * note shared by several metrics (cp.async's) is not repeated under each of them. */
+#define GP_TEXT_MAX_NOTES 8
+typedef struct {
+    const char *note[GP_TEXT_MAX_NOTES];     /* point into the values */
+    char keys[GP_TEXT_MAX_NOTES][512];       /* "gld_efficiency, gld_throughput" */
+    size_t n;
+} gp_text_metric_notes;
+/* The value's note, if it has one, for the metric's key. */
+void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v);
+/* Each note as a line across the table ("* gld_efficiency, gld_throughput: loads via ..."),
+ * indented; the notes are then emptied. */
+void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int indent);
 
 #endif

@@ -16,6 +16,7 @@
 #include "render/cells.h"
 #include "render/csv_activities.h"
 #include "render/csv_layout.h"
+#include "render/kernel_labels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -98,9 +99,14 @@ static void set_number(row_cells *c, size_t i, double v)
     c->text[i] = c->scratch[i];
 }
 
+/* "256x1x1"; empty for a library call's shape (CUB's own, not captured), as CSV leaves what
+ * is not measured. */
 static void set_dim(row_cells *c, size_t i, gp_dim3 d)
 {
-    snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
+    if (d.x == 0)
+        c->scratch[i][0] = '\0';
+    else
+        snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
     c->text[i] = c->scratch[i];
 }
 
@@ -295,7 +301,7 @@ int gp_csv_list(FILE *out, const gp_render_options *o)
             const gp_variant *v = &families[f].variants[i];
             char blocks[96], def[32];
             gp_describe_blocks(&families[f], v, blocks, sizeof blocks);
-            gp_format_block(v->default_block, families[f].two_d, def, sizeof def);
+            gp_describe_default_block(&families[f], v, def, sizeof def);
             gp_csv_field(out, families[f].name, true);
             put_text(out, v->name);
             put_text(out, def);
@@ -374,6 +380,7 @@ enum {
     L_CONTEXT, L_STREAM, L_GRID, L_BLOCK, L_SHARED, L_DURATION, L_PROFILED, L_GRAPH,
     L_GRAPH_NODE,
     L_HOW, L_NOTE,  /* after every metric: added with graph profiling, they move no column */
+    L_KERNEL_ID,    /* the kernel's number, #N of the other views (render/kernel_labels.h) */
     L_COUNT
 };
 static const char *const launch_columns[L_COUNT] = {
@@ -382,6 +389,7 @@ static const char *const launch_columns[L_COUNT] = {
     [L_CONTEXT] = "context", [L_STREAM] = "stream", [L_GRID] = "grid", [L_BLOCK] = "block",
     [L_SHARED] = "shared_bytes", [L_DURATION] = "duration_ms", [L_PROFILED] = "profiled",
     [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node", [L_HOW] = "how", [L_NOTE] = "note",
+    [L_KERNEL_ID] = "kernel_id",
 };
 /* A kernel's own cells: its calls and their times; then the cells only copies, memsets and
  * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
@@ -390,6 +398,8 @@ enum {
     K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS,
     K_TIMED, K_ESTIMATED,  /* after every metric: added with estimated totals, they move no
                               column; empty on the other activities' rows */
+    K_KERNEL_ID,           /* the kernel's number, #N of the other views; empty on the others */
+    K_ROW,                 /* total, or by_host_memory: a copy row's share of its kind's row */
     K_COUNT
 };
 _Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
@@ -399,7 +409,8 @@ static const char *const kernel_columns[K_COUNT] = {
     [K_CALLS] = "calls", [K_PROFILED] = "profiled", [K_TIME_PERCENT] = "time_percent",
     [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
     [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
-    [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated",
+    [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated", [K_KERNEL_ID] = "kernel_id",
+    [K_ROW] = "row",
 };
 
 /* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
@@ -457,7 +468,8 @@ static size_t program_index(const gp_report *r, const gp_exec_launch *l)
     return l->source < r->n_sources ? l->source : r->n_sources;
 }
 
-static void launch_cells(const gp_exec_launch *l, const char *program, row_cells *c)
+static void launch_cells(const gp_exec_launch *l, const char *program,
+                         const gp_kernel_labels *kl, row_cells *c)
 {
     c->text[L_KIND] = "kernel";
     c->text[L_SOURCE] = program;
@@ -478,21 +490,23 @@ static void launch_cells(const gp_exec_launch *l, const char *program, row_cells
     gp_origins_join(l->origins, "+", c->scratch[L_HOW], CELL_LEN);
     c->text[L_HOW] = c->scratch[L_HOW];
     c->text[L_NOTE] = l->note ? l->note : "";
+    set_u64(c, L_KERNEL_ID, gp_kernel_labels_number(kl, l->kernel));
 }
 
 static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,
-                           const programs *p)
+                           const programs *p, const gp_kernel_labels *kl)
 {
     for (size_t i = 0; i < r->exec.n_launches; i++) {
         const gp_exec_launch *launch = &r->exec.launches[i];
         row_cells cells;
-        launch_cells(launch, p->text[program_index(r, launch)], &cells);
+        launch_cells(launch, p->text[program_index(r, launch)], kl, &cells);
         const gp_csv_row row = {.fixed = cells.text, .metrics = &launch->metrics};
         gp_csv_layout_row(out, l, &row);
     }
 }
 
-static void kernel_cells(const gp_exec_kernel *k, const char *program, row_cells *c)
+static void kernel_cells(const gp_exec_kernel *k, const char *program,
+                         const gp_kernel_labels *kl, row_cells *c)
 {
     c->text[K_KIND] = "kernel";
     c->text[K_SOURCE] = program;
@@ -507,11 +521,14 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program, row_cells
     c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
     set_u64(c, K_TIMED, k->timed);
     c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
+    set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel));
+    c->text[K_ROW] = GP_CSV_ROW_TOTAL;
 }
 
 /* One program's kernels, the most time first: summarized over its own launches. */
 static int write_program_kernels(FILE *out, const gp_csv_layout *l, const programs *p,
-                                 size_t program, const gp_exec_info *own)
+                                 size_t program, const gp_exec_info *own,
+                                 const gp_kernel_labels *kl)
 {
     if (own->n_launches == 0)
         return GP_OK;
@@ -520,7 +537,7 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
     GP_TRY(gp_exec_summarize(own, &k, &nk));
     for (size_t i = 0; i < nk; i++) {
         row_cells cells;
-        kernel_cells(&k[i], p->text[program], &cells);
+        kernel_cells(&k[i], p->text[program], kl, &cells);
         const gp_csv_row row = {.fixed = cells.text, .kernel = &k[i]};
         gp_csv_layout_row(out, l, &row);
     }
@@ -541,6 +558,7 @@ static void activity_cells(const gp_csv_activity_line *a, const char *program, r
     set_number(c, K_BYTES, a->bytes);
     set_number(c, K_GBPS, a->gbps);
     set_number(c, K_EVENTS, a->count);
+    c->text[K_ROW] = a->row;
 }
 
 /* The copies, memsets and unified-memory counters after the kernels, as nvprof's "GPU
@@ -582,7 +600,7 @@ static void group_by_program(const gp_report *r, const programs *p, gp_exec_laun
 }
 
 static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,
-                         const programs *p)
+                         const programs *p, const gp_kernel_labels *kl)
 {
     gp_exec_launch *grouped = malloc((r->exec.n_launches ? r->exec.n_launches : 1) *
                                      sizeof *grouped);
@@ -593,7 +611,7 @@ static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,
     for (size_t g = 0; rc == GP_OK && g < p->n; g++) {
         const gp_exec_info own = {.launches = grouped + first[g],
                                   .n_launches = first[g + 1] - first[g]};
-        rc = write_program_kernels(out, l, p, g, &own);
+        rc = write_program_kernels(out, l, p, g, &own, kl);
     }
     free(first);
     free(grouped);
@@ -612,12 +630,23 @@ int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         rc = programs_of(r, &p);
     if (rc == GP_OK && writes_header(o))
         gp_csv_layout_header(out, &l);
+    /* Kernels are numbered by the report's whole summary, per program rows or not, as the
+     * text numbers them. */
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    gp_kernel_labels kl = {0};
+    if (rc == GP_OK)
+        rc = gp_exec_summarize(&r->exec, &k, &nk);
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_FULL);
     if (rc == GP_OK && per_launch)
-        write_launches(out, &l, r, &p);
+        write_launches(out, &l, r, &p, &kl);
     else if (rc == GP_OK)
-        rc = write_kernels(out, &l, r, &p);
+        rc = write_kernels(out, &l, r, &p, &kl);
     if (rc == GP_OK && !per_launch)
         rc = write_activities(out, &l, r, &p);
+    gp_kernel_labels_free(&kl);
+    gp_exec_summary_free(k, nk);
     programs_free(&p);
     gp_csv_layout_free(&l);
     return rc;

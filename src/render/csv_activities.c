@@ -14,6 +14,8 @@
  *   bytes        bytes copied or set; a byte counter's bytes
  *   gbps         bytes over total time, GB/s (1e9 bytes/s)
  *   count        a counter of faults or events: their number
+ *   row          total; by_host_memory on a row per kind and host memory, a part of its
+ *                kind's total row (so that summing the total rows counts each copy once)
  *
  * Unknown or not applicable: empty. */
 #include "render/csv_activities.h"
@@ -29,6 +31,7 @@ static void from_row(gp_csv_activity_line *l, const gp_activity_row *row, bool b
 {
     snprintf(l->kind, sizeof l->kind, "%s", gp_activity_keys[row->kind]);
     l->host = by_memory ? gp_memory_names[row->host] : "";
+    l->row = by_memory ? GP_CSV_ROW_BY_HOST_MEMORY : GP_CSV_ROW_TOTAL;
     l->calls = row->calls;
     l->total_ms = gp_activity_total_ms(row);
     l->avg_ms = gp_activity_average_ms(row);
@@ -44,6 +47,7 @@ static void from_counter(gp_csv_activity_line *l, gp_um_counter c, const gp_um_s
     const bool bytes = gp_um_is_bytes(c);
     snprintf(l->kind, sizeof l->kind, "unified_memory %s", gp_um_keys[c]);
     l->host = "";
+    l->row = GP_CSV_ROW_TOTAL;
     l->calls = s->events;
     l->total_ms = s->time_ns ? (double)s->time_ns * 1e-6 : NAN;
     l->avg_ms = l->min_ms = l->max_ms = l->gbps = NAN;

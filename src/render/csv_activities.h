@@ -9,9 +9,15 @@
 
 /* One row besides the kernels': a kind of copy or memset (and host memory), or a
  * unified-memory counter. NAN where a cell does not apply. */
+/* The row column's values: a row to sum, or a part of one by host memory. */
+#define GP_CSV_ROW_TOTAL "total"
+#define GP_CSV_ROW_BY_HOST_MEMORY "by_host_memory"
+
 typedef struct {
     char kind[48];        /* "memcpy HtoD", "memset", "unified_memory cpu_page_faults" ... */
     const char *host;     /* pageable, pinned, managed; "" for every host memory or none */
+    const char *row;      /* GP_CSV_ROW_TOTAL, or GP_CSV_ROW_BY_HOST_MEMORY for a share of
+                             a total row (summing by kind counts those rows only) */
     size_t calls;         /* copies or memsets; a counter's records */
     double total_ms, avg_ms, min_ms, max_ms;
     double bytes, gbps;   /* bytes copied or set (a byte counter's bytes), GB/s */

@@ -1,7 +1,7 @@
 /* The HTML page of gpuprof compare (render/html_page.h has what the pages share): before/after
  * bars of the median time with the changes marked and the repeats' spread as whiskers, the
  * matched results' table, the results only one report has. A launch shape that was not
- * recorded (a library call's, block 0x0x0) is left out of the labels. */
+ * captured (a library call's, block -) is left out of the labels. */
 #include "render/html.h"
 
 #include "gpuprof/status.h"
@@ -144,11 +144,12 @@ static bool is_common(const common_keys *ck, const gp_compare_key *key)
     return false;
 }
 
-/* A block or grid of 0x0x0: the library chose it and it was not recorded. */
+/* A block or grid of "-" (0x0x0 in compares of older gpuprof): a library call's own,
+ * not captured. */
 static bool unknown_shape(const gp_compare_key *k)
 {
     return (strcmp(k->name, "block") == 0 || strcmp(k->name, "grid") == 0) &&
-           strcmp(k->value, "0x0x0") == 0;
+           (strcmp(k->value, "-") == 0 || strcmp(k->value, "0x0x0") == 0);
 }
 
 /* As gp_compare_label writes a key: "reduce", "int32", "size=16777216"; a kernel by its
@@ -181,16 +182,29 @@ static void row_words(const common_keys *ck, const gp_compare_row *row, bool dif
         row_words(ck, row, false, short_kernel, buf, len);
 }
 
+/* An exec row's kernel number before its words: "#2 ", "new#3 " (as the text's). */
+static void number_label(const gp_compare_row *row, char *buf, size_t len)
+{
+    char words[GP_COMPARE_LABEL_LEN];
+    if (!row->number)
+        return;
+    snprintf(words, sizeof words, "%s", buf);
+    snprintf(buf, len, "%s#%zu %.*s", row->number_is_new ? "new" : "", row->number,
+             (int)(len > 16 ? len - 16 : 0), words);
+}
+
 /* The whole label of a row, for its table cell. */
 static void full_label(const gp_compare_row *row, char *buf, size_t len)
 {
     row_words(NULL, row, false, false, buf, len);
+    number_label(row, buf, len);
 }
 
 static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
                              gp_svg_row *out, char *label, char *full, char *marker)
 {
     row_words(ck, row, true, true, label, GP_COMPARE_LABEL_LEN);
+    number_label(row, label, GP_COMPARE_LABEL_LEN);
     full_label(row, full, GP_COMPARE_LABEL_LEN);
     verdict_marker(marker, GP_SVG_VALUE_LEN, row);
     out->label = label;

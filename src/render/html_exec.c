@@ -66,16 +66,19 @@ static int exec_averages(exec_view *v)
     return GP_OK;
 }
 
-/* Kernels whose short names are alike (one template's instances) numbered apart. */
+/* Each kernel's short name after its number, #N as every view numbers it (the summary's
+ * order): kernels of one template's instances, alike in short, are told apart by it. */
 static int short_names_apart(exec_view *v)
 {
-    const char **fulls = calloc(v->nk + 1, sizeof *fulls);
-    if (!fulls)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    for (size_t i = 0; i < v->nk; i++)
-        fulls[i] = v->k[i].kernel;
-    gp_html_tell_apart(v->short_names[0], SHORT_LEN, SHORT_LEN, fulls, v->nk);
-    free(fulls);
+    for (size_t i = 0; i < v->nk; i++) {
+        char tag[32], *name = v->short_names[i];
+        const size_t t = (size_t)snprintf(tag, sizeof tag, "#%zu ", i + 1);
+        size_t n = strlen(name);
+        n = n + t < SHORT_LEN ? n : SHORT_LEN - 1 - t;
+        memmove(name + t, name, n);
+        memcpy(name, tag, t);
+        name[t + n] = '\0';
+    }
     return GP_OK;
 }
 
@@ -428,7 +431,8 @@ static void kernel_cell(FILE *out, const char *full, const char *short_name)
     fputs("\"><b>", out);
     gp_html_escape(out, short_name);
     fputs("</b>", out);
-    if (strcmp(full, short_name) != 0) {
+    const char *after_number = strchr(short_name, ' ');
+    if (strcmp(full, after_number ? after_number + 1 : short_name) != 0) {
         fputs("<div class=\"full mono\">", out);
         gp_html_escape(out, full);
         fputs("</div>", out);
@@ -470,7 +474,7 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 
 static void exec_table(FILE *out, const exec_view *v)
 {
-    static const char *const times[] = {"time %", "total_ms", "avg_ms", "min_ms", "max_ms"};
+    static const char *const times[] = {"% of kernel time", "total_ms", "avg_ms", "min_ms", "max_ms"};
     const bool rotated = gp_exec_rotated(&v->r->profiler);
     fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>"
           "<th class=\"num\">calls</th>", out);

@@ -5,6 +5,7 @@
 
 #include "gpuprof/status.h"
 #include "render/html_page.h"
+#include "render/kernel_labels.h"
 #include "render/text_graph.h"
 
 #include <math.h>
@@ -46,7 +47,7 @@ static bool same_row(const gp_exec_launch *a, const gp_exec_launch *b)
 
 /* One row: the node, its kernel, its launches' count and time, the way, the note's number. */
 static void node_row(FILE *out, const gp_exec_launch *const *first, size_t n,
-                     gp_text_notes *notes)
+                     gp_text_notes *notes, const gp_kernel_labels *kl)
 {
     const gp_exec_launch *l = first[0];
     double total_ms = 0;
@@ -71,7 +72,7 @@ static void node_row(FILE *out, const gp_exec_launch *const *first, size_t n,
         fprintf(out, " <sup>[%zu]</sup></td>", note);
     } else
         gp_html_td_text(out, how);
-    fputs("<td class=\"kernel mono\">", out);
+    fprintf(out, "<td class=\"kernel mono\">#%zu ", gp_kernel_labels_number(kl, l->kernel));
     gp_html_escape(out, l->kernel);
     fputs("</td></tr>\n", out);
 }
@@ -91,9 +92,19 @@ int gp_html_graph_nodes(FILE *out, const gp_report *r)
     char summary[1024];
     if (!gp_text_graph_summary(summary, sizeof summary, e))
         return GP_OK;
-    const gp_exec_launch **nodes = malloc(e->n_launches * sizeof *nodes);
-    if (!nodes)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    /* each kernel by its #N, as the page's other tables and the text number it */
+    gp_exec_kernel *k = NULL;
+    size_t nk = 0;
+    gp_kernel_labels kl = {0};
+    int rc = gp_exec_summarize(e, &k, &nk);
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_FULL);
+    gp_exec_summary_free(k, nk);
+    const gp_exec_launch **nodes = rc == GP_OK ? malloc(e->n_launches * sizeof *nodes) : NULL;
+    if (!nodes) {
+        gp_kernel_labels_free(&kl);
+        return rc != GP_OK ? rc : gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    }
     size_t n = 0;
     for (size_t i = 0; i < e->n_launches; i++)
         if (e->launches[i].graph_node)
@@ -109,7 +120,7 @@ int gp_html_graph_nodes(FILE *out, const gp_report *r)
     for (size_t i = 0, end; i < n; i = end) {
         for (end = i + 1; end < n && same_row(nodes[i], nodes[end]); end++)
             ;
-        node_row(out, nodes + i, end - i, &notes);
+        node_row(out, nodes + i, end - i, &notes, &kl);
     }
     fputs("</table></div>\n<p class=\"note\">Metrics: how the launches' metrics were obtained "
           "(shadow: the node launched alone before its graph launch; sampled: DRAM traffic "
@@ -117,6 +128,7 @@ int gp_html_graph_nodes(FILE *out, const gp_report *r)
           "timed: not profiled).</p>\n", out);
     notes_list(out, &notes);
     gp_text_notes_free(&notes);
+    gp_kernel_labels_free(&kl);
     free(nodes);
     return GP_OK;
 }

@@ -21,8 +21,12 @@
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+/* [x, y, z]; null for a library call's launch (CUB's own shape, which gpuprof does not
+ * capture: recorded as 0x0x0). */
 static cJSON *dim_array(gp_dim3 d)
 {
+    if (d.x == 0)
+        return cJSON_CreateNull();
     cJSON *a = cJSON_CreateArray();
     cJSON_AddItemToArray(a, cJSON_CreateNumber(d.x));
     cJSON_AddItemToArray(a, cJSON_CreateNumber(d.y));
@@ -284,10 +288,12 @@ static cJSON *stats_json(const gp_metric_stats *s)
     return o;
 }
 
-static cJSON *exec_kernel_json(const gp_exec_kernel *k)
+/* number: the kernel's #N in every view, its place in the summary (most time first). */
+static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddNumberToObject(o, "number", (double)number);
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
     cJSON_AddNumberToObject(o, "timed", (double)k->timed);
@@ -341,7 +347,7 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     size_t nk = 0;
     if (gp_exec_summarize(e, &k, &nk) == GP_OK)
         for (size_t i = 0; i < nk; i++)
-            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i]));
+            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], i + 1));
     gp_exec_summary_free(k, nk);
     gp_json_exec_activities(o, e);
     return o;
@@ -584,6 +590,9 @@ static cJSON *row_json(const gp_compare_row *row)
     cJSON *key = cJSON_AddObjectToObject(o, "key");
     for (size_t i = 0; i < row->n_keys; i++)
         cJSON_AddStringToObject(key, row->keys[i].name, row->keys[i].value);
+    if (row->number)   /* exec: the kernel's #N in the base report (new_kernel_id: the new) */
+        cJSON_AddNumberToObject(o, row->number_is_new ? "new_kernel_id" : "kernel_id",
+                                (double)row->number);
     cJSON_AddStringToObject(o, "verdict", gp_change_name(row->verdict));
     gp_json_add_number(o, "change_pct", row->change_pct);
     gp_json_add_number(o, "bound_pct", row->bound_pct);

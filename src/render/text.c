@@ -83,7 +83,7 @@ static void print_header(FILE *out, const gp_report *r, size_t width)
     snprintf(line, sizeof line, "time: median of %u runs after %u warm-up%s, L2 flushed before "
              "each", r->repeat, r->warmup, r->warmup == 1 ? "" : "s");
     gp_text_paragraph(out, line, width, 2);
-    gp_text_paragraph(out, "GB/s: minimum bytes moved / median time, 1 GB = 10^9 bytes", width,
+    gp_text_paragraph(out, "GB/s: minimum bytes moved / median time; " GP_TEXT_UNITS, width,
                       2);
     int used = snprintf(line, sizeof line, "noise%%: the runs' spread, 1.4826 x median absolute "
                         "deviation / median");
@@ -146,6 +146,16 @@ static void print_legend(FILE *out, const metric_columns *m, size_t width)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s %s = %s", i ? "," : "",
                                  m->cols[i].label, m->cols[i].key);
     gp_text_paragraph(out, line, width, 2);
+}
+
+/* Under the header, where a result is a library call: what its "-" grid and block mean. */
+static void print_library_shape(FILE *out, const gp_report *r, size_t width)
+{
+    for (size_t i = 0; i < r->n_results; i++)
+        if (r->results[i].block.x == 0) {
+            gp_text_paragraph(out, "grid, block -: " GP_LIBRARY_SHAPE, width, 2);
+            return;
+        }
 }
 
 static void add_metric_titles(gp_text_table *t, const metric_columns *m)
@@ -287,10 +297,10 @@ static void print_problem(FILE *out, const gp_problem *pr, size_t width)
     const gp_result *res = &pr->report->results[pr->first];
     char size[64], note[32], line[512];
     format_size(size, sizeof size, res);
-    double mib = (double)res->bytes_moved / (1024.0 * 1024.0);
-    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MiB moved at least", res->family,
+    double mb = (double)res->bytes_moved / 1e6;  /* decimal, as the GB/s beside it */
+    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MB moved at least", res->family,
                         res->type, size,
-                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mib);
+                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mb);
     for (size_t i = 0; i < res->n_params && used > 0 && (size_t)used < sizeof line; i++) {
         const gp_param *p = &res->params[i];
         if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
@@ -317,6 +327,7 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
         const gp_result *res = &r->results[i];
         for (size_t l = 0; l < res->n_launches; l++) {
             const gp_launch_record *lr = &res->launches[l];
+            gp_text_metric_notes notes = {.n = 0};
             char name[GP_NAME_LEN], line[2 * GP_NAME_LEN + 64];
             gp_kernel_name_format(lr->kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, name,
                                   sizeof name);
@@ -333,12 +344,9 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
                 gp_table_cell(&t, cell);
                 gp_table_cell(&t, v->unit);
                 gp_table_cell(&t, def ? def->description : "PerfWorks metric");
-                if (v->note[0]) {
-                    char note[sizeof v->note + 8];
-                    snprintf(note, sizeof note, "* %s", v->note);
-                    gp_table_note(&t, note, 6);
-                }
+                gp_text_metric_notes_add(&notes, v);
             }
+            gp_text_metric_notes_rows(&notes, &t, 6);  /* each note once, after the rows */
         }
     }
     if (t.n_rows)
@@ -413,6 +421,7 @@ static int start(text_stream *s)
     GP_TRY(find_metric_columns(s->r, s->o.wide, s->m));
     print_header(s->out, s->r, s->page);
     print_legend(s->out, s->m, s->page);
+    print_library_shape(s->out, s->r, s->page);
     s->started = true;
     return GP_OK;
 }
@@ -496,7 +505,8 @@ static int text_stream_open(FILE *out, const gp_report *r, const gp_render_optio
     }
     *s = (text_stream){.out = out, .r = r, .o = o ? *o : (gp_render_options){0},
                        .page = gp_text_width(o), .ahead = ahead,
-                       .label_sources = gp_report_sources_differ(r), .m = m};
+                       /* every row of a merged report says its file, by the header's index */
+                       .label_sources = r->n_sources > 1, .m = m};
     *state = s;
     return GP_OK;
 }
@@ -616,10 +626,32 @@ static void add_compare_metrics(gp_text_table *t, const gp_compare_row *row,
     }
 }
 
-static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct)
+/* An exec row's label: its kernel's number in the base report ("#2 "), or for a kernel only
+ * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
+ * name, which is cut in the middle where it is too long. */
+static void add_compare_label(gp_text_table *t, const gp_compare_row *row, bool exec)
 {
-    char label[GP_COMPARE_LABEL_LEN], cell[32];
-    gp_compare_label(row, label, sizeof label);
+    if (!exec || row->n_keys == 0) {
+        char label[GP_COMPARE_LABEL_LEN];
+        gp_compare_label(row, label, sizeof label);
+        gp_table_cell(t, label);
+        return;
+    }
+    char tag[160] = "";
+    size_t used = 0;
+    if (row->number)
+        used = (size_t)snprintf(tag, sizeof tag, "%s#%zu ", row->number_is_new ? "new" : "",
+                                row->number);
+    for (size_t i = 1; i < row->n_keys && used < sizeof tag; i++)
+        used += (size_t)snprintf(tag + used, sizeof tag - used, "%s=%s ", row->keys[i].name,
+                                 row->keys[i].value);
+    gp_table_name_cell(t, tag, row->keys[0].value);
+}
+
+static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct,
+                            bool exec)
+{
+    char cell[32];
     gp_table_row(t);
     gp_table_cell(t, gp_change_name(row->verdict));
     add_number(t, "%+.1f", row->change_pct);
@@ -630,7 +662,7 @@ static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double 
     gp_table_cell(t, cell);
     add_number(t, "%.1f", row->base.present ? row->base.gbps : NAN);
     add_number(t, "%.1f", row->next.present ? row->next.gbps : NAN);
-    gp_table_cell(t, label);
+    add_compare_label(t, row, exec);
     add_compare_metrics(t, row, threshold_pct);
 }
 
@@ -648,7 +680,7 @@ int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *
     gp_table_init(&t, 0);
     GP_TABLE_COLUMNS(&t, columns);
     for (size_t i = 0; i < c->n_rows; i++)
-        add_compare_row(&t, &c->rows[i], c->threshold_pct);
+        add_compare_row(&t, &c->rows[i], c->threshold_pct, c->exec);
     const int rc = gp_table_print(out, &t, width);
     gp_table_free(&t);
     if (rc != GP_OK)
@@ -686,7 +718,7 @@ int gp_text_list(FILE *out, const gp_render_options *o)
             const gp_variant *v = &fam->variants[i];
             char blocks[96], def[32];
             gp_describe_blocks(fam, v, blocks, sizeof blocks);
-            gp_format_block(v->default_block, fam->two_d, def, sizeof def);
+            gp_describe_default_block(fam, v, def, sizeof def);
             gp_table_row(&t);
             gp_table_cell(&t, v->name);
             gp_table_cell(&t, def);

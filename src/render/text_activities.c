@@ -1,5 +1,5 @@
 /* gpuprof exec's GPU activities in text, as nvprof printed them: one table of kernels,
- * copies and memsets by the time they took (Time(%), Time, Calls, Avg, Min, Max, Name, and
+ * copies and memsets by the time they took (%GPU, Time, Calls, Avg, Min, Max, Name, and
  * for copies their bytes and throughput); the copies by host memory, with the share that was
  * pageable (copied through a staging buffer, so slower); and the unified-memory counters.
  * On --launches, each copy or memset is a row among the kernel launches, in the order the
@@ -11,6 +11,7 @@
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/kernel_labels.h"
 #include "render/text_layout.h"
 
 #include <math.h>
@@ -19,16 +20,17 @@
 
 /* ---- units ----------------------------------------------------------------------------------- */
 
-/* "4.0000MB": bytes in the binary unit that keeps the value at least 1, as nvprof. */
+/* "4.19MB": bytes in the decimal unit that keeps the value at least 1 (1 MB = 10^6 bytes),
+ * the unit of the GB/s beside them (nvprof printed binary megabytes next to decimal GB/s). */
 static void format_bytes(char *buf, size_t len, double bytes)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
     size_t u = 0;
-    while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-        bytes /= 1024;
+    while (bytes >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1000;
         u++;
     }
-    snprintf(buf, len, u ? "%.4f%s" : "%.0f%s", bytes, units[u]);
+    snprintf(buf, len, u ? "%.2f%s" : "%.0f%s", bytes, units[u]);
 }
 
 static void format_gbps(char *buf, size_t len, double gbps)
@@ -43,7 +45,8 @@ static void format_gbps(char *buf, size_t len, double gbps)
 
 /* A row of the table: a kernel or a kind of copy or memset. */
 typedef struct {
-    char name[GP_NAME_LEN];
+    const char *name;            /* a kernel's in its style, or the kind of copy's title */
+    size_t number;               /* a kernel's (render/kernel_labels.h); 0: a copy or memset */
     size_t calls, timed;
     double total_ms, avg_ms, min_ms, max_ms;
     bool estimated;              /* a kernel's total from the mean of some of its launches */
@@ -58,16 +61,18 @@ static int most_time_first(const void *a, const void *b)
     const double tx = x->timed ? x->total_ms : -1, ty = y->timed ? y->total_ms : -1;
     if (tx != ty)
         return tx > ty ? -1 : 1;
-    return strcmp(x->name, y->name);
+    return x->number != y->number ? (x->number < y->number ? -1 : 1)
+                                  : strcmp(x->name, y->name);
 }
 
-/* A kernel's row, named as --kernel-name asks (control characters shown as '?'). */
-static void kernel_line(activity_line *l, const gp_exec_kernel *k, gp_kernel_name_style style)
+/* A kernel's row, numbered and named as the summary's. */
+static void kernel_line(activity_line *l, const gp_exec_kernel *k, const gp_kernel_labels *kl)
 {
     *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
                          .avg_ms = k->average_ms, .min_ms = k->min_ms, .max_ms = k->max_ms,
-                         .estimated = k->total_estimated, .gbps = NAN};
-    gp_text_kernel_name(l->name, sizeof l->name, k->kernel, style);
+                         .estimated = k->total_estimated, .gbps = NAN,
+                         .name = gp_kernel_labels_name(kl, k->kernel),
+                         .number = gp_kernel_labels_number(kl, k->kernel)};
 }
 
 static void copy_line(activity_line *l, const gp_activity_row *row)
@@ -76,7 +81,7 @@ static void copy_line(activity_line *l, const gp_activity_row *row)
                          .avg_ms = gp_activity_average_ms(row), .min_ms = row->min_ms,
                          .max_ms = row->max_ms, .moves_bytes = true, .bytes = row->bytes,
                          .gbps = gp_activity_gbps(row)};
-    snprintf(l->name, sizeof l->name, "%s", gp_activity_title(row->kind));
+    l->name = gp_activity_title(row->kind);
 }
 
 /* A time cell: the unit that suits it (nvprof's), "-" when unknown. */
@@ -109,13 +114,16 @@ static void add_line(gp_text_table *t, const activity_line *l, double all_ms, bo
     add_time(t, l->timed, l->max_ms);
     gp_table_cell(t, bytes);
     gp_table_cell(t, gbps);
-    gp_table_cell(t, l->name);
+    char tag[32] = "";
+    if (l->number)
+        snprintf(tag, sizeof tag, "#%zu ", l->number);
+    gp_table_name_cell(t, tag, l->name);
 }
 
 static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
 {
     static const gp_column_spec counts[] = {
-        {"Time(%)", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
+        {"%GPU", GP_COLUMN_RIGHT, 0}, {"Time", GP_COLUMN_RIGHT, 1},
         {"Calls", GP_COLUMN_RIGHT, 1},
     };
     static const gp_column_spec times[] = {
@@ -139,14 +147,17 @@ static int print_lines(FILE *out, activity_line *lines, size_t n, size_t width)
     for (size_t i = 0; i < n; i++)
         add_line(&t, &lines[i], all_ms, estimated);
     fputs("\nGPU activities:\n", out);
-    const int rc = gp_table_print(out, &t, width);
+    int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK)
+        gp_text_paragraph(out, "legend: %GPU = each row's share of the time of all GPU activities "
+                          "(kernels, copies and memsets)", width, 2);
     if (rc == GP_OK && estimated)
         gp_text_estimate_note(out, width);
     gp_table_free(&t);
     return rc;
 }
 
-static int print_gpu_activities(FILE *out, const gp_exec_info *e, gp_kernel_name_style style,
+static int print_gpu_activities(FILE *out, const gp_exec_info *e, const gp_kernel_labels *kl,
                                 size_t width)
 {
     gp_exec_kernel *k = NULL;
@@ -160,7 +171,7 @@ static int print_gpu_activities(FILE *out, const gp_exec_info *e, gp_kernel_name
         rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (lines) {
         for (size_t i = 0; i < nk; i++)
-            kernel_line(&lines[i], &k[i], style);
+            kernel_line(&lines[i], &k[i], kl);
         for (size_t i = 0; i < nr; i++)
             copy_line(&lines[nk + i], &rows[i]);
         rc = print_lines(out, lines, nk + nr, width);
@@ -267,13 +278,14 @@ static int print_unified(FILE *out, const gp_exec_info *e, size_t width)
     return rc;
 }
 
-int gp_text_activities(FILE *out, const gp_report *r, const gp_render_options *o)
+int gp_text_activities(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
+                       const gp_render_options *o)
 {
     const gp_exec_info *e = &r->exec;
     if (!gp_exec_has_activities(e))
         return GP_OK;
     const size_t width = gp_text_width(o);
-    GP_TRY(print_gpu_activities(out, e, o ? o->kernel_name : GP_KERNEL_NAME_FULL, width));
+    GP_TRY(print_gpu_activities(out, e, kl, width));
     GP_TRY(print_host_memory(out, e, width));
     return print_unified(out, e, width);
 }

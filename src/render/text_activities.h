@@ -4,6 +4,7 @@
 #define GPUPROF_RENDER_TEXT_ACTIVITIES_H
 
 #include "gpuprof/report.h"
+#include "render/kernel_labels.h"
 #include "render/text_layout.h"
 
 #include <stddef.h>
@@ -12,7 +13,8 @@
 /* When the program copied, set memory or used unified memory: the GPU activities (kernels,
  * copies and memsets by time), the copies by host memory with the pageable share, and the
  * unified-memory counters. Nothing otherwise. */
-int gp_text_activities(FILE *out, const gp_report *r, const gp_render_options *o);
+int gp_text_activities(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
+                       const gp_render_options *o);
 
 /* --launches: the copies and memsets from *next on that were issued before `before` (same
  * pid, smaller correlation id, or an earlier pid), or all that are left when before is NULL,

@@ -9,6 +9,7 @@
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/kernel_labels.h"
 #include "render/text_activities.h"
 #include "render/text_graph.h"
 #include "render/text.h"
@@ -21,11 +22,29 @@
 #define MAX_METRIC_COLUMNS 256
 #define NAME_LEN 4096
 
-static void display_name(char *buf, size_t len, const char *kernel, const gp_render_options *o)
+/* A launch's tag before its kernel's name: "#3 ", in a merged report with its file's index,
+ * "#3 [2] ". */
+static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kernel_labels *kl,
+                       const gp_exec_launch *l)
 {
-    gp_text_kernel_name(buf, len, kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    const size_t number = gp_kernel_labels_number(kl, l->kernel);
+    char from[32];
+    gp_launch_source_tag(r, l, from, sizeof from);
+    size_t used = number ? (size_t)snprintf(buf, len, "#%zu ", number)
+                         : (size_t)snprintf(buf, len, "%s", "");
+    if (from[0] && used < len)
+        snprintf(buf + used, len - used, "%s ", from);
 }
 
+/* A kernel's tag in a table: "#3 ", in a merged report with its files, "#3 [1,2] ". */
+static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, size_t number,
+                       const char *kernel)
+{
+    const char *from = gp_kernel_labels_from(kl, kernel);
+    snprintf(buf, len, "#%zu %s%s", number, from, from[0] ? " " : "");
+}
+
+/* The header's first line: the program, how it ended, what it launched. */
 static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
 {
     const gp_exec_info *e = &r->exec;
@@ -47,39 +66,68 @@ static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_
                  "process%s", e->n_launches, e->n_launches == 1 ? "" : "es", n_kernels,
                  n_kernels == 1 ? "" : "s", e->processes, e->processes == 1 ? "" : "es");
     gp_text_paragraph(out, line, width, 2);
-    for (size_t i = 0; i < e->n_devices; i++) {
-        const gp_device_info *d = &e->devices[i];
-        snprintf(line, sizeof line, "GPU %d: %s (sm_%d%d, %d SMs, peak %.1f GB/s)", d->index,
-                 d->name, d->cc_major, d->cc_minor, d->multiprocessors, d->peak_gbps);
-        gp_text_paragraph(out, line, width, 2);
-    }
-    if (e->n_devices == 0)
-        gp_text_paragraph(out, "no GPU recorded", width, 2);
 }
 
+/* The header's second line: the GPUs and the metrics in a few words ("GPU 0: NVIDIA H100
+ * (sm_90, 3352.3 GB/s peak); metrics: default set, kernel replay, 1/1 launches profiled");
+ * how they were collected is the legend's, under the summary. */
+static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width)
+{
+    const gp_exec_info *e = &r->exec;
+    const gp_profiler_info *p = &r->profiler;
+    char line[2048];
+    size_t used = 0;
+    for (size_t i = 0; i < e->n_devices && used < sizeof line; i++) {
+        const gp_device_info *d = &e->devices[i];
+        used += (size_t)snprintf(line + used, sizeof line - used, "%sGPU %d: %s (sm_%d%d, "
+                                 "%.1f GB/s peak)", i ? "; " : "", d->index, d->name,
+                                 d->cc_major, d->cc_minor, d->peak_gbps);
+    }
+    if (e->n_devices == 0)
+        used = (size_t)snprintf(line, sizeof line, "no GPU recorded");
+    if (used >= sizeof line)
+        used = sizeof line - 1;
+    char replay[160] = "--replay=";
+    if (gp_exec_rotated(p))
+        snprintf(replay + 9, sizeof replay - 9, "%s", gp_exec_replay_name(p->replay));
+    else
+        gp_exec_describe_replay(p, replay, sizeof replay);
+    if (p->state == GP_PROF_OK)
+        snprintf(line + used, sizeof line - used, "; metrics: %s set, %s, %zu/%zu launches "
+                 "profiled", p->metric_set, replay, gp_exec_profiled(e), e->n_launches);
+    else
+        snprintf(line + used, sizeof line - used, "; metrics: %s",
+                 p->state == GP_PROF_UNAVAILABLE ? "unavailable (see below)" : "none");
+    gp_text_paragraph(out, line, width, 2);
+}
+
+/* The legend under the summary: what its share divides by (the GPU activities' %GPU
+ * divides by more), the units of the whole report (the activities' bytes too), and how the
+ * metrics and times were obtained, in full. */
 static void print_profiler(FILE *out, const gp_report *r, size_t width)
 {
+    gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all kernels; "
+                      GP_TEXT_UNITS, width, 2);
     const gp_profiler_info *p = &r->profiler;
-    const size_t profiled = gp_exec_profiled(&r->exec);
-    char replay[160], line[1024];
+    char replay[160], line[1024], sms[32] = "";
     gp_exec_describe_replay(p, replay, sizeof replay);
+    if (r->exec.n_devices)
+        snprintf(sms, sizeof sms, " (%d SMs)", r->exec.devices[0].multiprocessors);
     if (p->state == GP_PROF_OK && gp_exec_rotated(p))
-        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, --replay=%s "
-                 "(%s), %zu of %zu launches profiled; times from CUPTI's activity records, of "
-                 "a profiled launch from its counters where it ran without SASS "
-                 "instrumentation; passes: the one-pass groups a kernel's launches collected",
-                 p->chip, p->metric_set, gp_exec_replay_name(p->replay), replay, profiled,
-                 r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, --replay=%s (%s); "
+                 "times from CUPTI's activity records, of a profiled launch from its counters "
+                 "where it ran without SASS instrumentation; passes: the one-pass groups a "
+                 "kernel's launches collected", p->chip, sms, gp_exec_replay_name(p->replay),
+                 replay);
     else if (p->state == GP_PROF_OK)
-        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s, %s set, %s (%d "
-                 "pass%s), %zu of %zu launches profiled; times from CUPTI's activity records, "
-                 "of a profiled launch from its counters", p->chip, p->metric_set, replay,
-                 p->passes, p->passes == 1 ? "" : "es", profiled, r->exec.n_launches);
+        snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, %s (%d pass%s); "
+                 "times from CUPTI's activity records, of a profiled launch from its counters",
+                 p->chip, sms, replay, p->passes, p->passes == 1 ? "" : "es");
     else if (p->state == GP_PROF_UNAVAILABLE)
         snprintf(line, sizeof line, "metrics: unavailable (%s); times from CUPTI's activity "
                  "records", p->reason);
     else
-        snprintf(line, sizeof line, "metrics: none; times from CUPTI's activity records");
+        snprintf(line, sizeof line, "times from CUPTI's activity records");
     gp_text_paragraph(out, line, width, 2);
     if (p->state == GP_PROF_OK && gp_exec_describe_footprint(p, line, sizeof line))
         gp_text_paragraph(out, line, width, 2);
@@ -98,7 +146,7 @@ static bool lacks_passes(const gp_profiler_info *p, const gp_exec_kernel *k)
 /* Under rotation: the kernels whose launches did not collect every pass (launched too few
  * times), named, so that their n/a metrics are not a surprise. */
 static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                          const gp_render_options *o)
+                          const gp_kernel_labels *kl, const gp_render_options *o)
 {
     if (r->profiler.state != GP_PROF_OK || !gp_exec_rotated(&r->profiler))
         return;
@@ -115,11 +163,11 @@ static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k
     for (size_t i = 0, named = 0; i < nk && named < MAX_NAMED && used < sizeof line; i++) {
         if (!lacks_passes(&r->profiler, &k[i]))
             continue;
-        char name[NAME_LEN], passes[16];
-        display_name(name, sizeof name, k[i].kernel, o);
+        char passes[16];
         gp_exec_describe_passes(&r->profiler, k[i].passes, passes, sizeof passes);
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s (%s)",
-                                 named++ ? ", " : "", name, passes);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s#%zu %s (%s)",
+                                 named++ ? ", " : "", i + 1,
+                                 gp_kernel_labels_name(kl, k[i].kernel), passes);
     }
     if (lacking > MAX_NAMED && used < sizeof line)
         snprintf(line + used, sizeof line - used, ", and %zu more", lacking - MAX_NAMED);
@@ -140,14 +188,14 @@ typedef struct {
     const gp_report *r;
     const gp_text_graph_use *graph;  /* per kernel, where the table has graph nodes */
     bool timed;                      /* a timed column: some kernel's total is estimated */
-    const gp_render_options *o;
+    const gp_kernel_labels *kl;
 } kernel_table;
 
 static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
                            const gp_exec_kernel *k)
 {
     const gp_report *r = kt->r;
-    char name[NAME_LEN], total[40];
+    char total[40];
     gp_table_row(t);
     if (isfinite(k->time_percent))
         gp_table_cellf(t, "%.1f%%", k->time_percent);
@@ -172,15 +220,16 @@ static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
     add_time(t, k->average_ms);
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
-    display_name(name, sizeof name, k->kernel, kt->o);
-    gp_table_cell(t, name);
+    char tag[32 + GP_SOURCES_LEN];
+    kernel_tag(tag, sizeof tag, kt->kl, i + 1, k->kernel);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel));
 }
 
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_render_options *o)
+                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     static const gp_column_spec times[] = {
-        {"time%", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
+        {"%kernels", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
         {"calls", GP_COLUMN_RIGHT, 1},
     };
     static const gp_column_spec launch_times[] = {
@@ -190,7 +239,7 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     gp_text_graph_use *graph = NULL;
     if (gp_text_has_graph_nodes(&r->exec))
         GP_TRY(gp_text_graph_uses(&r->exec, k, nk, &graph));
-    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), o};
+    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), kl};
     gp_text_table t;
     gp_table_init(&t, 0);
     GP_TABLE_COLUMNS(&t, times);
@@ -258,14 +307,17 @@ static void add_stat(gp_text_table *t, const gp_metric_value *v, bool combined)
 
 /* The kernel's rows; whether any metric was combined over launches of different passes. */
 static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                               const gp_render_options *o, gp_text_metric *cols)
+                               const gp_kernel_labels *kl, const gp_render_options *o,
+                               gp_text_metric *cols)
 {
     const bool detail = o && o->metrics_detail;
     const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
-    char name[NAME_LEN], line[NAME_LEN + 64];
-    display_name(name, sizeof name, k->kernel, o);
-    snprintf(line, sizeof line, "Kernel: %s", name);
-    gp_table_line(t, line);
+    char head[48 + GP_SOURCES_LEN];
+    const char *from = gp_kernel_labels_from(kl, k->kernel);
+    snprintf(head, sizeof head, "Kernel #%zu%s%s: ", gp_kernel_labels_number(kl, k->kernel),
+             from[0] ? " " : "", from);
+    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel));
+    gp_text_metric_notes notes = {.n = 0};
     bool combined = false;
     for (size_t i = 0; i < n; i++) {
         const gp_metric_stats *s = stats_of(k, cols[i].key);
@@ -281,17 +333,14 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
         combined = combined || s->combined;
         if (detail)
             gp_table_note(t, cols[i].description, 12);
-        if (s->average.note[0]) {
-            char note[sizeof s->average.note + 8];
-            snprintf(note, sizeof note, "note: %s", s->average.note);
-            gp_table_note(t, note, 12);
-        }
+        gp_text_metric_notes_add(&notes, &s->average);
     }
+    gp_text_metric_notes_rows(&notes, t, 10);  /* each note once, after the kernel's rows */
     return combined;
 }
 
 static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_render_options *o)
+                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
     if (!cols)
@@ -307,7 +356,7 @@ static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     bool combined = false;
     for (size_t i = 0; i < nk; i++)
         if (k[i].profiled && k[i].n_metrics)
-            combined = add_kernel_metrics(&t, r, &k[i], o, cols) || combined;
+            combined = add_kernel_metrics(&t, r, &k[i], kl, o, cols) || combined;
     free(cols);
     int rc = GP_OK;
     const size_t width = gp_text_width(o);
@@ -361,14 +410,14 @@ typedef struct {
     const gp_report *r;
     const gp_text_metric *cols;  /* the metric columns */
     size_t n;
-    const gp_render_options *o;
+    const gp_kernel_labels *kl;
     bool graphs;                 /* a graph column: the program ran graph nodes */
     gp_text_notes notes;         /* the launches' notes, numbered as met */
 } launch_table;
 
 static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
 {
-    char grid[48], block[48], name[NAME_LEN];
+    char grid[48], block[48], tag[64];
     gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
     gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
     gp_table_row(t);
@@ -392,8 +441,8 @@ static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_lau
                              gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }
-    display_name(name, sizeof name, l->kernel, lt->o);
-    gp_table_cell(t, name);
+    launch_tag(tag, sizeof tag, lt->r, lt->kl, l);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel));
 }
 
 /* The metric columns over every launch. */
@@ -412,7 +461,8 @@ static size_t launch_metrics(const gp_report *r, gp_text_metric *cols)
     return n;
 }
 
-static int print_launches(FILE *out, const gp_report *r, const gp_render_options *o)
+static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
+                          const gp_render_options *o)
 {
     gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
     if (!cols)
@@ -431,7 +481,7 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
         {"smem", GP_COLUMN_RIGHT, 1},   {"time", GP_COLUMN_RIGHT, 1},
         {"profiled", GP_COLUMN_RIGHT, 1},
     };
-    launch_table lt = {.r = r, .cols = cols, .n = n, .o = o,
+    launch_table lt = {.r = r, .cols = cols, .n = n, .kl = kl,
                        .graphs = gp_text_has_graph_nodes(&r->exec)};
     GP_TABLE_COLUMNS(&t, where);
     if (lt.graphs)
@@ -458,6 +508,8 @@ static int print_launches(FILE *out, const gp_report *r, const gp_render_options
         gp_text_paragraph(out, legend, width, 2);
     fputc('\n', out);
     const int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK && r->exec.n_activities)  /* the copies' rows show bytes */
+        gp_text_paragraph(out, "legend: " GP_TEXT_UNITS, width, 2);
     if (rc == GP_OK)
         gp_text_notes_print(out, &lt.notes, width);
     gp_text_notes_free(&lt.notes);
@@ -470,18 +522,31 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
     GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
+    gp_kernel_labels kl;
+    int rc = gp_kernel_labels_init(&kl, k, nk, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_sources(&kl, r);
+    if (rc != GP_OK) {
+        gp_exec_summary_free(k, nk);
+        return rc;
+    }
     const size_t width = gp_text_width(o);
+    /* Two lines of header; how the numbers were obtained follows the table, as its legend. */
     print_program(out, r, nk, width);
+    print_device_and_metrics(out, r, width);
     gp_text_exec_sources(out, r);
-    print_profiler(out, r, width);
-    print_lacking(out, r, k, nk, o);
-    gp_text_graph_mode(out, &r->exec, width);
-    int rc = o && o->launches ? print_launches(out, r, o) : print_kernels(out, r, k, nk, o);
+    rc = o && o->launches ? print_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
+    if (rc == GP_OK) {
+        print_profiler(out, r, width);
+        print_lacking(out, r, k, nk, &kl, o);
+        gp_text_graph_mode(out, &r->exec, width);
+    }
     if (rc == GP_OK && !(o && o->launches))
-        rc = print_metrics(out, r, k, nk, o);
+        rc = print_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
     if (rc == GP_OK && !(o && o->launches))
-        rc = gp_text_activities(out, r, o);
+        rc = gp_text_activities(out, r, &kl, o);
+    gp_kernel_labels_free(&kl);
     gp_exec_summary_free(k, nk);
     return rc;
 }

@@ -2,6 +2,7 @@
  * paragraphs. Spaces are held back until text follows them, so that no line ends in one. */
 #include "render/text_layout.h"
 
+#include "gpuprof/hashmap.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/status.h"
 
@@ -204,6 +205,40 @@ void gp_table_line(gp_text_table *t, const char *text)
         row->line = copy_trimmed(t, text);
 }
 
+/* The tag and the name as one string; the row remembers the tag's bytes. */
+static char *tagged(gp_text_table *t, gp_text_row *row, const char *tag, const char *name)
+{
+    const size_t a = strlen(tag), b = strlen(name);
+    char *s = malloc(a + b + 1);
+    if (!s) {
+        t->failed = t->failed ? t->failed : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        return NULL;
+    }
+    memcpy(s, tag, a);
+    memcpy(s + a, name, b + 1);
+    row->keep = a;
+    row->name = true;
+    return s;
+}
+
+void gp_table_name_cell(gp_text_table *t, const char *tag, const char *name)
+{
+    gp_text_row *row = t->n_rows ? &t->rows[t->n_rows - 1] : NULL;
+    if (!row || !row->cells || !t->n_columns || row->cells[t->n_columns - 1])
+        return;
+    for (size_t c = 0; c + 1 < t->n_columns; c++)
+        if (!row->cells[c])
+            row->cells[c] = copy_trimmed(t, "");
+    row->cells[t->n_columns - 1] = tagged(t, row, tag, name);
+}
+
+void gp_table_name_line(gp_text_table *t, const char *head, const char *name)
+{
+    gp_text_row *row = add_row(t);
+    if (row)
+        row->line = tagged(t, row, head, name);
+}
+
 void gp_table_note(gp_text_table *t, const char *text, int indent)
 {
     gp_text_row *row = add_row(t);
@@ -223,11 +258,21 @@ typedef struct {
     size_t n_parts;
     bool has_tail;             /* the last column is prose or names */
     size_t tail_width;         /* its room in the first part */
+    char **fitted;             /* per row: a name row's tag and shortened name; else NULL */
 } layout;
 
 static const char *cell_text(const gp_text_row *row, size_t c)
 {
     return row->cells[c] ? row->cells[c] : "";
+}
+
+/* The columns of s's first `bytes` bytes. */
+static size_t span_width(const char *s, size_t bytes)
+{
+    size_t n = 0;
+    for (size_t i = 0; s && i < bytes && s[i]; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
 }
 
 static void measure(const gp_text_table *t, layout *l)
@@ -321,6 +366,88 @@ static void put_cell(line_writer *w, const gp_text_table *t, const layout *l, si
     }
 }
 
+/* ---- names told apart -------------------------------------------------------------------- */
+
+/* A name row's name: its last cell or its line, past the tag. */
+static const char *row_name(const gp_text_table *t, const gp_text_row *row)
+{
+    const char *s = row->cells ? row->cells[t->n_columns - 1] : row->line;
+    return s ? s + row->keep : "";
+}
+
+static bool is_name_row(const gp_text_row *row, bool lines)
+{
+    return row->name && (lines ? !row->cells : row->cells != NULL);
+}
+
+/* The distinct names of the name rows (cells or lines) and the widest tag's columns: `names`
+ * gets each once, `index` each row's place in it. */
+static int distinct_names(const gp_text_table *t, bool lines, const char **names, size_t *n,
+                          size_t *index, size_t *tag)
+{
+    gp_hashmap seen;
+    gp_hashmap_init(&seen, sizeof(size_t));
+    *n = *tag = 0;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const gp_text_row *row = &t->rows[r];
+        if (!is_name_row(row, lines))
+            continue;
+        const char *name = row_name(t, row);
+        bool added;
+        size_t *at = gp_hashmap_add_str(&seen, name, &added);
+        if (!at) {
+            gp_hashmap_free(&seen);
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        }
+        if (added) {
+            *at = *n;
+            names[(*n)++] = name;
+        }
+        index[r] = *at;
+        const size_t cols = span_width(row->cells ? row->cells[t->n_columns - 1] : row->line,
+                                       row->keep);
+        *tag = cols > *tag ? cols : *tag;
+    }
+    gp_hashmap_free(&seen);
+    return GP_OK;
+}
+
+/* The name rows' texts within `width` (name cells: the last column's room; lines: the
+ * page's), each tag kept and the names shortened together so that no two print alike. */
+static int fit_names(const gp_text_table *t, layout *l, bool lines, size_t width)
+{
+    const char **names = calloc(t->n_rows + 1, sizeof *names);
+    size_t *index = calloc(t->n_rows + 1, sizeof *index);
+    size_t n = 0, tag = 0;
+    int rc = names && index ? distinct_names(t, lines, names, &n, index, &tag)
+                            : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    /* a column is at most 4 bytes of UTF-8 */
+    const size_t stride = 4 * ((width > tag ? width - tag : 0) + GP_KERNEL_NAME_LEAST + 8);
+    char *labels = rc == GP_OK && n ? malloc(n * stride) : NULL;
+    if (rc == GP_OK && n && !labels)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (labels)
+        rc = gp_kernel_names_shorten(names, n, width > tag ? width - tag : 0, labels, stride);
+    for (size_t r = 0; rc == GP_OK && labels && r < t->n_rows; r++) {
+        const gp_text_row *row = &t->rows[r];
+        if (!is_name_row(row, lines))
+            continue;
+        const char *whole = row->cells ? row->cells[t->n_columns - 1] : row->line;
+        const char *label = labels + index[r] * stride;
+        l->fitted[r] = malloc(row->keep + strlen(label) + 1);
+        if (!l->fitted[r]) {
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+            break;
+        }
+        snprintf(l->fitted[r], row->keep + strlen(label) + 1, "%.*s%s", (int)row->keep,
+                 whole, label);
+    }
+    free(labels);
+    free(names);
+    free(index);
+    return rc;
+}
+
 /* The lines of one part: its title line when `title`, then rows [from, to). */
 static void print_lines(FILE *out, const gp_text_table *t, const layout *l, size_t part,
                         size_t page, bool title, size_t from, size_t to)
@@ -334,6 +461,11 @@ static void print_lines(FILE *out, const gp_text_table *t, const layout *l, size
             end_line(&w);
             continue;
         }
+        if (row && !row->cells && l->fitted[r]) {
+            put_text(&w, l->fitted[r], strlen(l->fitted[r]));
+            end_line(&w);
+            continue;
+        }
         if (row && !row->cells) {
             put_cut(&w, row->line ? row->line : "", page);
             end_line(&w);
@@ -343,7 +475,10 @@ static void print_lines(FILE *out, const gp_text_table *t, const layout *l, size
             if (!shown(t, l, c, part))
                 continue;
             put_spaces(&w, gap(t, c));
-            put_cell(&w, t, l, c, row ? cell_text(row, c) : t->columns[c].title, !row);
+            if (row && c == t->n_columns - 1 && l->fitted[r])
+                put_text(&w, l->fitted[r], strlen(l->fitted[r]));  /* already fitted */
+            else
+                put_cell(&w, t, l, c, row ? cell_text(row, c) : t->columns[c].title, !row);
         }
         end_line(&w);
     }
@@ -354,22 +489,29 @@ int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
     if (t->failed)
         return t->failed;
     layout l = {calloc(t->n_columns + 1, sizeof(size_t)),
-                calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0};
-    if (!l.width || !l.part) {
-        free(l.width);
-        free(l.part);
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+                calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0,
+                calloc(t->n_rows + 1, sizeof(char *))};
+    int rc = l.width && l.part && l.fitted ? GP_OK
+                                           : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (rc == GP_OK) {
+        measure(t, &l);
+        assign_parts(t, &l, width);
+        if (width != SIZE_MAX && l.has_tail)
+            rc = fit_names(t, &l, false, l.tail_width);
     }
-    measure(t, &l);
-    assign_parts(t, &l, width);
-    for (size_t p = 0; p < l.n_parts; p++) {
+    if (rc == GP_OK && width != SIZE_MAX)
+        rc = fit_names(t, &l, true, width);
+    for (size_t p = 0; rc == GP_OK && p < l.n_parts; p++) {
         if (p)
             fputc('\n', out);
         print_lines(out, t, &l, p, width, true, 0, t->n_rows);
     }
+    for (size_t r = 0; l.fitted && r < t->n_rows; r++)
+        free(l.fitted[r]);
+    free(l.fitted);
     free(l.width);
     free(l.part);
-    return GP_OK;
+    return rc;
 }
 
 /* ---- a table written row by row --------------------------------------------------------- */
@@ -394,10 +536,15 @@ int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths,
     if (t->failed)
         return t->failed;
     /* One part, every column in it: the layout gp_table_print finds for a table that fits. */
-    layout l = {(size_t *)widths, calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0};
-    if (!l.part)
+    layout l = {(size_t *)widths, calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0,
+                calloc(t->n_rows + 1, sizeof(char *))}; /* no name fitted: written whole */
+    if (!l.part || !l.fitted) {
+        free(l.part);
+        free(l.fitted);
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
     print_lines(out, t, &l, 0, SIZE_MAX, title, from, to < t->n_rows ? to : t->n_rows);
     free(l.part);
+    free(l.fitted);
     return GP_OK;
 }

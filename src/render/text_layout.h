@@ -36,6 +36,9 @@ typedef struct {
     char *line;
     bool note;
     int indent;
+    size_t keep;               /* a name row (gp_table_name_cell, gp_table_name_line): the
+                                  bytes of its tag kept whole before the name */
+    bool name;
 } gp_text_row;
 
 typedef struct {
@@ -69,6 +72,13 @@ void gp_table_cellf(gp_text_table *t, const char *fmt, ...)
     ;
 /* A line across the table ("Kernel: ..."), cut at a readable boundary to the width. */
 void gp_table_line(gp_text_table *t, const char *text);
+/* The last column's cell of a kernel, on a table whose last column is of names: its tag
+ * ("#3 ") kept whole, the name after it shortened in the middle to the room left
+ * (gp_kernel_names_shorten), so that no two names of the column print alike. */
+void gp_table_name_cell(gp_text_table *t, const char *tag, const char *name);
+/* A line across the table for a kernel ("Kernel #3: ..."): `head` kept whole, the name after
+ * it shortened to the width as the name cells are, told apart from the other name lines. */
+void gp_table_name_line(gp_text_table *t, const char *head, const char *name);
 /* Prose across the table, its lines indented by `indent` and wrapped to the width. */
 void gp_table_note(gp_text_table *t, const char *text, int indent);
 /* The table within `width` columns (SIZE_MAX: one part, nothing cut); the status of the

@@ -4,6 +4,7 @@
  * overlap. A timing change is significant only beyond the threshold and both runs' noise. */
 #include "gpuprof/compare.h"
 
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/stats.h"
 #include "gpuprof/status.h"
 
@@ -66,7 +67,10 @@ static void result_keys(gp_compare_row *row, const gp_result *r)
             snprintf(v, sizeof v, "%.10g", r->params[i].value);
             add_key(row, r->params[i].name, v);
         }
-    snprintf(v, sizeof v, "%ux%ux%u", r->block.x, r->block.y, r->block.z);
+    if (r->block.x == 0)          /* a library call's own shape, not captured */
+        snprintf(v, sizeof v, "-");
+    else
+        snprintf(v, sizeof v, "%ux%ux%u", r->block.x, r->block.y, r->block.z);
     add_key(row, "block", v);
 }
 
@@ -315,6 +319,37 @@ static int match_launches(gp_comparison *c)
     return rc;
 }
 
+/* A kernel's place in a summary, from 1 (its #N in that report's views); 0: not there. */
+static size_t number_in(const gp_exec_kernel *k, size_t nk, const char *kernel)
+{
+    for (size_t i = 0; i < nk; i++)
+        if (strcmp(k[i].kernel, kernel) == 0)
+            return i + 1;
+    return 0;
+}
+
+/* Each exec row's kernel numbered as the reports' own views number it (the base's first), so
+ * that a compared row is found in either report. */
+static int number_rows(gp_comparison *c)
+{
+    gp_exec_kernel *kb = NULL, *kn = NULL;
+    size_t nb = 0, nn = 0;
+    int rc = gp_exec_summarize(&c->base->exec, &kb, &nb);
+    if (rc == GP_OK)
+        rc = gp_exec_summarize(&c->next->exec, &kn, &nn);
+    for (size_t i = 0; rc == GP_OK && i < c->n_rows; i++) {
+        gp_compare_row *row = &c->rows[i];
+        const char *kernel = row->n_keys ? row->keys[0].value : "";
+        row->number = number_in(kb, nb, kernel);
+        row->number_is_new = row->number == 0;
+        if (row->number_is_new)
+            row->number = number_in(kn, nn, kernel);
+    }
+    gp_exec_summary_free(kb, nb);
+    gp_exec_summary_free(kn, nn);
+    return rc;
+}
+
 static void count_verdicts(gp_comparison *c)
 {
     for (size_t i = 0; i < c->n_rows; i++) {
@@ -341,6 +376,8 @@ int gp_compare_reports(const gp_report *base, const char *base_file, const gp_re
     int rc;
     if (out->exec) {
         rc = match_launches(out);
+        if (rc == GP_OK)
+            rc = number_rows(out);
     } else {
         bool *used = calloc(next->n_results + 1, sizeof *used);
         rc = used ? match_results(out, used) : gp_fail(GP_ERR_RUNTIME, "out of host memory");

@@ -257,6 +257,10 @@ int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3
 {
     const cJSON *a;
     GP_TRY(gp_json_need(rd, o, key, &a));
+    if (cJSON_IsNull(a)) {      /* a library call's launch shape, not captured */
+        *d = (gp_dim3){0, 0, 0};
+        return GP_OK;
+    }
     unsigned *const xyz[3] = {&d->x, &d->y, &d->z};
     return gp_json_get_uints(rd, a, key, xyz, 3, 0, "three whole numbers");
 }

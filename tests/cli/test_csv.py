@@ -187,6 +187,37 @@ def test_exec(files):
            "--launches: a row per launch, its duration in its column", err)
 
 
+def test_rows_that_sum():
+    """exec's CSV: summing the rows whose row is total counts each copy once (issue 37): the
+    bytes and calls per kind are JSON's, and the by_host_memory rows add up to them too."""
+    path = os.path.join(FIXTURES, "exec-activities.json")
+    doc = load(path)
+    rc, out, err, _ = csv_of("report", path, "--csv")
+    same, header, rows = rows_line_up(out)
+    tap.ok(rc == 0 and header[-1] == "row" and
+           {r["row"] for r in rows} == {"total", "by_host_memory"} and
+           all(r["row"] == "total" for r in rows if r["kind"] == "kernel"),
+           "exec --csv: the row column last, total or by_host_memory", header[-4:])
+    want_bytes = sum(c["bytes"] for c in doc["exec"]["activities"])
+    want_calls = len(doc["exec"]["activities"])
+    copies = [r for r in rows if r["kind"].startswith(("memcpy", "memset"))]
+    total = [r for r in copies if r["row"] == "total"]
+    by_host = [r for r in copies if r["row"] == "by_host_memory"]
+    got_bytes = sum(float(r["bytes"]) for r in total)
+    got_calls = sum(int(r["calls"]) for r in total)
+    every_bytes = sum(float(r["bytes"]) for r in copies)
+    tap.ok(got_bytes == want_bytes and got_calls == want_calls and by_host and
+           every_bytes > want_bytes,
+           "summing the total rows: %d bytes in %d copies and memsets, as recorded (all rows "
+           "together: %d, double counted)" % (got_bytes, got_calls, every_bytes),
+           (want_bytes, want_calls))
+    for kind in {r["kind"] for r in by_host}:
+        parts = sum(float(r["bytes"]) for r in by_host if r["kind"] == kind)
+        whole = [float(r["bytes"]) for r in total if r["kind"] == kind]
+        tap.ok(whole == [parts], "%s: its by_host_memory rows add up to its total row" % kind,
+               (whole, parts))
+
+
 def test_merged_exec(files):
     synthetic = os.path.join(ROOT, "tests", "golden", "inputs", "exec-synthetic.json")
     rc, doc, err = run_json("report", EXEC_COPY, synthetic, EXEC_AUTO, "--json")
@@ -334,6 +365,7 @@ def main():
         test_kernel_runs_append(files)
         test_reports_of_fixtures(files)
         test_exec(files)
+        test_rows_that_sum()
         test_merged_exec(files)
         test_csv_columns(files)
     tap.done()

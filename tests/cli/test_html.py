@@ -161,9 +161,10 @@ def expected_kernel_charts(doc):
 
 def sweep_values(r):
     """What a result may sweep: block (threads), n, and the parameters pad, group, grid."""
-    b = [d or 1 for d in r["launch"]["block"][1:]]
+    block = r["launch"]["block"] or [0, 0, 0]  # null: a library call's own shape
+    b = [d or 1 for d in block[1:]]
     params = r.get("params") or {}
-    return (r["launch"]["block"][0] * b[0] * b[1], r["size"]["n"],
+    return (block[0] * b[0] * b[1], r["size"]["n"],
             params.get("pad"), params.get("group"), params.get("grid"))
 
 
@@ -183,7 +184,8 @@ def expected_sweeps(doc):
 
 def heatmap_dims(r):
     """What a heatmap's axes can be: the block's shape, n, and each parameter."""
-    block = "x".join(str(d) for d in r["launch"]["block"][:2]) if r["launch"]["block"][0] else None
+    shape = r["launch"]["block"]  # null: a library call's own shape
+    block = "x".join(str(d) for d in shape[:2]) if shape and shape[0] else None
     dims = {"block": block, "n": r["size"]["n"]}
     dims.update(r.get("params") or {})
     return dims
@@ -288,10 +290,16 @@ def check_exec_bandwidth(name, root, doc):
     tap.ok(fig.count("g", "whisker") == spreads,
            "%s: a whisker on each bandwidth bar whose launches spread (%d)" % (name, spreads))
     labels = list(fig.all("text", "label"))
-    tap.ok(labels and all(l.first("title").text == k["kernel"] and
-                          l.text and l.text in k["kernel"] and l.text != k["kernel"]
-                          for l, k in zip(labels, kernels)),
-           "%s: kernels labelled by short names, the full name in each label's <title>" % name,
+    # a long label wraps into lines (tspans)
+    texts = ["".join(t.text or "" for t in l.all("tspan")) or l.text or "" for l in labels]
+    shorts = [re.sub(r"^#\d+ ", "", t) for t in texts]
+    # a short name is the kernel's name, or pieces of it around the ellipsis of a middle cut
+    tap.ok(labels and all(l.first("title").text == k["kernel"] and t.startswith("#") and
+                          s and all(p in k["kernel"] for p in s.split("\u2026")) and
+                          s != k["kernel"]
+                          for l, t, s, k in zip(labels, texts, shorts, kernels)),
+           "%s: kernels labelled #N and their short names, the full name in each label's <title>"
+           % name,
            [(l.text, l.first("title").text) for l in labels][:3])
     return want_bars, spreads, labels_shown
 
@@ -440,7 +448,7 @@ def test_escaping(files, pages):
            "a control character in a name is shown as U+FFFD")
     labels = list(fig.all("text", "label")) if fig else []
     long_ones = [l for l in labels if l.first("title").text.startswith("void cub::")]
-    tap.ok(long_ones and all(re.fullmatch(r"DeviceReduceKernel #\d+", l.text) and
+    tap.ok(long_ones and all(re.fullmatch(r"#\d+ DeviceReduceKernel #\d+", l.text) and
                              l.first("title").text.endswith(l.text.split()[-1])
                              for l in long_ones),
            "a long kernel name is labelled by its short name, the one after it kept (#N), "
@@ -698,7 +706,9 @@ def test_long_names(files, pages):
            [l.all_text() for l in fig.all("text", "label")])
     mangled_label = [l for l in wrapped if l.first("title").text == mangled]
     lines = [t.text for t in mangled_label[0].all("tspan")] if mangled_label else []
-    tap.ok(len(lines) == 2 and lines[0] == mangled[:len(lines[0])] and "\u2026" in lines[1],
+    first = re.sub(r"^#\d+ ", "", lines[0]) if lines else ""
+    tap.ok(len(lines) == 2 and lines[0].startswith("#") and first == mangled[:len(first)] and
+           "\u2026" in lines[1],
            "a name with no readable break: its first line cut at the width, the second cut "
            "in the middle", lines)
     pages.append(("long-names", write_page("long-names", page),
@@ -721,9 +731,9 @@ def test_compare_exec(files, pages):
            "compare exec: two bars per kernel, the slower one marked")
     labels = list(fig.all("text", "label")) if fig else []
     kernels = [k["kernel"] for k in base_doc["exec"]["kernels"]]
-    tap.ok(any(l.text == "DeviceReduceKernel #1" for l in labels) and
-           all(l.first("title").text.split(" grid=")[0].replace("\ufffd", "\x07") in kernels
-               for l in labels) and
+    tap.ok(any(re.fullmatch(r"#\d+ DeviceReduceKernel #1", l.text) for l in labels) and
+           all(re.sub(r"^#\d+ ", "", l.first("title").text.split(" grid=")[0])
+               .replace("\ufffd", "\x07") in kernels for l in labels) and
            fig.count("g", "whisker") == 0,
            "compare exec: kernels labelled by short names, the full name and shape on hover; "
            "no whisker where the launches took the same time",

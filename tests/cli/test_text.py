@@ -139,11 +139,11 @@ def test_exec_summary():
     rc, out, _ = run("report", ROTATE)
     words = " ".join(out.split())
     tap.ok(rc == 0 and "6 launches of 2 kernels in 1 process" in words and
-           "6 of 6 launches profiled" in words, "exec: N launches of K kernels", out)
+           "6/6 launches profiled" in words, "exec: N launches of K kernels", out)
     heads = [l.split() for l in tables(out, "launches") if "metric" in l.split()]
     tap.ok(heads == [["launches", "metric", "min", "max", "avg", "unit"]],
            "exec: nvprof's --metrics layout, one row per metric", out)
-    kernels = [l for l in out.splitlines() if l.startswith("Kernel: ")]
+    kernels = [l for l in out.splitlines() if l.startswith("Kernel #")]
     tap.ok(len(kernels) == 2, "exec: the metric rows under each kernel", out)
     rows = [l.split() for l in out.splitlines() if l.split()[1:2] == ["dram_throughput"]]
     tap.ok(len(rows) == 2 and rows[1][2:6] == ["1225.4", "1939.3", "1582.3", "GB/s"],
@@ -156,10 +156,11 @@ def test_exec_summary():
 def kernel_column(out):
     """The kernel names of exec's summary table."""
     lines = out.splitlines()
-    head = tables(out, "time%")[0]
-    at = head.index("kernel")
+    head = tables(out, "%kernels")[0]
+    at = head.rindex("kernel")
     rows = lines[lines.index(head) + 1:]
-    return [l[at:] for l in rows[:rows.index("")]]
+    rows = [l for l in rows[:rows.index("")] if re.match(r"\s*(-|[\d.]+%) ", l)]
+    return [re.sub(r"^#\d+ ", "", l[at:]) for l in rows]
 
 
 def test_kernel_name():
@@ -173,17 +174,19 @@ def test_kernel_name():
         names = kernel_column(out)
         tap.ok(rc == 0 and name in names, "--kernel-name=%s: %s" % (style, name), out)
         cub = [n for n in names if "DeviceReduceKernel" in n]
-        expect = {"full": "void cub::DeviceReduceKernel<", "function": "void cub::",
-                  "base": "DeviceReduceKernel"}[style]
+        expect = {"full": "void ", "function": "void ", "base": "void "}[style]
+        # Two kernels of one base name are shown fuller, never alike (issue 37).
         tap.ok(len(cub) == 2 and all(n.startswith(expect) for n in cub) and
-               (style != "base" or cub == ["DeviceReduceKernel"] * 2) and
+               cub[0] != cub[1] and
                (style != "function" or not any("(float *" in n for n in cub)),
                "--kernel-name=%s: the templated cub kernel" % style, "\n".join(names))
     rc, out, _ = run("report", SYNTHETIC)
-    cut = [n for n in kernel_column(out) if n.endswith("\u2026")]
-    tap.ok(rc == 0 and cut and all(re.search(r"(::|, |[^ ])\u2026$", n) for n in cut) and
-           all(not re.search(r"[A-Za-z0-9_]\u2026$", n) or n[-2:-1] in "<(" for n in cut),
-           "long names cut at a readable boundary with '\u2026'", "\n".join(cut))
+    cut = [n for n in kernel_column(out) if "\u2026" in n]
+    tap.ok(rc == 0 and cut and
+           not any(re.search(r"[A-Za-z0-9_]\u2026[A-Za-z0-9_]", n) for n in cut) and
+           all(n.startswith("void ") and n.endswith("#1") or n.endswith("#6") for n in cut),
+           "long names cut in the middle at readable boundaries, start and end kept",
+           "\n".join(cut))
     rc, out, _ = run("report", SYNTHETIC, "--wide")
     tap.ok(rc == 0 and any(n.endswith("cub::GridEvenShare<int>, cub::Sum) #6")
                            for n in kernel_column(out)),
@@ -203,11 +206,12 @@ def test_templated_name(tmp):
     assert len(CUSPARSE) > 500
     rc, out, _ = run("report", path, "--metrics-detail")
     tap.ok(rc == 0 and max(len(l) for l in out.splitlines()) <= 120 and
-           "void cusparse::csrmv_v3_kernel<cusparse::CsrMVPolicy<128, 4, 2, 7>, int, int," in out,
+           "Kernel #1: void cusparse::csrmv_v3_kernel<\u2026" in out and
+           "cusparse::Functor<float, float, 11>>(\u2026)\n" in out,
            "a %d-character cuSPARSE name: cut to 120 columns" % len(CUSPARSE), out)
     rc, out, _ = run("report", path, "--kernel-name=base")
     tap.ok(rc == 0 and kernel_column(out) == ["csrmv_v3_kernel"] and
-           "Kernel: csrmv_v3_kernel\n" in out, "--kernel-name=base: csrmv_v3_kernel", out)
+           "Kernel #1: csrmv_v3_kernel\n" in out, "--kernel-name=base: csrmv_v3_kernel", out)
     rc, out, _ = run("report", path, "--wide")
     tap.ok(rc == 0 and kernel_column(out) == [CUSPARSE], "--wide: the name whole", out)
 

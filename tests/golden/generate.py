@@ -48,7 +48,8 @@ def load(name):
         return json.load(f)
 
 
-CP_ASYNC_NOTE = "loads via cp.async (LDGSTS) are not counted here: see cp_async_*"
+CP_ASYNC_NOTE = ("loads via cp.async (LDGSTS) are not counted here: --metrics=async counts them "
+                 "(cp_async_*)")
 BROADCAST_NOTE = ("above 100 %: more bytes asked for than the transfers moved; ncu's metric "
                   "reads the same (docs/cupti.md, 7.4)")
 

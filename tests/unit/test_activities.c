@@ -55,10 +55,10 @@ static char *render_text(const gp_report *r, bool launches)
 static void launches_in_order(const gp_report *r)
 {
     char *text = render_text(r, true);
-    static const char *const order[] = {"[CUDA memset] 4.0000MB\n", "[CUDA memcpy HtoD] 4.0000MB pageable",
-                                        "[CUDA memcpy HtoD] 4.0000MB pinned", "scale(float *",
-                                        "[CUDA memcpy DtoD]", "[CUDA memcpy DtoH] 4.0000MB pageable",
-                                        "[CUDA memcpy DtoH] 4.0000MB pinned", "[CUDA memset]"};
+    static const char *const order[] = {"[CUDA memset] 4.19MB\n", "[CUDA memcpy HtoD] 4.19MB pageable",
+                                        "[CUDA memcpy HtoD] 4.19MB pinned", "scale(float *",
+                                        "[CUDA memcpy DtoD]", "[CUDA memcpy DtoH] 4.19MB pageable",
+                                        "[CUDA memcpy DtoH] 4.19MB pinned", "[CUDA memset]"};
     const char *at = text;
     for (size_t i = 0; at && i < sizeof order / sizeof order[0]; i++) {
         at = strstr(at, order[i]);
@@ -70,8 +70,8 @@ static void launches_in_order(const gp_report *r)
     text = render_text(r, false);
     tap_ok(text && strstr(text, "GPU activities:") && strstr(text, "Unified memory:") &&
                strstr(text, "pageable: 50.0%") &&
-               strstr(text, "  0.45%   5.12us     1   5.12us") &&
-               strstr(text, "    2        1        1        1        2        -  CPU Page faults"),
+               strstr(text, " 0.45%   5.12us     1   5.12us") &&
+               strstr(text, "    2      1      1      1      2        -  CPU Page faults"),
            "text: the GPU activities, the pageable share, the unified-memory counters");
     free(text);
 }

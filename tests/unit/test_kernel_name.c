@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include "gpuprof/kernel_name.h"
+#include "gpuprof/status.h"
 
 #include <string.h>
 
@@ -72,8 +73,49 @@ static void test_cut(void)
     tap_ok(strlen(buf) == 7, "the cut fits its buffer");
 }
 
+/* Cut in the middle: the start and the end kept, at least GP_KERNEL_NAME_LEAST columns, two
+ * names never alike (issue 37). */
+static void test_shorten(void)
+{
+    static const char *const gemm =
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_"
+        "aligna4_alignc4_execute_kernel__5x_cublas";
+    char buf[512];
+    gp_kernel_name_shorten("kernel_05(float *, int)", 40, buf, sizeof buf);
+    tap_str_eq(buf, "kernel_05(float *, int)", "a name that fits is whole");
+    gp_kernel_name_shorten("kernel_05(float *, int, unsigned long)", 30, buf, sizeof buf);
+    tap_str_eq(buf, "kernel_05(float *, int,…)", "a parameter list cut at its end");
+    gp_kernel_name_shorten(gemm, 50, buf, sizeof buf);
+    tap_ok(gp_text_columns(buf) <= 50 && strncmp(buf, "sm80_xmma_", 10) == 0 &&
+           strstr(buf, "tilesize128x128x8_stage3") && strstr(buf, "5x_cublas"),
+           "cuBLAS: the start, the tile shape and the end (%s)", buf);
+    gp_kernel_name_shorten(CUB, 60, buf, sizeof buf);
+    tap_ok(gp_text_columns(buf) <= 60 && strncmp(buf, "void cub::DeviceReduceKernel<", 29) == 0 &&
+           strstr(buf, "(…)"), "C++: the own name kept, the parameters as (…) (%s)", buf);
+    char k[200];
+    memset(k, 'k', sizeof k - 1);
+    k[sizeof k - 1] = '\0';
+    gp_kernel_name_shorten(k, 4, buf, sizeof buf);
+    tap_ok(gp_text_columns(buf) == GP_KERNEL_NAME_LEAST && buf[0] == 'k' &&
+           buf[strlen(buf) - 1] == 'k', "no break point: cut in the middle, never to nothing");
+    const char *names[] = {"void f<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, 1>(int)",
+                           "void f<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, 2>(int)",
+                           "void f<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, 1>(int)"};
+    char labels[3][128];
+    tap_ok(gp_kernel_names_shorten(names, 3, 24, labels[0], sizeof labels[0]) == GP_OK &&
+           strcmp(labels[0], labels[1]) != 0 && strcmp(labels[0], labels[2]) == 0,
+           "two names cut alike are told apart (%s, %s); equal names stay equal", labels[0],
+           labels[1]);
+    const char *bases[] = {"void a::k<1>(int)", "void b::k<2>(int)", "other(int)"};
+    tap_ok(gp_kernel_names_format(bases, 3, GP_KERNEL_NAME_BASE, labels[0],
+                                  sizeof labels[0]) == GP_OK &&
+           strcmp(labels[0], "void a::k<1>") == 0 && strcmp(labels[2], "other") == 0,
+           "base: kernels of one base name go one style fuller (%s)", labels[0]);
+}
+
 void test_kernel_name(void)
 {
     test_styles();
     test_cut();
+    test_shorten();
 }

@@ -135,7 +135,8 @@ static void check_text(const gp_report *r, const char *name)
     free(text);
     o.metrics_detail = true;
     text = render(GP_OUT_TEXT, r, o);
-    bool detail = text && (r->profiler.state != GP_PROF_OK || strstr(text, "Kernel: "));
+    bool detail = text && (r->profiler.state != GP_PROF_OK || strstr(text, "Kernel: ") ||
+                           strstr(text, "Kernel #"));
     tap_ok(detail, "%s: --metrics-detail lists kernels when metrics exist", name);
     free(text);
 }

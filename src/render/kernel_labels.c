@@ -1,0 +1,109 @@
+/* Kernel numbers and styled names of an exec report (render/kernel_labels.h). */
+#include "render/kernel_labels.h"
+
+#include "gpuprof/status.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
+                          gp_kernel_name_style style)
+{
+    *kl = (gp_kernel_labels){.n = nk};
+    gp_hashmap_init(&kl->numbers, sizeof(size_t));
+    const char **fulls = malloc((nk ? nk : 1) * sizeof *fulls);
+    kl->names = malloc((nk ? nk : 1) * GP_LABEL_LEN);
+    int rc = fulls && kl->names ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < nk; i++) {
+        fulls[i] = k[i].kernel;
+        size_t *number = gp_hashmap_add_str(&kl->numbers, k[i].kernel, &(bool){false});
+        if (!number)
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        else
+            *number = i + 1;
+    }
+    if (rc == GP_OK)
+        rc = gp_kernel_names_format(fulls, nk, style, kl->names, GP_LABEL_LEN);
+    /* Control characters would move the terminal's cursor: shown as '?'. */
+    for (size_t i = 0; rc == GP_OK && i < nk; i++)
+        for (char *c = kl->names + i * GP_LABEL_LEN; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+    free(fulls);
+    if (rc != GP_OK)
+        gp_kernel_labels_free(kl);
+    return rc;
+}
+
+/* Whether the launches of kernel `number` came from source s: a bit per source, up to 64. */
+static void add_source(uint64_t *seen, size_t number, size_t source)
+{
+    if (source < 64)
+        seen[number - 1] |= 1ull << source;
+}
+
+int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r)
+{
+    if (r->n_sources < 2)
+        return GP_OK;
+    uint64_t *seen = calloc(kl->n + 1, sizeof *seen);
+    kl->sources = calloc(kl->n + 1, sizeof *kl->sources);
+    if (!seen || !kl->sources) {
+        free(seen);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    for (size_t i = 0; i < r->exec.n_launches; i++) {
+        const gp_exec_launch *l = &r->exec.launches[i];
+        const size_t number = gp_kernel_labels_number(kl, l->kernel);
+        if (number && l->source < r->n_sources)
+            add_source(seen, number, l->source);
+    }
+    for (size_t k = 0; k < kl->n; k++) {
+        size_t used = 0;
+        for (size_t s = 0; s < 64 && used < GP_SOURCES_LEN; s++)
+            if (seen[k] & (1ull << s))
+                used += (size_t)snprintf(kl->sources[k] + used, GP_SOURCES_LEN - used, "%s%zu",
+                                         used ? "," : "[", s + 1);
+        if (used && used < GP_SOURCES_LEN)
+            snprintf(kl->sources[k] + used, GP_SOURCES_LEN - used, "]");
+    }
+    free(seen);
+    return GP_OK;
+}
+
+const char *gp_kernel_labels_from(const gp_kernel_labels *kl, const char *kernel)
+{
+    const size_t number = gp_kernel_labels_number(kl, kernel);
+    return kl->sources && number ? kl->sources[number - 1] : "";
+}
+
+void gp_launch_source_tag(const gp_report *r, const gp_exec_launch *l, char *buf, size_t len)
+{
+    if (r->n_sources > 1 && l->source < r->n_sources)
+        snprintf(buf, len, "[%zu]", l->source + 1);
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+void gp_kernel_labels_free(gp_kernel_labels *kl)
+{
+    gp_hashmap_free(&kl->numbers);
+    free(kl->names);
+    free(kl->sources);
+    kl->sources = NULL;
+    kl->names = NULL;
+    kl->n = 0;
+}
+
+size_t gp_kernel_labels_number(const gp_kernel_labels *kl, const char *kernel)
+{
+    const size_t *number = gp_hashmap_find_str(&kl->numbers, kernel);
+    return number ? *number : 0;
+}
+
+const char *gp_kernel_labels_name(const gp_kernel_labels *kl, const char *kernel)
+{
+    const size_t number = gp_kernel_labels_number(kl, kernel);
+    return number ? kl->names + (number - 1) * GP_LABEL_LEN : kernel;
+}

@@ -1,0 +1,43 @@
+/* An exec report's kernels as every view names them: a number, #1 to #N in the summary's
+ * order (the most time first, gpuprof/exec_summary.h), and the name in the --kernel-name
+ * style, fuller where that style would show two kernels alike (gp_kernel_names_format).
+ * The kernel summary, the metric blocks, the GPU activities, --launches, CSV, JSON and HTML
+ * all number a kernel alike, so that a row of one is found in another. */
+#ifndef GPUPROF_RENDER_KERNEL_LABELS_H
+#define GPUPROF_RENDER_KERNEL_LABELS_H
+
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/hashmap.h"
+#include "gpuprof/kernel_name.h"
+
+#include <stddef.h>
+
+#define GP_LABEL_LEN 4096
+#define GP_SOURCES_LEN 48
+
+typedef struct {
+    gp_hashmap numbers;          /* a kernel's full name: its number (size_t) */
+    char *names;                 /* per number - 1: its name in the style, GP_LABEL_LEN */
+    char (*sources)[GP_SOURCES_LEN]; /* per number - 1, in a merged report: the files its
+                                        launches came from, "[1]", "[1,2]"; else NULL */
+    size_t n;
+} gp_kernel_labels;
+
+/* The labels of the summary's kernels, in their order. GP_OK or out of host memory. */
+int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
+                          gp_kernel_name_style style);
+void gp_kernel_labels_free(gp_kernel_labels *kl);
+/* A merged report's: each kernel's files ("[1,2]", by their index in the report's sources,
+ * from 1), from its launches. GP_OK or out of host memory. */
+int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r);
+/* A kernel's files, "" when the report is not merged (or the merge did not record them). */
+const char *gp_kernel_labels_from(const gp_kernel_labels *kl, const char *kernel);
+/* A launch's file in a merged report, "[2]"; "" otherwise. */
+void gp_launch_source_tag(const gp_report *r, const gp_exec_launch *l, char *buf, size_t len);
+/* A kernel's number (1..N); 0 for a name the summary does not have. */
+size_t gp_kernel_labels_number(const gp_kernel_labels *kl, const char *kernel);
+/* A kernel's name in the style (control characters shown as '?'), by its full name: the
+ * full name itself for one the summary does not have. */
+const char *gp_kernel_labels_name(const gp_kernel_labels *kl, const char *kernel);
+
+#endif
