@@ -77,11 +77,8 @@ typedef struct gp_sass_source gp_sass_source;
 int gp_sass_source_open(int device, gp_sass_source **out);
 /* Patch the kernels the context launches from now on (lazy patching: at their launch). */
 int gp_sass_source_start(gp_sass_source *s, CUcontext ctx);
-/* Every instruction counted since the start or the last flush, with its file and line; the
- * counting goes on. The caller frees them (gp_source_instructions_free). */
-int gp_sass_source_flush(gp_sass_source *s, CUcontext ctx, gp_source_instruction **out,
-                         size_t *n);
-/* Stop patching; every instruction counted since the start or the last flush. */
+/* Stop patching; every instruction counted since the start, with its file and line. The
+ * caller frees them (gp_source_instructions_free). */
 int gp_sass_source_stop(gp_sass_source *s, CUcontext ctx, gp_source_instruction **out,
                         size_t *n);
 void gp_sass_source_close(gp_sass_source *s);

@@ -50,7 +50,8 @@ uint64_t gp_source_shared_excess(const uint64_t *counts);   /* wavefronts over t
 uint64_t gp_source_local_requests(const uint64_t *counts);  /* local loads + stores */
 /* Whether it moves global, shared or local memory at all. */
 bool gp_source_moves_memory(const uint64_t *counts);
-/* The kernel's global excess, summed over its lines. */
+/* The kernel's global excess and shared excess, summed over its lines. */
 uint64_t gp_source_kernel_excess(const gp_source_kernel *k);
+uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k);
 
 #endif

@@ -260,22 +260,6 @@ static int flush(const gp_sass_source *s, CUcontext ctx, gp_source_instruction *
     return rc;
 }
 
-int gp_sass_source_flush(gp_sass_source *s, CUcontext ctx, gp_source_instruction **out,
-                         size_t *n)
-{
-    *out = NULL;
-    *n = 0;
-    const int rc = flush(s, ctx, out, n);
-    if (rc != GP_OK) {
-        gp_source_instructions_free(*out, *n);
-        *out = NULL;
-        *n = 0;
-        return rc;
-    }
-    add_lines(*out, *n);
-    return GP_OK;
-}
-
 int gp_sass_source_stop(gp_sass_source *s, CUcontext ctx, gp_source_instruction **out,
                         size_t *n)
 {

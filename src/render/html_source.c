@@ -13,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t shared_excess_of(const gp_source_kernel *k)
-{
-    uint64_t sum = 0;
-    for (size_t i = 0; i < k->n_lines; i++)
-        sum += gp_source_shared_excess(k->lines[i].counts);
-    return sum;
-}
-
 static double heat(const uint64_t *c, uint64_t global, uint64_t shared)
 {
     double h = 0;
@@ -74,7 +66,7 @@ static void kernel_section(FILE *out, const gp_result *res, const gp_source_kern
     if (!k->has_lines)
         fputs("<p>No line information in this kernel's code (compile with nvcc -lineinfo); "
               "JSON holds its instructions.</p>\n", out);
-    const uint64_t global = gp_source_kernel_excess(k), shared = shared_excess_of(k);
+    const uint64_t global = gp_source_kernel_excess(k), shared = gp_source_kernel_shared_excess(k);
     fputs("<div class=\"scroll\"><table>\n<tr>", out);
     gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 2);
     fputs("</tr>\n", out);

@@ -49,6 +49,14 @@ uint64_t gp_source_kernel_excess(const gp_source_kernel *k)
     return sum;
 }
 
+uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < k->n_lines; i++)
+        sum += gp_source_shared_excess(k->lines[i].counts);
+    return sum;
+}
+
 void gp_source_view_free(gp_source_kernel *k, size_t n)
 {
     for (size_t i = 0; k && i < n; i++) {
