@@ -212,7 +212,7 @@ gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch, gp
         return NULL;
     gp_sessions *s = cs ? sessions_of(cs) : NULL;
     const bool only_lacking = c == GP_FILTER_BEYOND_QUOTA || take == GP_TAKE_LACKING;
-    if (!s || (only_lacking && !gp_sessions_lacks(s, launch)))
+    if (!s || gp_sessions_refuses(s, launch) || (only_lacking && !gp_sessions_lacks(s, launch)))
         return NULL;
     gp_filters_profiled(k);
     return s;

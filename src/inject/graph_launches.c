@@ -3,6 +3,7 @@
  * of the program's own run. */
 #include "inject/graph_launches.h"
 
+#include "gpuprof/collectives.h"
 #include "gpuprof/protocol.h"
 #include "gpuprof/rotation.h"
 #include "inject/checkpoint.h"
@@ -147,7 +148,8 @@ static bool read_kernel(const gp_graph_step *step, uint32_t exec_id, uint32_t la
                                .grid = {p->gridDimX, p->gridDimY, p->gridDimZ},
                                .block = {p->blockDimX, p->blockDimY, p->blockDimZ},
                                .smem = p->sharedMemBytes, .shadow = true, .graph = exec_id,
-                               .node = step->exec_node};
+                               .node = step->exec_node,
+                               .collective = gp_kernel_is_collective(name)};
     return true;
 }
 
@@ -175,13 +177,13 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
         if (v->steps[i].kind != GP_STEP_KERNEL ||
             !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
             continue;
-        const bool after_host = v->steps[i].after_host;
+        const bool unshadowed = v->steps[i].after_host || k.info.collective;
         const gp_take take = !sampled_enough ? GP_TAKE_CHOSEN
-                             : after_host    ? GP_TAKE_NONE
+                             : unshadowed    ? GP_TAKE_NONE
                                              : GP_TAKE_LACKING;
         gp_sessions *s = gp_contexts_profile(ctx, &k.info, take);
         c.any |= s != NULL && !sampled_enough;
-        if (s && !after_host && gp_sessions_lacks(s, &k.info)) {
+        if (s && !unshadowed && gp_sessions_lacks(s, &k.info)) {
             chosen[i] = s;
             c.shadow = true;
         }
@@ -257,6 +259,8 @@ static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, 
     kernel_node k;
     if (!read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
         return CUDA_ERROR_INVALID_VALUE;
+    if (k.info.collective)
+        return CUDA_SUCCESS; /* alone, it would wait for its peers: the program's run has it */
     const bool started = s && gp_sessions_start(s, &k.info);
     if (!started)
         gp_contexts_end_pass(ctx);

@@ -8,6 +8,7 @@
  * runs later, as a graph node). */
 #include "inject/launches.h"
 
+#include "gpuprof/collectives.h"
 #include "inject/contexts.h"
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
@@ -96,7 +97,8 @@ static gp_launch_info info_of(const CUpti_CallbackData *d, const launch_facts *l
     return (gp_launch_info){.id = d->correlationId, .kernel = (char *)d->symbolName,
                             .grid = {l->grid[0], l->grid[1], l->grid[2]},
                             .block = {l->block[0], l->block[1], l->block[2]},
-                            .smem = l->smem};
+                            .smem = l->smem,
+                            .collective = gp_kernel_is_collective(d->symbolName)};
 }
 
 /* API entry: start this launch's session when it is to be profiled; end the context's pass

@@ -8,6 +8,7 @@
 #include "inject/sampling.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,13 +77,35 @@ void gp_sessions_detach(gp_sessions *s)
 
 /* A shadow launch never takes auto's first kernel replay of the whole set: the graph's
  * memory is saved once for all its nodes (graph_launches.h), and each node collects one
- * group per profiled graph launch, as the rotation's later launches do. */
+ * group per profiled graph launch, as the rotation's later launches do. Nor does a
+ * collective: replayed without its peers it would wait for them forever or exchange stale
+ * data, so it collects one group per launch, rotating over its launches. */
 static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
 {
     gp_rotation r = s->rotation;
-    if (l->shadow && r.mode == GP_EXEC_REPLAY_AUTO)
+    if ((l->shadow || l->collective) && r.mode == GP_EXEC_REPLAY_AUTO)
         r.mode = GP_EXEC_REPLAY_ROTATE;
     return r;
+}
+
+/* --replay=kernel replays every profiled launch whose set takes several passes; a collective
+ * is left to run once, timed only (its groups were never split: a set of one pass runs the
+ * kernel once and is collected). */
+bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l)
+{
+    if (!l->collective || s->rotation.mode != GP_EXEC_REPLAY_KERNEL ||
+        s->collector->passes <= 1)
+        return false;
+    if (!s->refused_collective) {
+        s->refused_collective = true;
+        char text[256];
+        snprintf(text, sizeof text, "--replay=kernel does not replay collective kernels "
+                 "(%.80s...): they are timed, without counters", l->kernel);
+        gp_record_warning(text, "a collective replayed without its peers hangs or corrupts "
+                          "the job; --replay=auto or rotate collect its counters one group per "
+                          "launch");
+    }
+    return true;
 }
 
 /* ---- auto's footprint ---------------------------------------------------------------------- */

@@ -46,6 +46,8 @@ typedef struct {
     uint32_t graph;                    /* shadow: the executable graph's id, */
     uint64_t node;                     /* and the node's (0: not known) */
     bool whole_graph;                  /* a whole graph launch `id` (graph: its id, node 0) */
+    bool collective;                   /* a collective kernel (gpuprof/collectives.h): never
+                                          replayed, never shadow-launched */
 } gp_launch_info;
 
 typedef struct {
@@ -62,6 +64,7 @@ typedef struct {
                                           hardware groups) */
     int auto_replays;                  /* auto's latest decision (its `footprint` record):
                                           1 replay, 0 not, -1 none yet */
+    bool refused_collective;           /* --replay=kernel refused a collective (said once) */
 } gp_sessions;
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
@@ -71,6 +74,9 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
 /* Close the collector and forget the signatures (the context is going). */
 void gp_sessions_detach(gp_sessions *s);
 
+/* Whether the launch is refused its counters: a collective under --replay=kernel when the
+ * set takes several passes (it would be replayed). The first refusal is said in a warning. */
+bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l);
 /* Whether a launch of this signature is still to be profiled beyond its --per-kernel quota
  * (it lacks a group the mode collects). */
 bool gp_sessions_lacks(gp_sessions *s, const gp_launch_info *l);

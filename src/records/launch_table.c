@@ -133,3 +133,14 @@ int gp_records_launch_metrics(const gp_collector *c, const double *v, uint32_t p
     return passes ? gp_collector_partial_metric_set(c, v, collected, &l->metrics)
                   : gp_collector_metric_set(c, v, 1, &l->metrics);
 }
+
+int gp_records_add_note(gp_exec_launch *l, const char *text)
+{
+    const size_t had = l->note ? strlen(l->note) : 0;
+    char *note = realloc(l->note, had + strlen(text) + 3);
+    if (!note)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    snprintf(note + had, strlen(text) + 3, "%s%s", had ? "; " : "", text);
+    l->note = note;
+    return GP_OK;
+}

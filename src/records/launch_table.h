@@ -28,6 +28,9 @@ int gp_records_name_launch(reader *rd, gp_exec_launch *l, const char *name);
 /* "CUDA graph <id>": a graph range's names, demangled and mangled. */
 int gp_records_name_graph(gp_exec_launch *l);
 
+/* A sentence added to the launch's note ("; " between sentences). */
+int gp_records_add_note(gp_exec_launch *l, const char *text);
+
 /* A profiled launch's metrics from its values (one per counter of c), its duration from the
  * duration counter; passes: the groups it collected (0: every counter). */
 int gp_records_launch_metrics(const gp_collector *c, const double *v, uint32_t passes,

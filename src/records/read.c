@@ -14,6 +14,7 @@
  * newer library's) is passed over. */
 #include "records/records.h"
 
+#include "gpuprof/collectives.h"
 #include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
@@ -335,6 +336,18 @@ static int note_unfinished(reader *rd)
     return GP_OK;
 }
 
+/* Every launch of a collective kernel (NCCL's, NVSHMEM's) says what its time and counters
+ * are: the library never replays it (gpuprof/collectives.h). */
+static int note_collectives(gp_exec_info *e)
+{
+    for (size_t i = 0; i < e->n_launches; i++) {
+        gp_exec_launch *l = &e->launches[i];
+        if (gp_kernel_is_collective(l->mangled ? l->mangled : l->kernel))
+            GP_TRY(gp_records_add_note(l, gp_collective_note));
+    }
+    return GP_OK;
+}
+
 /* Each entry's value, a string (or NULL), freed; then the map. */
 static void free_strings(gp_hashmap *m)
 {
@@ -410,6 +423,8 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
     if (rc == GP_OK && e->n_activities > 1)
         qsort(e->activities, e->n_activities, sizeof *e->activities, compare_activities);
     rebase_activities(e);
+    if (rc == GP_OK)
+        rc = note_collectives(e);
     if (rc == GP_OK)
         rc = note_unfinished(&rd);
     if (rc == GP_OK)

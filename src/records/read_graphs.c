@@ -284,17 +284,6 @@ int gp_records_kernel_time(reader *rd, const uint64_t *k)
 /* ---- notes ---------------------------------------------------------------------------------- */
 
 /* The launch's note, with `text` after what it said ("; " between). */
-static int add_note(gp_exec_launch *l, const char *text)
-{
-    const size_t had = l->note ? strlen(l->note) : 0;
-    char *note = realloc(l->note, had + strlen(text) + 3);
-    if (!note)
-        return out_of_memory();
-    snprintf(note + had, strlen(text) + 3, "%s%s", had ? "; " : "", text);
-    l->note = note;
-    return GP_OK;
-}
-
 static bool after_host(const graph_records *g, const gp_exec_launch *l)
 {
     for (size_t k = 0; k < g->n_after_host; k++)
@@ -311,13 +300,13 @@ static int note_unshadowed(const graph_records *g, gp_exec_info *e)
     for (size_t i = 0; (g->n_graphs || g->n_after_host) && i < e->n_launches; i++) {
         gp_exec_launch *l = &e->launches[i];
         if (l->graph_node && after_host(g, l))
-            GP_TRY(add_note(l, "not shadow-launched: it runs after a host node of its graph"));
+            GP_TRY(gp_records_add_note(l, "not shadow-launched: it runs after a host node of its graph"));
         for (size_t k = 0; l->graph_node && k < g->n_graphs; k++) {
             if (g->graphs[k].pid != l->pid || g->graphs[k].graph != l->graph)
                 continue;
             char note[GP_TEXT_LEN];
             snprintf(note, sizeof note, "not shadow-launched: %s", g->graphs[k].reason);
-            GP_TRY(add_note(l, note));
+            GP_TRY(gp_records_add_note(l, note));
             break;
         }
     }
@@ -475,7 +464,7 @@ static int apportion_node(reader *rd, const sampled_launch *s, const kernel_time
     char note[GP_TEXT_LEN];
     gp_dram_note(share.quality, t->end_ns >= t->start_ns ? t->end_ns - t->start_ns : 0,
                  s->sampling.interval_ns, note, sizeof note);
-    GP_TRY(add_note(l, note));
+    GP_TRY(gp_records_add_note(l, note));
     return give_share(&cc->collector, l, t, &share);
 }
 

@@ -21,7 +21,8 @@ OPTIONAL = {
     "jsonschema": ("python3-jsonschema", "tests/cli/test_schema.py cross-checks "
                    "tests/lib/schema.py against it"),
     "torch": ("PyTorch", "tests/apps/torch_train.py, the training loop behind "
-              "tests/fixtures/exec-torch.json, is recorded with it on a GPU"),
+              "tests/fixtures/exec-torch.json, is recorded with it on a GPU, and "
+              "tests/gpu/test_ddp.py runs tests/apps/ddp_train.py with it on two GPUs"),
 }
 
 

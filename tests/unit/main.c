@@ -99,6 +99,7 @@ int main(int argc, char **argv)
     test_random();
     test_device();
     test_suggest();
+    test_collectives();
     test_compare();
     test_hashmap();
     test_pass_groups();

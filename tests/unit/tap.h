@@ -40,6 +40,7 @@ void test_group(void);
 void test_random(void);
 void test_device(void);
 void test_suggest(void);
+void test_collectives(void);
 void test_compare(void);
 void test_hashmap(void);
 void test_pass_groups(void);

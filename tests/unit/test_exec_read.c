@@ -3,6 +3,7 @@
  * no library writes: what the report holds afterwards, launch by launch. */
 #include "tap.h"
 #include "exec_records.h"
+#include "gpuprof/collectives.h"
 
 #include "records/records.h"
 #include "gpuprof/exec_summary.h"
@@ -410,6 +411,24 @@ static void kernel_lines(void)
     gp_report_free(&r);
 }
 
+/* A collective kernel's launches (NCCL's, here timed only) carry the note that says what
+ * their time includes; other kernels' carry none. */
+static void collective_note(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS "{\"t\":\"name\",\"pid\":9,\"n\":1,\"name\":"
+                       "\"_Z29ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE\"}\n"
+                       KERNEL_LINE(1, 1000, 3000) END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 1 && r.exec.launches[0].note &&
+               strcmp(r.exec.launches[0].note, gp_collective_note) == 0,
+           "a collective's launch: noted as waiting for its peers, never replayed");
+    gp_report_free(&r);
+    rc = read_text(PROCESS NAME KERNEL_LINE(1, 1000, 3000) END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 1 && r.exec.launches[0].note == NULL,
+           "another kernel's launch: no note");
+    gp_report_free(&r);
+}
+
 /* A last line cut by a crash: skipped, what came before kept, and only the missing end said. */
 static void torn_lines(void)
 {
@@ -673,6 +692,7 @@ void test_exec_read(void)
     check_case("activities", activities_run);
     bad_values();
     kernel_lines();
+    collective_note();
     torn_lines();
     values_of_another_type();
     two_contexts();

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""On two GPUs: a distributed job under its own launcher (issue 38). tests/apps/ddp_train.py,
+a PyTorch DDP loop over NCCL with an uneven last rank, run by torchrun alone, then with every
+rank under `gpuprof exec --output=r%q{RANK}.json`: each rank prints the same result as alone
+and exits 0; its report holds NCCL's collective kernels, none of whose launches was replayed
+(each collected at most one counter group, and says so in its note) while every kernel has
+counters; under --replay=kernel the collectives are timed without counters and a warning says
+why. Skips with the reason where there are fewer than two GPUs, or no PyTorch with NCCL."""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import tap
+from gpuprof import BIN, require_gpu
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+APP = os.path.join(os.path.dirname(HERE), "apps", "ddp_train.py")
+STEPS = "12"
+RESULT = re.compile(r"^ddp_train: rank (\d+) of 2 ok .*$", re.M)
+COLLECTIVE = re.compile(r"ncclDevKernel_|ncclKernel_")
+
+
+def why_not():
+    """Why the job cannot run here; None when it can."""
+    probe = ("import torch, torch.distributed as d\n"
+             "print(torch.cuda.device_count() if torch.cuda.is_available() else 0, "
+             "int(d.is_available() and d.is_nccl_available()))")
+    try:
+        p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "PyTorch could not be probed: %s" % e
+    if p.returncode != 0:
+        return "no PyTorch for %s" % sys.executable
+    gpus, nccl = (int(w) for w in p.stdout.split()[-2:])
+    if gpus < 2:
+        return "%d GPU(s) visible: the job needs two" % gpus
+    return None if nccl else "PyTorch has no NCCL"
+
+
+def torchrun(*words):
+    """(exit status, stdout, stderr) of a two-process torchrun on this machine."""
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2"]
+    p = subprocess.run(cmd + list(words), capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def results(out):
+    return sorted(m.group(0) for m in RESULT.finditer(out))
+
+
+def run_profiled(tmp, *options):
+    rc, out, err = torchrun("--no-python", BIN, "exec", *options, "--json",
+                            "--output=" + os.path.join(tmp, "r%q{RANK}.json"), "--",
+                            sys.executable, APP, STEPS, "--uneven")
+    docs = {}
+    for path in sorted(glob.glob(os.path.join(tmp, "r*.json"))):
+        with open(path) as f:
+            docs[os.path.basename(path)] = json.load(f)
+    return rc, out, err, docs
+
+
+def groups_of(launch):
+    return launch.get("passes") or []
+
+
+def check_rank(name, doc, label):
+    ls = doc["exec"]["launches"]
+    coll = [l for l in ls if COLLECTIVE.search(l.get("mangled") or l["kernel"])]
+    tap.ok(coll, "%s %s: NCCL's collective kernels are among its %d launches"
+           % (label, name, len(ls)))
+    replayed = [l for l in coll if len(groups_of(l)) > 1]
+    tap.ok(coll and not replayed, "%s %s: no collective launch replayed (%d of %d collected "
+           "more than one group)" % (label, name, len(replayed), len(coll)))
+    tap.ok(coll and all("never replayed" in (l.get("note") or "") for l in coll),
+           "%s %s: every collective launch says so in its note" % (label, name))
+    kernels = {}
+    for l in ls:
+        kernels.setdefault(l["kernel"], []).append(l)
+    without = [k for k, kl in kernels.items() if not any(l["metrics"] for l in kl)]
+    tap.ok(not without, "%s %s: every one of its %d kernels has counters"
+           % (label, name, len(kernels)), "\n".join(without[:5]))
+    return coll
+
+
+def main():
+    require_gpu()
+    reason = why_not()
+    if reason:
+        tap.skip_all(reason)
+    rc, out, err = torchrun(APP, STEPS, "--uneven")
+    alone = results(out)
+    if not tap.ok(rc == 0 and len(alone) == 2, "ddp_train alone: both ranks ok", err[-2000:]):
+        tap.done()
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err, docs = run_profiled(tmp)
+        tap.ok(rc == 0 and results(out) == alone, "under per-rank exec: exit 0 and both ranks' "
+               "results unchanged", "alone %s\nexec %s\n%s" % (alone, results(out), err[-1500:]))
+        tap.ok(sorted(docs) == ["r0.json", "r1.json"], "a report per rank, named by RANK",
+               sorted(docs))
+        for name, doc in sorted(docs.items()):
+            check_rank(name, doc, "auto")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err, docs = run_profiled(tmp, "--replay=kernel")
+        tap.ok(rc == 0 and results(out) == alone, "--replay=kernel: exit 0 and both ranks' "
+               "results unchanged", err[-1500:])
+        for name, doc in sorted(docs.items()):
+            coll = [l for l in doc["exec"]["launches"]
+                    if COLLECTIVE.search(l.get("mangled") or l["kernel"])]
+            tap.ok(coll and all(not l["metrics"] and l["duration_ms"] for l in coll),
+                   "--replay=kernel %s: collectives timed, without counters" % name)
+            warned = [w for w in doc.get("warnings") or [] if "does not replay collective" in w]
+            tap.ok(warned, "--replay=kernel %s: a warning says why" % name,
+                   "\n".join(doc.get("warnings") or []))
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
