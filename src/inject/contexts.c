@@ -205,6 +205,8 @@ static gp_sessions *sessions_of(context_state *cs)
 gp_sessions *gp_contexts_profile(CUcontext ctx, const gp_launch_info *launch, gp_take take)
 {
     context_state *cs = find_context(ctx);
+    if (cs)
+        gp_sessions_saw(&cs->sessions, launch);
     gp_filter_kernel *k = NULL;
     const gp_filter_choice c =
         launch->kernel ? gp_filters_choose(launch->kernel, &k) : GP_FILTER_NOT_CHOSEN;

@@ -83,9 +83,40 @@ void gp_sessions_detach(gp_sessions *s)
 static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
 {
     gp_rotation r = s->rotation;
-    if ((l->shadow || l->collective) && r.mode == GP_EXEC_REPLAY_AUTO)
+    if ((l->shadow || l->collective || s->collectives) && r.mode == GP_EXEC_REPLAY_AUTO)
         r.mode = GP_EXEC_REPLAY_ROTATE;
     return r;
+}
+
+void gp_sessions_saw(gp_sessions *s, const gp_launch_info *l)
+{
+    if (!l->collective || s->collectives)
+        return;
+    s->collectives = true;
+    if (s->rotation.mode != GP_EXEC_REPLAY_AUTO || s->rotation.n_groups == 0)
+        return;
+    char text[256];
+    snprintf(text, sizeof text, "--replay=auto replays no launch after the first collective "
+             "kernel (%.80s...): later first launches collect one group each", l->kernel);
+    gp_record_warning(text, "a replay restores device memory that a collective in flight "
+                      "still writes; --replay=kernel waits for it before each replay");
+}
+
+/* Before a kernel replay on a context with collectives: its work finished, so that no
+ * collective in flight writes the memory CUPTI saves and restores (relaxed: another thread's
+ * graph capture is not broken by it). */
+static void wait_for_collectives(const gp_sessions *s, gp_replay replay)
+{
+    if (!s->collectives || replay != GP_REPLAY_KERNEL || s->collector->passes <= 1)
+        return;
+    CUcontext was = NULL;
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    if (cuCtxPushCurrent(s->ctx) == CUDA_SUCCESS) {
+        cuCtxSynchronize();
+        cuCtxPopCurrent(&was);
+    }
+    cuThreadExchangeStreamCaptureMode(&mode);
 }
 
 /* --replay=kernel replays every profiled launch whose set takes several passes; a collective
@@ -254,6 +285,7 @@ bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
     gp_profiler *p = s->collector->profiler;
     const gp_replay replay = replay_of(s->collector, set);
     const size_t ranges = replay == GP_REPLAY_USER ? GP_PASS_RANGES : 1;
+    wait_for_collectives(s, replay);
     if (gp_profiler_begin_with(p, config_of(s, set), replay, ranges) != GP_OK ||
         gp_profiler_start(p) != GP_OK) {
         warn_error();

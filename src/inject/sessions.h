@@ -65,6 +65,9 @@ typedef struct {
     int auto_replays;                  /* auto's latest decision (its `footprint` record):
                                           1 replay, 0 not, -1 none yet */
     bool refused_collective;           /* --replay=kernel refused a collective (said once) */
+    bool collectives;                  /* a collective was launched on the context: a kernel
+                                          replay may overlap one in flight (see
+                                          gp_sessions_saw) */
 } gp_sessions;
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
@@ -74,6 +77,12 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
 /* Close the collector and forget the signatures (the context is going). */
 void gp_sessions_detach(gp_sessions *s);
 
+/* Every launch on the context, profiled or not, before anything else of it: a collective
+ * makes --replay=auto replay nothing more (said in a warning), and --replay=kernel wait for
+ * the context's work before each replay, since CUPTI saves and restores device memory
+ * around the replayed kernel while a collective in flight on another stream (DDP overlaps
+ * them with the backward pass) still writes it. */
+void gp_sessions_saw(gp_sessions *s, const gp_launch_info *l);
 /* Whether the launch is refused its counters: a collective under --replay=kernel when the
  * set takes several passes (it would be replayed). The first refusal is said in a warning. */
 bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l);

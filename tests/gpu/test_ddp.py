@@ -3,13 +3,15 @@
 a PyTorch DDP loop over NCCL with an uneven last rank, run by torchrun alone, then with every
 rank under `gpuprof exec --output=r%q{RANK}.json`: each rank prints the same result as alone
 and exits 0; its report holds NCCL's collective kernels, none of whose launches was replayed
-(each collected at most one counter group, and says so in its note) while every kernel has
-counters; under --replay=kernel the collectives are timed without counters and a warning says
+(each collected at most one counter group, and says so in its note), nor any launch after
+the first collective (a replay would restore memory a collective in flight writes), while
+every kernel has counters; under --replay=kernel the collectives are timed without counters and a warning says
 why. Skips with the reason where there are fewer than two GPUs, or no PyTorch with NCCL."""
 import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,7 +60,11 @@ def run_profiled(tmp, *options):
                             "--output=" + os.path.join(tmp, "r%q{RANK}.json"), "--",
                             sys.executable, APP, STEPS, "--uneven")
     docs = {}
+    keep = os.environ.get("GPUPROF_KEEP")  # a folder to keep the reports in (bench, fixtures)
     for path in sorted(glob.glob(os.path.join(tmp, "r*.json"))):
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(path, os.path.join(keep, "-".join(options + (os.path.basename(path),))))
         with open(path) as f:
             docs[os.path.basename(path)] = json.load(f)
     return rc, out, err, docs
@@ -104,6 +110,10 @@ def main():
                sorted(docs))
         for name, doc in sorted(docs.items()):
             check_rank(name, doc, "auto")
+            warned = [w for w in doc.get("warnings") or []
+                      if "replays no launch after the first collective" in w]
+            tap.ok(warned, "auto %s: a warning says no launch is replayed after the first "
+                   "collective" % name, "\n".join(doc.get("warnings") or []))
     with tempfile.TemporaryDirectory() as tmp:
         rc, out, err, docs = run_profiled(tmp, "--replay=kernel")
         tap.ok(rc == 0 and results(out) == alone, "--replay=kernel: exit 0 and both ranks' "
