@@ -90,14 +90,21 @@ static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
 
 void gp_sessions_saw(gp_sessions *s, const gp_launch_info *l)
 {
-    if (!l->collective || s->collectives)
+    s->collectives = s->collectives || l->collective;
+}
+
+/* The first launch auto would have replayed but for the collectives says so, once. */
+static void say_no_replay_for_collectives(gp_sessions *s, const gp_launch_info *l,
+                                          const gp_signature_state *state)
+{
+    if (s->said_collectives || !s->collectives || l->collective || l->shadow || !state ||
+        s->rotation.mode != GP_EXEC_REPLAY_AUTO ||
+        gp_rotation_choose(&s->rotation, state, s->latest) != GP_SET_WHOLE)
         return;
-    s->collectives = true;
-    if (s->rotation.mode != GP_EXEC_REPLAY_AUTO || s->rotation.n_groups == 0)
-        return;
+    s->said_collectives = true;
     char text[256];
-    snprintf(text, sizeof text, "--replay=auto replays no launch after the first collective "
-             "kernel (%.80s...): later first launches collect one group each", l->kernel);
+    snprintf(text, sizeof text, "--replay=auto replays no launch once a collective kernel "
+             "ran: from %.80s... on, first launches collect one group each", l->kernel);
     gp_record_warning(text, "a replay restores device memory that a collective in flight "
                       "still writes; --replay=kernel waits for it before each replay");
 }
@@ -270,6 +277,7 @@ bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
 {
     const gp_signature_state *state = signature_of(s, l);
     gp_rotation rotation = rotation_for(s, l);
+    say_no_replay_for_collectives(s, l, state);
     int set = state ? gp_rotation_choose(&rotation, state, s->latest) : GP_SET_NONE;
     if (set == GP_SET_WHOLE && rotation.mode == GP_EXEC_REPLAY_AUTO && rotation.n_groups &&
         !auto_may_replay(s)) {

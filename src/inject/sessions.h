@@ -68,6 +68,7 @@ typedef struct {
     bool collectives;                  /* a collective was launched on the context: a kernel
                                           replay may overlap one in flight (see
                                           gp_sessions_saw) */
+    bool said_collectives;             /* auto's warning that it replays no more, written */
 } gp_sessions;
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
@@ -78,7 +79,8 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
 void gp_sessions_detach(gp_sessions *s);
 
 /* Every launch on the context, profiled or not, before anything else of it: a collective
- * makes --replay=auto replay nothing more (said in a warning), and --replay=kernel wait for
+ * makes --replay=auto replay nothing more (said in a warning at the first launch it would
+ * have replayed), and --replay=kernel wait for
  * the context's work before each replay, since CUPTI saves and restores device memory
  * around the replayed kernel while a collective in flight on another stream (DDP overlaps
  * them with the backward pass) still writes it. */
