@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import tap
 from gpuprof import BIN, require_gpu
@@ -49,6 +50,7 @@ def torchrun(*words, timeout=300):
     """(exit status, stdout, stderr) of a two-process torchrun on this machine; status None
     when it did not finish in `timeout` seconds."""
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2"]
+    start = time.monotonic()
     p = subprocess.Popen(cmd + list(words), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
     try:
@@ -57,6 +59,7 @@ def torchrun(*words, timeout=300):
         os.killpg(p.pid, signal.SIGKILL)  # the ranks too: they hold the GPUs
         p.communicate()
         return None, "", "did not finish in %d s" % timeout
+    print("# %.1f s: torchrun %s" % (time.monotonic() - start, " ".join(words[:4])))
     return p.returncode, out, err
 
 
