@@ -49,6 +49,7 @@ typedef struct {
     gp_exec_replay replay;                  /* --replay */
     gp_graph_profiling graph_profiling;     /* --graph-profiling */
     uint64_t graph_samples;                 /* --graph-samples (UINT64_MAX: all) */
+    bool source;                            /* --source: each kernel's per-line view */
 } gp_exec_request;
 
 /* What a request is when no option changes it: no filter, no limit, auto, node, and

@@ -133,6 +133,8 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 #define GP_RECORD_GRAPH "graph"
 #define GP_RECORD_SAMPLED "sampled"
 #define GP_RECORD_FOOTPRINT "footprint"
+#define GP_RECORD_SOURCE "source"
+#define GP_RECORD_SOURCE_NOTE "source_note"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'
