@@ -221,11 +221,11 @@ static int add_launch_views(gp_exec_info *e, const patched_instruction *p, size_
     GP_TRY(gp_source_view_build(scratch, n, &k, &nk));
     int rc = GP_OK;
     size_t moved = 0;
-    for (; rc == GP_OK && moved < nk; moved++) {
+    while (rc == GP_OK && moved < nk) {
         gp_exec_source_view *v;
         rc = gp_exec_add_source_view(e, &v);
         if (rc == GP_OK)
-            *v = (gp_exec_source_view){.view = k[moved], .pid = p[0].pid,
+            *v = (gp_exec_source_view){.view = k[moved++], .pid = p[0].pid,
                                        .launch = p[0].launch};
     }
     for (size_t i = moved; i < nk; i++) /* those not moved when memory ran out */

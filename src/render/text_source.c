@@ -1,5 +1,5 @@
 /* --source's per-line view as text (render/text_source.h): for each result (or, through
- * text_exec_source.c, each exec kernel), each kernel's source lines that move memory, the most
+ * text_exec_lines.c, each exec kernel), each kernel's source lines that move memory, the most
  * wasteful first (global sectors over the ideal, then shared wavefronts over theirs, then
  * local traffic), with the line's text where the file is readable; with --sass each line's
  * instructions under it. */

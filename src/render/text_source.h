@@ -1,5 +1,5 @@
 /* --source's per-line view in the text report (text_source.c): the kernel commands' whole, and
- * the parts an exec report's (text_exec_source.c) shares. */
+ * the parts an exec report's (text_exec_lines.c) shares. */
 #ifndef GPUPROF_RENDER_TEXT_SOURCE_H
 #define GPUPROF_RENDER_TEXT_SOURCE_H
 

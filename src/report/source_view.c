@@ -218,7 +218,7 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
             k->lines[l].file = f->lines[l].file ? strdup(f->lines[l].file) : NULL;
             ok = !f->lines[l].file || k->lines[l].file;
         }
-        if (ok)
+        if (ok && f->n_pcs) /* a view of no instruction (exec: a note's) has no pcs at all */
             memcpy(k->pcs, f->pcs, f->n_pcs * sizeof *k->pcs);
         if (!ok) {
             gp_source_view_free(*out, i + 1);

@@ -1,8 +1,8 @@
-/* exec --source's per-line views as text (render/text_exec_source.h): each view's table as
+/* exec --source's per-line views as text (render/text_exec_lines.h): each view's table as
  * text_source.c writes the kernel commands' (the worst lines first, --sass the instructions),
  * headed by the kernel's #N and name and the launch patched; then, in #N order, the kernels
  * that have no lines and why (render/source_labels.h). */
-#include "render/text_exec_source.h"
+#include "render/text_exec_lines.h"
 
 #include "gpuprof/status.h"
 #include "render/source_labels.h"
@@ -90,7 +90,7 @@ static int print_without(void *ctx, size_t number, const char *kernel,
     return GP_OK;
 }
 
-int gp_text_exec_source(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     const gp_exec_info *e = &r->exec;
