@@ -49,11 +49,13 @@ typedef struct {
     gp_exec_replay replay;                  /* --replay */
     gp_graph_profiling graph_profiling;     /* --graph-profiling */
     uint64_t graph_samples;                 /* --graph-samples (UINT64_MAX: all) */
-    bool source;                            /* --source: each kernel's per-line view */
+    bool source;                            /* --source: one launch of each profiled kernel
+                                               patched, its SASS instructions counted, for
+                                               the per-line view (gpuprof/source_view.h) */
 } gp_exec_request;
 
-/* What a request is when no option changes it: no filter, no limit, auto, node, and
- * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph. */
+/* What a request is when no option changes it: no filter, no limit, auto, node,
+ * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph, no per-line view. */
 gp_exec_request gp_exec_request_default(void);
 
 /* "auto", "rotate", "kernel", "application", indexed by mode. */

@@ -308,7 +308,7 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->source && req->csv_columns)
         return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --source's CSV (a row "
                                      "per source line, its columns fixed)");
-    if (req->sass && req->family && !req->source)
+    if (req->sass && (req->family || cmd->program_operands) && !req->source)
         return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's lines: add "
                                      "--source");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
@@ -322,6 +322,8 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         GP_TRY(finish_kernel_request(req, given));
     if (cmd->program_operands || req->family)
         GP_TRY(gp_csv_check_columns(req));
+    /* exec's --source is the library's to do too: it travels in the exec request. */
+    req->exec.source = cmd->program_operands && req->source;
     return check_output_file(req, given);
 }
 
