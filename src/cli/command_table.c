@@ -48,7 +48,7 @@ static const gp_command_def commands[] = {
                     OPT_LAUNCH_COUNT, OPT_PER_KERNEL, OPT_LAUNCHES, OPT_JSON, OPT_CSV,
                     OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS,
                     OPT_OUTPUT, OPT_FORCE, OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_GRAPH_PROFILING,
-                    OPT_GRAPH_SAMPLES, OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
+                    OPT_GRAPH_SAMPLES, OPT_RANK, OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
      .run = gp_cmd_exec},
     {.name = "help", .summary = "show the help of gpuprof or of a command",
      .operands = "[COMMAND]", .max_operands = 1, GP_OPTION_LIST(options, n_options, OPT_HELP),

@@ -311,6 +311,19 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
     return o;
 }
 
+/* A distributed job's rank: the size null when not known. */
+static cJSON *rank_json(const gp_exec_rank *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rank", k->rank);
+    if (k->size)
+        cJSON_AddNumberToObject(o, "size", k->size);
+    else
+        cJSON_AddNullToObject(o, "size");
+    cJSON_AddStringToObject(o, "from", k->from);
+    return o;
+}
+
 static cJSON *exec_json(const gp_exec_info *e, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
@@ -324,6 +337,8 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     else
         cJSON_AddNullToObject(o, "signal");
     cJSON_AddNumberToObject(o, "processes", (double)e->processes);
+    if (e->rank.known)
+        cJSON_AddItemToObject(o, "rank", rank_json(&e->rank));
     cJSON *filters = cJSON_AddObjectToObject(o, "filters");
     const gp_exec_request *q = &e->request;
     if (q->kernel_regex[0])
