@@ -97,6 +97,14 @@ const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
  * or out of host memory. */
 int gp_rank_view_derive(gp_rank_view *v);
 
+/* The ranks below the world size that the view lacks, as ranges ("2-3, 7"; cut with "..."
+ * to len bytes): how many there are (0 when none, or the world size is not known). */
+size_t gp_rank_view_missing(const gp_rank_view *v, char *buf, size_t len);
+/* The spread of the ranks' kernel time (each rank's kernels' totals summed), and the ranks
+ * (indices) of its extremes (SIZE_MAX: none timed). GP_OK, or out of host memory. */
+int gp_rank_view_time_spread(const gp_rank_view *v, gp_rank_spread *s, size_t *slowest,
+                             size_t *fastest);
+
 /* Merging ranks' reports into a view, one at a time (src/report/rank_merge.c): open makes
  * `into` a rank view; add folds a report read from `file` (an exec report with its rank, or a
  * rank view), taking what it can of it (the caller frees it then); close makes the view

@@ -28,11 +28,12 @@ static const gp_command_def commands[] = {
      GP_OPTION_LIST(options, n_options, OPT_CHIP, OPT_DEVICE, OPT_JSON, OPT_HELP),
      .device_optional = true, .run = gp_cmd_metrics},
     {.name = "report",
-     .summary = "render saved JSON reports, several merged into one, as text, JSON, CSV or HTML",
+     .summary = "render saved JSON reports, several merged into one (a distributed job's ranks "
+                "side by side), as text, JSON, CSV or HTML",
      .operands = "FILE...", .min_operands = 1, .max_operands = GP_MAX_OPERANDS,
      GP_OPTION_LIST(options, n_options, OPT_JSON, OPT_CSV, OPT_HTML, OPT_NO_HEADER,
-                    OPT_CSV_COLUMNS, OPT_LAUNCHES, OPT_METRICS_DETAIL, OPT_SOURCE, OPT_SASS,
-                    OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
+                    OPT_CSV_COLUMNS, OPT_LAUNCHES, OPT_BY_RANK, OPT_METRICS_DETAIL, OPT_SOURCE,
+                    OPT_SASS, OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
      .run = gp_cmd_report},
     {.name = "compare",
      .summary = "compare two saved reports: time, GB/s and metrics side by side, and whether "

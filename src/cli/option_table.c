@@ -522,6 +522,10 @@ static const option_row rows[] = {
                    "the process's rank in a distributed job, for the report (default: from "
                    "RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, the first set)"},
                   COUNT(exec.rank, 0, INT_MAX)},
+    [OPT_BY_RANK] = {{OPT_BY_RANK, "by-rank", NULL,
+                      "ranks' exec reports: one row per kernel and rank instead of each "
+                      "kernel's spread over the ranks (JSON always holds every rank)"},
+                     FLAG(by_rank)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

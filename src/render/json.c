@@ -9,6 +9,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/origin_names.h"
 #include "render/json_activities.h"
+#include "render/json_ranks.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/json_out.h"
@@ -461,6 +462,8 @@ static cJSON *report_json(const gp_report *r)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
     if (r->is_exec)
         cJSON_AddItemToObject(root, "exec", exec_json(&r->exec, r->n_sources > 0));
+    if (r->ranks)
+        cJSON_AddItemToObject(root, "ranks", gp_json_ranks(r->ranks));
     return root;
 }
 

@@ -13,6 +13,7 @@
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -287,6 +288,20 @@ static void add_launch(tally *t, const gp_exec_launch *l)
     }
 }
 
+/* A cell's number as its JSON keeps it: cJSON writes 15 significant digits when they read
+ * back within a rounding error, and a view read back derives its spreads and sums from the
+ * numbers it reads; from these, a view merged now derives the very same ones. */
+static double as_written(double v)
+{
+    if (!isfinite(v))
+        return v;
+    char text[32];
+    snprintf(text, sizeof text, "%.15g", v);
+    const double back = strtod(text, NULL);
+    const double most = fabs(v) > fabs(back) ? fabs(v) : fabs(back);
+    return fabs(v - back) <= most * DBL_EPSILON ? back : v;
+}
+
 /* The tally as the exec summary counts a kernel: every call at the mean of those that have
  * the value (gpuprof/exec_summary.h). */
 static void fill_cell(gp_rank_cell *c, const tally *t, size_t rank)
@@ -295,11 +310,11 @@ static void fill_cell(gp_rank_cell *c, const tally *t, size_t rank)
     c->calls = t->calls;
     c->timed = t->timed;
     c->profiled = t->profiled;
-    c->total_ms = t->timed ? (double)t->calls * (t->ms / (double)t->timed) : NAN;
+    c->total_ms = t->timed ? as_written((double)t->calls * (t->ms / (double)t->timed)) : NAN;
     c->total_estimated = t->timed && t->timed < t->calls;
     const bool bytes = t->reads && t->writes;
-    c->dram_bytes = bytes ? (double)t->calls * (t->read / (double)t->reads +
-                                                t->written / (double)t->writes)
+    c->dram_bytes = bytes ? as_written((double)t->calls * (t->read / (double)t->reads +
+                                                           t->written / (double)t->writes))
                           : NAN;
     const size_t fewest = t->reads < t->writes ? t->reads : t->writes;
     c->dram_estimated = bytes && fewest < t->calls;

@@ -202,8 +202,71 @@ int gp_rank_view_derive(gp_rank_view *v)
     for (size_t k = 0; k < v->n_kernels; k++)
         derive_kernel(&v->kernels[k], scratch);
     free(scratch);
-    derive_ranks(v);
+    /* Sorted before the ranks' sums, so that they add in one order, read back or not. */
     qsort(v->kernels, v->n_kernels, sizeof *v->kernels, most_time_first);
+    derive_ranks(v);
     v->world_size = v->n_ranks ? v->ranks[0].size : 0;
+    return GP_OK;
+}
+
+/* ---- the ranks as a whole ---------------------------------------------------------------- */
+
+/* "a" or "a-b" after a ", " unless first, where it fits (len - 4 bytes kept for "..."). */
+static void add_range(char *buf, size_t len, size_t *used, int a, int b, bool *cut)
+{
+    char range[32];
+    snprintf(range, sizeof range, a == b ? "%s%d" : "%s%d-%d", *used ? ", " : "", a, b);
+    if (*cut || *used + strlen(range) + 4 >= len) {
+        *cut = true;
+        return;
+    }
+    *used += (size_t)snprintf(buf + *used, len - *used, "%s", range);
+}
+
+size_t gp_rank_view_missing(const gp_rank_view *v, char *buf, size_t len)
+{
+    size_t used = 0, missing = 0;
+    bool cut = false;
+    buf[0] = '\0';
+    if (!v->world_size)
+        return 0;
+    /* The ranks are in order: the gaps before each, and after the last below the size. */
+    int expected = 0;
+    for (size_t i = 0; i <= v->n_ranks && expected < v->world_size; i++) {
+        const int here = i < v->n_ranks && v->ranks[i].rank < v->world_size ? v->ranks[i].rank
+                                                                             : v->world_size;
+        if (here > expected) {
+            missing += (size_t)(here - expected);
+            add_range(buf, len, &used, expected, here - 1, &cut);
+        }
+        expected = here + 1;
+    }
+    if (cut && used + 4 < len)
+        snprintf(buf + used, len - used, "%s...", used ? ", " : "");
+    return missing;
+}
+
+int gp_rank_view_time_spread(const gp_rank_view *v, gp_rank_spread *s, size_t *slowest,
+                             size_t *fastest)
+{
+    double *times = malloc((v->n_ranks ? v->n_ranks : 1) * sizeof *times);
+    if (!times)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t n = 0;
+    *slowest = *fastest = SIZE_MAX;
+    s->estimated = false;
+    for (size_t i = 0; i < v->n_ranks; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        if (!isfinite(e->kernel_ms))
+            continue;
+        if (*slowest == SIZE_MAX || e->kernel_ms > v->ranks[*slowest].kernel_ms)
+            *slowest = i;
+        if (*fastest == SIZE_MAX || e->kernel_ms < v->ranks[*fastest].kernel_ms)
+            *fastest = i;
+        s->estimated = s->estimated || e->kernel_estimated;
+        times[n++] = e->kernel_ms;
+    }
+    spread_of(times, n, s);
+    free(times);
     return GP_OK;
 }
