@@ -14,6 +14,7 @@
 #include "gpuprof/status.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ typedef struct {
 #define WARNING_RANKS 3
 typedef struct {
     char *text;
-    size_t n_ranks;              /* 0: a rank view's, which names its ranks already */
+    size_t n_ranks;              /* the ranks that gave it; 0: a view's own, of no rank */
+    size_t n_kept;               /* of them, the lowest kept in ranks */
     int ranks[WARNING_RANKS];
 } rank_warning;
 
@@ -167,7 +169,21 @@ static int take_run(gp_rank_merge *m, gp_report *part, int lowest)
 
 /* ---- the warnings: each once, with its ranks --------------------------------------------- */
 
-static int add_warning(gp_rank_merge *m, const char *text, const int *rank)
+/* A rank of the warning's, among the lowest kept where it is one of them. */
+static void keep_lowest(rank_warning *w, int rank)
+{
+    size_t i = w->n_kept;
+    for (; i > 0 && w->ranks[i - 1] > rank; i--)
+        if (i < WARNING_RANKS)
+            w->ranks[i] = w->ranks[i - 1];
+    if (i < WARNING_RANKS)
+        w->ranks[i] = rank;
+    w->n_kept += w->n_kept < WARNING_RANKS;
+}
+
+/* The warning once, with `count` more ranks of which `ranks` (n of them) are the lowest. */
+static int add_warning(gp_rank_merge *m, const char *text, const int *ranks, size_t n,
+                       size_t count)
 {
     bool added = false;
     size_t *at = gp_hashmap_add_str(&m->warning_index, text, &added);
@@ -183,23 +199,75 @@ static int add_warning(gp_rank_merge *m, const char *text, const int *rank)
         *at = m->n_warnings - 1;
     }
     rank_warning *w = &m->warnings[*at];
-    if (!rank)
-        return GP_OK;
-    /* The lowest ranks kept, in order. */
-    size_t i = w->n_ranks < WARNING_RANKS ? w->n_ranks : WARNING_RANKS;
-    for (; i > 0 && w->ranks[i - 1] > *rank; i--)
-        if (i < WARNING_RANKS)
-            w->ranks[i] = w->ranks[i - 1];
-    if (i < WARNING_RANKS)
-        w->ranks[i] = *rank;
-    w->n_ranks++;
+    for (size_t i = 0; i < n; i++)
+        keep_lowest(w, ranks[i]);
+    w->n_ranks += count;
     return GP_OK;
+}
+
+/* A whole number of a warning's head, and what follows it. */
+static bool head_number(const char **p, long *out)
+{
+    char *end;
+    if (**p < '0' || **p > '9')
+        return false;
+    *out = strtol(*p, &end, 10);
+    *p = end;
+    return *out >= 0 && *out <= INT_MAX;
+}
+
+/* A rank view's warning as emit_warning wrote it: its ranks, how many, and its text after
+ * them; false for a warning without that head (the view's own: passed on as it is). */
+static bool parse_head(const char *text, int *ranks, size_t *n, size_t *count,
+                       const char **rest)
+{
+    const char *p = text;
+    const bool several = strncmp(p, "ranks ", 6) == 0;
+    if (!several && strncmp(p, "rank ", 5) != 0)
+        return false;
+    p += several ? 6 : 5;
+    long v;
+    for (*n = 0;; p += 2) {
+        if (*n == WARNING_RANKS || !head_number(&p, &v))
+            return false;
+        ranks[(*n)++] = (int)v;
+        if (strncmp(p, ", ", 2) != 0)
+            break;
+    }
+    *count = *n;
+    if (strncmp(p, " and ", 5) == 0) {
+        p += 5;
+        if (!head_number(&p, &v) || strncmp(p, " more", 5) != 0)
+            return false;
+        *count += (size_t)v;
+        p += 5;
+    }
+    if (strncmp(p, ": ", 2) != 0 || several != (*count > 1))
+        return false;
+    *rest = p + 2;
+    return true;
 }
 
 static int add_warnings(gp_rank_merge *m, const gp_report *part, const int *rank)
 {
     for (size_t i = 0; i < part->n_warnings; i++)
-        GP_TRY(add_warning(m, part->warnings[i], rank));
+        GP_TRY(add_warning(m, part->warnings[i], rank, rank ? 1 : 0, rank ? 1 : 0));
+    return GP_OK;
+}
+
+/* A rank view's warnings: those of its ranks join this view's (one text, the ranks of
+ * both). */
+static int add_view_warnings(gp_rank_merge *m, const gp_report *part)
+{
+    for (size_t i = 0; i < part->n_warnings; i++) {
+        int ranks[WARNING_RANKS];
+        size_t n, count;
+        const char *rest;
+        if (parse_head(part->warnings[i], ranks, &n, &count, &rest))
+            GP_TRY(add_warning(m, rest, ranks, n, count));
+        else
+            GP_TRY(add_warning(m, part->warnings[i], NULL, 0, 0));
+    }
     return GP_OK;
 }
 
@@ -208,7 +276,7 @@ static int emit_warning(gp_report *into, const rank_warning *w)
 {
     char head[128] = "";
     size_t used = 0;
-    const size_t shown = w->n_ranks < WARNING_RANKS ? w->n_ranks : WARNING_RANKS;
+    const size_t shown = w->n_kept;
     for (size_t i = 0; i < shown && used < sizeof head; i++)
         used += (size_t)snprintf(head + used, sizeof head - used, "%s%d",
                                  i ? ", " : w->n_ranks == 1 ? "rank " : "ranks ", w->ranks[i]);
@@ -411,7 +479,7 @@ static int add_view(gp_rank_merge *m, gp_report *part)
         rc = add_view_cells(m, pv, index);
     free(index);
     GP_TRY(rc);
-    GP_TRY(add_warnings(m, part, NULL));
+    GP_TRY(add_view_warnings(m, part));
     return pv->n_ranks ? take_run(m, part, pv->ranks[0].rank) : GP_OK;
 }
 
