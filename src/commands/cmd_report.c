@@ -22,11 +22,12 @@ static int fold_into_view(void *into, gp_report *part, const char *file)
     return gp_rank_merge_add(into, part, file);
 }
 
-/* `first` (read already), then each other file read, added and freed before the next is
- * read. */
+/* `first` (read already), then each other file read: each added and freed before the next
+ * is read. */
 static int add_all(const gp_request *req, gp_report *first, add_report *add, void *into)
 {
     int rc = add(into, first, req->operands[0]);
+    gp_report_free(first);
     for (size_t i = 1; rc == GP_OK && i < req->n_operands; i++) {
         gp_report part;
         rc = gp_report_read_json(req->operands[i], &part);

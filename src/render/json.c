@@ -462,14 +462,14 @@ static cJSON *report_json(const gp_report *r)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
     if (r->is_exec)
         cJSON_AddItemToObject(root, "exec", exec_json(&r->exec, r->n_sources > 0));
-    if (r->ranks)
-        cJSON_AddItemToObject(root, "ranks", gp_json_ranks(r->ranks));
     return root;
 }
 
 int gp_json_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     (void)o;
+    if (r->ranks)
+        return gp_json_print_with_ranks(out, report_json(r), r->ranks);
     return gp_json_print(out, report_json(r));
 }
 

@@ -7,7 +7,11 @@
 #include "gpuprof/ranks.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
-cJSON *gp_json_ranks(const gp_rank_view *v);
+/* The report's document `root` (without its ranks, freed here) with the view's `ranks` as its
+ * last key, printed as gp_json_print prints a document, but the ranks a piece at a time: a
+ * view of a thousand ranks is never a tree in memory. */
+int gp_json_print_with_ranks(FILE *out, cJSON *root, const gp_rank_view *v);
 
 #endif
