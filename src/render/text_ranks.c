@@ -267,7 +267,7 @@ static int print_rank_time(FILE *out, const gp_rank_view *v, size_t width)
     return GP_OK;
 }
 
-/* ---- --by-rank: each kernel's value on each rank ----------------------------------------------- */
+/* ---- --by-rank: each kernel's value on each rank --------------------------------------- */
 
 static void add_rank_rows(gp_text_table *t, const gp_rank_view *v, size_t i,
                           const gp_kernel_labels *kl)

@@ -2,8 +2,8 @@
  * (gpuprof/ranks.h), one file at a time. Each file is folded into the view as soon as it is
  * read, and freed by the caller before the next is read: what stays is the view (a few
  * numbers per kernel and rank, and each rank's file name), the header of the lowest rank,
- * each distinct warning once, and a table per kernel name. So merging a thousand ranks takes
- * the memory of one report and its view, not of a thousand reports.
+ * each distinct warning once, and a table of the kernels by identity. So merging a thousand
+ * ranks takes the memory of one report and its view, not of a thousand reports.
  *
  * Each file is an exec report with a rank, or a rank view already (its ranks join this one's);
  * no rank twice. The merged report's header (command line, GPU, profiler, program) is the
@@ -489,7 +489,7 @@ int gp_rank_merge_add(gp_rank_merge *m, gp_report *part, const char *file)
     return part->ranks ? add_view(m, part) : add_one_rank(m, part, file);
 }
 
-/* ---- the view made whole ---------------------------------------------------------------------- */
+/* ---- the view made whole ---------------------------------------------------------------- */
 
 static int by_rank(const void *a, const void *b)
 {
@@ -515,7 +515,8 @@ static int sort_ranks(gp_rank_view *v)
     }
     for (size_t i = 0; i < v->n_ranks; i++)
         old_rank[i] = v->ranks[i].rank;
-    qsort(v->ranks, v->n_ranks, sizeof *v->ranks, by_rank);
+    if (v->n_ranks > 1)
+        qsort(v->ranks, v->n_ranks, sizeof *v->ranks, by_rank);
     /* Ranks are distinct: each old index finds its new one by its rank, halving. */
     for (size_t i = 0; i < v->n_ranks; i++) {
         size_t lo = 0, hi = v->n_ranks;
@@ -532,7 +533,8 @@ static int sort_ranks(gp_rank_view *v)
         gp_rank_kernel *kernel = &v->kernels[k];
         for (size_t c = 0; c < kernel->n_cells; c++)
             kernel->cells[c].rank = moved[kernel->cells[c].rank];
-        qsort(kernel->cells, kernel->n_cells, sizeof *kernel->cells, by_rank_index);
+        if (kernel->n_cells > 1)
+            qsort(kernel->cells, kernel->n_cells, sizeof *kernel->cells, by_rank_index);
     }
     free(moved);
     free(old_rank);
@@ -580,7 +582,8 @@ static int finish(gp_rank_merge *m)
     GP_TRY(sort_ranks(v));
     GP_TRY(gp_rank_view_derive(v));
     gp_exec_info *e = &m->into->exec;
-    qsort(e->devices, e->n_devices, sizeof *e->devices, by_device);
+    if (e->n_devices > 1)
+        qsort(e->devices, e->n_devices, sizeof *e->devices, by_device);
     take_end(e, v);
     for (size_t i = 0; i < m->n_warnings; i++)
         GP_TRY(emit_warning(m->into, &m->warnings[i]));

@@ -203,7 +203,8 @@ int gp_rank_view_derive(gp_rank_view *v)
         derive_kernel(&v->kernels[k], scratch);
     free(scratch);
     /* Sorted before the ranks' sums, so that they add in one order, read back or not. */
-    qsort(v->kernels, v->n_kernels, sizeof *v->kernels, most_time_first);
+    if (v->n_kernels > 1)
+        qsort(v->kernels, v->n_kernels, sizeof *v->kernels, most_time_first);
     derive_ranks(v);
     v->world_size = v->n_ranks ? v->ranks[0].size : 0;
     return GP_OK;
@@ -231,15 +232,15 @@ size_t gp_rank_view_missing(const gp_rank_view *v, char *buf, size_t len)
     if (!v->world_size)
         return 0;
     /* The ranks are in order: the gaps before each, and after the last below the size. */
-    int expected = 0;
+    long long expected = 0;  /* one past the last present rank: INT_MAX + 1 at most */
     for (size_t i = 0; i <= v->n_ranks && expected < v->world_size; i++) {
         const int here = i < v->n_ranks && v->ranks[i].rank < v->world_size ? v->ranks[i].rank
                                                                              : v->world_size;
         if (here > expected) {
             missing += (size_t)(here - expected);
-            add_range(buf, len, &used, expected, here - 1, &cut);
+            add_range(buf, len, &used, (int)expected, here - 1, &cut);
         }
-        expected = here + 1;
+        expected = (long long)here + 1;
     }
     if (cut && used + 4 < len)
         snprintf(buf + used, len - used, "%s...", used ? ", " : "");
