@@ -24,7 +24,8 @@ import sys
 import tempfile
 
 import tap
-from gpuprof import BIN, run, run_json
+import test_html
+from gpuprof import BIN, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RANKS_DIR = os.path.join(ROOT, "tests", "fixtures", "ranks")
@@ -254,9 +255,11 @@ def test_slowest_everywhere(view):
     tap.ok(page.count("<table class=\"kernels ranks\">") == 1 and
            "class=\"by-rank\"" not in page and "rank-list" in page,
            "HTML: the spread table and the ranks' table; no row per kernel and rank")
-    rc, page, _ = run("report", *FILES, "--html", "--by-rank", env=NO_GPU)
+    test_html.static_checks("rank view page", rc, page, "")
+    rc, page, err = run("report", *FILES, "--html", "--by-rank", env=NO_GPU)
     tap.ok(rc == 0 and page.count('<tr class="slowest"><td class="num">') >= len(SLOWED),
            "HTML --by-rank: a row per kernel and rank, the slowest marked")
+    test_html.static_checks("rank view page --by-rank", rc, page, err)
 
 
 def test_order_and_round_trip(view_text):
@@ -316,6 +319,8 @@ def test_errors():
     usage_error(["report", *FILES, "--launches"], ["--launches"], "--launches of a rank view")
     usage_error(["report", *FILES, "--metrics-detail"], ["--metrics-detail"],
                 "--metrics-detail of a rank view")
+    usage_error(["report"] + ["x.json"] * 16385, ["more than 16384 files for 'report'"],
+                "more files than a command line of report takes names the limit")
     with tempfile.TemporaryDirectory() as tmp:
         other = os.path.join(tmp, "again.json")
         doc = load(FILES[1])
@@ -444,6 +449,13 @@ def test_many_ranks():
             views.append(os.path.join(tmp, "view%d.json" % len(views)))
             with open(views[-1], "w") as f:
                 f.write(out)
+        rc, page, err = run("report", *paths, "--html", env=NO_GPU)
+        root = test_html.static_checks("rank view page of 48 ranks", rc, page, err)
+        chart = page.split('id="chart-rank-time"', 1)[-1].split("</figure>", 1)[0]
+        tap.ok(root.first("figure") is not None and chart.count('<g class="row') == 8 and
+               chart.count(">median ") == 8 and ">rank 1<" not in chart,
+               "HTML of 48 ranks: a bar per top kernel at its median (a whisker to its most), "
+               "not a bar per rank")
         whole = run("report", *paths, "--json", env=NO_GPU)
         joined = run("report", *views, "--json", env=NO_GPU)
         warned = json.loads(whole[1])["warnings"] if whole[0] == 0 else []
