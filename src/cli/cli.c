@@ -367,6 +367,9 @@ static int add_operand(gp_request *req, const command_context *cc, const char *a
 {
     if (cc->cmd->program_operands && req->n_operands == 0 && !arg[0])
         return gp_fail(GP_ERR_USAGE, "an empty program name for '%s'", cc->name);
+    if (req->n_operands >= GP_MAX_OPERANDS)
+        return gp_fail(GP_ERR_USAGE, "more than %d files for '%s' (merge them in groups, then "
+                                     "the groups' --json)", GP_MAX_OPERANDS, cc->name);
     if (req->n_operands >= cc->cmd->max_operands)
         return gp_fail(GP_ERR_USAGE, "unexpected argument '%s' for '%s'", arg, cc->name);
     req->operands[req->n_operands++] = arg;

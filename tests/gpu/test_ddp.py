@@ -105,6 +105,33 @@ def check_rank(name, doc, label):
     return coll
 
 
+def check_rank_view(tmp):
+    """`report` of both ranks: each kernel's slowest rank; the uneven rank's extra tanh runs on
+    rank 1 only, and rank 0's all-reduce waits for it (its time includes the wait)."""
+    paths = [os.path.join(tmp, "r%d.json" % r) for r in (0, 1)]
+    p = subprocess.run([BIN, "report", "--json"] + paths, capture_output=True, text=True,
+                       timeout=120)
+    try:
+        view = json.loads(p.stdout)["ranks"]
+    except (ValueError, KeyError, TypeError):
+        tap.ok(False, "report of both ranks: a rank view", p.stderr[-1500:])
+        return
+    kernels = view["kernels"]
+    tap.ok(view["world_size"] == 2 and kernels and
+           all(k["slowest_rank"] in (0, 1) for k in kernels if k["time_ms"]["ranks"]),
+           "report of both ranks: %d kernels, each timed one with its slowest rank" % len(kernels))
+    tanh = [k for k in kernels if "tanh" in k["kernel"]]
+    tap.ok(tanh and all([c["rank"] for c in k["by_rank"] if c["calls"]] == [1] for k in tanh),
+           "the uneven rank's own kernel (tanh) ran on rank 1 only",
+           [(k["kernel"][:60], k["by_rank"]) for k in tanh])
+    reduce_ = [k for k in kernels if k["collective"] and "AllReduce" in k["kernel"]]
+    tap.ok(reduce_ and reduce_[0]["slowest_rank"] == 0,
+           "the all-reduce is slowest on rank 0, which waits for the uneven rank",
+           [(k["kernel"][:60], k["time_ms"]) for k in reduce_])
+    text = subprocess.run([BIN, "report"] + paths, capture_output=True, text=True, timeout=120)
+    print("\n".join("# " + line for line in text.stdout.splitlines()[:24]))
+
+
 def main():
     require_gpu()
     reason = why_not()
@@ -120,6 +147,12 @@ def main():
                "results unchanged", "alone %s\nexec %s\n%s" % (alone, results(out), err[-1500:]))
         tap.ok(sorted(docs) == ["r0.json", "r1.json"], "a report per rank, named by RANK",
                sorted(docs))
+        for name, doc in sorted(docs.items()):
+            rank = int(name[1])
+            got = (doc["exec"].get("rank") or {})
+            tap.ok(got.get("rank") == rank and got.get("size") == 2 and got.get("from") == "RANK",
+                   "%s: its rank recorded from torchrun's RANK, of 2" % name, got)
+        check_rank_view(tmp)
         for name, doc in sorted(docs.items()):
             check_rank(name, doc, "auto")
             warned = [w for w in doc.get("warnings") or []
