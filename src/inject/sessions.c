@@ -114,16 +114,8 @@ static void say_no_replay_for_collectives(gp_sessions *s, const gp_launch_info *
  * graph capture is not broken by it). */
 static void wait_for_collectives(const gp_sessions *s, gp_replay replay)
 {
-    if (!s->collectives || replay != GP_REPLAY_KERNEL || s->collector->passes <= 1)
-        return;
-    CUcontext was = NULL;
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
-    if (cuCtxPushCurrent(s->ctx) == CUDA_SUCCESS) {
-        cuCtxSynchronize();
-        cuCtxPopCurrent(&was);
-    }
-    cuThreadExchangeStreamCaptureMode(&mode);
+    if (s->collectives && replay == GP_REPLAY_KERNEL && s->collector->passes > 1)
+        gp_sessions_synchronise(s->ctx);
 }
 
 /* --replay=kernel replays every profiled launch whose set takes several passes; a collective
@@ -144,6 +136,18 @@ bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l)
                           "launch");
     }
     return true;
+}
+
+void gp_sessions_synchronise(CUcontext ctx)
+{
+    CUcontext was = NULL;
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
+        cuCtxSynchronize();
+        cuCtxPopCurrent(&was);
+    }
+    cuThreadExchangeStreamCaptureMode(&mode);
 }
 
 /* ---- auto's footprint ---------------------------------------------------------------------- */
@@ -313,17 +317,8 @@ static size_t stop_and_decode(gp_sessions *s, bool pass)
     size_t ranges = 0;
     gp_profiler *p = s->collector->profiler;
     int rc = gp_profiler_stop(p, &last);
-    if (rc == GP_OK && pass) {
-        /* Relaxed: another thread's graph capture is not broken by this synchronisation. */
-        CUcontext was = NULL;
-        CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-        cuThreadExchangeStreamCaptureMode(&mode);
-        if (cuCtxPushCurrent(s->ctx) == CUDA_SUCCESS) {
-            cuCtxSynchronize();
-            cuCtxPopCurrent(&was);
-        }
-        cuThreadExchangeStreamCaptureMode(&mode);
-    }
+    if (rc == GP_OK && pass)
+        gp_sessions_synchronise(s->ctx);
     if (rc == GP_OK)
         rc = gp_profiler_end(p, &ranges);
     if (rc != GP_OK) {

@@ -71,6 +71,10 @@ typedef struct {
     bool said_collectives;             /* auto's warning that it replays no more, written */
 } gp_sessions;
 
+/* The context's work finished (its launches' kernels complete). Relaxed: another thread's
+ * graph capture is not broken by this synchronisation. */
+void gp_sessions_synchronise(CUcontext ctx);
+
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
  * where the mode rotates and the set takes several passes; application: the group of this
  * run); on success the sessions own it. */
