@@ -240,7 +240,7 @@ $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
 	    $(LINK_LIBS) $(RPATH)
 
 # Seeds: the recorded reports, and every command line of the unit and command-line tests.
-$(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json)
+$(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json tests/fixtures/ranks/*.json)
 	@mkdir -p $(@D) $(FUZZ_BUILD)/corpus/report
 	cp $^ $(FUZZ_BUILD)/corpus/report/
 	@touch $@

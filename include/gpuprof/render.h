@@ -23,6 +23,7 @@ typedef struct {
     bool sass;                   /* text: each source line's instructions under it */
     bool source;                 /* --source: CSV is the per-line view, a row per line */         /* text: nvprof's long per-kernel metric listing */
     bool launches;               /* exec reports: a row per launch, not per kernel */
+    bool by_rank;                /* rank views: a row per kernel and rank, not per kernel */
     const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */
     bool wide;                   /* text: full headers and names, no 120-column page */
     gp_kernel_name_style kernel_name;   /* how kernel names are shown (--kernel-name) */

@@ -215,6 +215,16 @@ typedef struct {
     size_t source;               /* merged reports: the index of its report in `sources` */
 } gp_exec_source_view;
 
+/* gpuprof exec in a distributed job (torchrun, mpirun, srun): the process's rank, the job's
+ * size, and where gpuprof read the rank: --rank, or the launcher's variable (src/exec/rank.c). */
+typedef struct {
+    bool known;                  /* false: not a rank of a distributed job (none was found) */
+    int rank;                    /* from 0 */
+    int size;                    /* the job's ranks (its world size); 0: not known */
+    char from[32];               /* "--rank", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                    "SLURM_PROCID" */
+} gp_exec_rank;
+
 /* gpuprof exec: the program, how it ended, the GPUs it used and its kernels. */
 typedef struct {
     char **argv;                 /* the program's command line */
@@ -223,6 +233,7 @@ typedef struct {
     int exit_status;             /* as a shell reports it: its code, or 128 + the signal */
     int signal;                  /* the signal that ended it; 0 if none */
     size_t processes;            /* processes recorded (children with --follow-children) */
+    gp_exec_rank rank;           /* its rank in a distributed job; not kept by a merge */
     gp_exec_request request;     /* what exec was asked: the filters, how graph kernel nodes
                                     were profiled (the reports keep the filters and the graph
                                     mode; --replay is the profiler section's) */
@@ -238,6 +249,9 @@ typedef struct {
                                               without a launch last */
     size_t n_source_views, source_view_capacity;
 } gp_exec_info;
+
+/* gpuprof report of a distributed job's ranks: each kernel's values per rank (gpuprof/ranks.h). */
+typedef struct gp_rank_view gp_rank_view;
 
 /* A report merged from several files (gpuprof report A.json B.json): one of them. */
 typedef struct {
@@ -272,6 +286,8 @@ typedef struct {
                                     the program's status) */
     gp_report_source *sources;   /* merged reports: each file, in the order given; else none */
     size_t n_sources;
+    gp_rank_view *ranks;         /* a rank view (an exec report of several ranks' files, its
+                                    launches none, `exec` the lowest rank's header); else NULL */
 } gp_report;
 
 void gp_report_init(gp_report *r);

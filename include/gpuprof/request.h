@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define GP_MAX_LIST 64       /* items of one comma-separated option */
-#define GP_MAX_OPERANDS 64   /* operands of one command (report FILE...) */
+#define GP_MAX_OPERANDS 16384 /* operands of one command (report FILE...: a job's ranks) */
 
 typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV, GP_OUT_HTML } gp_output;
 
@@ -67,6 +67,7 @@ typedef struct {
     int program_argc;
     gp_exec_request exec;                  /* its filters, children, replay, CUDA graphs */
     bool launches;                         /* text: one row per launch */
+    bool by_rank;                          /* report: a row per kernel and rank */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
     bool force;                            /* --force: --output may replace a file */
 

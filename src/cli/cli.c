@@ -313,6 +313,10 @@ static int finish_request(gp_request *req, const command_context *cc, const give
                                      "--source");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
+    /* exec patches a kernel's launch once its counters are in: none, no patched launch. */
+    if (req->source && cmd->program_operands && req->metrics.kind == GP_METRICS_NONE)
+        return gp_fail(GP_ERR_USAGE, "exec --source patches a launch of each profiled kernel: "
+                                     "it cannot go with --metrics=none");
     if (req->n_operands < cmd->min_operands)
         return gp_fail(GP_ERR_USAGE, "'%s' needs %s (see 'gpuprof %s --help')", cc->name,
                        cmd->operands, cc->name);
@@ -369,6 +373,9 @@ static int add_operand(gp_request *req, const command_context *cc, const char *a
 {
     if (cc->cmd->program_operands && req->n_operands == 0 && !arg[0])
         return gp_fail(GP_ERR_USAGE, "an empty program name for '%s'", cc->name);
+    if (req->n_operands >= GP_MAX_OPERANDS)
+        return gp_fail(GP_ERR_USAGE, "more than %d files for '%s' (merge them in groups, then "
+                                     "the groups' --json)", GP_MAX_OPERANDS, cc->name);
     if (req->n_operands >= cc->cmd->max_operands)
         return gp_fail(GP_ERR_USAGE, "unexpected argument '%s' for '%s'", arg, cc->name);
     req->operands[req->n_operands++] = arg;

@@ -15,6 +15,7 @@
 #include "gpuprof/suggest.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -518,6 +519,14 @@ static const option_row rows[] = {
                           "(without parameters) or base (without namespaces, templates and "
                           "parameters) (default: full)"},
                          CUSTOM(read_kernel_name)},
+    [OPT_RANK] = {{OPT_RANK, "rank", "N",
+                   "the process's rank in a distributed job, for the report (default: from "
+                   "RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, the first set)"},
+                  COUNT(exec.rank, 0, INT_MAX)},
+    [OPT_BY_RANK] = {{OPT_BY_RANK, "by-rank", NULL,
+                      "ranks' exec reports: one row per kernel and rank instead of each "
+                      "kernel's spread over the ranks (JSON always holds every rank)"},
+                     FLAG(by_rank)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

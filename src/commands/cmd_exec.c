@@ -5,12 +5,14 @@
 #include "gpuprof/commands.h"
 
 #include "commands/output_file.h"
+#include "exec/rank.h"
 #include "exec/run.h"
 #include "gpuprof/device.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PATH_LEN 4096
@@ -83,6 +85,7 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(gp_report_set_command_line(report, req->argc, req->argv));
     GP_TRY(gp_exec_set_program(&report->exec, req->program_argc, req->program));
     describe_request(req, report);
+    GP_TRY(gp_exec_find_rank(req->exec.rank, getenv, report));
     gp_exec_options options;
     options_of(req, library, &options);
     const gp_exec_spawn program = {path, req->program, &options, false};

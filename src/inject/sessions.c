@@ -105,45 +105,45 @@ static void say_no_replay_for_collectives(gp_sessions *s, const gp_launch_info *
     char text[256];
     snprintf(text, sizeof text, "--replay=auto replays no launch once a collective kernel "
              "ran: from %.80s... on, first launches collect one group each", l->kernel);
-    gp_record_warning(text, "a replay restores device memory that a collective in flight "
-                      "still writes; --replay=kernel waits for it before each replay");
+    gp_record_warning(text, "a replay restores device memory that a collective's peers "
+                      "write while it runs");
 }
 
-/* Before a kernel replay on a context with collectives: its work finished, so that no
- * collective in flight writes the memory CUPTI saves and restores (relaxed: another thread's
- * graph capture is not broken by it). */
-static void wait_for_collectives(const gp_sessions *s, gp_replay replay)
-{
-    if (!s->collectives || replay != GP_REPLAY_KERNEL || s->collector->passes <= 1)
-        return;
-    CUcontext was = NULL;
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
-    if (cuCtxPushCurrent(s->ctx) == CUDA_SUCCESS) {
-        cuCtxSynchronize();
-        cuCtxPopCurrent(&was);
-    }
-    cuThreadExchangeStreamCaptureMode(&mode);
-}
 
-/* --replay=kernel replays every profiled launch whose set takes several passes; a collective
+/* --replay=kernel replays every profiled launch whose set takes several passes. A collective
  * is left to run once, timed only (its groups were never split: a set of one pass runs the
- * kernel once and is collected). */
+ * kernel once and is collected), and so is every launch after one: the peers of a
+ * collective write into this device's memory whenever they run (NCCL's buffers and flags),
+ * and a replay's restore would undo what they wrote; the DDP loop hung so, even with the
+ * context synchronised before each replay (H100, NCCL of PyTorch 2.11). */
 bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l)
 {
-    if (!l->collective || s->rotation.mode != GP_EXEC_REPLAY_KERNEL ||
+    if (!(l->collective || s->collectives) || s->rotation.mode != GP_EXEC_REPLAY_KERNEL ||
         s->collector->passes <= 1)
         return false;
     if (!s->refused_collective) {
         s->refused_collective = true;
         char text[256];
-        snprintf(text, sizeof text, "--replay=kernel does not replay collective kernels "
-                 "(%.80s...): they are timed, without counters", l->kernel);
-        gp_record_warning(text, "a collective replayed without its peers hangs or corrupts "
-                          "the job; --replay=auto or rotate collect its counters one group per "
+        snprintf(text, sizeof text, "--replay=kernel does not replay collective kernels, nor "
+                 "any launch once one ran (%.80s...): they are timed, without counters",
+                 l->kernel);
+        gp_record_warning(text, "a replay restores device memory that a collective's peers "
+                          "write; --replay=auto or rotate collect counters one group per "
                           "launch");
     }
     return true;
+}
+
+void gp_sessions_synchronise(CUcontext ctx)
+{
+    CUcontext was = NULL;
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    cuThreadExchangeStreamCaptureMode(&mode);
+    if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
+        cuCtxSynchronize();
+        cuCtxPopCurrent(&was);
+    }
+    cuThreadExchangeStreamCaptureMode(&mode);
 }
 
 /* ---- auto's footprint ---------------------------------------------------------------------- */
@@ -293,7 +293,6 @@ bool gp_sessions_start(gp_sessions *s, const gp_launch_info *l)
     gp_profiler *p = s->collector->profiler;
     const gp_replay replay = replay_of(s->collector, set);
     const size_t ranges = replay == GP_REPLAY_USER ? GP_PASS_RANGES : 1;
-    wait_for_collectives(s, replay);
     if (gp_profiler_begin_with(p, config_of(s, set), replay, ranges) != GP_OK ||
         gp_profiler_start(p) != GP_OK) {
         warn_error();
@@ -313,17 +312,8 @@ static size_t stop_and_decode(gp_sessions *s, bool pass)
     size_t ranges = 0;
     gp_profiler *p = s->collector->profiler;
     int rc = gp_profiler_stop(p, &last);
-    if (rc == GP_OK && pass) {
-        /* Relaxed: another thread's graph capture is not broken by this synchronisation. */
-        CUcontext was = NULL;
-        CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-        cuThreadExchangeStreamCaptureMode(&mode);
-        if (cuCtxPushCurrent(s->ctx) == CUDA_SUCCESS) {
-            cuCtxSynchronize();
-            cuCtxPopCurrent(&was);
-        }
-        cuThreadExchangeStreamCaptureMode(&mode);
-    }
+    if (rc == GP_OK && pass)
+        gp_sessions_synchronise(s->ctx);
     if (rc == GP_OK)
         rc = gp_profiler_end(p, &ranges);
     if (rc != GP_OK) {

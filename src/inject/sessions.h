@@ -65,11 +65,15 @@ typedef struct {
     int auto_replays;                  /* auto's latest decision (its `footprint` record):
                                           1 replay, 0 not, -1 none yet */
     bool refused_collective;           /* --replay=kernel refused a collective (said once) */
-    bool collectives;                  /* a collective was launched on the context: a kernel
-                                          replay may overlap one in flight (see
-                                          gp_sessions_saw) */
+    bool collectives;                  /* a collective was launched on the context: its
+                                          peers write this device's memory, which a replay
+                                          would restore (gp_sessions_saw) */
     bool said_collectives;             /* auto's warning that it replays no more, written */
 } gp_sessions;
+
+/* The context's work finished (its launches' kernels complete). Relaxed: another thread's
+ * graph capture is not broken by this synchronisation. */
+void gp_sessions_synchronise(CUcontext ctx);
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
  * where the mode rotates and the set takes several passes; application: the group of this
@@ -78,15 +82,14 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
 /* Close the collector and forget the signatures (the context is going). */
 void gp_sessions_detach(gp_sessions *s);
 
-/* Every launch on the context, profiled or not, before anything else of it: a collective
- * makes --replay=auto replay nothing more (said in a warning at the first launch it would
- * have replayed), and --replay=kernel wait for
- * the context's work before each replay, since CUPTI saves and restores device memory
- * around the replayed kernel while a collective in flight on another stream (DDP overlaps
- * them with the backward pass) still writes it. */
+/* Every launch on the context, profiled or not, before anything else of it: after a
+ * collective, --replay=auto replays nothing more (said in a warning at the first launch it
+ * would have replayed) and --replay=kernel profiles nothing more (gp_sessions_refuses): a
+ * replay restores device memory that a collective's peers write while it runs. */
 void gp_sessions_saw(gp_sessions *s, const gp_launch_info *l);
-/* Whether the launch is refused its counters: a collective under --replay=kernel when the
- * set takes several passes (it would be replayed). The first refusal is said in a warning. */
+/* Whether the launch is refused its counters: under --replay=kernel with a set of several
+ * passes, a collective or any launch after one (it would be replayed). The first refusal is
+ * said in a warning. */
 bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l);
 /* Whether a launch of this signature is still to be profiled beyond its --per-kernel quota
  * (it lacks a group the mode collects). */

@@ -155,26 +155,12 @@ static void write_instruction(const gp_launch_info *l, const gp_source_instructi
     gp_record_end(&r);
 }
 
-/* The context's work finished (relaxed: another thread's graph capture is not broken by
- * it), so that the patched kernel's counts are complete before the flush. */
-static void synchronise(CUcontext ctx)
-{
-    CUcontext was = NULL;
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
-    if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
-        cuCtxSynchronize();
-        cuCtxPopCurrent(&was);
-    }
-    cuThreadExchangeStreamCaptureMode(&mode);
-}
-
 void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
 {
     if (!current.on)
         return;
     current.on = false;
-    synchronise(ctx);
+    gp_sessions_synchronise(ctx); /* the patched kernel's counts complete before the flush */
     gp_source_instruction *v = NULL;
     size_t n = 0;
     if (gp_sass_source_stop(current.sass, ctx, &v, &n) != GP_OK) {

@@ -87,6 +87,23 @@ void gp_text_format_time(char *buf, size_t len, double ms)
     }
 }
 
+/* In the decimal unit that keeps the value at least 1, the unit of the GB/s beside them
+ * (nvprof printed binary megabytes next to decimal GB/s). */
+void gp_text_format_bytes(char *buf, size_t len, double bytes)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    if (!isfinite(bytes) || bytes < 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    size_t u = 0;
+    while (bytes >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.2f%s" : "%.0f%s", bytes, units[u]);
+}
+
 void gp_text_format_total(char *buf, size_t len, double ms, bool estimated)
 {
     char time[32];

@@ -30,6 +30,8 @@ void gp_text_format_time(char *buf, size_t len, double ms);
 /* Line `line` of a source file, without its indentation, in buf; "" when the file cannot be
  * read (the per-line view shows it where the line information's path is readable). */
 void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len);
+/* "4.19MB": bytes in decimal units (1 MB = 10^6 bytes), "-" when unknown. */
+void gp_text_format_bytes(char *buf, size_t len, double bytes);
 /* A kernel's total time, "~12.35ms" where it is an estimate (gpuprof/exec_summary.h). */
 void gp_text_format_total(char *buf, size_t len, double ms, bool estimated);
 /* Under a text table with an estimated total: what its "~" means, wrapped to the width. */

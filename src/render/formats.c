@@ -14,7 +14,7 @@
 #include "render/text.h"
 
 typedef struct {
-    gp_report_view *report, *exec;
+    gp_report_view *report, *exec, *ranks;
     gp_compare_view *compare;
     gp_list_view *list;
     gp_devices_view *devices;
@@ -23,17 +23,17 @@ typedef struct {
 } format;
 
 static const format formats[] = {
-    [GP_OUT_TEXT] = {.report = gp_text_report, .exec = gp_text_exec,
+    [GP_OUT_TEXT] = {.report = gp_text_report, .exec = gp_text_exec, .ranks = gp_text_ranks,
                      .compare = gp_text_compare, .list = gp_text_list,
                      .devices = gp_text_devices, .chip_metrics = gp_text_chip_metrics,
                      .stream = &gp_text_stream},
-    [GP_OUT_JSON] = {.report = gp_json_report, .exec = gp_json_report,
+    [GP_OUT_JSON] = {.report = gp_json_report, .exec = gp_json_report, .ranks = gp_json_report,
                      .compare = gp_json_compare, .list = gp_json_list,
                      .devices = gp_json_devices, .chip_metrics = gp_json_chip_metrics},
-    [GP_OUT_CSV] = {.report = gp_csv_report, .exec = gp_csv_exec,
+    [GP_OUT_CSV] = {.report = gp_csv_report, .exec = gp_csv_exec, .ranks = gp_csv_ranks,
                     .compare = gp_csv_compare, .list = gp_csv_list,
                     .devices = NULL, .chip_metrics = NULL, .stream = &gp_csv_stream},
-    [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec,
+    [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec, .ranks = gp_html_ranks,
                      .compare = gp_html_compare, .list = NULL,
                      .devices = NULL, .chip_metrics = NULL},
 };
@@ -53,12 +53,15 @@ gp_render_options gp_render_options_for(const gp_request *req)
     return (gp_render_options){.format = req->output, .no_header = req->no_header,
                                .metrics_detail = req->metrics_detail, .sass = req->sass,
                                .source = req->source,
-                               .launches = req->launches, .csv_columns = req->csv_columns,
+                               .launches = req->launches, .by_rank = req->by_rank,
+                               .csv_columns = req->csv_columns,
                                .wide = req->wide, .kernel_name = req->kernel_name};
 }
 
 int gp_render_report(FILE *out, const gp_report *r, gp_render_options o)
 {
+    if (r->ranks)
+        return VIEW(o.format, ranks)(out, r, &o);
     return (r->is_exec ? VIEW(o.format, exec) : VIEW(o.format, report))(out, r, &o);
 }
 

@@ -6,7 +6,7 @@
 
 #include "render/views.h"
 
-gp_report_view gp_html_report, gp_html_exec;
+gp_report_view gp_html_report, gp_html_exec, gp_html_ranks;
 gp_compare_view gp_html_compare;
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_activities.h"
@@ -149,6 +150,10 @@ static void exec_program(FILE *out, const gp_report *r)
     snprintf(text, sizeof text, "%zu kernel launch%s in %zu process%s", e->n_launches,
              e->n_launches == 1 ? "" : "es", e->processes, e->processes == 1 ? "" : "es");
     gp_html_dd_text(out, "ran", text);
+    if (e->rank.known) {
+        gp_exec_describe_rank(&e->rank, "", text, sizeof text);
+        gp_html_dd_text(out, "distributed job", text);
+    }
 }
 
 static void exec_header(FILE *out, const gp_report *r)

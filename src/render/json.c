@@ -9,6 +9,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/origin_names.h"
 #include "render/json_activities.h"
+#include "render/json_ranks.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/status.h"
 #include "render/json_out.h"
@@ -311,6 +312,19 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
     return o;
 }
 
+/* A distributed job's rank: the size null when not known. */
+static cJSON *rank_json(const gp_exec_rank *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rank", k->rank);
+    if (k->size)
+        cJSON_AddNumberToObject(o, "size", k->size);
+    else
+        cJSON_AddNullToObject(o, "size");
+    cJSON_AddStringToObject(o, "from", k->from);
+    return o;
+}
+
 static cJSON *exec_json(const gp_exec_info *e, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
@@ -324,6 +338,8 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     else
         cJSON_AddNullToObject(o, "signal");
     cJSON_AddNumberToObject(o, "processes", (double)e->processes);
+    if (e->rank.known)
+        cJSON_AddItemToObject(o, "rank", rank_json(&e->rank));
     cJSON *filters = cJSON_AddObjectToObject(o, "filters");
     const gp_exec_request *q = &e->request;
     if (q->kernel_regex[0])
@@ -453,6 +469,8 @@ static cJSON *report_json(const gp_report *r)
 int gp_json_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     (void)o;
+    if (r->ranks)
+        return gp_json_print_with_ranks(out, report_json(r), r->ranks);
     return gp_json_print(out, report_json(r));
 }
 

@@ -7,17 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
-                          gp_kernel_name_style style)
+int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
+                                gp_kernel_name_style style)
 {
     *kl = (gp_kernel_labels){.n = nk};
     gp_hashmap_init(&kl->numbers, sizeof(size_t));
-    const char **fulls = malloc((nk ? nk : 1) * sizeof *fulls);
     kl->names = malloc((nk ? nk : 1) * GP_LABEL_LEN);
-    int rc = fulls && kl->names ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    int rc = kl->names ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (size_t i = 0; rc == GP_OK && i < nk; i++) {
-        fulls[i] = k[i].kernel;
-        size_t *number = gp_hashmap_add_str(&kl->numbers, k[i].kernel, &(bool){false});
+        size_t *number = gp_hashmap_add_str(&kl->numbers, fulls[i], &(bool){false});
         if (!number)
             rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
         else
@@ -30,10 +28,29 @@ int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t 
         for (char *c = kl->names + i * GP_LABEL_LEN; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f)
                 *c = '?';
-    free(fulls);
     if (rc != GP_OK)
         gp_kernel_labels_free(kl);
     return rc;
+}
+
+int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
+                          gp_kernel_name_style style)
+{
+    const char **fulls = malloc((nk ? nk : 1) * sizeof *fulls);
+    if (!fulls) {
+        *kl = (gp_kernel_labels){.n = 0};
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    for (size_t i = 0; i < nk; i++)
+        fulls[i] = k[i].kernel;
+    const int rc = gp_kernel_labels_init_names(kl, fulls, nk, style);
+    free(fulls);
+    return rc;
+}
+
+const char *gp_kernel_labels_label(const gp_kernel_labels *kl, size_t number)
+{
+    return kl->names + (number - 1) * GP_LABEL_LEN;
 }
 
 /* Whether the launches of kernel `number` came from source s: a bit per source, up to 64. */

@@ -26,7 +26,12 @@ typedef struct {
 /* The labels of the summary's kernels, in their order. GP_OK or out of host memory. */
 int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
                           gp_kernel_name_style style);
+/* The labels of kernels named in order (a rank view's): `fulls` their demangled names. */
+int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
+                                gp_kernel_name_style style);
 void gp_kernel_labels_free(gp_kernel_labels *kl);
+/* Kernel `number`'s name in the style (1..n): two kernels of one name apart by number. */
+const char *gp_kernel_labels_label(const gp_kernel_labels *kl, size_t number);
 /* A merged report's: each kernel's files ("[1,2]", by their index in the report's sources,
  * from 1), from its launches. GP_OK or out of host memory. */
 int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r);

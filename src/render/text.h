@@ -1,10 +1,11 @@
-/* The text format's views, for people (text.c; exec reports: text_exec.c). */
+/* The text format's views, for people (text.c; exec reports: text_exec.c; rank views:
+ * text_ranks.c). */
 #ifndef GPUPROF_RENDER_TEXT_H
 #define GPUPROF_RENDER_TEXT_H
 
 #include "render/views.h"
 
-gp_report_view gp_text_report, gp_text_exec;
+gp_report_view gp_text_report, gp_text_exec, gp_text_ranks;
 gp_compare_view gp_text_compare;
 gp_list_view gp_text_list;
 extern const gp_stream_view gp_text_stream;

@@ -20,19 +20,6 @@
 
 /* ---- units ----------------------------------------------------------------------------------- */
 
-/* "4.19MB": bytes in the decimal unit that keeps the value at least 1 (1 MB = 10^6 bytes),
- * the unit of the GB/s beside them (nvprof printed binary megabytes next to decimal GB/s). */
-static void format_bytes(char *buf, size_t len, double bytes)
-{
-    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-    size_t u = 0;
-    while (bytes >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
-        bytes /= 1000;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.2f%s" : "%.0f%s", bytes, units[u]);
-}
-
 static void format_gbps(char *buf, size_t len, double gbps)
 {
     if (isfinite(gbps))
@@ -98,7 +85,7 @@ static void add_line(gp_text_table *t, const activity_line *l, double all_ms, bo
 {
     char bytes[32] = "-", gbps[32] = "-", total[40] = "-";
     if (l->moves_bytes) {
-        format_bytes(bytes, sizeof bytes, (double)l->bytes);
+        gp_text_format_bytes(bytes, sizeof bytes, (double)l->bytes);
         format_gbps(gbps, sizeof gbps, l->gbps);
     }
     if (l->timed)
@@ -187,7 +174,7 @@ static int print_gpu_activities(FILE *out, const gp_exec_info *e, const gp_kerne
 static void add_host_row(gp_text_table *t, const gp_activity_row *row)
 {
     char bytes[32], gbps[32];
-    format_bytes(bytes, sizeof bytes, (double)row->bytes);
+    gp_text_format_bytes(bytes, sizeof bytes, (double)row->bytes);
     format_gbps(gbps, sizeof gbps, gp_activity_gbps(row));
     gp_table_row(t);
     gp_table_cellf(t, "%zu", row->calls);
@@ -237,7 +224,7 @@ static int print_host_memory(FILE *out, const gp_exec_info *e, size_t width)
 static void format_amount(char *buf, size_t len, gp_um_counter c, double v)
 {
     if (gp_um_is_bytes(c))
-        format_bytes(buf, len, v);
+        gp_text_format_bytes(buf, len, v);
     else
         snprintf(buf, len, "%.0f", v);
 }
@@ -303,7 +290,7 @@ static bool issued_before(const gp_exec_activity *a, const gp_exec_launch *l)
 static void add_activity_row(gp_text_table *t, const gp_exec_activity *a, size_t n_metrics)
 {
     char bytes[32], name[96];
-    format_bytes(bytes, sizeof bytes, (double)a->bytes);
+    gp_text_format_bytes(bytes, sizeof bytes, (double)a->bytes);
     const gp_memory_kind host = gp_activity_host_memory(a);
     snprintf(name, sizeof name, "%s %s%s%s", gp_activity_title(a->kind), bytes,
              host != GP_MEMORY_UNKNOWN ? " " : "",

@@ -7,6 +7,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/kernel_labels.h"
@@ -63,9 +64,13 @@ static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_
         used += (size_t)snprintf(line + used, sizeof line - used, ": exit status %d",
                                  e->exit_status);
     if (used < sizeof line)
-        snprintf(line + used, sizeof line - used, ", %zu launch%s of %zu kernel%s in %zu "
-                 "process%s", e->n_launches, e->n_launches == 1 ? "" : "es", n_kernels,
-                 n_kernels == 1 ? "" : "s", e->processes, e->processes == 1 ? "" : "es");
+        used += (size_t)snprintf(line + used, sizeof line - used, ", %zu launch%s of %zu "
+                                 "kernel%s in %zu process%s", e->n_launches,
+                                 e->n_launches == 1 ? "" : "es", n_kernels,
+                                 n_kernels == 1 ? "" : "s", e->processes,
+                                 e->processes == 1 ? "" : "es");
+    if (e->rank.known && used < sizeof line)
+        gp_exec_describe_rank(&e->rank, "; ", line + used, sizeof line - used);
     gp_text_paragraph(out, line, width, 2);
 }
 

@@ -6,7 +6,7 @@
 
 #include "gpuprof/render.h"
 
-/* A kernel command's report, or an exec report. */
+/* A kernel command's report, an exec report, or a rank view. */
 typedef int gp_report_view(FILE *out, const gp_report *r, const gp_render_options *o);
 typedef int gp_compare_view(FILE *out, const gp_comparison *c, const gp_render_options *o);
 typedef int gp_list_view(FILE *out, const gp_render_options *o);

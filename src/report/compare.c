@@ -368,6 +368,11 @@ int gp_compare_reports(const gp_report *base, const char *base_file, const gp_re
         return gp_fail(GP_ERR_USAGE, "%s is %s report and %s is not: compare needs two of a "
                                      "kind", base->is_exec ? base_file : next_file,
                        "an exec", base->is_exec ? next_file : base_file);
+    /* A rank view keeps each kernel's time per rank, not the launches compare matches. */
+    if (base->ranks || next->ranks)
+        return gp_fail(GP_ERR_USAGE, "%s is a rank view (several ranks' reports in one): "
+                                     "compare two runs' reports of one rank",
+                       base->ranks ? base_file : next_file);
     *out = (gp_comparison){.base = base, .next = next, .base_file = base_file,
                            .next_file = next_file, .threshold_pct = threshold_pct,
                            .exec = base->is_exec};

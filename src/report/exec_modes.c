@@ -9,7 +9,8 @@ gp_exec_request gp_exec_request_default(void)
 {
     return (gp_exec_request){.launch_count = UINT64_MAX, .per_kernel = UINT64_MAX,
                               .graph_samples = GP_GRAPH_SAMPLES_DEFAULT,
-                             .replay = GP_EXEC_REPLAY_AUTO, .graph_profiling = GP_GRAPH_NODE};
+                             .replay = GP_EXEC_REPLAY_AUTO, .graph_profiling = GP_GRAPH_NODE,
+                             .rank = -1};
 }
 
 /* The index of `name` among `names`; -1: none. */

@@ -13,6 +13,7 @@
 #include "report/json_in.h"
 #include "report/load_exec.h"
 #include "report/load_parts.h"
+#include "report/load_ranks.h"
 #include "report/load_source.h"
 #include "report/other_documents.h"
 
@@ -419,10 +420,20 @@ static int read_body(gp_json_reader *rd, const cJSON *root, gp_report *r)
     }
     GP_TRY(gp_json_read_objects(rd, root, "results", read_result, r));
     GP_TRY(gp_json_read_each(rd, root, "warnings", read_warning, r));
-    if (!exec)
+    if (!exec) {
+        GP_TRY(gp_json_expect(rd, "ranks", !gp_json_field(root, "ranks"),
+                              "no ranks section (command is not exec)"));
         return gp_json_expect(rd, "exec", !gp_json_field(root, "exec"),
                               "no exec section (command is not exec)");
-    return gp_json_read_object(rd, root, "exec", false, gp_report_read_exec, r);
+    }
+    GP_TRY(gp_json_read_object(rd, root, "exec", false, gp_report_read_exec, r));
+    if (!gp_json_field(root, "ranks"))
+        return GP_OK;
+    /* A rank view's kernels are its ranks' cells: it keeps no launch. */
+    if (r->exec.n_launches)
+        return gp_json_fail(rd, "exec.launches: expected none in a rank view (its kernels are "
+                                "in ranks)");
+    return gp_json_read_object(rd, root, "ranks", false, gp_report_read_ranks, r);
 }
 
 static int read_report(gp_json_reader *rd, const cJSON *root, gp_report *r)

@@ -134,6 +134,22 @@ static int read_graph_profiling(gp_json_reader *rd, const cJSON *o, gp_exec_info
     return GP_OK;
 }
 
+/* A distributed job's rank, in the reports of a process that had one. */
+static int read_rank(gp_json_reader *rd, const cJSON *o, void *exec)
+{
+    gp_exec_rank *k = &((gp_exec_info *)exec)->rank;
+    const cJSON *size;
+    GP_TRY(gp_json_get_int(rd, o, "rank", 0, &k->rank));
+    GP_TRY(gp_json_need(rd, o, "size", &size));
+    if (!cJSON_IsNull(size))
+        GP_TRY(gp_json_get_int(rd, o, "size", 1, &k->size));
+    GP_TRY(gp_json_expect(rd, "size", !k->size || k->rank < k->size, "more than the rank"));
+    GP_TRY(gp_json_get_string(rd, o, "from", k->from, sizeof k->from));
+    GP_TRY(gp_json_expect(rd, "from", k->from[0], "the option or variable it came from"));
+    k->known = true;
+    return GP_OK;
+}
+
 /* One element of `devices`. */
 static int read_exec_device(gp_json_reader *rd, const cJSON *o, void *exec)
 {
@@ -159,6 +175,8 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
         GP_TRY(gp_json_get_int(rd, o, "signal", 1, &e->signal));
     GP_TRY(gp_json_get_integer(rd, o, "processes", 0, UINT64_MAX, &processes));
     e->processes = (size_t)processes;
+    if (gp_json_field(o, "rank"))
+        GP_TRY(gp_json_read_object(rd, o, "rank", false, read_rank, e));
     GP_TRY(gp_json_read_object(rd, o, "filters", false, read_filters, e));
     GP_TRY(read_graph_profiling(rd, o, e));
     GP_TRY(gp_json_read_objects(rd, o, "devices", read_exec_device, e));

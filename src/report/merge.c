@@ -2,6 +2,7 @@
  * file it came from, so that results of different GPUs or gpuprof versions stay labelled. */
 #include "gpuprof/report.h"
 
+#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 
 #include <stdlib.h>
@@ -185,6 +186,11 @@ int gp_report_merge(gp_report *into, gp_report *part, const char *file)
         return gp_fail(GP_ERR_USAGE, "%s: %s report, %s is %s: they cannot be merged", file,
                        part->is_exec ? "an exec" : "a kernel command's", into->sources[0].file,
                        into->is_exec ? "an exec report" : "a kernel command's report");
+    if (!first && gp_report_has_rank(part))
+        return gp_fail(GP_ERR_USAGE, "%s: a rank's report among reports without a rank (%s has "
+                       "none): a rank view takes each rank's report with its rank (gpuprof exec "
+                       "records a rank from --rank=N, or from RANK, OMPI_COMM_WORLD_RANK, "
+                       "PMI_RANK or SLURM_PROCID)", file, into->sources[0].file);
     if (first)
         take_header(into, part);
     const size_t first_source = into->n_sources;

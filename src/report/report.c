@@ -1,6 +1,7 @@
 /* Ownership of report data: results, launches, metric sets, warnings. */
 #include "gpuprof/report.h"
 
+#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 
 #include <math.h>
@@ -69,6 +70,7 @@ void gp_report_free(gp_report *r)
     for (size_t i = 0; i < r->n_sources; i++)
         gp_report_source_free(&r->sources[i]);
     free(r->sources);
+    gp_rank_view_free(r->ranks);
     memset(r, 0, sizeof *r);
 }
 

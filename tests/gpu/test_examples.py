@@ -6,10 +6,23 @@ no GPU too (tests/cli/test_examples.py asserts them), so that a later example fi
 an earlier one wrote. Known failures are listed, with their reason, in EXPECTED_FAILURES.
 Skips without a GPU."""
 import shutil
+import subprocess
 
 import examples as ex
 import tap
 from gpuprof import BUILD, require_gpu, run_json
+
+# Launchers whose examples start one rank per GPU (two in the examples).
+DISTRIBUTED = {"torchrun", "mpirun", "srun"}
+
+
+def gpu_count():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+
 
 def main():
     require_gpu()
@@ -22,8 +35,17 @@ def main():
     ex.check_expected_failures(tap, examples)
     runner = ex.Runner(BUILD)
     path = runner.path()
+    gpus = gpu_count()
+    skipped_blocks = set()  # a block whose distributed example cannot run: its files are missing
     for e in examples:
         description = "%s: %s" % (e.where, e.key)
+        if e.block in skipped_blocks:
+            tap.skip(description, "it reads what a distributed example before it writes")
+            continue
+        if ex.outer_program(e) in DISTRIBUTED and gpus < 2:
+            tap.skip(description, "it runs two ranks: %d GPU(s) here" % gpus)
+            skipped_blocks.add(e.block)
+            continue
         if not e.gpu:
             if any(g.block == e.block for g in gpu):
                 runner.run(e)      # what the block's later examples may read

@@ -38,11 +38,13 @@ MAN = os.path.join(ROOT, "man", "gpuprof.1")
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
 # Placeholder program (and arguments) -> a test program of BUILD/tests/apps (tests/apps/
-# README.md), longest first. {apps} is that folder.
+# README.md), longest first. {apps} is that folder. The training script of the distributed
+# examples is tests/apps/ddp_train.py, which torchrun runs on two GPUs.
 SUBSTITUTIONS = (
     ("./my_app arg1 arg2", "{apps}/copy both 2^20 2"),
     ("./app --its-options", "{apps}/copy both 2^20 7"),
     ("./my_app", "{apps}/copy"),
+    ("python3 train.py", "python3 " + os.path.join(ROOT, "tests", "apps", "ddp_train.py") + " 3"),
 )
 
 # Examples that fail today because of a known bug that another change fixes: the command as

@@ -119,6 +119,7 @@ int main(int argc, char **argv)
     test_text_layout();
     test_pm_sampler();
     test_stream();
+    test_ranks();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -60,5 +60,6 @@ void test_text_graph(void);
 void test_text_layout(void);
 void test_pm_sampler(void);
 void test_stream(void);
+void test_ranks(void);
 
 #endif

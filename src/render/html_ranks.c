@@ -1,0 +1,401 @@
+/* The HTML page of a rank view (gpuprof/ranks.h; render/html_page.h has what the pages
+ * share): the job and its ranks, each top kernel's time by rank (a bar per rank, or with many
+ * ranks the median with a whisker from the least to the most), the spread of every kernel
+ * over the ranks, with --by-rank its value on each rank, and a row per rank. Kernels are
+ * numbered #1 to #N as in the text and CSV; their short names on the charts, the full name on
+ * hover and in the tables. */
+#include "render/html.h"
+
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/ranks.h"
+#include "gpuprof/status.h"
+#include "render/html_names.h"
+#include "render/html_page.h"
+#include "render/svg.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOP_KERNELS 8                /* kernels in the chart of time by rank */
+#define RANK_BARS 32                 /* the most ranks drawn a bar each; more: a whisker */
+#define SHORT_LEN 160                /* a kernel's short name */
+
+typedef struct {
+    const gp_report *r;
+    const gp_rank_view *v;
+    char (*short_names)[SHORT_LEN];  /* per kernel: "#3 name" */
+    bool by_rank;
+} ranks_page;
+
+static int rank_at(const gp_rank_view *v, size_t index)
+{
+    return index < v->n_ranks ? v->ranks[index].rank : -1;
+}
+
+/* ---- the header ---------------------------------------------------------------------------- */
+
+static void ranks_line(FILE *out, const gp_rank_view *v)
+{
+    char text[512], missing[256];
+    int used = snprintf(text, sizeof text, "%zu", v->n_ranks);
+    if (v->world_size)
+        used += snprintf(text + used, sizeof text - (size_t)used, " of world size %d",
+                         v->world_size);
+    if (gp_rank_view_missing(v, missing, sizeof missing) && used < (int)sizeof text)
+        snprintf(text + used, sizeof text - (size_t)used, " (missing: %s)", missing);
+    gp_html_dd_text(out, "ranks", text);
+}
+
+static void failed_line(FILE *out, const gp_rank_view *v)
+{
+    char text[1024] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < v->n_ranks && used < sizeof text; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        if (e->signal)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%srank %d killed by "
+                                     "signal %d", used ? "; " : "", e->rank, e->signal);
+        else if (e->exit_status)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%srank %d exit status "
+                                     "%d", used ? "; " : "", e->rank, e->exit_status);
+    }
+    if (used)
+        gp_html_dd_text(out, "failed", text);
+}
+
+static void header(FILE *out, const ranks_page *p)
+{
+    const gp_report *r = p->r;
+    const gp_exec_info *e = &r->exec;
+    fputs("<header>\n<h1>gpuprof exec ", out);
+    gp_html_escape(out, e->argc ? e->argv[0] : "");
+    fprintf(out, ": %zu rank%s</h1>\n<dl class=\"meta\">\n", p->v->n_ranks,
+            p->v->n_ranks == 1 ? "" : "s");
+    gp_html_dd_text(out, "gpuprof", r->tool_version);
+    char term[64];
+    snprintf(term, sizeof term, "command (rank %d)", p->v->ranks[0].rank);
+    fprintf(out, "<dt>%s</dt><dd><code>", term);
+    for (size_t i = 0; i < r->command_line_len; i++) {
+        fputs(i ? " " : "", out);
+        gp_html_escape(out, r->command_line[i]);
+    }
+    fputs("</code></dd>\n<dt>program</dt><dd><code>", out);
+    for (size_t i = 0; i < e->argc; i++) {
+        fputs(i ? " " : "", out);
+        gp_html_escape(out, e->argv[i]);
+    }
+    fputs("</code></dd>\n", out);
+    ranks_line(out, p->v);
+    failed_line(out, p->v);
+    for (size_t i = 0; i < e->n_devices; i++) {
+        char dev[GP_NAME_LEN + 96];
+        gp_html_describe_device(dev, sizeof dev, &e->devices[i]);
+        snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
+        gp_html_dd_text(out, term, dev);
+    }
+    gp_html_dd_text(out, "times", "per kernel and rank, its calls at the mean of its timed "
+                    "launches (CUPTI's activity records); DRAM bytes read and written, its "
+                    "calls at the means over its profiled launches");
+    fputs("</dl>\n", out);
+    gp_html_warnings(out, r);
+    fputs("</header>\n", out);
+}
+
+static int glance(FILE *out, const ranks_page *p)
+{
+    const gp_rank_view *v = p->v;
+    gp_rank_spread s;
+    size_t slowest, fastest;
+    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    fprintf(out, "<section class=\"glance\">\n<p>%zu kernel%s on %zu rank%s.", v->n_kernels,
+            v->n_kernels == 1 ? "" : "s", v->n_ranks, v->n_ranks == 1 ? "" : "s");
+    if (s.ranks && s.median > 0)
+        fprintf(out, " Most kernel time: <b>rank %d</b>, %s%.4f ms, %+.1f %% against the "
+                "median rank's %.4f ms (least: rank %d, %.4f ms).",
+                rank_at(v, slowest), s.estimated ? "~" : "", s.max,
+                100.0 * (s.max - s.median) / s.median, s.median, rank_at(v, fastest), s.min);
+    fputs("</p>\n</section>\n", out);
+    return GP_OK;
+}
+
+/* ---- the chart of time by rank --------------------------------------------------------------- */
+
+static size_t top(const gp_rank_view *v)
+{
+    return v->n_kernels < TOP_KERNELS ? v->n_kernels : TOP_KERNELS;
+}
+
+/* A bar per rank under each kernel's heading, the slowest marked. */
+static size_t rank_rows(const ranks_page *p, gp_svg_row *rows, char (*labels)[32])
+{
+    const gp_rank_view *v = p->v;
+    size_t n = 0;
+    for (size_t i = 0; i < top(v); i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        rows[n++] = (gp_svg_row){.label = p->short_names[i], .full = k->kernel,
+                                 .heading = true};
+        for (size_t c = 0; c < k->n_cells; c++) {
+            const gp_rank_cell *cell = &k->cells[c];
+            const size_t at = n++;
+            gp_svg_row *row = &rows[at];
+            snprintf(labels[at], sizeof labels[at], "rank %d", rank_at(v, cell->rank));
+            /* The kernel's name is its heading's: a rank's bar says the rank alone. */
+            *row = (gp_svg_row){.label = labels[at], .values = {cell->total_ms}};
+            if (isfinite(cell->total_ms))
+                snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%s%.4f ms",
+                         cell->total_estimated ? "~" : "", cell->total_ms);
+            if (cell->rank == k->slowest && k->n_cells > 1) {
+                row->row_class = "slowest";
+                row->marker = k->collective ? "slowest (waited longest)" : "slowest";
+            }
+        }
+    }
+    return n;
+}
+
+/* A bar per kernel at its median, a whisker from its least to its most time. */
+static size_t spread_rows(const ranks_page *p, gp_svg_row *rows)
+{
+    const gp_rank_view *v = p->v;
+    for (size_t i = 0; i < top(v); i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        gp_svg_row *row = &rows[i];
+        *row = (gp_svg_row){.label = p->short_names[i], .full = k->kernel,
+                            .values = {k->time_ms.median}, .lo = {k->time_ms.min},
+                            .hi = {k->time_ms.max}};
+        if (!k->time_ms.ranks)
+            continue;
+        snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "median %.4f ms \xc2\xb7 most %.4f ms "
+                 "(rank %d)", k->time_ms.median, k->time_ms.max, rank_at(v, k->slowest));
+        snprintf(row->whisker_text[0], GP_SVG_VALUE_LEN, "ranks from %.4f to %.4f ms",
+                 k->time_ms.min, k->time_ms.max);
+    }
+    return top(v);
+}
+
+static int time_chart(FILE *out, const ranks_page *p)
+{
+    const gp_rank_view *v = p->v;
+    const bool bars = v->n_ranks <= RANK_BARS;
+    const size_t most = bars ? top(v) * (v->n_ranks + 1) : top(v);
+    gp_svg_row *rows = calloc(most + 1, sizeof *rows);
+    char (*labels)[32] = calloc(most + 1, sizeof *labels);
+    if (!rows || !labels) {
+        free(rows);
+        free(labels);
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    }
+    const size_t n = bars ? rank_rows(p, rows, labels) : spread_rows(p, rows);
+    const gp_svg_bars chart = {.title = "Time of the top kernels by rank, ms",
+                               .axis_title = "the kernel's time on the rank, ms",
+                               .n_series = 1, .rows = rows, .n_rows = n};
+    fputs("<h2>Time by rank</h2>\n", out);
+    gp_html_figure_start(out, "rank-time");
+    gp_svg_bar_chart(out, &chart);
+    fprintf(out, "<figcaption>The %zu kernel%s with the most time on one rank: %s. A "
+                 "collective's time includes waiting for the other ranks: its slowest rank "
+                 "waited longest, and the rank the others waited for is usually its fastest."
+                 "</figcaption>\n</figure>\n",
+            top(v), top(v) == 1 ? "" : "s",
+            bars ? "each one's time on each rank it ran on (its calls at the mean of its "
+                   "timed launches), the slowest marked"
+                 : "the median over the ranks it ran on, the whisker from the least to the "
+                   "most");
+    free(rows);
+    free(labels);
+    return GP_OK;
+}
+
+/* ---- the tables ------------------------------------------------------------------------------ */
+
+/* The short name, and under it the full one. */
+static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *short_name)
+{
+    fputs("<td class=\"kernel\" title=\"", out);
+    gp_html_escape(out, k->kernel);
+    fputs("\"><b>", out);
+    gp_html_escape(out, short_name);
+    fputs("</b>", out);
+    if (k->collective)
+        fputs(" <i>(collective)</i>", out);
+    fputs("<div class=\"full mono\">", out);
+    gp_html_escape(out, k->kernel);
+    fputs("</div></td>", out);
+}
+
+static void td_time(FILE *out, double ms, bool estimated)
+{
+    if (estimated && isfinite(ms))
+        fprintf(out, "<td class=\"num\">~%.4f</td>", ms);
+    else
+        gp_html_td_num(out, "%.4f", ms);
+}
+
+static void td_mb(FILE *out, double bytes, bool estimated)
+{
+    if (estimated && isfinite(bytes))
+        fprintf(out, "<td class=\"num\">~%.2f</td>", bytes / 1e6);
+    else
+        gp_html_td_num(out, "%.2f", isfinite(bytes) ? bytes / 1e6 : NAN);
+}
+
+static void td_rank(FILE *out, int rank)
+{
+    if (rank >= 0)
+        fprintf(out, "<td class=\"num\">%d</td>", rank);
+    else
+        fputs("<td class=\"num\">-</td>", out);
+}
+
+static void td_against(FILE *out, double v, double median)
+{
+    gp_html_td_num(out, "%+.1f", isfinite(v) && median > 0 ? 100.0 * (v - median) / median
+                                                          : NAN);
+}
+
+static void spread_table(FILE *out, const ranks_page *p)
+{
+    static const char *const titles[] = {
+        "ranks", "time min, ms", "median", "max", "max/median", "slowest rank", "fastest rank",
+        "DRAM min, MB", "median", "max",
+    };
+    const gp_rank_view *v = p->v;
+    fputs("<h2>Kernels over the ranks</h2>\n<div class=\"table-wrap\"><table class=\"kernels "
+          "ranks\"><tr>", out);
+    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+    fputs("<th>kernel</th></tr>\n", out);
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        fprintf(out, "<tr><td class=\"num\">%zu/%zu</td>", k->n_cells, v->n_ranks);
+        td_time(out, k->time_ms.min, k->time_ms.estimated);
+        td_time(out, k->time_ms.median, k->time_ms.estimated);
+        td_time(out, k->time_ms.max, k->time_ms.estimated);
+        gp_html_td_num(out, "%.2f", k->time_ms.median > 0 ? k->time_ms.max / k->time_ms.median
+                                                          : NAN);
+        td_rank(out, rank_at(v, k->slowest));
+        td_rank(out, rank_at(v, k->fastest));
+        td_mb(out, k->dram_bytes.min, k->dram_bytes.estimated);
+        td_mb(out, k->dram_bytes.median, k->dram_bytes.estimated);
+        td_mb(out, k->dram_bytes.max, k->dram_bytes.estimated);
+        kernel_cell(out, k, p->short_names[i]);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table></div>\n<p class=\"note\">Per kernel, over the ranks it ran on (ranks: how "
+          "many, of the view's): the least, median and most of its time on a rank, and of the "
+          "DRAM bytes it read and wrote there (MB, 10^6 bytes); the slowest rank took the "
+          "most time. ~: ", out);
+    gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
+    fputs(".</p>\n", out);
+}
+
+/* A heading row per kernel (its name once: a job of many ranks has many rows), then a row
+ * per rank it ran on. */
+static void by_rank_table(FILE *out, const ranks_page *p)
+{
+    static const char *const titles[] = {
+        "rank", "calls", "timed", "profiled", "time, ms", "vs median, %", "DRAM, MB",
+        "vs median, %",
+    };
+    const size_t n_titles = sizeof titles / sizeof titles[0];
+    const gp_rank_view *v = p->v;
+    fputs("<h2>Kernels by rank</h2>\n<div class=\"table-wrap\"><table class=\"by-rank\"><tr>",
+          out);
+    gp_html_th_list(out, titles, n_titles, 0);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        fprintf(out, "<tr class=\"kernel-head\"><td class=\"kernel\" colspan=\"%zu\" "
+                "title=\"", n_titles);
+        gp_html_escape(out, k->kernel);
+        fputs("\"><b>", out);
+        gp_html_escape(out, p->short_names[i]);
+        fprintf(out, "</b>%s</td></tr>\n", k->collective ? " <i>(collective)</i>" : "");
+        for (size_t c = 0; c < k->n_cells; c++) {
+            const gp_rank_cell *cell = &k->cells[c];
+            fprintf(out, "<tr%s><td class=\"num\">%d</td><td class=\"num\">%zu</td>"
+                    "<td class=\"num\">%zu</td><td class=\"num\">%zu</td>",
+                    cell->rank == k->slowest && k->n_cells > 1 ? " class=\"slowest\"" : "",
+                    rank_at(v, cell->rank), cell->calls, cell->timed, cell->profiled);
+            td_time(out, cell->total_ms, cell->total_estimated);
+            td_against(out, cell->total_ms, k->time_ms.median);
+            td_mb(out, cell->dram_bytes, cell->dram_estimated);
+            td_against(out, cell->dram_bytes, k->dram_bytes.median);
+            fputs("</tr>\n", out);
+        }
+    }
+    fputs("</table></div>\n", out);
+}
+
+static int ranks_table(FILE *out, const ranks_page *p)
+{
+    static const char *const titles[] = {"rank", "launches", "kernel time, ms", "vs median, %"};
+    const gp_rank_view *v = p->v;
+    gp_rank_spread s;
+    size_t slowest, fastest;
+    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    fputs("<h2>Ranks</h2>\n<div class=\"table-wrap\"><table class=\"rank-list\"><tr>", out);
+    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+    fputs("<th>ended</th><th>rank from</th><th>file</th></tr>\n", out);
+    for (size_t i = 0; i < v->n_ranks; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        char end[64];
+        if (e->signal)
+            snprintf(end, sizeof end, "killed by signal %d", e->signal);
+        else
+            snprintf(end, sizeof end, "exit status %d", e->exit_status);
+        fprintf(out, "<tr%s><td class=\"num\">%d</td><td class=\"num\">%zu</td>",
+                i == slowest && v->n_ranks > 1 ? " class=\"slowest\"" : "", e->rank,
+                e->launches);
+        td_time(out, e->kernel_ms, e->kernel_estimated);
+        td_against(out, e->kernel_ms, s.median);
+        gp_html_td_text(out, end);
+        gp_html_td_text(out, e->from);
+        gp_html_td_text(out, e->file);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table></div>\n", out);
+    return GP_OK;
+}
+
+/* ---- the page -------------------------------------------------------------------------------- */
+
+static int page(FILE *out, const void *ctx)
+{
+    const ranks_page *p = ctx;
+    header(out, p);
+    GP_TRY(glance(out, p));
+    if (p->v->n_kernels)
+        GP_TRY(time_chart(out, p));
+    spread_table(out, p);
+    if (p->by_rank)
+        by_rank_table(out, p);
+    return ranks_table(out, p);
+}
+
+/* "#3 name": each kernel's short name after its number, as every view numbers it. */
+static int short_names(ranks_page *p)
+{
+    p->short_names = calloc(p->v->n_kernels + 1, sizeof *p->short_names);
+    if (!p->short_names)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    for (size_t i = 0; i < p->v->n_kernels; i++) {
+        char name[SHORT_LEN - 24];
+        gp_html_short_kernel_name(p->v->kernels[i].kernel, name, sizeof name);
+        snprintf(p->short_names[i], SHORT_LEN, "#%zu %s", i + 1, name);
+    }
+    return GP_OK;
+}
+
+int gp_html_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    ranks_page p = {.r = r, .v = r->ranks, .by_rank = o && o->by_rank};
+    GP_TRY(short_names(&p));
+    char title[GP_TEXT_LEN];
+    snprintf(title, sizeof title, "gpuprof exec %.200s: %zu ranks",
+             r->exec.argc ? r->exec.argv[0] : "", r->ranks->n_ranks);
+    const int rc = gp_html_page(out, title, page, &p);
+    free(p.short_names);
+    return rc;
+}

@@ -1,0 +1,386 @@
+/* Text of a rank view (gpuprof/ranks.h), for people: what ran and on how many ranks; then per
+ * kernel its time and DRAM bytes over the ranks (least, median, most) and its slowest rank,
+ * or with --by-rank a block per kernel with a row per rank, and a row per rank of its
+ * kernels' time. Kernels are numbered #1 to #N in the view's order (the most time on one rank
+ * first) in every format. */
+#include "gpuprof/ranks.h"
+#include "gpuprof/status.h"
+#include "render/cells.h"
+#include "render/kernel_labels.h"
+#include "render/text.h"
+#include "render/text_layout.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LISTED 5                 /* failed ranks, collectives named in a line */
+
+/* ---- the header ------------------------------------------------------------------------- */
+
+static size_t launches_of(const gp_rank_view *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < v->n_ranks; i++)
+        n += v->ranks[i].launches;
+    return n;
+}
+
+/* "gpuprof 0.1.0  exec python3 train.py: 4 ranks of world size 8 (missing: 4-7), 368 launches
+ * of 24 kernels". */
+static void print_program(FILE *out, const gp_report *r, size_t width)
+{
+    const gp_rank_view *v = r->ranks;
+    const gp_exec_info *e = &r->exec;
+    char line[4 * GP_TEXT_LEN], missing[256];
+    size_t used = (size_t)snprintf(line, sizeof line, "gpuprof %s  exec", r->tool_version);
+    for (size_t i = 0; i < e->argc && i < 8 && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s", e->argv[i]);
+    if (e->argc > 8 && used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, " ...");
+    if (used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, ": %zu rank%s",
+                                 v->n_ranks, v->n_ranks == 1 ? "" : "s");
+    if (v->world_size && used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, " of world size %d",
+                                 v->world_size);
+    if (gp_rank_view_missing(v, missing, sizeof missing) && used < sizeof line)
+        used += (size_t)snprintf(line + used, sizeof line - used, " (missing: %s)", missing);
+    const size_t launches = launches_of(v);
+    if (used < sizeof line)
+        snprintf(line + used, sizeof line - used, ", %zu launch%s of %zu kernel%s", launches,
+                 launches == 1 ? "" : "es", v->n_kernels, v->n_kernels == 1 ? "" : "s");
+    gp_text_paragraph(out, line, width, 2);
+}
+
+/* The GPUs of every rank, and how the lowest rank's metrics were collected. */
+static void print_devices(FILE *out, const gp_report *r, size_t width)
+{
+    const gp_exec_info *e = &r->exec;
+    char line[2048];
+    size_t used = 0;
+    for (size_t i = 0; i < e->n_devices && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%sGPU %d: %s (sm_%d%d, "
+                                 "%.1f GB/s peak)", i ? "; " : "", e->devices[i].index,
+                                 e->devices[i].name, e->devices[i].cc_major,
+                                 e->devices[i].cc_minor, e->devices[i].peak_gbps);
+    if (!e->n_devices)
+        used = (size_t)snprintf(line, sizeof line, "no GPU recorded");
+    if (used < sizeof line && r->profiler.state == GP_PROF_OK)
+        snprintf(line + used, sizeof line - used, "; metrics: %s set (rank %d's)",
+                 r->profiler.metric_set, r->ranks->ranks[0].rank);
+    else if (used < sizeof line)
+        snprintf(line + used, sizeof line - used, "; metrics: none (rank %d's)",
+                 r->ranks->ranks[0].rank);
+    gp_text_paragraph(out, line, width, 2);
+}
+
+/* How a rank ended: "exit status 1", "killed by signal 9". */
+static void describe_end(char *buf, size_t len, const gp_rank_entry *e)
+{
+    if (e->signal)
+        snprintf(buf, len, "killed by signal %d", e->signal);
+    else
+        snprintf(buf, len, "exit status %d", e->exit_status);
+}
+
+/* The ranks whose program failed, when any did. */
+static void print_failures(FILE *out, const gp_rank_view *v, size_t width)
+{
+    char line[1024] = "";
+    size_t used = 0, failed = 0;
+    for (size_t i = 0; i < v->n_ranks; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        if (!e->exit_status)
+            continue;
+        char end[64];
+        describe_end(end, sizeof end, e);
+        if (failed++ < MAX_LISTED && used < sizeof line)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%d (%s, %s)",
+                                     used ? ", " : "", e->rank, e->file, end);
+    }
+    if (!failed)
+        return;
+    char text[1200];
+    snprintf(text, sizeof text, "%zu rank%s failed: %s%s", failed, failed == 1 ? "" : "s",
+             line, failed > MAX_LISTED ? ", ..." : "");
+    gp_text_paragraph(out, text, width, 2);
+}
+
+/* ---- cells ---------------------------------------------------------------------------- */
+
+static void add_time(gp_text_table *t, double ms, bool estimated)
+{
+    char cell[40];
+    gp_text_format_total(cell, sizeof cell, ms, estimated);
+    gp_table_cell(t, cell);
+}
+
+static void add_bytes(gp_text_table *t, double bytes, bool estimated)
+{
+    char cell[40];
+    gp_text_format_bytes(cell, sizeof cell, bytes);
+    if (estimated && isfinite(bytes))
+        gp_table_cellf(t, "~%s", cell);
+    else
+        gp_table_cell(t, cell);
+}
+
+/* "1.52x": the most over the median; "-" without both. */
+static void add_ratio(gp_text_table *t, const gp_rank_spread *s)
+{
+    if (s->ranks && s->median > 0)
+        gp_table_cellf(t, "%.2fx", s->max / s->median);
+    else
+        gp_table_cell(t, "-");
+}
+
+/* "+12.3%": a value against the median of its kind; "-" without both. */
+static void add_against(gp_text_table *t, double value, double median)
+{
+    if (isfinite(value) && isfinite(median) && median > 0)
+        gp_table_cellf(t, "%+.1f%%", 100.0 * (value - median) / median);
+    else
+        gp_table_cell(t, "-");
+}
+
+static int rank_of(const gp_rank_view *v, size_t index)
+{
+    return index < v->n_ranks ? v->ranks[index].rank : -1;
+}
+
+/* ---- each kernel's spread over the ranks --------------------------------------------------- */
+
+static void add_spread_row(gp_text_table *t, const gp_rank_view *v, size_t i,
+                           const gp_kernel_labels *kl)
+{
+    const gp_rank_kernel *k = &v->kernels[i];
+    gp_table_row(t);
+    gp_table_cellf(t, "%zu/%zu", k->n_cells, v->n_ranks);
+    add_time(t, k->time_ms.min, k->time_ms.estimated);
+    add_time(t, k->time_ms.median, k->time_ms.estimated);
+    add_time(t, k->time_ms.max, k->time_ms.estimated);
+    add_ratio(t, &k->time_ms);
+    if (k->slowest < v->n_ranks)
+        gp_table_cellf(t, "%d%s", rank_of(v, k->slowest), k->collective ? "*" : "");
+    else
+        gp_table_cell(t, "-");
+    add_bytes(t, k->dram_bytes.min, k->dram_bytes.estimated);
+    add_bytes(t, k->dram_bytes.median, k->dram_bytes.estimated);
+    add_bytes(t, k->dram_bytes.max, k->dram_bytes.estimated);
+    char tag[32];
+    snprintf(tag, sizeof tag, "#%zu ", i + 1);
+    gp_table_name_cell(t, tag, gp_kernel_labels_label(kl, i + 1));
+}
+
+static bool any_estimated(const gp_rank_view *v)
+{
+    for (size_t i = 0; i < v->n_kernels; i++)
+        if (v->kernels[i].time_ms.estimated || v->kernels[i].dram_bytes.estimated)
+            return true;
+    return false;
+}
+
+/* The collectives' footnote: their slowest rank waited longest; the fastest, which the
+ * others waited for, is named where a collective ran on several ranks. */
+static void print_collectives(FILE *out, const gp_rank_view *v, const char *mark,
+                              size_t width)
+{
+    char named[512] = "";
+    size_t used = 0, n = 0, collectives = 0;
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        collectives += k->collective;
+        if (!k->collective || k->fastest >= v->n_ranks || k->n_cells < 2)
+            continue;
+        if (n++ < MAX_LISTED && used < sizeof named)
+            used += (size_t)snprintf(named + used, sizeof named - used, "%s#%zu rank %d",
+                                     used ? ", " : "", i + 1, rank_of(v, k->fastest));
+    }
+    if (!collectives)
+        return;
+    char text[1024];
+    snprintf(text, sizeof text, "%s: a collective kernel (NCCL, NVSHMEM): its time includes "
+             "waiting for the other ranks, so its slowest rank is the one that waited longest, "
+             "and the rank the others waited for is usually its fastest%s%s%s", mark,
+             n ? " (" : "", named, n > MAX_LISTED ? ", ...)" : n ? ")" : "");
+    gp_text_paragraph(out, text, width, mark[1] ? 2 : 3);  /* under the text after "*: " */
+}
+
+/* A table of the kernels (freed here), then its legend and what its marks mean. */
+static int print_kernel_table(FILE *out, gp_text_table *t, const gp_rank_view *v,
+                              const char *legend, const char *mark, size_t width)
+{
+    fputc('\n', out);
+    const int rc = gp_table_print(out, t, width);
+    gp_table_free(t);
+    GP_TRY(rc);
+    gp_text_paragraph(out, legend, width, 2);
+    print_collectives(out, v, mark, width);
+    if (any_estimated(v))
+        gp_text_estimate_note(out, width);
+    return GP_OK;
+}
+
+static int print_spread(FILE *out, const gp_rank_view *v, const gp_kernel_labels *kl,
+                        size_t width)
+{
+    static const gp_column_spec columns[] = {
+        {"ranks", GP_COLUMN_RIGHT, 0},    {"time min", GP_COLUMN_RIGHT, 2},
+        {"time med", GP_COLUMN_RIGHT, 2}, {"time max", GP_COLUMN_RIGHT, 2},
+        {"max/med", GP_COLUMN_RIGHT, 2},  {"slowest", GP_COLUMN_RIGHT, 2},
+        {"DRAM min", GP_COLUMN_RIGHT, 2}, {"DRAM med", GP_COLUMN_RIGHT, 2},
+        {"DRAM max", GP_COLUMN_RIGHT, 2}, {"kernel", GP_COLUMN_NAME, 2},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 0);
+    GP_TABLE_COLUMNS(&t, columns);
+    for (size_t i = 0; i < v->n_kernels; i++)
+        add_spread_row(&t, v, i, kl);
+    return print_kernel_table(out, &t, v, "legend: per kernel, over the ranks it ran on (ranks: "
+                              "how many, of the view's), the least, median and most of its "
+                              "time on a rank (its calls x the mean of its timed launches) and "
+                              "of the DRAM bytes it read and wrote there (its calls x the means "
+                              "over its profiled launches); max/med: the most time over the "
+                              "median; slowest: the rank of the most time; " GP_TEXT_UNITS,
+                              "*", width);
+}
+
+/* The ranks' kernel time in one line: which rank took most, against the median. */
+static int print_rank_time(FILE *out, const gp_rank_view *v, size_t width)
+{
+    gp_rank_spread s;
+    size_t slowest, fastest;
+    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    if (!s.ranks)
+        return GP_OK;
+    char least[40], median[40], most[40], text[512];
+    gp_text_format_total(least, sizeof least, s.min, s.estimated);
+    gp_text_format_total(median, sizeof median, s.median, s.estimated);
+    gp_text_format_total(most, sizeof most, s.max, s.estimated);
+    snprintf(text, sizeof text, "kernel time per rank (its kernels' times summed): least %s "
+             "(rank %d), median %s, most %s (rank %d, %s)", least, rank_of(v, fastest), median,
+             most, rank_of(v, slowest), v->ranks[slowest].file);
+    fputc('\n', out);
+    gp_text_paragraph(out, text, width, 2);
+    return GP_OK;
+}
+
+/* ---- --by-rank: each kernel's value on each rank --------------------------------------- */
+
+static void add_rank_rows(gp_text_table *t, const gp_rank_view *v, size_t i,
+                          const gp_kernel_labels *kl)
+{
+    const gp_rank_kernel *k = &v->kernels[i];
+    char head[48];
+    snprintf(head, sizeof head, "Kernel #%zu%s: ", i + 1, k->collective ? " (collective)" : "");
+    gp_table_name_line(t, head, gp_kernel_labels_label(kl, i + 1));
+    for (size_t c = 0; c < k->n_cells; c++) {
+        const gp_rank_cell *cell = &k->cells[c];
+        gp_table_row(t);
+        gp_table_cellf(t, "%d", rank_of(v, cell->rank));
+        gp_table_cellf(t, "%zu", cell->calls);
+        add_time(t, cell->total_ms, cell->total_estimated);
+        add_against(t, cell->total_ms, k->time_ms.median);
+        add_bytes(t, cell->dram_bytes, cell->dram_estimated);
+        add_against(t, cell->dram_bytes, k->dram_bytes.median);
+        const bool slowest = cell->rank == k->slowest, fastest = cell->rank == k->fastest;
+        gp_table_cell(t, slowest && fastest && k->n_cells > 1 ? "slowest, fastest"
+                         : slowest && k->n_cells > 1          ? "slowest"
+                         : fastest && k->n_cells > 1          ? "fastest"
+                                                              : "");
+    }
+}
+
+static int print_by_kernel(FILE *out, const gp_rank_view *v, const gp_kernel_labels *kl,
+                           size_t width)
+{
+    static const gp_column_spec columns[] = {
+        {"rank", GP_COLUMN_RIGHT, 0},      {"calls", GP_COLUMN_RIGHT, 2},
+        {"time", GP_COLUMN_RIGHT, 2},      {"vs median", GP_COLUMN_RIGHT, 1},
+        {"DRAM", GP_COLUMN_RIGHT, 2},      {"vs median", GP_COLUMN_RIGHT, 1},
+        {"", GP_COLUMN_LEFT, 2},
+    };
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
+    for (size_t i = 0; i < v->n_kernels; i++)
+        add_rank_rows(&t, v, i, kl);
+    return print_kernel_table(out, &t, v, "legend: each kernel's time on each rank it ran on "
+                              "(its calls x the mean of its timed launches) and the DRAM bytes "
+                              "it read and wrote there, against their medians over those "
+                              "ranks; " GP_TEXT_UNITS, "collective", width);
+}
+
+/* A row per rank: its kernels' time against the median, how it ended, its file. */
+static int print_ranks(FILE *out, const gp_rank_view *v, size_t width)
+{
+    static const gp_column_spec columns[] = {
+        {"rank", GP_COLUMN_RIGHT, 0},         {"launches", GP_COLUMN_RIGHT, 2},
+        {"kernel time", GP_COLUMN_RIGHT, 2},  {"vs median", GP_COLUMN_RIGHT, 1},
+        {"ended", GP_COLUMN_LEFT, 2},         {"rank from", GP_COLUMN_LEFT, 2},
+        {"file", GP_COLUMN_PROSE, 2},
+    };
+    gp_rank_spread s;
+    size_t slowest, fastest;
+    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
+    for (size_t i = 0; i < v->n_ranks; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        char end[64];
+        describe_end(end, sizeof end, e);
+        gp_table_row(&t);
+        gp_table_cellf(&t, "%d", e->rank);
+        gp_table_cellf(&t, "%zu", e->launches);
+        add_time(&t, e->kernel_ms, e->kernel_estimated);
+        add_against(&t, e->kernel_ms, s.median);
+        gp_table_cell(&t, end);
+        gp_table_cell(&t, e->from);
+        gp_table_cell(&t, e->file);
+    }
+    fputc('\n', out);
+    const int rc = gp_table_print(out, &t, width);
+    gp_table_free(&t);
+    return rc;
+}
+
+/* ---- the view ----------------------------------------------------------------------------- */
+
+static int labels_of(const gp_rank_view *v, const gp_render_options *o, gp_kernel_labels *kl)
+{
+    const char **names = malloc((v->n_kernels ? v->n_kernels : 1) * sizeof *names);
+    if (!names)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; i < v->n_kernels; i++)
+        names[i] = v->kernels[i].kernel;
+    const int rc = gp_kernel_labels_init_names(kl, names, v->n_kernels,
+                                               o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    free(names);
+    return rc;
+}
+
+int gp_text_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    const gp_rank_view *v = r->ranks;
+    const size_t width = gp_text_width(o);
+    gp_kernel_labels kl;
+    GP_TRY(labels_of(v, o, &kl));
+    print_program(out, r, width);
+    print_devices(out, r, width);
+    print_failures(out, v, width);
+    int rc;
+    if (o && o->by_rank) {
+        rc = print_by_kernel(out, v, &kl, width);
+        if (rc == GP_OK)
+            rc = print_ranks(out, v, width);
+    } else {
+        rc = print_spread(out, v, &kl, width);
+        if (rc == GP_OK)
+            rc = print_rank_time(out, v, width);
+    }
+    gp_kernel_labels_free(&kl);
+    return rc;
+}

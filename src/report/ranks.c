@@ -1,0 +1,273 @@
+/* The rank view as plain data (gpuprof/ranks.h): its ranks, kernels and cells owned, and what
+ * is derived from them, computed the same way whether the view was just merged or read back,
+ * so that a view written as JSON and read again renders the same. */
+#include "gpuprof/ranks.h"
+
+#include "gpuprof/collectives.h"
+#include "gpuprof/status.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len)
+{
+    if (k->size)
+        snprintf(buf, len, "%srank %d of %d (from %s)", lead, k->rank, k->size, k->from);
+    else
+        snprintf(buf, len, "%srank %d (from %s)", lead, k->rank, k->from);
+}
+
+bool gp_report_has_rank(const gp_report *r)
+{
+    return r->is_exec && (r->exec.rank.known || r->ranks);
+}
+
+/* ---- ownership ------------------------------------------------------------------------- */
+
+gp_rank_view *gp_rank_view_new(void)
+{
+    return calloc(1, sizeof(gp_rank_view));
+}
+
+void gp_rank_view_free(gp_rank_view *v)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < v->n_ranks; i++)
+        free(v->ranks[i].file);
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        free(v->kernels[i].kernel);
+        free(v->kernels[i].mangled);
+        free(v->kernels[i].cells);
+    }
+    free(v->ranks);
+    free(v->kernels);
+    free(v);
+}
+
+gp_rank_entry *gp_rank_view_add_rank(gp_rank_view *v, const char *file)
+{
+    char *copy = strdup(file);
+    gp_rank_entry *e = copy ? gp_append_zeroed(&v->ranks, &v->n_ranks, &v->rank_capacity,
+                                               sizeof *e)
+                            : NULL;
+    if (!e) {
+        free(copy);
+        return NULL;
+    }
+    e->file = copy;
+    e->kernel_ms = NAN;
+    return e;
+}
+
+gp_rank_kernel *gp_rank_view_add_kernel(gp_rank_view *v, const char *kernel,
+                                        const char *mangled)
+{
+    char *name = strdup(kernel), *identity = mangled ? strdup(mangled) : NULL;
+    gp_rank_kernel *k = name && (identity || !mangled)
+                            ? gp_append_zeroed(&v->kernels, &v->n_kernels, &v->kernel_capacity,
+                                               sizeof *k)
+                            : NULL;
+    if (!k) {
+        free(name);
+        free(identity);
+        return NULL;
+    }
+    k->kernel = name;
+    k->mangled = identity;
+    k->slowest = k->fastest = SIZE_MAX;
+    return k;
+}
+
+gp_rank_cell *gp_rank_kernel_add_cell(gp_rank_kernel *k)
+{
+    return gp_append_zeroed(&k->cells, &k->n_cells, &k->cell_capacity, sizeof(gp_rank_cell));
+}
+
+const char *gp_rank_kernel_identity(const gp_rank_kernel *k)
+{
+    return k->mangled ? k->mangled : k->kernel;
+}
+
+/* ---- what is derived ------------------------------------------------------------------- */
+
+static int ascending(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The spread of n values (sorted here); NAN for none. */
+static void spread_of(double *values, size_t n, gp_rank_spread *s)
+{
+    s->ranks = n;
+    if (!n) {
+        s->min = s->median = s->max = NAN;
+        return;
+    }
+    qsort(values, n, sizeof *values, ascending);
+    s->min = values[0];
+    s->max = values[n - 1];
+    s->median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+/* The ranks (indices) of the kernel's most and least time; ties go to the lowest rank, the
+ * cells being in the order of the ranks. */
+static void extremes(gp_rank_kernel *k)
+{
+    const gp_rank_cell *slowest = NULL, *fastest = NULL;
+    for (size_t c = 0; c < k->n_cells; c++) {
+        const gp_rank_cell *cell = &k->cells[c];
+        if (!isfinite(cell->total_ms))
+            continue;
+        if (!slowest || cell->total_ms > slowest->total_ms)
+            slowest = cell;
+        if (!fastest || cell->total_ms < fastest->total_ms)
+            fastest = cell;
+    }
+    k->slowest = slowest ? slowest->rank : SIZE_MAX;
+    k->fastest = fastest ? fastest->rank : SIZE_MAX;
+}
+
+/* The kernel's spreads, with `scratch` room for a value per cell. */
+static void derive_kernel(gp_rank_kernel *k, double *scratch)
+{
+    size_t n = 0;
+    k->time_ms.estimated = k->dram_bytes.estimated = false;
+    for (size_t c = 0; c < k->n_cells; c++)
+        if (isfinite(k->cells[c].total_ms)) {
+            scratch[n++] = k->cells[c].total_ms;
+            k->time_ms.estimated = k->time_ms.estimated || k->cells[c].total_estimated;
+        }
+    spread_of(scratch, n, &k->time_ms);
+    n = 0;
+    for (size_t c = 0; c < k->n_cells; c++)
+        if (isfinite(k->cells[c].dram_bytes)) {
+            scratch[n++] = k->cells[c].dram_bytes;
+            k->dram_bytes.estimated = k->dram_bytes.estimated || k->cells[c].dram_estimated;
+        }
+    spread_of(scratch, n, &k->dram_bytes);
+    extremes(k);
+    k->collective = gp_kernel_is_collective(k->kernel) || gp_kernel_is_collective(k->mangled);
+}
+
+/* Each rank's launches and kernel time, the sums of its cells. */
+static void derive_ranks(gp_rank_view *v)
+{
+    for (size_t r = 0; r < v->n_ranks; r++) {
+        v->ranks[r].launches = 0;
+        v->ranks[r].kernel_ms = NAN;
+        v->ranks[r].kernel_estimated = false;
+    }
+    for (size_t k = 0; k < v->n_kernels; k++)
+        for (size_t c = 0; c < v->kernels[k].n_cells; c++) {
+            const gp_rank_cell *cell = &v->kernels[k].cells[c];
+            gp_rank_entry *e = &v->ranks[cell->rank];
+            e->launches += cell->calls;
+            if (!isfinite(cell->total_ms))
+                continue;
+            e->kernel_ms = isfinite(e->kernel_ms) ? e->kernel_ms + cell->total_ms
+                                                  : cell->total_ms;
+            e->kernel_estimated = e->kernel_estimated || cell->total_estimated;
+        }
+}
+
+/* The most time on one rank first; then the most median time; then by identity, so that the
+ * order never depends on the order of the files. Kernels never timed go last. */
+static int most_time_first(const void *a, const void *b)
+{
+    const gp_rank_kernel *x = a, *y = b;
+    const double xm = x->time_ms.ranks ? x->time_ms.max : -1.0;
+    const double ym = y->time_ms.ranks ? y->time_ms.max : -1.0;
+    if (xm != ym)
+        return xm < ym ? 1 : -1;
+    const double xd = x->time_ms.ranks ? x->time_ms.median : -1.0;
+    const double yd = y->time_ms.ranks ? y->time_ms.median : -1.0;
+    if (xd != yd)
+        return xd < yd ? 1 : -1;
+    return strcmp(gp_rank_kernel_identity(x), gp_rank_kernel_identity(y));
+}
+
+int gp_rank_view_derive(gp_rank_view *v)
+{
+    size_t most = 1;
+    for (size_t k = 0; k < v->n_kernels; k++)
+        most = v->kernels[k].n_cells > most ? v->kernels[k].n_cells : most;
+    double *scratch = malloc(most * sizeof *scratch);
+    if (!scratch)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t k = 0; k < v->n_kernels; k++)
+        derive_kernel(&v->kernels[k], scratch);
+    free(scratch);
+    /* Sorted before the ranks' sums, so that they add in one order, read back or not. */
+    if (v->n_kernels > 1)
+        qsort(v->kernels, v->n_kernels, sizeof *v->kernels, most_time_first);
+    derive_ranks(v);
+    v->world_size = v->n_ranks ? v->ranks[0].size : 0;
+    return GP_OK;
+}
+
+/* ---- the ranks as a whole ---------------------------------------------------------------- */
+
+/* "a" or "a-b" after a ", " unless first, where it fits (len - 4 bytes kept for "..."). */
+static void add_range(char *buf, size_t len, size_t *used, int a, int b, bool *cut)
+{
+    char range[32];
+    snprintf(range, sizeof range, a == b ? "%s%d" : "%s%d-%d", *used ? ", " : "", a, b);
+    if (*cut || *used + strlen(range) + 4 >= len) {
+        *cut = true;
+        return;
+    }
+    *used += (size_t)snprintf(buf + *used, len - *used, "%s", range);
+}
+
+size_t gp_rank_view_missing(const gp_rank_view *v, char *buf, size_t len)
+{
+    size_t used = 0, missing = 0;
+    bool cut = false;
+    buf[0] = '\0';
+    if (!v->world_size)
+        return 0;
+    /* The ranks are in order: the gaps before each, and after the last below the size. */
+    long long expected = 0;  /* one past the last present rank: INT_MAX + 1 at most */
+    for (size_t i = 0; i <= v->n_ranks && expected < v->world_size; i++) {
+        const int here = i < v->n_ranks && v->ranks[i].rank < v->world_size ? v->ranks[i].rank
+                                                                             : v->world_size;
+        if (here > expected) {
+            missing += (size_t)(here - expected);
+            add_range(buf, len, &used, (int)expected, here - 1, &cut);
+        }
+        expected = (long long)here + 1;
+    }
+    if (cut && used + 4 < len)
+        snprintf(buf + used, len - used, "%s...", used ? ", " : "");
+    return missing;
+}
+
+int gp_rank_view_time_spread(const gp_rank_view *v, gp_rank_spread *s, size_t *slowest,
+                             size_t *fastest)
+{
+    double *times = malloc((v->n_ranks ? v->n_ranks : 1) * sizeof *times);
+    if (!times)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t n = 0;
+    *slowest = *fastest = SIZE_MAX;
+    s->estimated = false;
+    for (size_t i = 0; i < v->n_ranks; i++) {
+        const gp_rank_entry *e = &v->ranks[i];
+        if (!isfinite(e->kernel_ms))
+            continue;
+        if (*slowest == SIZE_MAX || e->kernel_ms > v->ranks[*slowest].kernel_ms)
+            *slowest = i;
+        if (*fastest == SIZE_MAX || e->kernel_ms < v->ranks[*fastest].kernel_ms)
+            *fastest = i;
+        s->estimated = s->estimated || e->kernel_estimated;
+        times[n++] = e->kernel_ms;
+    }
+    spread_of(times, n, s);
+    free(times);
+    return GP_OK;
+}
