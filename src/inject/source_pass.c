@@ -16,8 +16,9 @@
 #define MAX_DEVICES 64
 
 static bool wanted;                           /* Guard: set before any callback */
-static gp_hashmap patched;                    /* Guard: the launch lock; (context, kernel)
-                                                 keys of the kernels patched or refused */
+static gp_hashmap patched;                    /* Guard: the launch lock; (context uid,
+                                                 kernel) keys of the kernels patched or
+                                                 refused */
 static bool patched_ready;                    /* Guard: the launch lock */
 static gp_sass_source *devices[MAX_DEVICES];  /* Guard: the launch lock; configured once each
                                                  (reconfiguring breaks the counting) */
@@ -59,21 +60,22 @@ static void write_note(const char *kernel, const char *note)
 }
 
 /* Whether the kernel still awaits its patched launch on the context (then it no longer
- * does). */
-static bool first_on_context(CUcontext ctx, const char *kernel)
+ * does). Keyed by the context's uid, not its handle: a context created after a
+ * cudaDeviceReset may come back at the same address. */
+static bool first_on_context(uint32_t context, const char *kernel)
 {
     if (!patched_ready) {
         gp_hashmap_init(&patched, 1);
         patched_ready = true;
     }
     const size_t len = strlen(kernel);
-    unsigned char *key = malloc(sizeof ctx + len);
+    unsigned char *key = malloc(sizeof context + len);
     if (!key)
         return false;
-    memcpy(key, &ctx, sizeof ctx);
-    memcpy(key + sizeof ctx, kernel, len);
+    memcpy(key, &context, sizeof context);
+    memcpy(key + sizeof context, kernel, len);
     bool added = false;
-    gp_hashmap_add(&patched, key, sizeof ctx + len, &added);
+    gp_hashmap_add(&patched, key, sizeof context + len, &added);
     free(key);
     return added;
 }
@@ -98,7 +100,7 @@ static gp_sass_source *sass_of(uint32_t device, const char *kernel)
 bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l)
 {
     if (!wanted || !s || l->shadow || !l->kernel || gp_sessions_lacks(s, l) ||
-        !first_on_context(ctx, l->kernel))
+        !first_on_context(s->uid, l->kernel))
         return false;
     if (l->collective) {
         write_note(l->kernel, "not patched: a collective (its patched launch would be "
