@@ -2,6 +2,7 @@
  * kernel replay, one pass around consecutive launches of one set without. */
 #include "inject/sessions.h"
 
+#include "gpuprof/demangle.h"
 #include "gpuprof/status.h"
 #include "gpuprof/protocol.h"
 #include "inject/record.h"
@@ -93,6 +94,15 @@ void gp_sessions_saw(gp_sessions *s, const gp_launch_info *l)
     s->collectives = s->collectives || l->collective;
 }
 
+/* A kernel as a warning names it: demangled (as ncu prints it), cut to 80 characters. */
+static void warning_name(const char *mangled, char *buf, size_t len)
+{
+    char *demangled = gp_demangle(mangled);
+    const char *name = demangled ? demangled : mangled;
+    snprintf(buf, len, strlen(name) > 80 ? "%.77s..." : "%s", name);
+    free(demangled);
+}
+
 /* The first launch auto would have replayed but for the collectives says so, once. */
 static void say_no_replay_for_collectives(gp_sessions *s, const gp_launch_info *l,
                                           const gp_signature_state *state)
@@ -102,9 +112,10 @@ static void say_no_replay_for_collectives(gp_sessions *s, const gp_launch_info *
         gp_rotation_choose(&s->rotation, state, s->latest) != GP_SET_WHOLE)
         return;
     s->said_collectives = true;
-    char text[256];
+    char name[96], text[256];
+    warning_name(l->kernel, name, sizeof name);
     snprintf(text, sizeof text, "--replay=auto replays no launch once a collective kernel "
-             "ran: from %.80s... on, first launches collect one group each", l->kernel);
+             "ran: from %s on, first launches collect one group each", name);
     gp_record_warning(text, "a replay restores device memory that a collective's peers "
                       "write while it runs");
 }
@@ -123,10 +134,11 @@ bool gp_sessions_refuses(gp_sessions *s, const gp_launch_info *l)
         return false;
     if (!s->refused_collective) {
         s->refused_collective = true;
-        char text[256];
+        char name[96], text[256];
+        warning_name(l->kernel, name, sizeof name);
         snprintf(text, sizeof text, "--replay=kernel does not replay collective kernels, nor "
-                 "any launch once one ran (%.80s...): they are timed, without counters",
-                 l->kernel);
+                 "any launch once one ran (from %s on): they are timed, without counters",
+                 name);
         gp_record_warning(text, "a replay restores device memory that a collective's peers "
                           "write; --replay=auto or rotate collect counters one group per "
                           "launch");

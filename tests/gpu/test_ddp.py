@@ -178,7 +178,8 @@ def main():
             tap.ok(after and not any(l["metrics"] for l in after),
                    "--replay=kernel %s: no launch after the first collective replayed (%d "
                    "timed only)" % (name, len(after)))
-            warned = [w for w in doc.get("warnings") or [] if "does not replay collective kernels, nor any launch once one ran" in w]
+            warned = [w for w in doc.get("warnings") or []
+                      if "does not replay collective kernels, nor any launch once one ran" in w]
             tap.ok(warned, "--replay=kernel %s: a warning says why" % name,
                    "\n".join(doc.get("warnings") or []))
     tap.done()
