@@ -58,4 +58,8 @@ bool gp_exec_rotated(const gp_profiler_info *p);
 /* "2/2": of the report's one-pass groups, how many a mask of them holds. */
 void gp_exec_describe_passes(const gp_profiler_info *p, uint32_t passes, char *buf, size_t len);
 
+/* "; rank 1 of 2 (from RANK)": `lead` then the rank, its world size and where it came from,
+ * into buf. */
+void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len);
+
 #endif

@@ -71,13 +71,6 @@ struct gp_rank_view {
     int world_size;              /* the lowest rank's; 0: not known (derived) */
 };
 
-/* "; rank 1 of 2 (from RANK)": `lead` then the rank, its world size and where it came from,
- * into buf. */
-void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len);
-
-/* Whether a report belongs in a rank view: an exec report with a rank, or a rank view. */
-bool gp_report_has_rank(const gp_report *r);
-
 /* An empty view; NULL when out of host memory. */
 gp_rank_view *gp_rank_view_new(void);
 void gp_rank_view_free(gp_rank_view *v);

@@ -321,6 +321,10 @@ void gp_report_source_free(gp_report_source *s);
  * array is as it was). The report's exec launches and activities grow so, and the arrays of
  * the rooms that read records or render. */
 void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem);
+
+/* Whether a report belongs in a rank view: an exec report with a rank, or a rank view. */
+bool gp_report_has_rank(const gp_report *r);
+
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 /* Record a parameter of the result (value NAN: it does not apply). */

@@ -7,7 +7,6 @@
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
-#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_activities.h"

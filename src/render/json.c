@@ -239,10 +239,7 @@ static void add_origins(cJSON *o, const gp_exec_launch *l)
     cJSON *how = cJSON_AddArrayToObject(o, "how");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(how, cJSON_CreateString(names[i]));
-    if (l->note)
-        cJSON_AddStringToObject(o, "note", l->note);
-    else
-        cJSON_AddNullToObject(o, "note");
+    gp_json_add_string_or_null(o, "note", l->note);
 }
 
 static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
@@ -253,10 +250,7 @@ static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
     cJSON_AddNumberToObject(o, "pid", l->pid);
     cJSON_AddNumberToObject(o, "id", (double)l->id);
     cJSON_AddStringToObject(o, "kernel", l->kernel);
-    if (l->mangled)
-        cJSON_AddStringToObject(o, "mangled", l->mangled);
-    else
-        cJSON_AddNullToObject(o, "mangled");
+    gp_json_add_string_or_null(o, "mangled", l->mangled);
     cJSON_AddNumberToObject(o, "device", l->device);
     cJSON_AddNumberToObject(o, "context", l->context);
     cJSON_AddNumberToObject(o, "stream", l->stream);
@@ -317,10 +311,7 @@ static cJSON *rank_json(const gp_exec_rank *k)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "rank", k->rank);
-    if (k->size)
-        cJSON_AddNumberToObject(o, "size", k->size);
-    else
-        cJSON_AddNullToObject(o, "size");
+    gp_json_add_count_or_null(o, "size", k->size);
     cJSON_AddStringToObject(o, "from", k->from);
     return o;
 }
@@ -333,10 +324,7 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
         cJSON_AddItemToArray(argv, cJSON_CreateString(e->argv[i]));
     cJSON_AddNumberToObject(o, "pid", e->pid);
     cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
-    if (e->signal)
-        cJSON_AddNumberToObject(o, "signal", e->signal);
-    else
-        cJSON_AddNullToObject(o, "signal");
+    gp_json_add_count_or_null(o, "signal", e->signal);
     cJSON_AddNumberToObject(o, "processes", (double)e->processes);
     if (e->rank.known)
         cJSON_AddItemToObject(o, "rank", rank_json(&e->rank));

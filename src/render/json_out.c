@@ -24,3 +24,19 @@ int gp_json_print(FILE *out, cJSON *root)
     cJSON_free(text);
     return GP_OK;
 }
+
+void gp_json_add_string_or_null(cJSON *o, const char *key, const char *s)
+{
+    if (s)
+        cJSON_AddStringToObject(o, key, s);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+void gp_json_add_count_or_null(cJSON *o, const char *key, long long n)
+{
+    if (n)
+        cJSON_AddNumberToObject(o, key, (double)n);
+    else
+        cJSON_AddNullToObject(o, key);
+}

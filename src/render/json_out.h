@@ -8,6 +8,11 @@
 
 /* o[key] = v, or null when v is NaN or infinite (JSON has no such numbers). */
 void gp_json_add_number(cJSON *o, const char *key, double v);
+/* o[key] = s, or null when s is NULL. */
+void gp_json_add_string_or_null(cJSON *o, const char *key, const char *s);
+/* o[key] = n, or null when n is 0 (a count or id that 0 means unknown: a world size, a
+ * signal). */
+void gp_json_add_count_or_null(cJSON *o, const char *key, long long n);
 /* Print the document (NULL: out of memory) and free it. */
 int gp_json_print(FILE *out, cJSON *root);
 

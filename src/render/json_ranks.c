@@ -20,24 +20,16 @@ static void add_rank_or_null(cJSON *o, const char *key, const gp_rank_view *v, s
         cJSON_AddNullToObject(o, key);
 }
 
-static void add_count_or_null(cJSON *o, const char *key, int n)
-{
-    if (n)
-        cJSON_AddNumberToObject(o, key, n);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *rank_json(const gp_rank_entry *e)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "rank", e->rank);
-    add_count_or_null(o, "size", e->size);
+    gp_json_add_count_or_null(o, "size", e->size);
     cJSON_AddStringToObject(o, "from", e->from);
     cJSON_AddStringToObject(o, "file", e->file);
     cJSON_AddNumberToObject(o, "pid", e->pid);
     cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
-    add_count_or_null(o, "signal", e->signal);
+    gp_json_add_count_or_null(o, "signal", e->signal);
     cJSON_AddNumberToObject(o, "launches", (double)e->launches);
     gp_json_add_number(o, "kernel_ms", e->kernel_ms);
     cJSON_AddBoolToObject(o, "kernel_estimated", e->kernel_estimated);
@@ -76,10 +68,7 @@ static cJSON *kernel_head_json(const gp_rank_kernel *k, size_t number, const gp_
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "number", (double)number);
     cJSON_AddStringToObject(o, "kernel", k->kernel);
-    if (k->mangled)
-        cJSON_AddStringToObject(o, "mangled", k->mangled);
-    else
-        cJSON_AddNullToObject(o, "mangled");
+    gp_json_add_string_or_null(o, "mangled", k->mangled);
     cJSON_AddBoolToObject(o, "collective", k->collective);
     cJSON_AddItemToObject(o, "time_ms", spread_json(&k->time_ms));
     cJSON_AddItemToObject(o, "dram_bytes", spread_json(&k->dram_bytes));

@@ -7,7 +7,6 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
-#include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/kernel_labels.h"

@@ -308,3 +308,11 @@ void gp_exec_summary_free(gp_exec_kernel *k, size_t n)
         free(k[i].metrics);
     free(k);
 }
+
+void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len)
+{
+    if (k->size)
+        snprintf(buf, len, "%srank %d of %d (from %s)", lead, k->rank, k->size, k->from);
+    else
+        snprintf(buf, len, "%srank %d (from %s)", lead, k->rank, k->from);
+}

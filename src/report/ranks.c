@@ -12,19 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len)
-{
-    if (k->size)
-        snprintf(buf, len, "%srank %d of %d (from %s)", lead, k->rank, k->size, k->from);
-    else
-        snprintf(buf, len, "%srank %d (from %s)", lead, k->rank, k->from);
-}
-
-bool gp_report_has_rank(const gp_report *r)
-{
-    return r->is_exec && (r->exec.rank.known || r->ranks);
-}
-
 /* ---- ownership ------------------------------------------------------------------------- */
 
 gp_rank_view *gp_rank_view_new(void)

@@ -166,22 +166,6 @@ static int push_string(char ***v, size_t *n, const char *text)
     return GP_OK;
 }
 
-/* The array doubles: a program may launch or copy a million times. */
-void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem)
-{
-    void **array = items;
-    if (*n == *capacity) {
-        const size_t bigger = *capacity ? 2 * *capacity : 16;
-        void *grown = realloc(*array, bigger * elem);
-        if (!grown)
-            return NULL;
-        *array = grown;
-        *capacity = bigger;
-    }
-    void *slot = (char *)*array + (*n)++ * elem;
-    memset(slot, 0, elem);
-    return slot;
-}
 
 int gp_exec_add_launch(gp_exec_info *e, gp_exec_launch **out)
 {
@@ -293,4 +277,9 @@ const gp_metric_value *gp_result_metric(const gp_result *r, const char *key)
         if (strcmp(r->metrics.metrics[i].key, key) == 0)
             return &r->metrics.metrics[i];
     return NULL;
+}
+
+bool gp_report_has_rank(const gp_report *r)
+{
+    return r->is_exec && (r->exec.rank.known || r->ranks);
 }
