@@ -49,12 +49,16 @@ typedef struct {
     gp_exec_replay replay;                  /* --replay */
     gp_graph_profiling graph_profiling;     /* --graph-profiling */
     uint64_t graph_samples;                 /* --graph-samples (UINT64_MAX: all) */
+    bool source;                            /* --source: one launch of each profiled kernel
+                                               patched, its SASS instructions counted, for
+                                               the per-line view (gpuprof/source_view.h) */
     int rank;                               /* --rank (-1: from the launcher's environment);
                                                the report's alone, never sent to the library */
 } gp_exec_request;
 
 /* What a request is when no option changes it: no filter, no limit, auto, node,
- * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph, and the rank from the environment. */
+ * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph, no per-line view, and the rank from the
+ * environment. */
 gp_exec_request gp_exec_request_default(void);
 
 /* "auto", "rotate", "kernel", "application", indexed by mode. */

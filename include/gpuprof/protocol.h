@@ -41,6 +41,16 @@
  *             memory; the device's; the most auto saves)
  *                                                         --replay=auto decided, or changed
  *                                                         its decision, on a context
+ *   source    context, device, launch, kernel (mangled), crc, pc, file, line, counts[]
+ *             (--source: one record per SASS instruction of a kernel's one patched launch,
+ *             written after it ran; launch: its correlation id, as its `launch` or `K` line
+ *             carries it; crc: the cubin's CRC, a number or, as a JSON number is exact only
+ *             below 2^53, a string of its decimal digits; pc: the instruction's offset in the
+ *             function; file ("dir/file.cu") and line: absent both when the cubin has no line
+ *             information; counts: 12 whole numbers in the order of gp_source_counter,
+ *             gpuprof/sass_source.h)                      a patched launch's instructions
+ *   source_note  kernel (mangled), note                   why a kernel has no per-line view
+ *                                                         (CUPTI could not patch it, ...)
  *   name      n, name (mangled)                           a kernel name's number
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
@@ -85,6 +95,7 @@
 #define GP_ENV_APP_PASS "GPUPROF_EXEC_APP_PASS"     /* application: the pass this run takes */
 #define GP_ENV_GRAPH "GPUPROF_EXEC_GRAPH_PROFILING" /* node | graph | time */
 #define GP_ENV_GRAPH_SAMPLES "GPUPROF_EXEC_GRAPH_SAMPLES" /* a count, or all */
+#define GP_ENV_SOURCE "GPUPROF_EXEC_SOURCE"       /* 1: --source (each kernel's per-line view) */
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
@@ -101,12 +112,12 @@ typedef struct {
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 13
+#define GP_EXEC_OPTION_VARS 14
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * GRAPH, GRAPH_SAMPLES, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX. GP_ERR_RUNTIME when memory runs out
- * (nothing is then left allocated). */
+ * GRAPH, GRAPH_SAMPLES, SOURCE, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX.
+ * GP_ERR_RUNTIME when memory runs out (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
 
@@ -114,7 +125,8 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
  * a name counting, as getenv). What is unset or malformed takes its default: metrics NONE
  * when unset and DEFAULT when unknown, the request's defaults (gp_exec_request_default: no
  * filter, skip 0, no count or per-kernel limit, children not followed, replay auto, graph
- * profiling node, GP_GRAPH_SAMPLES_DEFAULT sampled graph launches), no parent, application pass 0. A --kernel pattern too long for the
+ * profiling node, GP_GRAPH_SAMPLES_DEFAULT sampled graph launches, no --source unless
+ * GP_ENV_SOURCE is "1"), no parent, application pass 0. A --kernel pattern too long for the
  * request is no filter that matches nothing: the library says so. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 
@@ -133,6 +145,8 @@ void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 #define GP_RECORD_GRAPH "graph"
 #define GP_RECORD_SAMPLED "sampled"
 #define GP_RECORD_FOOTPRINT "footprint"
+#define GP_RECORD_SOURCE "source"
+#define GP_RECORD_SOURCE_NOTE "source_note"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'

@@ -199,6 +199,22 @@ typedef struct {
 
 #define GP_SOURCE_UNKNOWN SIZE_MAX
 
+/* gp_exec_source_view.launch of a kernel that had no patched launch. */
+#define GP_NO_LAUNCH UINT64_MAX
+
+/* gpuprof exec --source: a kernel's per-line view in one process, from the one launch of it
+ * the library patched (its SASS instructions counted, after its counters were collected), or
+ * why it has none. */
+typedef struct {
+    gp_source_kernel view;       /* view.kernel: the mangled name; no lines with only a note */
+    int pid;                     /* its process */
+    uint64_t launch;             /* the patched launch's correlation id, its launch's `id`;
+                                    GP_NO_LAUNCH: none (a note says why) */
+    char *note;                  /* why it has no lines (CUPTI could not patch it, no cubin
+                                    seen); NULL */
+    size_t source;               /* merged reports: the index of its report in `sources` */
+} gp_exec_source_view;
+
 /* gpuprof exec in a distributed job (torchrun, mpirun, srun): the process's rank, the job's
  * size, and where gpuprof read the rank: --rank, or the launcher's variable (src/exec/rank.c). */
 typedef struct {
@@ -228,6 +244,10 @@ typedef struct {
     gp_exec_activity *activities; /* copies and memsets, by (pid, id, start) */
     size_t n_activities, activity_capacity;
     gp_um_stats unified[GP_UM_COUNTERS];   /* events 0: not counted */
+    gp_exec_source_view *source_views;     /* --source: each kernel's per-line view per
+                                              process, by (source, pid, launch), those
+                                              without a launch last */
+    size_t n_source_views, source_view_capacity;
 } gp_exec_info;
 
 /* gpuprof report of a distributed job's ranks: each kernel's values per rank (gpuprof/ranks.h). */
@@ -287,6 +307,11 @@ int gp_exec_add_device(gp_exec_info *e, const gp_device_info *d);
  * its totals. */
 int gp_exec_add_activity(gp_exec_info *e, gp_exec_activity **out);
 void gp_exec_count_unified(gp_um_stats *s, uint64_t value, uint64_t time_ns);
+/* exec --source: a view zeroed (launch GP_NO_LAUNCH); one view's contents freed; a deep copy
+ * (for a view copied from another report). */
+int gp_exec_add_source_view(gp_exec_info *e, gp_exec_source_view **out);
+void gp_exec_source_view_clear(gp_exec_source_view *v);
+int gp_exec_source_view_copy(const gp_exec_source_view *from, gp_exec_source_view *to);
 int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
 /* A merged report's source: its program's words appended (copies); everything it owns freed. */
 int gp_report_source_set_program(gp_report_source *s, size_t argc, char *const *argv);

@@ -39,6 +39,8 @@ typedef struct {
 int gp_source_view_build(const gp_source_instruction *v, size_t n_instructions,
                          gp_source_kernel **out, size_t *n);
 void gp_source_view_free(gp_source_kernel *k, size_t n);
+/* One kernel's name, lines and instructions freed (the kernel left empty). */
+void gp_source_kernel_clear(gp_source_kernel *k);
 /* A deep copy (for reports copied whole). */
 int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel **out);
 

@@ -308,11 +308,15 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->source && req->csv_columns)
         return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --source's CSV (a row "
                                      "per source line, its columns fixed)");
-    if (req->sass && req->family && !req->source)
+    if (req->sass && (req->family || cmd->program_operands) && !req->source)
         return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's lines: add "
                                      "--source");
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
+    /* exec patches a kernel's launch once its counters are in: none, no patched launch. */
+    if (req->source && cmd->program_operands && req->metrics.kind == GP_METRICS_NONE)
+        return gp_fail(GP_ERR_USAGE, "exec --source patches a launch of each profiled kernel: "
+                                     "it cannot go with --metrics=none");
     if (req->n_operands < cmd->min_operands)
         return gp_fail(GP_ERR_USAGE, "'%s' needs %s (see 'gpuprof %s --help')", cc->name,
                        cmd->operands, cc->name);
@@ -322,6 +326,8 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         GP_TRY(finish_kernel_request(req, given));
     if (cmd->program_operands || req->family)
         GP_TRY(gp_csv_check_columns(req));
+    /* exec's --source is the library's to do too: it travels in the exec request. */
+    req->exec.source = cmd->program_operands && req->source;
     return check_output_file(req, given);
 }
 

@@ -453,9 +453,10 @@ static const option_row rows[] = {
                              FLAG(require_metrics)},
     [OPT_SOURCE] = {{OPT_SOURCE, "source", NULL,
                      "where each kernel moves memory: its source lines with the instructions, "
-                     "requests, sectors and ideal sectors they executed, worst first (one more "
-                     "run, its instructions counted); report: CSV of a saved view, a row per "
-                     "line"},
+                     "requests, sectors and ideal sectors they executed, worst first (kernel "
+                     "commands: one more run, its instructions counted; exec: the program's "
+                     "next launch of each kernel after its counters, patched to count them); "
+                     "report: CSV of a saved view, a row per line"},
                     FLAG(source)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
                    "with --source, text: each line's instructions under it"},

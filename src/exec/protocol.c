@@ -77,6 +77,7 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_count(vars, n, GP_ENV_SKIP, q->launch_skip));
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, q->launch_count));
     GP_TRY(add_var(vars, n, GP_ENV_GRAPH_SAMPLES, samples));
+    GP_TRY(add_var(vars, n, GP_ENV_SOURCE, q->source ? "1" : "0"));
     return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
 }
 
@@ -166,6 +167,8 @@ static void read_request(char *const *env, gp_exec_request *q)
         q->graph_samples = count;
     const char *follow = lookup(env, GP_ENV_FOLLOW);
     q->follow_children = follow && strcmp(follow, "1") == 0;
+    const char *source = lookup(env, GP_ENV_SOURCE);
+    q->source = source && strcmp(source, "1") == 0;
     if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &q->replay))
         q->replay = GP_EXEC_REPLAY_AUTO;
     if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &q->graph_profiling))

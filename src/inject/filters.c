@@ -73,6 +73,12 @@ gp_filter_choice gp_filters_choose(const char *mangled, gp_filter_kernel **kerne
     return k->profiled >= wanted.per_kernel ? GP_FILTER_BEYOND_QUOTA : GP_FILTER_CHOSEN;
 }
 
+bool gp_filters_matches(const char *mangled)
+{
+    const gp_filter_kernel *k = kernel_named(mangled);
+    return k && k->matches;
+}
+
 void gp_filters_profiled(gp_filter_kernel *kernel)
 {
     kernel->profiled++;

@@ -27,6 +27,8 @@ typedef struct gp_filter_kernel gp_filter_kernel;
 int gp_filters_start(const gp_exec_request *r);
 /* The filters' choice for a launch of the kernel (mangled name): it counts as a launch. */
 gp_filter_choice gp_filters_choose(const char *mangled, gp_filter_kernel **kernel);
+/* Whether the name filter (--kernel) takes the kernel; no launch is counted. */
+bool gp_filters_matches(const char *mangled);
 /* The chosen launch is profiled: it counts toward its kernel's --per-kernel and toward
  * --launch-count. */
 void gp_filters_profiled(gp_filter_kernel *kernel);

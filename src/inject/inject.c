@@ -21,6 +21,7 @@
 #include "inject/graphs.h"
 #include "inject/launches.h"
 #include "inject/record.h"
+#include "inject/source_pass.h"
 #include "inject/subscription.h"
 
 #include <pthread.h>
@@ -57,8 +58,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
             gp_contexts_on_destroyed(r->context);
-        } else
+        } else {
             gp_graphs_on_resource(cbid, r);
+            gp_source_pass_on_module(cbid, r);
+        }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         gp_activity_memory_retry(false);
         if (gp_subscription_is_graph_callback(cbid))
@@ -143,8 +146,10 @@ EXPORTED int InitializeInjection(void)
     const bool profiling = options.metrics.kind != GP_METRICS_NONE;
     gp_graph_launches_start(options.request.graph_profiling, options.request.graph_samples,
                             profiling);
+    gp_source_pass_start(profiling && options.request.source);
     if (gp_subscription_start(on_callback, profiling,
-                              profiling && options.request.graph_profiling != GP_GRAPH_TIME) != 0)
+                              profiling && options.request.graph_profiling != GP_GRAPH_TIME,
+                              profiling && options.request.source) != 0)
         return 1;
     if (gp_activity_start() != 0)
         gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",

@@ -15,6 +15,7 @@
 #include "inject/locks.h"
 #include "inject/profiled.h"
 #include "inject/sessions.h"
+#include "inject/source_pass.h"
 #include "inject/subscription.h"
 
 #include <stdbool.h>
@@ -22,6 +23,7 @@
 /* What the entry callback tells the exit callback of the same launch (its correlationData). */
 #define ORDINARY 0u
 #define STARTED 1u   /* its session was started */
+#define PATCHED 2u   /* it is the kernel's patched launch (--source) */
 
 typedef struct {
     CUfunction f;
@@ -111,6 +113,11 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
     if (being_captured(l))
         return;
     const gp_launch_info info = info_of(d, l);
+    if (gp_source_pass_wanted() && gp_filters_matches(info.kernel) &&
+        gp_source_pass_begin(d->context, gp_contexts_sessions(d->context), &info)) {
+        *d->correlationData = PATCHED; /* its lines instead of its counters */
+        return;
+    }
     gp_sessions *s = gp_contexts_profile(d->context, &info, GP_TAKE_CHOSEN);
     if (s && gp_sessions_start(s, &info)) {
         *d->correlationData = STARTED;
@@ -123,9 +130,14 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
  * here: their activity records say all there is. */
 static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
 {
+    const CUresult *ret = d->functionReturnValue;
+    if (*d->correlationData == PATCHED) {
+        const gp_launch_info info = info_of(d, l);
+        gp_source_pass_end(d->context, &info, !ret || *ret == CUDA_SUCCESS);
+        return;
+    }
     if (*d->correlationData != STARTED)
         return;
-    const CUresult *ret = d->functionReturnValue;
     gp_sessions *s = gp_contexts_sessions(d->context);
     if (!s)
         return;

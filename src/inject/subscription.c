@@ -45,7 +45,8 @@ static void watch_graphs(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, gp_graph_callbacks[i]);
 }
 
-int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs)
+int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs,
+                          bool source)
 {
     CUpti_SubscriberParams sp = {.structSize = CUpti_SubscriberParams_STRUCT_SIZE};
     char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = "";
@@ -64,6 +65,10 @@ int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool gr
                         CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (launches && source && cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE) !=
+                                  CUPTI_SUCCESS)
+        gp_record_warning("--source: CUPTI's resource callbacks could not be enabled: kernels "
+                          "have no lines", NULL);
     if (!launches)
         return 0; /* timing only: no launch callbacks, the least overhead per launch */
     for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)

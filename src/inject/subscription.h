@@ -10,9 +10,11 @@
 
 /* Subscribe on_callback to the contexts' creation and destruction and, with `launches`, to
  * the kernel and graph launches; with `graphs` too, to the executable graphs' instantiation,
- * changes and destruction (graphs.h). -1 (a warning written) when another CUPTI tool holds
- * the subscription. */
-int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs);
+ * changes and destruction (graphs.h); with `source`, to the whole resource domain (module
+ * loads among it; the SASS metrics count only the process's first flush without it,
+ * source_pass.h). -1 (a warning written) when another CUPTI tool holds the subscription. */
+int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs,
+                          bool source);
 
 /* Whether a driver callback is one of graphs.h's. */
 bool gp_subscription_is_graph_callback(CUpti_CallbackId cbid);

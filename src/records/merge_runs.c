@@ -156,6 +156,66 @@ static int missing_launches(gp_report *into, unsigned pass, const gp_hashmap *fi
                 pass, example, missing);
 }
 
+/* ---- --source's views ------------------------------------------------------------------ */
+
+/* The first run's launch that matches the run's launch of this process (and id, unless
+ * GP_NO_LAUNCH: then any of its launches of the kernel); NULL: none. */
+static const gp_exec_launch *first_run_launch(const gp_report *into, const gp_report *run,
+                                              const gp_exec_source_view *v,
+                                              const gp_hashmap *first, const gp_hashmap *later)
+{
+    size_t cursor = 0, key_len = 0;
+    const void *key = NULL;
+    for (const size_t *j; (j = gp_hashmap_next(later, &cursor, &key, &key_len)) != NULL;) {
+        const gp_exec_launch *l = &run->exec.launches[*j];
+        const char *name = l->mangled ? l->mangled : l->kernel;
+        if (l->pid != v->pid || (v->launch != GP_NO_LAUNCH ? l->id != v->launch
+                                                           : strcmp(name, v->view.kernel) != 0))
+            continue;
+        const size_t *i = gp_hashmap_find(first, key, key_len);
+        return i ? &into->exec.launches[*i] : NULL;
+    }
+    return NULL;
+}
+
+static bool has_view(const gp_exec_info *e, int pid, const char *kernel)
+{
+    for (size_t i = 0; i < e->n_source_views; i++)
+        if (e->source_views[i].pid == pid && strcmp(e->source_views[i].view.kernel, kernel) == 0)
+            return true;
+    return false;
+}
+
+/* A view of a later run (where the library patched the kernel's launch) is the first run's,
+ * its process and launch those of the matching launch; one the first run has already, or
+ * that matches none, is left out. */
+static int adopt_source_views(gp_report *into, const gp_report *run, unsigned pass,
+                              const gp_hashmap *first, const gp_hashmap *later)
+{
+    size_t unmatched = 0;
+    for (size_t i = 0; i < run->exec.n_source_views; i++) {
+        const gp_exec_source_view *v = &run->exec.source_views[i];
+        const gp_exec_launch *l = first_run_launch(into, run, v, first, later);
+        if (!l) {
+            unmatched++;
+            continue;
+        }
+        if (has_view(&into->exec, l->pid, v->view.kernel))
+            continue;
+        gp_exec_source_view *copy;
+        GP_TRY(gp_exec_add_source_view(&into->exec, &copy));
+        GP_TRY(gp_exec_source_view_copy(v, copy));
+        copy->pid = l->pid;
+        copy->launch = v->launch == GP_NO_LAUNCH ? GP_NO_LAUNCH : l->id;
+    }
+    if (!unmatched)
+        return GP_OK;
+    char text[160];
+    snprintf(text, sizeof text, "application replay: %zu per-line views of run %u match no "
+             "launch of the first run: they are left out", unmatched, pass + 1);
+    return gp_report_add_warning(into, text);
+}
+
 /* The run's warnings that the first run did not give. */
 static int add_new_warnings(gp_report *into, const gp_report *run)
 {
@@ -182,6 +242,8 @@ int gp_records_merge_run(gp_report *into, const gp_report *run, unsigned pass,
         rc = merge_launches(into, run, pass, &first, &later);
     if (rc == GP_OK)
         rc = missing_launches(into, pass, &first, &later);
+    if (rc == GP_OK)
+        rc = adopt_source_views(into, run, pass, &first, &later);
     if (rc == GP_OK && exit_status != into->exec.exit_status) {
         char text[160];
         snprintf(text, sizeof text, "application replay: run %u exited with status %d, the "

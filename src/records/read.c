@@ -3,7 +3,7 @@
  * kernel commands', kernel times from the activity records, warnings. This file reads the
  * JSON records and drives the two passes; the profiler records are read_profilers.c's, the
  * lines of numbers read_lines.c's, CUDA graphs' records (shadow launches aside)
- * read_graphs.c's.
+ * read_graphs.c's, --source's patched instructions read_source.c's.
  *
  * Each record is read through the JSON-input layer (report/json_in.h). One that is not what
  * the library writes (a field missing, of another type or out of its range) is ignored and
@@ -21,6 +21,7 @@
 #include "records/read_graphs.h"
 #include "records/read_lines.h"
 #include "records/read_profilers.h"
+#include "records/read_source.h"
 #include "records/reader.h"
 
 #include <cjson/cJSON.h>
@@ -272,6 +273,7 @@ static const struct {
     {"profiler", gp_records_read_profiler}, {"launch", read_launch}, {"name", read_name},
     {"warning", read_warning}, {GP_RECORD_GRAPH, gp_records_read_graph},
     {GP_RECORD_SAMPLED, gp_records_read_sampled}, {GP_RECORD_FOOTPRINT, gp_records_read_footprint},
+    {GP_RECORD_SOURCE, gp_records_read_source}, {GP_RECORD_SOURCE_NOTE, gp_records_read_source_note},
 };
 
 static int read_record(reader *rd, const cJSON *o)
@@ -365,6 +367,7 @@ static void free_reader(reader *rd)
     free(rd->pids);
     free(rd->ended);
     gp_records_free_graphs(rd);
+    gp_records_free_source(rd);
 }
 
 static void sort_launches(gp_exec_info *e)
@@ -420,6 +423,8 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
     rd.n_recorded = e->n_launches;
     if (rc == GP_OK)
         rc = gp_records_finish_graphs(&rd);
+    if (rc == GP_OK)
+        rc = gp_records_finish_source(&rd);
     if (rc == GP_OK && e->n_activities > 1)
         qsort(e->activities, e->n_activities, sizeof *e->activities, compare_activities);
     rebase_activities(e);

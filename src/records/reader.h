@@ -1,7 +1,7 @@
 /* The record reader's state, shared by the files of src/records/ that read records (read.c,
- * read_profilers.c, read_lines.c, read_graphs.c, launch_table.c), and the services of
- * reader.c: where the line being read is, the warnings about records that are not as the
- * library writes them, each context's counters. Private to src/records/. */
+ * read_profilers.c, read_lines.c, read_graphs.c, read_source.c, launch_table.c), and the
+ * services of reader.c: where the line being read is, the warnings about records that are not
+ * as the library writes them, each context's counters. Private to src/records/. */
 #ifndef GPUPROF_RECORDS_READER_H
 #define GPUPROF_RECORDS_READER_H
 
@@ -26,8 +26,9 @@ typedef struct {
     char *names[GP_MAX_COUNTERS];
 } context_counters;
 
-/* What read_graphs.c keeps until every record and line is read. */
+/* What read_graphs.c and read_source.c keep until every record and line is read. */
 typedef struct graph_records graph_records;
+typedef struct source_records source_records;
 
 typedef struct {
     gp_report *report;
@@ -48,6 +49,7 @@ typedef struct {
     char where[320];             /* "<file> line <n>" */
     size_t n_ignored;            /* records and lines that were not as the library writes */
     graph_records *graphs;       /* NULL until a graph record, sampled record or P line */
+    source_records *source;      /* NULL until a source or source_note record */
 } reader;
 
 /* How a launch record's launch was made (its key "how"). */

@@ -7,6 +7,8 @@
  *   read_lines.c     the lines of numbers: kernels (K), copies (M), memsets (S), unified
  *                    memory (U), DRAM samples (P)
  *   read_graphs.c    CUDA graphs: graph and sampled records, each node's share of the samples
+ *   read_source.c    --source: source records grouped into each patched launch's per-line
+ *                    view, source_note records
  *   launch_table.c   the launches read so far: find, order, adopt a shadow launch, metrics
  *   reader.c         the reader's state and its warnings about records not as written
  *   dram_shares.c    a sampled graph launch's DRAM traffic shared among its nodes (pure)
@@ -20,7 +22,7 @@
 #include <stddef.h>
 
 /* Every <pid>.jsonl in dir: devices, profiler set-ups, launches with their metrics, kernel
- * times, warnings; launches sorted by process and launch order. */
+ * times, --source's per-line views, warnings; launches sorted by process and launch order. */
 int gp_records_read_dir(const char *dir, gp_report *report);
 
 /* One record file's text: its name as the warnings give it ("1234.jsonl"), its bytes. */

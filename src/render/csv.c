@@ -1,9 +1,9 @@
 /* CSV output: one header line (unless --no-header), then one row per result of a kernel
- * command, per kernel of an exec report (per launch with --launches), per variant of list,
- * per compared result. The header of a kernel command or exec report does not move with the
- * options: its own columns, then every parameter of the family, then every metric of the
- * catalogue (render/csv_layout.h), so rows of differing runs append under one header;
- * --csv-columns chooses among them. */
+ * command, per kernel of an exec report (per launch with --launches; per source line with
+ * --source, render/csv_source.c), per variant of list, per compared result. The header of a
+ * kernel command or exec report does not move with the options: its own columns, then every
+ * parameter of the family, then every metric of the catalogue (render/csv_layout.h), so rows
+ * of differing runs append under one header; --csv-columns chooses among them. */
 #include "render/csv.h"
 #include "render/csv_source.h"
 
@@ -620,6 +620,8 @@ static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,
 
 int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
+    if (o && o->source) /* the per-line view's rows instead */
+        return gp_csv_exec_source(out, r, o);
     const bool per_launch = o && o->launches;
     gp_csv_layout l = {0};
     programs p = {0};

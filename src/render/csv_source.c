@@ -1,26 +1,32 @@
 /* The per-line CSV of render/csv_source.h. Columns: the result (family, variant, type, n, nx,
  * ny, block, params as name=value separated by spaces), the kernel (mangled), file, line (both
  * empty without line information, pc then set), the counts of gpuprof/sass_source.h by key,
- * excess_sectors. */
+ * excess_sectors. An exec report's rows begin with where the view comes from instead: the
+ * program (source, as exec's other rows), the kernel's #N (kernel_id), its name and mangled
+ * name, the process and the patched launch's id; then file, line and pc as the others. */
 #include "render/csv_source.h"
 
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/source_labels.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static void put_u64(FILE *out, uint64_t v)
 {
     fprintf(out, ",%llu", (unsigned long long)v);
 }
 
-static void put_header(FILE *out)
+/* The header: the columns that say whose line it is, then those of the line. */
+static void put_header(FILE *out, const char *const *first, size_t n)
 {
-    static const char *const first[] = {"family", "variant", "type", "n", "nx", "ny", "block",
-                                        "params", "kernel", "file", "line", "pc"};
-    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
+    static const char *const where[] = {"file", "line", "pc"};
+    for (size_t i = 0; i < n; i++)
         gp_csv_field(out, first[i], i == 0);
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+        gp_csv_field(out, where[i], false);
     for (int k = 0; k < GP_SRC_COUNTERS; k++)
         gp_csv_field(out, gp_source_keys[k], false);
     gp_csv_field(out, "excess_sectors", false);
@@ -54,11 +60,10 @@ static long pc_of(const gp_source_kernel *k, size_t line)
     return -1;
 }
 
-static void put_line(FILE *out, const gp_result *res, const gp_source_kernel *k, size_t i)
+/* A line's cells from file on, and the end of its row. */
+static void put_line(FILE *out, const gp_source_kernel *k, size_t i)
 {
     const gp_source_line *l = &k->lines[i];
-    put_result(out, res);
-    gp_csv_field(out, k->kernel, false);
     gp_csv_field(out, l->file ? l->file : "", false);
     if (l->file)
         fprintf(out, ",%u,", l->line);
@@ -74,13 +79,63 @@ static void put_line(FILE *out, const gp_result *res, const gp_source_kernel *k,
 
 void gp_csv_source_header(FILE *out, const gp_render_options *o)
 {
+    static const char *const first[] = {"family", "variant", "type", "n", "nx", "ny", "block",
+                                        "params", "kernel"};
     if (!o || !o->no_header)
-        put_header(out);
+        put_header(out, first, sizeof first / sizeof first[0]);
 }
 
 void gp_csv_source_result(FILE *out, const gp_result *res)
 {
     for (size_t k = 0; k < res->n_line_kernels; k++)
-        for (size_t l = 0; l < res->lines[k].n_lines; l++)
-            put_line(out, res, &res->lines[k], l);
+        for (size_t l = 0; l < res->lines[k].n_lines; l++) {
+            put_result(out, res);
+            gp_csv_field(out, res->lines[k].kernel, false);
+            put_line(out, &res->lines[k], l);
+        }
+}
+
+/* ---- exec's views ------------------------------------------------------------------------ */
+
+/* The program a view came from, as exec's other rows give it (a merged report: its file's). */
+static char *program_of(const gp_report *r, const gp_exec_source_view *v)
+{
+    if (!r->n_sources)
+        return gp_command_line_text(r->exec.argv, r->exec.argc);
+    const gp_report_source *s = v->source < r->n_sources ? &r->sources[v->source] : NULL;
+    return s ? gp_command_line_text(s->program, s->program_len) : gp_command_line_text(NULL, 0);
+}
+
+static int put_view(FILE *out, const gp_report *r, const gp_source_label *l)
+{
+    const gp_exec_source_view *v = l->view;
+    char *program = program_of(r, v);
+    if (!program)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; i < v->view.n_lines; i++) {
+        gp_csv_field(out, program, true);
+        put_u64(out, l->number);
+        gp_csv_field(out, l->kernel, false);
+        gp_csv_field(out, v->view.kernel, false);
+        fprintf(out, ",%d", v->pid);
+        put_u64(out, v->launch);
+        put_line(out, &v->view, i);
+    }
+    free(program);
+    return GP_OK;
+}
+
+int gp_csv_exec_source(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    static const char *const first[] = {"source", "kernel_id", "kernel", "mangled", "pid",
+                                        "launch"};
+    if (!o || !o->no_header)
+        put_header(out, first, sizeof first / sizeof first[0]);
+    gp_source_views v;
+    int rc = gp_source_views_open(&v, r);
+    for (size_t i = 0; rc == GP_OK && i < v.n; i++)
+        if (v.l[i].view->launch != GP_NO_LAUNCH)
+            rc = put_view(out, r, &v.l[i]);
+    gp_source_views_close(&v);
+    return rc;
 }

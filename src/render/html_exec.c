@@ -1,7 +1,8 @@
 /* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
  * per kernel, each kernel's DRAM bandwidth against the GPU's peak, the memory-access metrics
- * of the kernels that took most, the per-kernel table. Kernels are labelled by their short
- * names (render/html_names.h), the full name on hover and in the table. */
+ * of the kernels that took most, the per-kernel table, --source's lines (html_source.c).
+ * Kernels are labelled by their short names (render/html_names.h), the full name on hover and
+ * in the table. */
 #include "render/html.h"
 
 #include "gpuprof/exec_activities.h"
@@ -12,6 +13,7 @@
 #include "render/html_graph.h"
 #include "render/html_names.h"
 #include "render/html_page.h"
+#include "render/html_source.h"
 #include "render/svg.h"
 #include "render/text_graph.h"
 
@@ -521,7 +523,8 @@ static int exec_page(FILE *out, const void *ctx)
     GP_TRY(gp_html_metric_section(out, exec_metric_rows, v, &v->r->profiler,
                                   gp_exec_profiled(&v->r->exec) > 0));
     exec_table(out, v);
-    return gp_html_graph_nodes(out, v->r);
+    GP_TRY(gp_html_graph_nodes(out, v->r));
+    return gp_html_exec_source(out, v->r);
 }
 
 int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)

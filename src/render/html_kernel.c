@@ -513,8 +513,7 @@ static int kernel_page(FILE *out, const void *ctx)
     GP_TRY(gp_html_heatmaps(out, r));
     GP_TRY(gp_html_metric_section(out, result_metric_rows, v, &r->profiler, any_metrics(r)));
     results_section(out, v);
-    gp_html_source(out, r);
-    return GP_OK;
+    return gp_html_source(out, r);
 }
 
 int gp_html_report(FILE *out, const gp_report *r, const gp_render_options *o)

@@ -1,6 +1,6 @@
-/* --source's per-line view on the kernel commands' page (html_source.c): each kernel's lines
- * that move memory, in source order, each with its text and a heat colour for its share of
- * the kernel's waste. */
+/* --source's per-line view on the kernel commands' and exec's pages (html_source.c): each
+ * kernel's lines that move memory, in source order, each with its text and a heat colour for
+ * its share of the kernel's waste. */
 #ifndef GPUPROF_RENDER_HTML_SOURCE_H
 #define GPUPROF_RENDER_HTML_SOURCE_H
 
@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 /* Nothing when no result has a per-line view. */
-void gp_html_source(FILE *out, const gp_report *r);
+int gp_html_source(FILE *out, const gp_report *r);
+/* An exec report's views, by #N, then the kernels without lines; nothing when --source was
+ * not asked and no view is held. */
+int gp_html_exec_source(FILE *out, const gp_report *r);
 
 #endif

@@ -354,6 +354,7 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
             cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], i + 1));
     gp_exec_summary_free(k, nk);
     gp_json_exec_activities(o, e);
+    gp_json_exec_source_lines(o, e, merged);
     return o;
 }
 

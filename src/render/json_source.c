@@ -1,6 +1,7 @@
 /* The per-line view of render/json_source.h: for each kernel its lines (file, line, the
  * counters of gpuprof/sass_source.h by key, and the excess over the ideal) and its
- * instructions (offset, the index of their line, the counters). */
+ * instructions (offset, the index of their line, the counters); exec's views say where they
+ * come from besides. */
 #include "render/json_source.h"
 
 #include "gpuprof/source_view.h"
@@ -56,4 +57,30 @@ void gp_json_source_lines(cJSON *result, const gp_result *res)
     cJSON *a = cJSON_AddArrayToObject(result, "source_lines");
     for (size_t i = 0; i < res->n_line_kernels; i++)
         cJSON_AddItemToArray(a, kernel_json(&res->lines[i]));
+}
+
+static cJSON *exec_view_json(const gp_exec_source_view *v, bool merged)
+{
+    cJSON *o = kernel_json(&v->view);
+    if (merged && v->source != GP_SOURCE_UNKNOWN)
+        cJSON_AddNumberToObject(o, "source", (double)v->source);
+    cJSON_AddNumberToObject(o, "pid", v->pid);
+    if (v->launch == GP_NO_LAUNCH)
+        cJSON_AddNullToObject(o, "launch");
+    else
+        cJSON_AddNumberToObject(o, "launch", (double)v->launch);
+    if (v->note)
+        cJSON_AddStringToObject(o, "note", v->note);
+    else
+        cJSON_AddNullToObject(o, "note");
+    return o;
+}
+
+void gp_json_exec_source_lines(cJSON *exec, const gp_exec_info *e, bool merged)
+{
+    if (!e->request.source && !e->n_source_views)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(exec, "source_lines");
+    for (size_t i = 0; i < e->n_source_views; i++)
+        cJSON_AddItemToArray(a, exec_view_json(&e->source_views[i], merged));
 }

@@ -3,7 +3,7 @@
  * launches and their times), or with --launches one row per launch with its metrics; then,
  * per kernel, one row per metric with its minimum, maximum and average over the profiled
  * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
- * means. */
+ * means; with --source each kernel's lines (text_exec_lines.c). */
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
@@ -11,6 +11,7 @@
 #include "render/cells.h"
 #include "render/kernel_labels.h"
 #include "render/text_activities.h"
+#include "render/text_exec_lines.h"
 #include "render/text_graph.h"
 #include "render/text.h"
 #include "render/text_layout.h"
@@ -550,6 +551,9 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
     if (rc == GP_OK && !(o && o->launches))
         rc = gp_text_activities(out, r, &kl, o);
+    /* --source: each kernel's lines, last, as the kernel commands show theirs. */
+    if (rc == GP_OK)
+        rc = gp_text_exec_lines(out, r, k, nk, &kl, o);
     gp_kernel_labels_free(&kl);
     gp_exec_summary_free(k, nk);
     return rc;

@@ -1,7 +1,8 @@
-/* --source's per-line view as text (render/text_source.h): for each result, each kernel's source
- * lines that move memory, the most wasteful first (global sectors over the ideal, then shared
- * wavefronts over theirs, then local traffic), with the line's text where the file is
- * readable; with --sass each line's instructions under it. */
+/* --source's per-line view as text (render/text_source.h): for each result (or, through
+ * text_exec_lines.c, each exec kernel), each kernel's source lines that move memory, the most
+ * wasteful first (global sectors over the ideal, then shared wavefronts over theirs, then
+ * local traffic), with the line's text where the file is readable; with --sass each line's
+ * instructions under it. */
 #include "render/text_source.h"
 
 #include "gpuprof/demangle.h"
@@ -144,39 +145,32 @@ static void add_instruction_rows(gp_text_table *t, const gp_source_kernel *k, si
 
 /* ---- one kernel ------------------------------------------------------------------------------ */
 
-/* Which result and kernel: a paragraph, never cut. */
-static void kernel_heading(FILE *out, const gp_result *res, const gp_source_kernel *k,
-                           const gp_render_options *o)
+/* Which kernel of what, and its waste: a paragraph, never cut. */
+static int kernel_heading(FILE *out, const char *heading, const gp_source_kernel *k,
+                          const gp_render_options *o)
 {
-    char what[GP_TEXT_LEN], name[1024], line[GP_TEXT_LEN + 1100];
-    gp_result_describe(res, what, sizeof what);
-    char *demangled = gp_demangle(k->kernel);
-    gp_text_kernel_name(name, sizeof name, demangled ? demangled : k->kernel,
-                        o ? o->kernel_name : GP_KERNEL_NAME_FULL);
-    free(demangled);
+    const size_t len = strlen(heading) + 128;
+    char *line = malloc(len);
+    if (!line)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     const uint64_t excess = gp_source_kernel_excess(k);
     uint64_t sectors = 0;
     for (size_t i = 0; i < k->n_lines; i++)
         sectors += k->lines[i].counts[GP_SRC_SECTORS];
     if (sectors)
-        snprintf(line, sizeof line, "%s, kernel %s: %llu global sectors, %llu (%.1f%%) over the "
-                 "ideal", what, name, (unsigned long long)sectors, (unsigned long long)excess,
+        snprintf(line, len, "%s: %llu global sectors, %llu (%.1f%%) over the ideal", heading,
+                 (unsigned long long)sectors, (unsigned long long)excess,
                  100.0 * (double)excess / (double)sectors);
     else
-        snprintf(line, sizeof line, "%s, kernel %s: no global sectors", what, name);
+        snprintf(line, len, "%s: no global sectors", heading);
     gp_text_paragraph(out, line, gp_text_width(o), 2);
+    free(line);
+    return GP_OK;
 }
 
-static int print_kernel(FILE *out, const gp_result *res, const gp_source_kernel *k,
-                        const gp_render_options *o)
+/* The table's rows and notes: the lines that move memory, the worst first. */
+static int fill_table(gp_text_table *t, const gp_source_kernel *k, const gp_render_options *o)
 {
-    static const gp_column_spec columns[] = {
-        {"line", GP_COLUMN_LEFT, 0},        {"inst", GP_COLUMN_RIGHT, 2},
-        {"req", GP_COLUMN_RIGHT, 2},        {"sect/req", GP_COLUMN_RIGHT, 2},
-        {"ideal/req", GP_COLUMN_RIGHT, 2},  {"excess", GP_COLUMN_RIGHT, 2},
-        {"shm wf/req", GP_COLUMN_RIGHT, 2}, {"ideal/req", GP_COLUMN_RIGHT, 2},
-        {"local", GP_COLUMN_RIGHT, 2},
-    };
     ranked_line *order = malloc((k->n_lines ? k->n_lines : 1) * sizeof *order);
     if (!order)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
@@ -186,30 +180,45 @@ static int print_kernel(FILE *out, const gp_result *res, const gp_source_kernel 
             order[moving++] = (ranked_line){&k->lines[i], i};
     qsort(order, moving, sizeof *order, worst_first);
     const uint64_t excess = gp_source_kernel_excess(k);
-    gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
-    kernel_heading(out, res, k, o);
     const size_t shown = o && o->wide ? moving : moving < SHOWN_LINES ? moving : SHOWN_LINES;
     for (size_t i = 0; i < shown; i++) {
-        add_line_row(&t, k, order[i].line, excess);
+        add_line_row(t, k, order[i].line, excess);
         if (o && o->sass)
-            add_instruction_rows(&t, k, order[i].index, excess);
+            add_instruction_rows(t, k, order[i].index, excess);
     }
+    free(order);
     if (moving == 0)
-        gp_table_note(&t, "no instruction of this kernel moved global, shared or local memory",
+        gp_table_note(t, "no instruction of this kernel moved global, shared or local memory",
                       2);
     if (shown < moving) {
         char more[128];
         snprintf(more, sizeof more, "%zu more lines move memory (--wide shows them all; JSON "
                  "holds every line)", moving - shown);
-        gp_table_note(&t, more, 2);
+        gp_table_note(t, more, 2);
     }
     if (!k->has_lines)
-        gp_table_note(&t, "no line information in this kernel's code: its instructions by "
+        gp_table_note(t, "no line information in this kernel's code: its instructions by "
                       "offset (compile with nvcc -lineinfo for lines)", 2);
-    free(order);
-    const int rc = gp_table_print(out, &t, gp_text_width(o));
+    return GP_OK;
+}
+
+int gp_text_source_kernel(FILE *out, const char *heading, const gp_source_kernel *k,
+                          const gp_render_options *o)
+{
+    static const gp_column_spec columns[] = {
+        {"line", GP_COLUMN_LEFT, 0},        {"inst", GP_COLUMN_RIGHT, 2},
+        {"req", GP_COLUMN_RIGHT, 2},        {"sect/req", GP_COLUMN_RIGHT, 2},
+        {"ideal/req", GP_COLUMN_RIGHT, 2},  {"excess", GP_COLUMN_RIGHT, 2},
+        {"shm wf/req", GP_COLUMN_RIGHT, 2}, {"ideal/req", GP_COLUMN_RIGHT, 2},
+        {"local", GP_COLUMN_RIGHT, 2},
+    };
+    GP_TRY(kernel_heading(out, heading, k, o));
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    GP_TABLE_COLUMNS(&t, columns);
+    int rc = fill_table(&t, k, o);
+    if (rc == GP_OK)
+        rc = gp_table_print(out, &t, gp_text_width(o));
     gp_table_free(&t);
     return rc;
 }
@@ -222,10 +231,8 @@ static bool any_lines(const gp_report *r)
     return false;
 }
 
-int gp_text_source(FILE *out, const gp_report *r, const gp_render_options *o)
+void gp_text_source_legend(FILE *out, const gp_render_options *o)
 {
-    if (!any_lines(r))
-        return GP_OK;
     fputc('\n', out);
     gp_text_paragraph(out, "where memory moves, by source line, the most sectors over the ideal "
                       "first (--source): inst warp instructions executed; req global requests; "
@@ -234,11 +241,40 @@ int gp_text_source(FILE *out, const gp_report *r, const gp_render_options *o)
                       "and ideal/req shared wavefronts per shared request, accessed and ideal "
                       "(more than ideal: bank conflicts); local spill sectors; the line's text "
                       "under it", gp_text_width(o), 2);
+}
+
+/* "<result>, kernel <name>": which result's kernel, the name in --kernel-name's style. */
+static char *result_heading(const gp_result *res, const gp_source_kernel *k,
+                            const gp_render_options *o)
+{
+    char what[GP_TEXT_LEN], name[1024];
+    gp_result_describe(res, what, sizeof what);
+    char *demangled = gp_demangle(k->kernel);
+    gp_text_kernel_name(name, sizeof name, demangled ? demangled : k->kernel,
+                        o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    free(demangled);
+    const size_t len = strlen(what) + strlen(name) + 16;
+    char *heading = malloc(len);
+    if (heading)
+        snprintf(heading, len, "%s, kernel %s", what, name);
+    return heading;
+}
+
+int gp_text_source(FILE *out, const gp_report *r, const gp_render_options *o)
+{
+    if (!any_lines(r))
+        return GP_OK;
+    gp_text_source_legend(out, o);
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         for (size_t k = 0; k < res->n_line_kernels; k++) {
+            char *heading = result_heading(res, &res->lines[k], o);
+            if (!heading)
+                return gp_fail(GP_ERR_RUNTIME, "out of host memory");
             fputc('\n', out);
-            GP_TRY(print_kernel(out, res, &res->lines[k], o));
+            const int rc = gp_text_source_kernel(out, heading, &res->lines[k], o);
+            free(heading);
+            GP_TRY(rc);
         }
     }
     return GP_OK;

@@ -1,13 +1,14 @@
 /* Reading back the `exec` section of a report (report/load_exec.h): the program, how it
  * ended, the filters, the devices and every launch (the copies, memsets and unified memory
- * in report/load_activities.c); the per-kernel summary is derived from
- * the launches, so it is checked, not kept. */
+ * in report/load_activities.c, --source's views in report/load_source.c); the per-kernel
+ * summary is derived from the launches, so it is checked, not kept. */
 #include "report/load_exec.h"
 
 #include "gpuprof/origin_names.h"
 #include "gpuprof/status.h"
 #include "report/load_activities.h"
 #include "report/load_parts.h"
+#include "report/load_source.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -20,21 +21,6 @@ static int read_pass(gp_json_reader *rd, const cJSON *v, void *mask)
     uint64_t g;
     GP_TRY(gp_json_whole_number(rd, v, 0, 31, &g));
     *(uint32_t *)mask |= (uint32_t)1 << g;
-    return GP_OK;
-}
-
-/* Merged reports: the index of the launch's file in `sources`; a merge of an older gpuprof
- * did not record it. */
-static int read_launch_source(gp_json_reader *rd, const cJSON *o, const gp_report *r,
-                              gp_exec_launch *l)
-{
-    uint64_t source = 0;
-    l->source = r->n_sources ? GP_SOURCE_UNKNOWN : 0;
-    if (!gp_json_field(o, "source"))
-        return GP_OK;
-    GP_TRY(gp_json_expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
-    GP_TRY(gp_json_get_integer(rd, o, "source", 0, r->n_sources - 1, &source));
-    l->source = (size_t)source;
     return GP_OK;
 }
 
@@ -68,7 +54,7 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
-    GP_TRY(read_launch_source(rd, o, report, l));
+    GP_TRY(gp_report_read_exec_source(rd, o, report, &l->source));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &l->pid));
     GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
     l->id = id;
@@ -197,5 +183,6 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_read_objects(rd, o, "launches", read_exec_launch, r));
     /* The summary is derived from the launches: checked to be objects, not kept. */
     GP_TRY(gp_json_read_objects(rd, o, "kernels", NULL, NULL));
+    GP_TRY(gp_report_read_exec_source_lines(rd, o, r));
     return gp_report_read_activities(rd, o, e);
 }

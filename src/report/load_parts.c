@@ -1,6 +1,6 @@
-/* Reading back a device and a metric set (report/load_parts.h), as strictly as the rest of
- * the report: every key the schema requires, with its type and range (keys it does not know
- * are a newer gpuprof's, passed over). */
+/* Reading back a device, a metric set and an exec source index (report/load_parts.h), as
+ * strictly as the rest of the report: every key the schema requires, with its type and range
+ * (keys it does not know are a newer gpuprof's, passed over). */
 #include "report/load_parts.h"
 
 #include "gpuprof/status.h"
@@ -141,4 +141,17 @@ int gp_report_read_device(gp_json_reader *rd, const cJSON *o, void *device)
         d->copy_gbps = -1.0;
     GP_TRY(get_version(rd, o, "driver_version", &d->driver_version));
     return get_version(rd, o, "runtime_version", &d->runtime_version);
+}
+
+int gp_report_read_exec_source(gp_json_reader *rd, const cJSON *o, const gp_report *r,
+                               size_t *source)
+{
+    uint64_t index = 0;
+    *source = r->n_sources ? GP_SOURCE_UNKNOWN : 0;
+    if (!gp_json_field(o, "source"))
+        return GP_OK;
+    GP_TRY(gp_json_expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
+    GP_TRY(gp_json_get_integer(rd, o, "source", 0, r->n_sources - 1, &index));
+    *source = (size_t)index;
+    return GP_OK;
 }

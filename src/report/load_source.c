@@ -3,6 +3,7 @@
 
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
+#include "report/load_parts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,15 @@ static int read_pc(gp_json_reader *rd, const cJSON *o, void *kernel)
     return read_counts(rd, o, p->counts);
 }
 
+/* A kernel's name, lines and instructions, into k (zeroed). */
+static int read_view(gp_json_reader *rd, const cJSON *o, gp_source_kernel *k)
+{
+    GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &k->kernel, false));
+    GP_TRY(gp_json_get_bool(rd, o, "has_lines", &k->has_lines));
+    GP_TRY(gp_json_read_objects(rd, o, "lines", read_line, k));
+    return gp_json_read_objects(rd, o, "instructions", read_pc, k);
+}
+
 static int read_kernel(gp_json_reader *rd, const cJSON *o, void *result)
 {
     gp_result *res = result;
@@ -73,10 +83,7 @@ static int read_kernel(gp_json_reader *rd, const cJSON *o, void *result)
     res->lines = all;
     gp_source_kernel *k = &all[res->n_line_kernels++];
     *k = (gp_source_kernel){0};
-    GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &k->kernel, false));
-    GP_TRY(gp_json_get_bool(rd, o, "has_lines", &k->has_lines));
-    GP_TRY(gp_json_read_objects(rd, o, "lines", read_line, k));
-    return gp_json_read_objects(rd, o, "instructions", read_pc, k);
+    return read_view(rd, o, k);
 }
 
 int gp_report_read_source_lines(gp_json_reader *rd, const cJSON *o, gp_result *res)
@@ -88,4 +95,39 @@ int gp_report_read_source_lines(gp_json_reader *rd, const cJSON *o, gp_result *r
     if (!res->lines)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     return gp_json_read_objects(rd, o, "source_lines", read_kernel, res);
+}
+
+/* ---- exec's views ----------------------------------------------------------------------------- */
+
+/* The patched launch's id, or null: none, and then no lines. */
+static int read_view_launch(gp_json_reader *rd, const cJSON *o, gp_exec_source_view *v)
+{
+    const cJSON *launch;
+    GP_TRY(gp_json_need(rd, o, "launch", &launch));
+    if (!cJSON_IsNull(launch))
+        return gp_json_get_integer(rd, o, "launch", 0, UINT64_MAX - 1, &v->launch);
+    v->launch = GP_NO_LAUNCH;
+    return gp_json_expect(rd, "launch", v->view.n_lines == 0 && v->view.n_pcs == 0,
+                          "a launch id: the view has lines");
+}
+
+static int read_exec_view(gp_json_reader *rd, const cJSON *o, void *report)
+{
+    gp_report *r = report;
+    gp_exec_source_view *v;
+    GP_TRY(gp_exec_add_source_view(&r->exec, &v));
+    GP_TRY(gp_report_read_exec_source(rd, o, r, &v->source));
+    GP_TRY(read_view(rd, o, &v->view));
+    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &v->pid));
+    GP_TRY(read_view_launch(rd, o, v));
+    GP_TRY(gp_json_get_string_copy(rd, o, "note", &v->note, true));
+    return gp_json_expect(rd, "note", !v->note || v->note[0], "a note or null, not \"\"");
+}
+
+int gp_report_read_exec_source_lines(gp_json_reader *rd, const cJSON *o, gp_report *r)
+{
+    if (!gp_json_field(o, "source_lines"))
+        return GP_OK;
+    r->exec.request.source = true; /* even with no view: --source was asked */
+    return gp_json_read_objects(rd, o, "source_lines", read_exec_view, r);
 }

@@ -130,6 +130,25 @@ static int move_activities(gp_exec_info *into, const gp_exec_info *part)
     return GP_OK;
 }
 
+/* --source's views, each with the index of its source as the launches (moved: the part is
+ * left with none). */
+static int move_source_views(gp_exec_info *into, gp_exec_info *part, size_t first_source,
+                             bool part_merged)
+{
+    into->request.source = into->request.source || part->request.source;
+    for (size_t i = 0; i < part->n_source_views; i++) {
+        gp_exec_source_view *v;
+        GP_TRY(gp_exec_add_source_view(into, &v));
+        *v = part->source_views[i];
+        part->source_views[i] = (gp_exec_source_view){0};
+        if (!part_merged)
+            v->source = first_source;
+        else if (v->source != GP_SOURCE_UNKNOWN)
+            v->source += first_source;
+    }
+    return GP_OK;
+}
+
 /* Exec reports: the launches of every program, each with the index of its source (its pid
  * tells the processes of one program apart). */
 static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t first_source,
@@ -156,6 +175,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
             l->source += first_source;
     }
     part->n_launches = 0;
+    GP_TRY(move_source_views(into, part, first_source, part_merged));
     return move_activities(into, part);
 }
 

@@ -51,6 +51,9 @@ static void exec_free(gp_exec_info *e)
         gp_metric_set_free(&e->launches[i].metrics);
     }
     free(e->launches);
+    for (size_t i = 0; i < e->n_source_views; i++)
+        gp_exec_source_view_clear(&e->source_views[i]);
+    free(e->source_views);
     free(e->activities);
     free(e->devices);
     free_strings(e->argv, e->argc);

@@ -57,15 +57,20 @@ uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k)
     return sum;
 }
 
+void gp_source_kernel_clear(gp_source_kernel *k)
+{
+    free(k->kernel);
+    for (size_t l = 0; l < k->n_lines; l++)
+        free(k->lines[l].file);
+    free(k->lines);
+    free(k->pcs);
+    *k = (gp_source_kernel){0};
+}
+
 void gp_source_view_free(gp_source_kernel *k, size_t n)
 {
-    for (size_t i = 0; k && i < n; i++) {
-        free(k[i].kernel);
-        for (size_t l = 0; l < k[i].n_lines; l++)
-            free(k[i].lines[l].file);
-        free(k[i].lines);
-        free(k[i].pcs);
-    }
+    for (size_t i = 0; k && i < n; i++)
+        gp_source_kernel_clear(&k[i]);
     free(k);
 }
 
@@ -213,7 +218,7 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
             k->lines[l].file = f->lines[l].file ? strdup(f->lines[l].file) : NULL;
             ok = !f->lines[l].file || k->lines[l].file;
         }
-        if (ok)
+        if (ok && f->n_pcs) /* a view of no instruction (exec: a note's) has no pcs at all */
             memcpy(k->pcs, f->pcs, f->n_pcs * sizeof *k->pcs);
         if (!ok) {
             gp_source_view_free(*out, i + 1);

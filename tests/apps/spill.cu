@@ -3,13 +3,15 @@
 //   spill      with -maxrregcount=32: spillHeavy spills to local memory (STL/LDL in its SASS);
 //   nospill    without a cap: spillHeavy keeps everything in registers (no LDL/STL).
 //
-//   spill | nospill        (no arguments)
+//   spill | nospill [LAUNCHES]        default 1 (1-1000)
 //
 // N = 2^15 threads (grid 128, block 256). spillHeavy: thread i loads LIVE = 48 words
 // in[j N + i] (coalesced, one plane per j), mixes them for ROUNDS = 4 rounds in which every
 // word depends on another (all 48 stay live: with sm_90 ptxas, 64 registers uncapped), and
 // stores one word out[i]. noPressure: out[i] = in[i] + 1, a few registers, no spill in either
-// build (the control within one program).
+// build (the control within one program). The two are launched in turn LAUNCHES times
+// (spillHeavy, noPressure, spillHeavy, ...), each launch writing the same output again: with
+// 2, each kernel's second launch is the one `gpuprof exec --source` patches.
 // What the tests assert: spill's spillHeavy has local load and store transactions > 0,
 // nospill's 0; noPressure 0 in both; each agrees with ncu. `spill: ok` (or `nospill: ok`) on
 // stdout, exit 0 (1 on a wrong result, 2 on a CUDA error). Unsigned arithmetic, so the host
@@ -65,7 +67,10 @@ __global__ void noPressure(unsigned *out, const unsigned *in, unsigned n)
 int main(int argc, char **argv)
 {
     const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    at_most_arguments(argc, 0, name);
+    char usage[64];
+    snprintf(usage, sizeof usage, "%s [LAUNCHES (1-1000)]", name);
+    at_most_arguments(argc, 1, usage);
+    const int launches = (int)decimal_argument(argc, argv, 1, 1, 1, 1000, usage);
     const size_t words = (size_t)LIVE * N;
     unsigned *h_in = (unsigned *)host_alloc(words * sizeof(unsigned), name);
     unsigned *h_out = (unsigned *)host_alloc(N * sizeof(unsigned), name);
@@ -78,8 +83,10 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(d_in, h_in, words * sizeof(unsigned), cudaMemcpyHostToDevice));
 
     const unsigned grid = N / BLOCK;
-    LAUNCH(spillHeavy<<<grid, BLOCK>>>(d_heavy, d_in, N));
-    LAUNCH(noPressure<<<grid, BLOCK>>>(d_light, d_in, N));
+    for (int l = 0; l < launches; l++) {
+        LAUNCH(spillHeavy<<<grid, BLOCK>>>(d_heavy, d_in, N));
+        LAUNCH(noPressure<<<grid, BLOCK>>>(d_light, d_in, N));
+    }
     CHECK(cudaDeviceSynchronize());
 
     int bad = 0;

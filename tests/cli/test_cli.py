@@ -70,6 +70,7 @@ USAGE_ERRORS = [
     (["reduce", "--metrics=l2,all"], "cannot be combined"),
     (["exec", "--metrics=asynch", "true"], "did you mean 'async'"),
     (["reduce", "--metrics=none", "--require-metrics"], "contradicts"),
+    (["exec", "--source", "--metrics=none", "--", "./app"], "cannot go with --metrics=none"),
     (["reduce", "--repeat"], "needs a value"),
     (["reduce", "--json=yes"], "takes no value"),
     (["list", "--block=5"], "option '--block' does not apply to 'list'"),

@@ -28,20 +28,27 @@ def test_help_and_usage():
                                        "--source"),
              (["transpose", "--source", "--sass", "--json"], "--sass applies to text output"),
              (["report", SOURCE, "--sass", "--csv"], "--sass applies to text output"),
-             (["exec", "--source", "--", "true"], "option '--source' does not apply to 'exec'"),
+             (["exec", "--sass", "--", "true"], "--sass shows the instructions of --source's "
+                                                 "lines: add --source"),
+             (["exec", "--source", "--sass", "--json", "--output=-", "--", "true"],
+              "--sass applies to text output"),
              (["report", SOURCE, "--source", "--csv", "--csv-columns=family"],
               "--csv-columns does not apply to --source's CSV")]
     for args, message in cases:
         rc, out, err = run(*args, env=NO_GPU)
         tap.ok(rc == 2 and not out and message in err and len(err.strip().splitlines()) == 1,
                "%s: usage error, one line, exit 2" % " ".join(args[:4]), (rc, err))
+    rc, out, _ = run("exec", "--help")
+    tap.ok(rc == 0 and re.search(r"^  --source ", out, re.M) and re.search(r"^  --sass ", out, re.M),
+           "exec --help: --source and --sass", out)
     gpu, _ = has_gpu()
     if gpu:
-        tap.skip("transpose --source without a GPU: exit 3", "a GPU is present")
-    else:
-        rc, out, err = run("transpose", "--source", env=NO_GPU)
+        tap.skip("transpose --source and exec --source without a GPU: exit 3", "a GPU is present")
+        return
+    for args in (["transpose", "--source"], ["exec", "--source", "--sass", "--", "true"]):
+        rc, out, err = run(*args, env=NO_GPU)
         tap.ok(rc == 3 and "no usable CUDA device" in err,
-               "transpose --source: accepted, then exit 3 without a GPU", err)
+               "%s: accepted, then exit 3 without a GPU" % " ".join(args[:3]), err)
 
 
 def test_text():

@@ -1,9 +1,10 @@
 /* libFuzzer harness: gpuprof exec's records (gpuprof/protocol.h) from arbitrary bytes, read by
  * gp_records_read_texts into a report set up as `gpuprof exec` sets it up, and when they read,
- * the report rendered as text (with and without --metrics-detail, and per launch), CSV, JSON
- * and HTML to /dev/null. The input is split at NUL bytes into at most MAX_FILES record files
- * (1.jsonl, 2.jsonl, ...: several processes), each its own heap block of its exact size, so a
- * read past a file's end is caught. Nothing is printed and nothing exits. */
+ * the report rendered as text (with and without --metrics-detail, and per launch, and with
+ * --sass), CSV (and --source's), JSON and HTML to /dev/null. The input is split at NUL bytes
+ * into at most MAX_FILES record files (1.jsonl, 2.jsonl, ...: several processes), each its
+ * own heap block of its exact size, so a read past a file's end is caught. Nothing is printed
+ * and nothing exits. */
 #include "records/records.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
@@ -58,6 +59,9 @@ static void render(gp_report *r)
     gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV, .no_header = true});
     gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_JSON});
     gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_HTML});
+    /* --source: the per-line views, with their instructions, and as CSV rows */
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_TEXT, .sass = true});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV, .source = true});
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

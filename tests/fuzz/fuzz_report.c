@@ -71,6 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             o.format = f;
             gp_render_report(sink, &r, o);
         }
+        o = (gp_render_options){.format = GP_OUT_TEXT, .source = true, .sass = true};
+        gp_render_report(sink, &r, o); /* --source: the per-line views */
+        o.format = GP_OUT_CSV;
+        gp_render_report(sink, &r, o);
         o = (gp_render_options){.format = GP_OUT_TEXT, .by_rank = true};
         for (gp_output f = GP_OUT_TEXT; f <= GP_OUT_HTML; f++) {
             o.format = f;

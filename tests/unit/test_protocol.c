@@ -59,6 +59,7 @@ static void round_trip_list(void)
     in.request.graph_samples = 25;
     in.parent_pid = 4242;
     in.request.follow_children = true;
+    in.request.source = true;
     char *env[GP_EXEC_OPTION_VARS + 1];
     if (!tap_ok(encode(&in, env), "protocol: options encoded"))
         return;
@@ -80,6 +81,7 @@ static void round_trip_list(void)
            "protocol: round trip: skip, count, per kernel, graph samples");
     tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
+    tap_ok(out.request.source, "protocol: round trip: --source");
     free_env(env);
 }
 
@@ -126,7 +128,7 @@ static void round_trip_sets(void)
         all = all && n == GP_EXEC_OPTION_VARS - 2 && same_metrics(&out.metrics, &in.metrics) &&
               out.request.launch_count == UINT64_MAX && out.request.per_kernel == UINT64_MAX &&
               out.request.launch_skip == 0 && !out.request.kernel_regex[0] &&
-              out.parent_pid == 0 && !out.request.follow_children;
+              out.parent_pid == 0 && !out.request.follow_children && !out.request.source;
         free_env(env);
     }
     tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent");
@@ -175,20 +177,21 @@ static void defaults(void)
     tap_ok(!o.library && !o.records_dir && o.metrics.kind == GP_METRICS_NONE &&
            !q->kernel_regex[0] && q->launch_skip == 0 && q->launch_count == UINT64_MAX &&
            q->per_kernel == UINT64_MAX && o.parent_pid == -1 && !q->follow_children &&
-           q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT,
+           q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT && !q->source,
            "protocol: nothing set: no folder, no metrics, no filter or limits, no parent, "
-           "the default graph samples");
+           "the default graph samples, no --source");
     gp_exec_options_decode(NULL, &o);
     tap_ok(!o.records_dir && o.metrics.kind == GP_METRICS_NONE && o.parent_pid == -1,
            "protocol: no environment at all: the defaults");
     char *malformed[] = {"GPUPROF_EXEC_METRICS=bogus", "GPUPROF_EXEC_LAUNCH_SKIP=4x",
                          "GPUPROF_EXEC_LAUNCH_COUNT=", "GPUPROF_EXEC_PER_KERNEL=-",
                          "GPUPROF_EXEC_FOLLOW=yes", "GPUPROF_EXEC_DIRX=/elsewhere",
-                         "GPUPROF_EXEC_DI=/nowhere", "GPUPROF_EXEC_GRAPH_SAMPLES=All", NULL};
+                         "GPUPROF_EXEC_DI=/nowhere", "GPUPROF_EXEC_GRAPH_SAMPLES=All",
+                         "GPUPROF_EXEC_SOURCE=yes", NULL};
     gp_exec_options_decode(malformed, &o);
     tap_ok(o.metrics.kind == GP_METRICS_DEFAULT && q->launch_skip == 0 &&
            q->launch_count == UINT64_MAX && q->per_kernel == UINT64_MAX && !q->follow_children &&
-           !o.records_dir && q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT,
+           !o.records_dir && q->graph_samples == GP_GRAPH_SAMPLES_DEFAULT && !q->source,
            "protocol: malformed values decode to their defaults; names match whole");
     char *twice[] = {"GPUPROF_EXEC_LAUNCH_COUNT=5", "GPUPROF_EXEC_LAUNCH_COUNT=9",
                      "GPUPROF_EXEC_METRICS=list:a,,b", NULL};

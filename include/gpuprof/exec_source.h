@@ -1,0 +1,23 @@
+/* gpuprof exec --source: each kernel's per-line view (gp_exec_source_view, gpuprof/report.h)
+ * tied to the launches of the report: the launch patched, the kernel's name as the summary
+ * names it, and the launch's place among its kernel's launches (what ncu's --launch-skip
+ * counts). */
+#ifndef GPUPROF_EXEC_SOURCE_H
+#define GPUPROF_EXEC_SOURCE_H
+
+#include "gpuprof/report.h"
+
+#include <stdint.h>
+
+/* The launch the view was patched in (its source, pid and id); NULL: none, or not in the
+ * report. */
+const gp_exec_launch *gp_exec_source_launch(const gp_exec_info *e, const gp_exec_source_view *v);
+/* The kernel's full name as the summary names it: its patched launch's, else that of a launch
+ * of the same mangled name in its process, else the mangled name demangled (or as it is).
+ * malloc'd; NULL when out of host memory. */
+char *gp_exec_source_kernel(const gp_exec_info *e, const gp_exec_source_view *v);
+/* The patched launch's place among its kernel's launches in its process, from 1 (ncu
+ * --launch-skip=N-1 with the kernel's name profiles it); 0: unknown. */
+uint64_t gp_exec_source_ordinal(const gp_exec_info *e, const gp_exec_source_view *v);
+
+#endif

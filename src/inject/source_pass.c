@@ -1,0 +1,181 @@
+/* The per-line pass of source_pass.h. */
+#include "inject/source_pass.h"
+
+#include "gpuprof/hashmap.h"
+#include "gpuprof/protocol.h"
+#include "gpuprof/sass_source.h"
+#include "gpuprof/status.h"
+#include "inject/contexts.h"
+#include "inject/record.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEVICES 64
+
+static bool wanted;                           /* Guard: set before any callback */
+static gp_hashmap patched;                    /* Guard: the launch lock; (context uid,
+                                                 kernel) keys of the kernels patched or
+                                                 refused */
+static bool patched_ready;                    /* Guard: the launch lock */
+static gp_sass_source *devices[MAX_DEVICES];  /* Guard: the launch lock; configured once each
+                                                 (reconfiguring breaks the counting) */
+
+/* The launch being patched, from its entry to its exit. */
+typedef struct {
+    bool on;
+    uint32_t context, device;
+    gp_sass_source *sass;
+} patched_launch;
+static patched_launch current;                /* Guard: the launch lock */
+
+void gp_source_pass_start(bool want)
+{
+    wanted = want;
+}
+
+bool gp_source_pass_wanted(void)
+{
+    return wanted;
+}
+
+void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
+{
+    if (!wanted || cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !r->resourceDescriptor)
+        return;
+    const CUpti_ModuleResourceData *m = r->resourceDescriptor;
+    if (!m->pCubin || gp_cubins_add(m->pCubin, m->cubinSize) != GP_OK)
+        gp_clear_error(); /* the module's lines stay unknown: its kernels' records lack them */
+}
+
+static void write_note(const char *kernel, const char *note)
+{
+    gp_record r;
+    gp_record_begin(&r, GP_RECORD_SOURCE_NOTE);
+    gp_record_string(&r, "kernel", kernel);
+    gp_record_string(&r, "note", note);
+    gp_record_end(&r);
+}
+
+/* Whether the kernel still awaits its patched launch on the context (then it no longer
+ * does). Keyed by the context's uid, not its handle: a context created after a
+ * cudaDeviceReset may come back at the same address. */
+static bool first_on_context(uint32_t context, const char *kernel)
+{
+    if (!patched_ready) {
+        gp_hashmap_init(&patched, 1);
+        patched_ready = true;
+    }
+    const size_t len = strlen(kernel);
+    unsigned char *key = malloc(sizeof context + len);
+    if (!key)
+        return false;
+    memcpy(key, &context, sizeof context);
+    memcpy(key + sizeof context, kernel, len);
+    bool added = false;
+    gp_hashmap_add(&patched, key, sizeof context + len, &added);
+    free(key);
+    return added;
+}
+
+/* The device's SASS metrics, configured at its first patched launch; NULL (said in the
+ * kernel's note) when CUPTI refuses. */
+static gp_sass_source *sass_of(uint32_t device, const char *kernel)
+{
+    if (device >= MAX_DEVICES) {
+        write_note(kernel, "--source: a device beyond the 64 gpuprof follows");
+        return NULL;
+    }
+    if (!devices[device] && gp_sass_source_open((int)device, &devices[device]) != GP_OK) {
+        char note[GP_MESSAGE_LEN + 32];
+        snprintf(note, sizeof note, "not patched: %s", gp_error());
+        gp_clear_error();
+        write_note(kernel, note);
+    }
+    return devices[device];
+}
+
+bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l)
+{
+    if (!wanted || !s || l->shadow || !l->kernel || gp_sessions_lacks(s, l) ||
+        !first_on_context(s->uid, l->kernel))
+        return false;
+    if (l->collective) {
+        write_note(l->kernel, "not patched: a collective (its patched launch would be "
+                              "waited for, and so would its peers)");
+        return false;
+    }
+    const uint32_t device = s->device;
+    gp_sass_source *sass = sass_of(device, l->kernel);
+    if (!sass)
+        return false;
+    gp_contexts_end_pass(ctx); /* the patched launch falls into no pass */
+    if (gp_sass_source_start(sass, ctx) != GP_OK) {
+        char note[GP_MESSAGE_LEN + 32];
+        snprintf(note, sizeof note, "not patched: %s", gp_error());
+        gp_clear_error();
+        write_note(l->kernel, note);
+        return false;
+    }
+    current.on = true;
+    current.context = s->uid;
+    current.device = device;
+    current.sass = sass;
+    return true;
+}
+
+/* The counts as a JSON array of integers. */
+static void counts_json(const uint64_t *counts, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "[");
+    for (int c = 0; c < GP_SRC_COUNTERS && at < len; c++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu64, c ? "," : "", counts[c]);
+    if (at < len)
+        snprintf(buf + at, len - at, "]");
+}
+
+static void write_instruction(const gp_launch_info *l, const gp_source_instruction *v)
+{
+    char crc[24], counts[GP_SRC_COUNTERS * 21 + 4];
+    snprintf(crc, sizeof crc, "%" PRIu64, v->crc); /* a string: a JSON double holds 53 bits */
+    counts_json(v->counts, counts, sizeof counts);
+    gp_record r;
+    gp_record_begin(&r, GP_RECORD_SOURCE);
+    gp_record_uint(&r, "context", current.context);
+    gp_record_uint(&r, "device", current.device);
+    gp_record_uint(&r, "launch", l->id);
+    gp_record_string(&r, "kernel", v->function);
+    gp_record_string(&r, "crc", crc);
+    gp_record_uint(&r, "pc", v->pc);
+    if (v->file) {
+        gp_record_string(&r, "file", v->file);
+        gp_record_uint(&r, "line", v->line);
+    }
+    gp_record_raw(&r, "counts", counts);
+    gp_record_end(&r);
+}
+
+void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
+{
+    if (!current.on)
+        return;
+    current.on = false;
+    gp_sessions_synchronise(ctx); /* the patched kernel's counts complete before the flush */
+    gp_source_instruction *v = NULL;
+    size_t n = 0;
+    if (gp_sass_source_stop(current.sass, ctx, &v, &n) != GP_OK) {
+        char note[GP_MESSAGE_LEN + 32];
+        snprintf(note, sizeof note, "no lines: %s", gp_error());
+        gp_clear_error();
+        write_note(l->kernel, note);
+        return;
+    }
+    for (size_t i = 0; ran && i < n; i++)
+        write_instruction(l, &v[i]);
+    if (!ran || n == 0)
+        write_note(l->kernel, ran ? "no lines: CUPTI counted no instruction of its patched "
+                                    "launch" : "no lines: its patched launch failed");
+    gp_source_instructions_free(v, n);
+}

@@ -1,0 +1,38 @@
+/* exec --source: each kernel's per-line view, from one launch of it per context patched by
+ * CUPTI's SASS Metrics API (gpuprof/sass_source.h), after its counter groups: a launch whose
+ * signature lacks none is run patched, outside any profiling pass, its context synchronised
+ * at its exit, and each instruction it counted written as a `source` record, with its file
+ * and line from the cubins the module-load callbacks kept. A kernel that cannot be patched,
+ * or that CUPTI counted nothing of, gets a `source_note` record with the reason. Collective
+ * kernels are left unpatched (a synchronisation at their exit waits for their peers).
+ *
+ * What the SASS metrics need (bench/README.md, Per-line view): lazy patching; the
+ * configuration set once per device; the subscriber's whole resource domain enabled
+ * (subscription.c), without which only the process's first flush counts.
+ *
+ * Guard: the launch lock for all but gp_source_pass_on_module (the cubins keep their own). */
+#ifndef GPUPROF_INJECT_SOURCE_PASS_H
+#define GPUPROF_INJECT_SOURCE_PASS_H
+
+#include "inject/inject.h"
+
+#include "inject/sessions.h"
+
+#include <cuda.h>
+#include <cupti.h>
+#include <stdbool.h>
+
+/* --source asked: before any callback. */
+void gp_source_pass_start(bool wanted);
+bool gp_source_pass_wanted(void);
+/* A resource callback: a module loaded keeps its cubin. */
+void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r);
+
+/* At a launch's API entry: whether this launch is the kernel's patched one (patching is on
+ * now); `s` are its context's sessions (NULL: no profiler there), which say whether the
+ * signature has its counters. */
+bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l);
+/* At its API exit: the context synchronised, patching stopped, the records written. */
+void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran);
+
+#endif

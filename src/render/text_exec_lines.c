@@ -1,0 +1,115 @@
+/* exec --source's per-line views as text (render/text_exec_lines.h): each view's table as
+ * text_source.c writes the kernel commands' (the worst lines first, --sass the instructions),
+ * headed by the kernel's #N and name and the launch patched; then, in #N order, the kernels
+ * that have no lines and why (render/source_labels.h). */
+#include "render/text_exec_lines.h"
+
+#include "gpuprof/status.h"
+#include "render/source_labels.h"
+#include "render/text_layout.h"
+#include "render/text_source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "#2 " and the kernel's name as the other tables give it, made printable (a kernel the
+ * summary lacks is named in full); v: its view, whose file a merged report names. */
+static void name_of(const gp_kernel_labels *kl, size_t number, const char *kernel,
+                    const gp_exec_source_view *v, char *buf, size_t len)
+{
+    gp_source_tag(kl, number, kernel, v, buf, len);
+    const size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s", gp_kernel_labels_name(kl, kernel));
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+/* "#2 NAME (process 690, launch 2 of the kernel, id 7)". */
+static char *heading_of(const gp_source_label *l, const gp_kernel_labels *kl)
+{
+    char launch[128];
+    const size_t len = GP_LABEL_LEN + GP_SOURCES_LEN + sizeof launch + 40;
+    char *heading = malloc(len);
+    if (!heading)
+        return NULL;
+    name_of(kl, l->number, l->kernel, l->view, heading, GP_LABEL_LEN + GP_SOURCES_LEN + 32);
+    gp_source_label_launch(l, launch, sizeof launch);
+    const size_t used = strlen(heading);
+    snprintf(heading + used, len - used, " (%s)", launch);
+    return heading;
+}
+
+/* A view with a launch: its table, and its note when it has one. */
+static int print_view(FILE *out, const gp_source_label *l, const gp_kernel_labels *kl,
+                      const gp_render_options *o)
+{
+    char *heading = heading_of(l, kl);
+    if (!heading)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    fputc('\n', out);
+    const int rc = gp_text_source_kernel(out, heading, &l->view->view, o);
+    free(heading);
+    if (rc == GP_OK && l->view->note)
+        gp_text_paragraph(out, l->view->note, gp_text_width(o), 2);
+    return rc;
+}
+
+/* What the paragraphs of the kernels without lines need. */
+typedef struct {
+    FILE *out;
+    const gp_kernel_labels *kl;
+    const gp_render_options *o;
+    bool started;
+} without_lines;
+
+/* "#3 NAME: no lines in process 690: <why>" (or without the process), after a blank line
+ * before the first. */
+static int print_without(void *ctx, size_t number, const char *kernel,
+                         const gp_exec_source_view *v, const char *why)
+{
+    without_lines *w = ctx;
+    char *name = malloc(GP_LABEL_LEN + GP_SOURCES_LEN + 32);
+    const size_t len = GP_LABEL_LEN + GP_SOURCES_LEN + strlen(why) + 96;
+    char *line = name ? malloc(len) : NULL;
+    if (!line) {
+        free(name);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    name_of(w->kl, number, kernel, v, name, GP_LABEL_LEN + GP_SOURCES_LEN + 32);
+    if (v)
+        snprintf(line, len, "%s: no lines in process %d: %s", name, v->pid, why);
+    else
+        snprintf(line, len, "%s: no lines: %s", name, why);
+    if (!w->started)
+        fputc('\n', w->out);
+    w->started = true;
+    gp_text_paragraph(w->out, line, gp_text_width(w->o), 2);
+    free(line);
+    free(name);
+    return GP_OK;
+}
+
+int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                        const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    const gp_exec_info *e = &r->exec;
+    if (!e->request.source && !e->n_source_views)
+        return GP_OK;
+    gp_source_label *l;
+    size_t n;
+    GP_TRY(gp_source_labels(e, kl, &l, &n));
+    gp_text_source_legend(out, o);
+    gp_text_paragraph(out, "each kernel's lines were counted in one of its launches in each "
+                      "process, patched to count every instruction once the kernel's counters "
+                      "were collected", gp_text_width(o), 2);
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && i < n; i++)
+        if (l[i].view->launch != GP_NO_LAUNCH)
+            rc = print_view(out, &l[i], kl, o);
+    without_lines w = {out, kl, o, false};
+    if (rc == GP_OK)
+        rc = gp_source_without_lines(l, n, k, nk, print_without, &w);
+    gp_source_labels_free(l, n);
+    return rc;
+}
