@@ -43,7 +43,7 @@ bool gp_exec_any_estimated(const gp_exec_kernel *k, size_t n);
 /* What such a total is, for the formats' legends. */
 #define GP_EXEC_ESTIMATE_NOTE                                                                  \
     "an estimate, calls x the mean of the timed launches (a launch whose counter group lacks " \
-    "the duration is not timed)"
+    "the duration, or the one --source patched, is not timed)"
 /* Launches profiled in all. */
 size_t gp_exec_profiled(const gp_exec_info *e);
 /* How exec's counters were collected, in a few words: "kernel replay" (several passes) or

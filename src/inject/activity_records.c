@@ -112,6 +112,18 @@ int gp_activity_start(void)
     return 0;
 }
 
+void gp_activity_pause_kernels(void)
+{
+    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); /* as it was: on */
+}
+
+void gp_activity_resume_kernels(void)
+{
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
+        gp_record_warning("--source: CUPTI's kernel records could not be resumed after a "
+                          "patched launch: later kernels are not timed", NULL);
+}
+
 void gp_activity_flush(void)
 {
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);

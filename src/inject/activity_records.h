@@ -9,5 +9,9 @@
 int gp_activity_start(void);
 /* Write the kernels CUPTI holds so far (at a context's end, the process's end, a crash). */
 void gp_activity_flush(void);
+/* Kernel records paused around a SASS-patched launch (source_pass.h), which counts nothing
+ * while CUPTI records kernels (H100, CUDA 13.0): kernels that end meanwhile go unrecorded. */
+void gp_activity_pause_kernels(void);
+void gp_activity_resume_kernels(void);
 
 #endif

@@ -239,6 +239,15 @@ void gp_contexts_end_all_passes(void)
         end_pass_of(&contexts[i]);
 }
 
+void gp_contexts_suspend_range_profiler(CUcontext ctx)
+{
+    context_state *cs = find_context(ctx);
+    if (!cs || !cs->sessions.collector)
+        return;
+    end_pass_of(cs);
+    gp_profiler_suspend(cs->sessions.collector->profiler);
+}
+
 void gp_contexts_suspend_range_profilers(uint32_t device)
 {
     for (size_t i = 0; i < n_contexts; i++)

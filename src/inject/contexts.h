@@ -44,6 +44,9 @@ gp_sessions *gp_contexts_sessions(CUcontext ctx);
 void gp_contexts_end_pass(CUcontext ctx);
 /* Every context's. */
 void gp_contexts_end_all_passes(void);
+/* The context's pass ended and its range profiler suspended: enabled anew at its next pass
+ * (a SASS-patched launch counts nothing while the context has a range profiler). */
+void gp_contexts_suspend_range_profiler(CUcontext ctx);
 /* Every context's range profiler on the device suspended (before a sampling window). */
 void gp_contexts_suspend_range_profilers(uint32_t device);
 

@@ -132,7 +132,8 @@ static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
 {
     const CUresult *ret = d->functionReturnValue;
     if (*d->correlationData == PATCHED) {
-        const gp_launch_info info = info_of(d, l);
+        gp_launch_info info = info_of(d, l);
+        cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
         gp_source_pass_end(d->context, &info, !ret || *ret == CUDA_SUCCESS);
         return;
     }

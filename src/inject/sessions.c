@@ -278,6 +278,11 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
     gp_record_end(&r);
 }
 
+void gp_sessions_write_unprofiled(const gp_sessions *s, const gp_launch_info *l)
+{
+    write_launch(s, l, 0, NULL);
+}
+
 static void warn_error(void)
 {
     gp_record_warning(gp_error(), gp_hint());

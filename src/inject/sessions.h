@@ -74,6 +74,9 @@ typedef struct {
 /* The context's work finished (its launches' kernels complete). Relaxed: another thread's
  * graph capture is not broken by this synchronisation. */
 void gp_sessions_synchronise(CUcontext ctx);
+/* A `launch` record of a launch neither profiled nor timed (the patched launch of
+ * source_pass.h, which has no activity record). */
+void gp_sessions_write_unprofiled(const gp_sessions *s, const gp_launch_info *l);
 
 /* Attach an opened collector to the context for the replay mode (split into one-pass groups
  * where the mode rotates and the set takes several passes; application: the group of this

@@ -5,6 +5,7 @@
 #include "gpuprof/protocol.h"
 #include "gpuprof/sass_source.h"
 #include "gpuprof/status.h"
+#include "inject/activity_records.h"
 #include "inject/contexts.h"
 #include "inject/record.h"
 
@@ -28,6 +29,7 @@ typedef struct {
     bool on;
     uint32_t context, device;
     gp_sass_source *sass;
+    const gp_sessions *sessions;
 } patched_launch;
 static patched_launch current;                /* Guard: the launch lock */
 
@@ -111,18 +113,23 @@ bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l
     gp_sass_source *sass = sass_of(device, l->kernel);
     if (!sass)
         return false;
-    gp_contexts_end_pass(ctx); /* the patched launch falls into no pass */
+    /* A patched launch counts nothing beside an enabled range profiler (whose next decode
+     * then fails) or while CUPTI records kernels (H100, CUDA 13.0): the range profiler is
+     * enabled anew at the context's next pass, and the kernels launched before finish first
+     * so that none ends unrecorded. */
+    gp_contexts_suspend_range_profiler(ctx);
+    gp_sessions_synchronise(ctx);
+    gp_activity_pause_kernels();
     if (gp_sass_source_start(sass, ctx) != GP_OK) {
+        gp_activity_resume_kernels();
         char note[GP_MESSAGE_LEN + 32];
         snprintf(note, sizeof note, "not patched: %s", gp_error());
         gp_clear_error();
         write_note(l->kernel, note);
         return false;
     }
-    current.on = true;
-    current.context = s->uid;
-    current.device = device;
-    current.sass = sass;
+    current = (patched_launch){
+        .on = true, .context = s->uid, .device = device, .sass = sass, .sessions = s};
     return true;
 }
 
@@ -165,7 +172,11 @@ void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
     gp_sessions_synchronise(ctx); /* the patched kernel's counts complete before the flush */
     gp_source_instruction *v = NULL;
     size_t n = 0;
-    if (gp_sass_source_stop(current.sass, ctx, &v, &n) != GP_OK) {
+    const int stopped = gp_sass_source_stop(current.sass, ctx, &v, &n);
+    gp_activity_resume_kernels();
+    if (ran) /* it has no kernel record: this one puts it among the launches */
+        gp_sessions_write_unprofiled(current.sessions, l);
+    if (stopped != GP_OK) {
         char note[GP_MESSAGE_LEN + 32];
         snprintf(note, sizeof note, "no lines: %s", gp_error());
         gp_clear_error();

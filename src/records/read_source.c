@@ -12,7 +12,7 @@
 
 #define COUNT_LIMIT 9007199254740992ull /* 2^53: counts are exact in a JSON number below */
 #define TWO_TO_64 18446744073709551616.0
-#define PATCHED_NOTE "patched by --source: its time includes the count of every instruction"
+#define PATCHED_NOTE "patched by --source: not timed (a patched launch counts its instructions)"
 
 /* A `source` record: its patched launch and its instruction (strings owned). */
 typedef struct {

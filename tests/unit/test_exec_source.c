@@ -89,9 +89,10 @@ static void source_case(const gp_report *r)
     strided_view(r);
     other_views(r);
     const gp_exec_launch *patched = launch_of(r, 2), *plain = launch_of(r, 5);
-    tap_ok(patched && patched->note && strstr(patched->note, "patched by --source") && plain &&
-               !plain->note,
-           "source: the patched launch's note says its time includes the count; the others none");
+    tap_ok(patched && patched->note && strstr(patched->note, "patched by --source: not timed") &&
+               patched->duration_ms < 0 && plain && !plain->note,
+           "source: the patched launch is among the launches, untimed, its note says why; the "
+           "others have no note");
     const gp_exec_source_view *v = view_of(r, STRIDED);
     char *name = v ? gp_exec_source_kernel(&r->exec, v) : NULL;
     tap_ok(v && gp_exec_source_ordinal(&r->exec, v) == 2 && gp_exec_source_launch(&r->exec, v) ==
