@@ -245,47 +245,49 @@ def test_copy(copy):
 
 # ---- against ncu ---------------------------------------------------------------------------
 
+def against_ncu(ncu, run, program, args, name, pattern=None, label=None):
+    """Whether the kernel's patched launch in `run` (gpuprof exec --source of PROGRAM ARGS)
+    equals ncu's source page of the same launch, instruction by instruction; two TAP lines.
+    `pattern`: ncu's -k (default regex:NAME); `label`: the program's name in the lines."""
+    label = label or program
+    p = patch_of(run, name)
+    if not tap.ok(p and p.launch is not None and p.view["instructions"],
+                  "%s: %s has a patched launch to set against ncu" % (label, name), run.diag()):
+        return False
+    # After gpuprof's run has ended: ncu never profiles a program gpuprof holds.
+    q = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
+                        "--page", "source", "--print-source", "sass", "--csv",
+                        "-k", pattern or "regex:" + name, "--launch-skip", str(p.skip),
+                        "--launch-count", "1", app(program)] + list(args),
+                       capture_output=True, text=True, timeout=600)
+    keep("ncu-%s.csv" % name, q.stdout + q.stderr)
+    theirs = ncu_instructions(q.stdout, name.split("<")[0])
+    ours = {i["pc"]: (i["instructions"], i["sectors"], i["ideal_sectors"],
+                      i["shared_wavefronts"], i["shared_ideal_wavefronts"])
+            for i in p.view["instructions"]}
+    moving = {pc: v for pc, v in theirs.items() if any(v[1:])}
+    diff = [(pc, ours.get(pc), v) for pc, v in sorted(moving.items()) if ours.get(pc) != v]
+    ok = tap.ok(q.returncode == 0 and moving and not diff,
+                "%s %s: launch %d of the kernel: %d memory instructions' executions, global "
+                "sectors and their ideal, shared wavefronts and their ideal equal ncu's source "
+                "page of the same launch" % (label, name, p.skip + 1, len(moving)),
+                (q.stderr[-800:], diff[:5], "" if theirs else q.stdout[:1500]))
+    executions = [(pc, ours.get(pc, (0,))[0], theirs.get(pc, (0,))[0])
+                  for pc in sorted(set(ours) | set(theirs))
+                  if ours.get(pc, (0,))[0] != theirs.get(pc, (0,))[0]]
+    return tap.ok(theirs and not executions,
+                  "%s %s: every instruction's execution count equals ncu's (%d instructions)"
+                  % (label, name, len(theirs)), executions[:5]) and ok
+
+
 def test_against_ncu(runs):
     ncu = ncu_path()
     if not ncu:
         tap.skip("per-instruction counts of the patched launches against ncu's source page",
                  "ncu not found on PATH or in CUDA_HOME/bin")
         return
-    agreed = 0
-    for run, program, args, names in runs:
-        for name in names:
-            p = patch_of(run, name)
-            if not tap.ok(p and p.launch is not None and p.view["instructions"],
-                          "%s: %s has a patched launch to set against ncu" % (program, name),
-                          run.diag()):
-                continue
-            # After gpuprof's run has ended: ncu never profiles a program gpuprof holds.
-            q = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
-                                "--page", "source", "--print-source", "sass", "--csv",
-                                "-k", "regex:" + name, "--launch-skip", str(p.skip),
-                                "--launch-count", "1", app(program)] + list(args),
-                               capture_output=True, text=True, timeout=600)
-            keep("ncu-%s.csv" % name, q.stdout + q.stderr)
-            theirs = ncu_instructions(q.stdout, name)
-            ours = {i["pc"]: (i["instructions"], i["sectors"], i["ideal_sectors"],
-                              i["shared_wavefronts"], i["shared_ideal_wavefronts"])
-                    for i in p.view["instructions"]}
-            moving = {pc: v for pc, v in theirs.items() if any(v[1:])}
-            diff = [(pc, ours.get(pc), v) for pc, v in sorted(moving.items())
-                    if ours.get(pc) != v]
-            ok = tap.ok(q.returncode == 0 and moving and not diff,
-                        "%s %s: launch %d of the kernel: %d memory instructions' executions, "
-                        "global sectors and their ideal, shared wavefronts and their ideal "
-                        "equal ncu's source page of the same launch"
-                        % (program, name, p.skip + 1, len(moving)),
-                        (q.stderr[-800:], diff[:5], "" if theirs else q.stdout[:1500]))
-            agreed += bool(ok)
-            executions = [(pc, ours.get(pc, (0,))[0], theirs.get(pc, (0,))[0])
-                          for pc in sorted(set(ours) | set(theirs))
-                          if ours.get(pc, (0,))[0] != theirs.get(pc, (0,))[0]]
-            tap.ok(theirs and not executions,
-                   "%s %s: every instruction's execution count equals ncu's (%d instructions)"
-                   % (program, name, len(theirs)), executions[:5])
+    agreed = sum(against_ncu(ncu, run, program, args, name)
+                 for run, program, args, names in runs for name in names)
     tap.ok(agreed >= 6, "at least six kernels of tests/apps agree with ncu instruction for "
            "instruction (%d)" % agreed)
 
