@@ -8,11 +8,13 @@
 #include "gpuprof/rotation.h"
 #include "inject/checkpoint.h"
 #include "inject/contexts.h"
+#include "inject/filters.h"
 #include "inject/graphs.h"
 #include "inject/profiled.h"
 #include "inject/record.h"
 #include "inject/sampling.h"
 #include "inject/sessions.h"
+#include "inject/source_pass.h"
 #include "inject/streams.h"
 
 #include <stdio.h>
@@ -156,8 +158,15 @@ static bool read_kernel(const gp_graph_step *step, uint32_t exec_id, uint32_t la
 /* What the filters chose of a graph launch's kernel nodes (each counts as a launch). */
 typedef struct {
     bool any;                  /* some node is profiled: the launch is sampled */
-    bool shadow;               /* some node still lacks a group of counters: shadow launches */
+    bool shadow;               /* some node still lacks a group of counters, or its lines:
+                                  shadow launches */
 } node_choice;
+
+/* A kernel step's part in the shadow launches: profiled in `profile`'s sessions, or run
+ * patched for its lines (--source) in `patch`'s; neither: run plainly. */
+typedef struct {
+    gp_sessions *profile, *patch;
+} node_plan;
 
 /* The filters' choice for each kernel step, in dependency order: its sessions when the node
  * is to be shadow-launched with counters, else NULL (always for a node after a host node:
@@ -168,12 +177,12 @@ typedef struct {
  * a node is profiled only when it still lacks a group, by a shadow launch, and the launch
  * is not sampled: its nodes are only timed. */
 static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t launch_id,
-                                bool sampled_enough, gp_sessions **chosen)
+                                bool sampled_enough, node_plan *plan)
 {
     node_choice c = {false, false};
     for (size_t i = 0; i < v->n_steps; i++) {
         kernel_node k;
-        chosen[i] = NULL;
+        plan[i] = (node_plan){NULL, NULL};
         if (v->steps[i].kind != GP_STEP_KERNEL ||
             !read_kernel(&v->steps[i], v->exec_id, launch_id, &k))
             continue;
@@ -184,7 +193,11 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
         gp_sessions *s = gp_contexts_profile(ctx, &k.info, take);
         c.any |= s != NULL && !sampled_enough;
         if (s && !unshadowed && gp_sessions_lacks(s, &k.info)) {
-            chosen[i] = s;
+            plan[i].profile = s;
+            c.shadow = true;
+        } else if (!unshadowed && gp_source_pass_wanted() && gp_filters_matches(k.info.kernel) &&
+                   gp_source_pass_wants(gp_contexts_sessions(ctx), &k.info)) {
+            plan[i].patch = gp_contexts_sessions(ctx); /* its counters complete, its lines */
             c.shadow = true;
         }
     }
@@ -252,8 +265,9 @@ static CUresult run_memcpy(CUgraphNode node, CUstream s)
     return cuMemcpy3DAsync(&m, s);
 }
 
-/* One kernel step: profiled in its sessions when chosen, else run outside any pass. */
-static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, CUcontext ctx,
+/* One kernel step: profiled in its sessions when chosen, patched when its lines are due,
+ * else run outside any pass. */
+static CUresult shadow_kernel(const gp_graph_view *v, size_t i, node_plan plan, CUcontext ctx,
                               CUstream stream, uint32_t launch_id)
 {
     kernel_node k;
@@ -261,6 +275,12 @@ static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, 
         return CUDA_ERROR_INVALID_VALUE;
     if (k.info.collective)
         return CUDA_SUCCESS; /* alone, it would wait for its peers: the program's run has it */
+    if (plan.patch && gp_source_pass_begin(ctx, plan.patch, &k.info)) {
+        const CUresult r = launch_kernel(&v->steps[i], &k, stream);
+        gp_source_pass_end(ctx, &k.info, r == CUDA_SUCCESS);
+        return r;
+    }
+    gp_sessions *s = plan.profile;
     const bool started = s && gp_sessions_start(s, &k.info);
     if (!started)
         gp_contexts_end_pass(ctx);
@@ -270,7 +290,7 @@ static CUresult shadow_kernel(const gp_graph_view *v, size_t i, gp_sessions *s, 
     return r;
 }
 
-static CUresult shadow_steps(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
+static CUresult shadow_steps(const gp_graph_view *v, const node_plan *plan, CUcontext ctx,
                              CUstream stream, uint32_t launch_id)
 {
     CUresult r = CUDA_SUCCESS;
@@ -278,7 +298,7 @@ static CUresult shadow_steps(const gp_graph_view *v, gp_sessions **chosen, CUcon
         const gp_graph_step *step = &v->steps[i];
         if (step->after_host)
             continue; /* nothing before the host node depends on it */
-        r = step->kind == GP_STEP_KERNEL ? shadow_kernel(v, i, chosen[i], ctx, stream, launch_id)
+        r = step->kind == GP_STEP_KERNEL ? shadow_kernel(v, i, plan[i], ctx, stream, launch_id)
             : step->kind == GP_STEP_MEMSET ? run_memset(step->node, stream)
                                            : run_memcpy(step->node, stream);
     }
@@ -313,7 +333,7 @@ static void warn_cupti(const char *what, CUptiResult r)
 /* The shadow launches of one graph launch, the context's device memory saved before and
  * restored after (the program's own launch then runs on the memory it left). The context
  * is current and every earlier piece of work on it finished. */
-static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontext ctx,
+static void shadow_launch(const gp_graph_view *v, const node_plan *plan, CUcontext ctx,
                           uint32_t launch_id)
 {
     const char *why = NULL;
@@ -329,7 +349,7 @@ static void shadow_launch(const gp_graph_view *v, gp_sessions **chosen, CUcontex
         return;
     }
     shadowing = true;
-    const CUresult r = shadow_steps(v, chosen, ctx, stream, launch_id);
+    const CUresult r = shadow_steps(v, plan, ctx, stream, launch_id);
     shadowing = false;
     if (r != CUDA_SUCCESS)
         warn_cuda("a shadow launch", r);
@@ -390,16 +410,16 @@ static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
         return;
     }
     say_graph(exec, &v, uid);
-    gp_sessions **chosen = calloc(v.n_steps ? v.n_steps : 1, sizeof *chosen);
+    node_plan *plan = calloc(v.n_steps ? v.n_steps : 1, sizeof *plan);
     const bool sampled_enough = v.profiled >= graph.samples;
     const node_choice c =
-        chosen ? choose_nodes(&v, d->context, d->correlationId, sampled_enough, chosen)
-               : (node_choice){false, false};
+        plan ? choose_nodes(&v, d->context, d->correlationId, sampled_enough, plan)
+             : (node_choice){false, false};
     if (c.shadow && !v.reason && context_idle()) {
         hide_our_work(d->correlationId);
-        shadow_launch(&v, chosen, d->context, d->correlationId);
+        shadow_launch(&v, plan, d->context, d->correlationId);
     }
-    free(chosen);
+    free(plan);
     if (c.any)
         gp_graphs_count_profiled(exec);
     gp_graphs_unlock();

@@ -61,10 +61,10 @@ static void write_note(const char *kernel, const char *note)
     gp_record_end(&r);
 }
 
-/* Whether the kernel still awaits its patched launch on the context (then it no longer
- * does). Keyed by the context's uid, not its handle: a context created after a
+/* Whether the kernel still awaits its patched launch on the context; `take`: then it no
+ * longer does. Keyed by the context's uid, not its handle: a context created after a
  * cudaDeviceReset may come back at the same address. */
-static bool first_on_context(uint32_t context, const char *kernel)
+static bool awaits_patch(uint32_t context, const char *kernel, bool take)
 {
     if (!patched_ready) {
         gp_hashmap_init(&patched, 1);
@@ -77,7 +77,10 @@ static bool first_on_context(uint32_t context, const char *kernel)
     memcpy(key, &context, sizeof context);
     memcpy(key + sizeof context, kernel, len);
     bool added = false;
-    gp_hashmap_add(&patched, key, sizeof context + len, &added);
+    if (take)
+        gp_hashmap_add(&patched, key, sizeof context + len, &added);
+    else
+        added = !gp_hashmap_find(&patched, key, sizeof context + len);
     free(key);
     return added;
 }
@@ -99,10 +102,16 @@ static gp_sass_source *sass_of(uint32_t device, const char *kernel)
     return devices[device];
 }
 
+bool gp_source_pass_wants(gp_sessions *s, const gp_launch_info *l)
+{
+    return wanted && s && l->kernel && !l->collective && !gp_sessions_lacks(s, l) &&
+           awaits_patch(s->uid, l->kernel, false);
+}
+
 bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l)
 {
-    if (!wanted || !s || l->shadow || !l->kernel || gp_sessions_lacks(s, l) ||
-        !first_on_context(s->uid, l->kernel))
+    if (!wanted || !s || !l->kernel || gp_sessions_lacks(s, l) ||
+        !awaits_patch(s->uid, l->kernel, true))
         return false;
     if (l->collective) {
         write_note(l->kernel, "not patched: a collective (its patched launch would be "
@@ -174,7 +183,7 @@ void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
     size_t n = 0;
     const int stopped = gp_sass_source_stop(current.sass, ctx, &v, &n);
     gp_activity_resume_kernels();
-    if (ran) /* it has no kernel record: this one puts it among the launches */
+    if (ran && !l->shadow) /* it has no kernel record: this one puts it among the launches */
         gp_sessions_write_unprofiled(current.sessions, l);
     if (stopped != GP_OK) {
         char note[GP_MESSAGE_LEN + 32];
@@ -185,6 +194,9 @@ void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
     }
     for (size_t i = 0; ran && i < n; i++)
         write_instruction(l, &v[i]);
+    if (ran && n > 0 && l->shadow)
+        write_note(l->kernel, "lines from a shadow launch of its graph node, run alone before "
+                              "the graph launch named: the graph's own launches ran unpatched");
     if (!ran || n == 0)
         write_note(l->kernel, ran ? "no lines: CUPTI counted no instruction of its patched "
                                     "launch" : "no lines: its patched launch failed");

@@ -30,9 +30,13 @@ bool gp_source_pass_wanted(void);
 /* A resource callback: a module loaded keeps its cubin. */
 void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r);
 
+/* Whether the launch would be the kernel's patched one (a graph's kernel node, asked before
+ * its graph launch's shadow launches). */
+bool gp_source_pass_wants(gp_sessions *s, const gp_launch_info *l);
 /* At a launch's API entry: whether this launch is the kernel's patched one (patching is on
  * now); `s` are its context's sessions (NULL: no profiler there), which say whether the
- * signature has its counters. */
+ * signature has its counters. A shadow launch of a graph's kernel node (graph_launches.h) may
+ * be patched too: its records name the graph launch, and it gets no launch record. */
 bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l);
 /* At its API exit: the context synchronised, patching stopped, kernel records resumed, the
  * records written (l->stream set). */

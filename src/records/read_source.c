@@ -273,7 +273,9 @@ static int add_note(gp_exec_info *e, const kernel_note *n)
     return v->view.kernel && v->note ? GP_OK : out_of_memory();
 }
 
-/* The patched launch's time is not the kernel's own: its note says so. */
+/* The patched launch's time is not the kernel's own: its note says so. A graph node's lines
+ * come from a shadow launch before its graph launch (the library's note on the view says
+ * so): the node's own launches ran unpatched, and the graph launch's id is its nodes'. */
 static int note_patched(reader *rd)
 {
     const gp_exec_info *e = &rd->report->exec;
@@ -281,7 +283,7 @@ static int note_patched(reader *rd)
         const gp_exec_source_view *v = &e->source_views[i];
         gp_exec_launch *l =
             v->launch == GP_NO_LAUNCH ? NULL : gp_records_find_launch(rd, v->pid, v->launch, 0);
-        if (l)
+        if (l && !l->graph)
             GP_TRY(gp_records_add_note(l, PATCHED_NOTE));
     }
     return GP_OK;

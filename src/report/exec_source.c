@@ -56,8 +56,10 @@ static bool of_kernel(const gp_exec_launch *l, const char *mangled)
 
 const gp_exec_launch *gp_exec_source_launch(const gp_exec_info *e, const gp_exec_source_view *v)
 {
+    /* Of the kernel too: a graph launch's kernel nodes share its id. */
     for (size_t i = 0; v->launch != GP_NO_LAUNCH && i < e->n_launches; i++)
-        if (same_process(&e->launches[i], v) && e->launches[i].id == v->launch)
+        if (same_process(&e->launches[i], v) && e->launches[i].id == v->launch &&
+            of_kernel(&e->launches[i], v->view.kernel))
             return &e->launches[i];
     return NULL;
 }

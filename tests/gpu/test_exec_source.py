@@ -25,6 +25,9 @@ apps), which are built with -O2 -lineinfo.
   --per-kernel=1 under auto: the second launch, the later ones only timed; --kernel=REGEX:
   the kernels it leaves out have no view. A kernel launched once has no view, and the text
   says why.
+- Graph kernel nodes (graph_loop 20): each node's lines from a shadow launch of it, patched,
+  its view's note saying so; the graph's own node launches unpatched and timed; against ncu
+  --graph-profiling node, instruction by instruction.
 - Programs keep their results and exit status: inplace (in place, checked; text output with
   --sass), exit3 (exit 3), abort (134 after its 4 launches, its view kept).
 With GPUPROF_TEST_KEEP=FOLDER, every report and ncu output is kept there. Skips without a
@@ -44,7 +47,10 @@ from test_source_lines import ncu_instructions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APPS_SRC = os.path.join(ROOT, "tests", "apps")
-PROGRAMS = ("copy", "streams", "spill", "threads", "many", "inplace", "exit3", "abort")
+PROGRAMS = ("copy", "streams", "spill", "threads", "many", "inplace", "exit3", "abort",
+            "graph_loop")
+GRAPH_KERNELS = ("loopAxpy", "loopSum", "loopCount")
+SHADOW_NOTE = "lines from a shadow launch of its graph node"
 COPY = ("both", "2^20", "3")
 WARPS = 2 ** 20 // 32          # copy at 2^20 floats: one store request per warp
 PATCHED_NOTE = "patched by --source"
@@ -245,7 +251,7 @@ def test_copy(copy):
 
 # ---- against ncu ---------------------------------------------------------------------------
 
-def against_ncu(ncu, run, program, args, name, pattern=None, label=None):
+def against_ncu(ncu, run, program, args, name, pattern=None, label=None, ncu_options=()):
     """Whether the kernel's patched launch in `run` (gpuprof exec --source of PROGRAM ARGS)
     equals ncu's source page of the same launch, instruction by instruction; two TAP lines.
     `pattern`: ncu's -k (default regex:NAME); `label`: the program's name in the lines."""
@@ -258,7 +264,8 @@ def against_ncu(ncu, run, program, args, name, pattern=None, label=None):
     q = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
                         "--page", "source", "--print-source", "sass", "--csv",
                         "-k", pattern or "regex:" + name, "--launch-skip", str(p.skip),
-                        "--launch-count", "1", app(program)] + list(args),
+                        "--launch-count", "1"] + list(ncu_options) + [app(program)] +
+                       list(args),
                        capture_output=True, text=True, timeout=600)
     keep("ncu-%s.csv" % name, q.stdout + q.stderr)
     theirs = ncu_instructions(q.stdout, name.split("<")[0])
@@ -290,6 +297,44 @@ def test_against_ncu(runs):
                  for run, program, args, names in runs for name in names)
     tap.ok(agreed >= 6, "at least six kernels of tests/apps agree with ncu instruction for "
            "instruction (%d)" % agreed)
+
+
+# ---- graph kernel nodes ----------------------------------------------------------------------
+
+def test_graph_nodes(folder):
+    """graph_loop 20: a graph of three kernels (with a memset and a copy) launched 20 times.
+    Each kernel node's lines come from a shadow launch of it, patched, once its counters are
+    complete; the program's own launches ran unpatched (timed, no patched note), its result
+    right. Against ncu --graph-profiling node: the same node launch, instruction by
+    instruction (the kernels' counts do not depend on the data)."""
+    run = Exec(folder, "graph_loop", (), "graph_loop", ("20",))
+    tap.ok(run.rc == 0 and "graph_loop: ok (20 launches)" in run.out,
+           "exec --source graph_loop 20: exit 0, its result right", run.diag())
+    for name in GRAPH_KERNELS:
+        p = patch_of(run, name)
+        tap.ok(lines_in(p, "graph_loop.cu") and p.launch and p.launch.get("graph") and
+               SHADOW_NOTE in (p.view.get("note") or "") and
+               PATCHED_NOTE not in (p.launch.get("note") or "") and
+               p.launch.get("duration_ms") is not None,
+               "graph node %s: its graph_loop.cu lines from a shadow launch, its note says so; "
+               "the graph node launch it names ran unpatched and timed" % name,
+               p and (p.view.get("note"), p.launch, p.view["lines"][:2]))
+    axpy = patch_of(run, "loopAxpy")
+    ins = axpy.view["instructions"] if axpy else []
+    loads = sum(i["global_loads"] for i in ins)
+    stores = sum(i["global_stores"] for i in ins)
+    tap.ok(loads == 2 * 2 ** 15 and stores == 2 ** 15 and
+           all(i["sectors"] == i["ideal_sectors"] == 4 * (i["global_loads"] + i["global_stores"])
+               for i in ins if i["global_loads"] or i["global_stores"]),
+           "graph node loopAxpy: two loads and a store per warp of 2^20 ints, 4 sectors each, "
+           "the ideal", (loads, stores))
+    ncu = ncu_path()
+    if not ncu:
+        tap.skip("graph nodes' lines against ncu's source page", "ncu not found")
+        return
+    for name in GRAPH_KERNELS:
+        against_ncu(ncu, run, "graph_loop", ("20",), name,
+                    ncu_options=("--graph-profiling", "node"))
 
 
 # ---- other programs ------------------------------------------------------------------------
@@ -445,6 +490,7 @@ def main():
         test_threads_and_templates(folder)
         test_which_launch(folder)
         test_results_and_exit(folder)
+        test_graph_nodes(folder)
         test_against_ncu([
             (copy, "copy", COPY, ("copyCoalesced", "copyStrided")),
             (streams, "streams", ("3",),
