@@ -455,7 +455,8 @@ static const option_row rows[] = {
                      "where each kernel moves memory: its source lines with the instructions, "
                      "requests, sectors and ideal sectors they executed, worst first (kernel "
                      "commands: one more run, its instructions counted; exec: the program's "
-                     "next launch of each kernel after its counters, patched to count them); "
+                     "next launch of each kernel after its counters, patched to count them, "
+                     "untimed; a graph's node: a shadow launch of it); "
                      "report: CSV of a saved view, a row per line"},
                     FLAG(source)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
