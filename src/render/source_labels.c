@@ -95,7 +95,9 @@ int gp_source_without_lines(const gp_source_label *l, size_t n, const gp_exec_ke
         for (; at < n && l[at].number == i + 1; at++)
             GP_TRY(say_note(&l[at], fn, ctx));
         if (at == from && k[i].profiled)
-            GP_TRY(fn(ctx, i + 1, k[i].kernel, NULL, GP_NO_PATCHED_LAUNCH));
+            GP_TRY(fn(ctx, i + 1, k[i].kernel, NULL,
+                      k[i].profiled >= k[i].calls ? GP_NO_PATCHED_LAUNCH
+                                                  : GP_NO_LAUNCH_AFTER_COUNTERS));
     }
     for (; at < n; at++)
         GP_TRY(say_note(&l[at], fn, ctx));

@@ -39,17 +39,23 @@ void gp_source_views_close(gp_source_views *v);
 int gp_source_labels(const gp_exec_info *e, const gp_kernel_labels *kl, gp_source_label **out,
                      size_t *n);
 void gp_source_labels_free(gp_source_label *l, size_t n);
-/* Why a profiled kernel has no view at all. */
+/* Why a profiled kernel has no view at all: each of its launches collected counters... */
 #define GP_NO_PATCHED_LAUNCH "no patched launch: it was launched too few times (the library " \
     "patches a kernel's first launch after its counters are collected: its second under " \
     "--replay=auto)"
+/* ... or some did not, and none was patched. */
+#define GP_NO_LAUNCH_AFTER_COUNTERS "no patched launch: none of its launches came after " \
+    "its counters were complete in the same shape (grid, block and shared memory: each " \
+    "collects its own), or it ran only as a graph node that cannot run alone (after a host " \
+    "node), or --launch-count ended first"
 
 /* A kernel without lines: its #N (0: the summary lacks it), full name, its view without a
  * launch (NULL: it has no view at all) and why. */
 typedef int (*gp_source_without_fn)(void *ctx, size_t number, const char *kernel,
                                     const gp_exec_source_view *v, const char *why);
 /* In #N order, each kernel without lines: a view without a launch (its note), or a profiled
- * kernel of the summary k with no view (GP_NO_PATCHED_LAUNCH); then the views without a
+ * kernel of the summary k with no view (GP_NO_PATCHED_LAUNCH when every launch of it was
+ * profiled, else GP_NO_LAUNCH_AFTER_COUNTERS); then the views without a
  * launch of kernels the summary lacks. l: the report's labels, in their order. */
 int gp_source_without_lines(const gp_source_label *l, size_t n, const gp_exec_kernel *k,
                             size_t nk, gp_source_without_fn fn, void *ctx);

@@ -12,6 +12,7 @@
 #include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 #include "records/records.h"
+#include "render/source_labels.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -298,8 +299,41 @@ static void fixture_is_the_records(void)
     gp_report_free(&fixture);
 }
 
+/* gp_source_without_lines' reasons, each kernel's in turn. */
+typedef struct {
+    const char *why[4];
+    size_t n;
+} reasons;
+
+static int keep_reason(void *ctx, size_t number, const char *kernel,
+                       const gp_exec_source_view *v, const char *why)
+{
+    (void)number;
+    (void)kernel;
+    (void)v;
+    reasons *r = ctx;
+    if (r->n < 4)
+        r->why[r->n++] = why;
+    return GP_OK;
+}
+
+static void why_no_view(void)
+{
+    const gp_exec_kernel k[] = {{.kernel = "once", .calls = 1, .profiled = 1},
+                                {.kernel = "unprofiled", .calls = 4, .profiled = 0},
+                                {.kernel = "later", .calls = 5, .profiled = 2}};
+    reasons r = {{NULL}, 0};
+    const int rc = gp_source_without_lines(NULL, 0, k, 3, keep_reason, &r);
+    tap_ok(rc == GP_OK && r.n == 2 && strcmp(r.why[0], GP_NO_PATCHED_LAUNCH) == 0 &&
+               strcmp(r.why[1], GP_NO_LAUNCH_AFTER_COUNTERS) == 0,
+           "source: a profiled kernel without a view is said to have been launched too few "
+           "times when every launch was profiled, else that no launch came after its "
+           "counters; an unprofiled one is not listed");
+}
+
 void test_exec_source(void)
 {
+    why_no_view();
     check_case("source", source_case);
     bad_records();
     application_runs();
