@@ -23,13 +23,15 @@ and runs nothing."""
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import time
 
 from common import BIN, BUILD, OUT, out_path, table, verdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+from memory_paths import ncu_path  # noqa: E402
 
 APPS = os.path.join(BUILD, "tests", "apps")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
@@ -43,15 +45,6 @@ PROGRAMS = (
     ("streams", ["streams", "10"]),
 )
 RUN_KINDS = ("alone", "exec", "source", "ncu")
-
-
-def ncu_path():
-    """ncu on PATH or in CUDA_HOME/bin; None when neither."""
-    found = shutil.which("ncu")
-    if found:
-        return found
-    cand = os.path.join(CUDA_HOME, "bin", "ncu")
-    return cand if os.access(cand, os.X_OK) else None
 
 
 def app(args):

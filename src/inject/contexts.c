@@ -239,22 +239,24 @@ void gp_contexts_end_all_passes(void)
         end_pass_of(&contexts[i]);
 }
 
-void gp_contexts_suspend_range_profiler(CUcontext ctx)
+static void suspend_range_profiler_of(context_state *cs)
 {
-    context_state *cs = find_context(ctx);
     if (!cs || !cs->sessions.collector)
         return;
     end_pass_of(cs);
     gp_profiler_suspend(cs->sessions.collector->profiler);
 }
 
+void gp_contexts_suspend_range_profiler(CUcontext ctx)
+{
+    suspend_range_profiler_of(find_context(ctx));
+}
+
 void gp_contexts_suspend_range_profilers(uint32_t device)
 {
     for (size_t i = 0; i < n_contexts; i++)
-        if (contexts[i].sessions.device == device && contexts[i].sessions.collector) {
-            end_pass_of(&contexts[i]);
-            gp_profiler_suspend(contexts[i].sessions.collector->profiler);
-        }
+        if (contexts[i].sessions.device == device)
+            suspend_range_profiler_of(&contexts[i]);
 }
 
 void gp_contexts_end_passes(bool may_wait)

@@ -180,6 +180,7 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
                                 bool sampled_enough, node_plan *plan)
 {
     node_choice c = {false, false};
+    gp_sessions *lines = gp_contexts_sessions(ctx); /* whose kernels --source patches */
     for (size_t i = 0; i < v->n_steps; i++) {
         kernel_node k;
         plan[i] = (node_plan){NULL, NULL};
@@ -196,8 +197,8 @@ static node_choice choose_nodes(const gp_graph_view *v, CUcontext ctx, uint32_t 
             plan[i].profile = s;
             c.shadow = true;
         } else if (!unshadowed && gp_source_pass_wanted() && gp_filters_matches(k.info.kernel) &&
-                   gp_source_pass_wants(gp_contexts_sessions(ctx), &k.info)) {
-            plan[i].patch = gp_contexts_sessions(ctx); /* its counters complete, its lines */
+                   gp_source_pass_wants(lines, &k.info)) {
+            plan[i].patch = lines; /* its counters complete, its lines due */
             c.shadow = true;
         }
     }

@@ -130,21 +130,20 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
  * here: their activity records say all there is. */
 static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
 {
+    if (*d->correlationData != PATCHED && *d->correlationData != STARTED)
+        return;
     const CUresult *ret = d->functionReturnValue;
+    const bool ran = !ret || *ret == CUDA_SUCCESS;
+    gp_launch_info info = info_of(d, l);
+    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
     if (*d->correlationData == PATCHED) {
-        gp_launch_info info = info_of(d, l);
-        cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
-        gp_source_pass_end(d->context, &info, !ret || *ret == CUDA_SUCCESS);
+        gp_source_pass_end(d->context, &info, ran);
         return;
     }
-    if (*d->correlationData != STARTED)
-        return;
     gp_sessions *s = gp_contexts_sessions(d->context);
     if (!s)
         return;
-    gp_launch_info info = info_of(d, l);
-    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
-    if (gp_sessions_launched(s, &info, !ret || *ret == CUDA_SUCCESS))
+    if (gp_sessions_launched(s, &info, ran))
         gp_profiled_add(d->correlationId);
     stop_watching_when_done();
 }

@@ -104,14 +104,13 @@ static gp_sass_source *sass_of(uint32_t device, const char *kernel)
 
 bool gp_source_pass_wants(gp_sessions *s, const gp_launch_info *l)
 {
-    return wanted && s && l->kernel && !l->collective && !gp_sessions_lacks(s, l) &&
+    return wanted && s && l->kernel && !gp_sessions_lacks(s, l) &&
            awaits_patch(s->uid, l->kernel, false);
 }
 
 bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l)
 {
-    if (!wanted || !s || !l->kernel || gp_sessions_lacks(s, l) ||
-        !awaits_patch(s->uid, l->kernel, true))
+    if (!gp_source_pass_wants(s, l) || !awaits_patch(s->uid, l->kernel, true))
         return false;
     if (l->collective) {
         write_note(l->kernel, "not patched: a collective (its patched launch would be "

@@ -41,7 +41,7 @@ import tempfile
 
 import tap
 from gpuprof import BIN, app, require_gpu
-from memory_paths import ncu_path
+from memory_paths import base_name, ncu_path
 from schema import validate
 from test_source_lines import ncu_instructions
 
@@ -96,16 +96,10 @@ def keep(name, text):
             f.write(text)
 
 
-def base(kernel):
-    """The function's own name: copyStrided of `copyStrided(float *, ...)`, manyTiny<0> of
-    `void manyTiny<0>(unsigned int *)`."""
-    return kernel.split("(")[0].split()[-1] if kernel else ""
-
-
 def kernel_launches(doc, name):
     """The launches of the kernel whose base name is `name`, by process and id."""
     ls = [l for l in ((doc or {}).get("exec") or {}).get("launches", [])
-          if base(l["kernel"]) == name]
+          if base_name(l["kernel"]) == name]
     return sorted(ls, key=lambda l: (l["pid"], l["id"]))
 
 
