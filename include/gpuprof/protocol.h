@@ -16,10 +16,14 @@
  *             replay, groups[[counter index...]...] (the one-pass groups exec rotates over;
  *             none when the counters take one pass, or with --replay=kernel)
  *                                                         a context's counters were set up
- *   launch    id, context, device, stream, kernel (mangled), grid[3], block[3], smem,
+ *   launch    id, context, device, stream, kernel (mangled), code, grid[3], block[3], smem,
  *             profiled, values[] (one per counter of the context's profiler record, null
  *             where not collected), passes[] (the groups collected; absent: every counter)
  *                                                         a kernel launch (metrics mode)
+ *             code: the CRC of the cubin that holds the kernel's function, as a string of
+ *             its decimal digits (a JSON number is exact only below 2^53); absent when not
+ *             known (a library the driver loads lazily: inject/codes.h). Kernels of one
+ *             name and different codes are variants of one kernel
  *             and, for a CUDA graph's kernel node, graph, node (the ids its `K` line
  *             carries) and how: "shadow" (the node launched alone before the program's
  *             graph launch, counters as an ordinary launch's; `id` is that graph launch's
@@ -49,9 +53,11 @@
  *             function; file ("dir/file.cu") and line: absent both when the cubin has no line
  *             information; counts: 12 whole numbers in the order of gp_source_counter,
  *             gpuprof/sass_source.h)                      a patched launch's instructions
- *   source_note  kernel (mangled), note                   why a kernel has no per-line view
+ *   source_note  kernel (mangled), code, note             why a kernel has no per-line view
  *                                                         (CUPTI could not patch it, ...)
- *   name      n, name (mangled)                           a kernel name's number
+ *   name      n, name (mangled), code                     the number of a kernel's name and
+ *                                                         code (as a launch's), which its `K`
+ *                                                         lines carry
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
  * and, many times over, one line of numbers per kernel that ran (an activity record):

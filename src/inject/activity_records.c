@@ -9,6 +9,7 @@
 #include "inject/activity_records.h"
 
 #include "inject/activity_memory.h"
+#include "inject/codes.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/protocol.h"
 #include "inject/profiled.h"
@@ -32,16 +33,23 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-/* The kernel names seen in this process, and the number each one's `name` record gave it
- * (1, 2, ... in order of first sight). Guard: buffer_completed's one_at_a_time (only it
- * reads and writes the map). */
+/* The kernels seen in this process by name and code (inject/codes.h), and the number each
+ * one's `name` record gave it (1, 2, ... in order of first sight). Guard:
+ * buffer_completed's one_at_a_time (only it reads and writes the map). */
 static gp_hashmap name_numbers;
 
-/* The name's number; a new one gets its `name` record into the batch first. */
-static bool number_of(gp_record *batch, const char *name, uint64_t *number)
+/* The number of the name and code; a new one gets its `name` record into the batch first. */
+static bool number_of(gp_record *batch, const char *name, uint64_t code, uint64_t *number)
 {
+    const size_t len = strlen(name);
+    unsigned char *key = malloc(sizeof code + len);
+    if (!key)
+        return false;
+    memcpy(key, &code, sizeof code);
+    memcpy(key + sizeof code, name, len);
     bool added = false;
-    uint64_t *n = gp_hashmap_add_str(&name_numbers, name, &added);
+    uint64_t *n = gp_hashmap_add(&name_numbers, key, sizeof code + len, &added);
+    free(key);
     if (!n)
         return false;
     if (added) {
@@ -49,6 +57,7 @@ static bool number_of(gp_record *batch, const char *name, uint64_t *number)
         gp_record_add(batch, GP_RECORD_NAME);
         gp_record_uint(batch, "n", *n);
         gp_record_string(batch, "name", name);
+        gp_record_code(batch, "code", code);
         gp_record_end_object(batch);
     }
     *number = *n;
@@ -58,7 +67,8 @@ static bool number_of(gp_record *batch, const char *name, uint64_t *number)
 static void add_kernel(gp_record *batch, const CUpti_ActivityKernel10 *k)
 {
     uint64_t name = 0;
-    if (!number_of(batch, k->name ? k->name : "?", &name))
+    const uint64_t code = gp_codes_take(k->correlationId, k->graphNodeId);
+    if (!number_of(batch, k->name ? k->name : "?", code, &name))
         return;
     const uint64_t fields[GP_K_FIELDS] = {
         [GP_K_PID] = (uint64_t)getpid(), [GP_K_ID] = k->correlationId,

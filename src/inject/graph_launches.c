@@ -7,6 +7,7 @@
 #include "gpuprof/protocol.h"
 #include "gpuprof/rotation.h"
 #include "inject/checkpoint.h"
+#include "inject/codes.h"
 #include "inject/contexts.h"
 #include "inject/filters.h"
 #include "inject/graphs.h"
@@ -147,11 +148,13 @@ static bool read_kernel(const gp_graph_step *step, uint32_t exec_id, uint32_t la
         return false;
     const CUDA_KERNEL_NODE_PARAMS *p = &k->params;
     k->info = (gp_launch_info){.id = launch_id, .kernel = (char *)name,
+                               .code = gp_codes_of(k->f),
                                .grid = {p->gridDimX, p->gridDimY, p->gridDimZ},
                                .block = {p->blockDimX, p->blockDimY, p->blockDimZ},
                                .smem = p->sharedMemBytes, .shadow = true, .graph = exec_id,
                                .node = step->exec_node,
                                .collective = gp_kernel_is_collective(name)};
+    gp_codes_note_node(step->exec_node, k->info.code); /* for its activity records */
     return true;
 }
 

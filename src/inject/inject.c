@@ -15,6 +15,7 @@
 #include "gpuprof/protocol.h"
 #include "inject/activity_memory.h"
 #include "inject/activity_records.h"
+#include "inject/codes.h"
 #include "inject/contexts.h"
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
@@ -59,6 +60,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
             gp_activity_flush(); /* while the context's records can still be read */
             gp_contexts_on_destroyed(r->context);
         } else {
+            gp_codes_on_resource(cbid, r);
             gp_graphs_on_resource(cbid, r);
             gp_source_pass_on_module(cbid, r);
         }
@@ -66,6 +68,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         gp_activity_memory_retry(false);
         if (gp_subscription_is_graph_callback(cbid))
             gp_graphs_on_callback(cbid, data);
+        else if (gp_codes_is_load_callback(cbid))
+            gp_codes_on_call(cbid, data);
         else
             gp_launches_on_callback(cbid, data);
     }

@@ -9,6 +9,7 @@
 #include "inject/launches.h"
 
 #include "gpuprof/collectives.h"
+#include "inject/codes.h"
 #include "inject/contexts.h"
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
@@ -97,6 +98,7 @@ static void stop_watching_when_done(void)
 static gp_launch_info info_of(const CUpti_CallbackData *d, const launch_facts *l)
 {
     return (gp_launch_info){.id = d->correlationId, .kernel = (char *)d->symbolName,
+                            .code = gp_codes_of(l->f),
                             .grid = {l->grid[0], l->grid[1], l->grid[2]},
                             .block = {l->block[0], l->block[1], l->block[2]},
                             .smem = l->smem,
@@ -113,6 +115,7 @@ static void on_enter(const CUpti_CallbackData *d, const launch_facts *l)
     if (being_captured(l))
         return;
     const gp_launch_info info = info_of(d, l);
+    gp_codes_note_launch(d->correlationId, info.code); /* for its kernel's activity record */
     if (gp_source_pass_wanted() && gp_filters_matches(info.kernel) &&
         gp_source_pass_begin(d->context, gp_contexts_sessions(d->context), &info)) {
         *d->correlationData = PATCHED; /* its lines instead of its counters */

@@ -124,6 +124,14 @@ void gp_record_uint(gp_record *r, const char *k, unsigned long long value)
     appendf(r, "%llu", value);
 }
 
+void gp_record_code(gp_record *r, const char *k, uint64_t code)
+{
+    if (!code)
+        return;
+    key(r, k);
+    appendf(r, "\"%llu\"", (unsigned long long)code);
+}
+
 void gp_record_dim(gp_record *r, const char *k, unsigned x, unsigned y, unsigned z)
 {
     key(r, k);

@@ -32,6 +32,9 @@ void gp_record_string(gp_record *r, const char *key, const char *value);
 void gp_record_int(gp_record *r, const char *key, long long value);
 void gp_record_uint(gp_record *r, const char *key, unsigned long long value);
 void gp_record_dim(gp_record *r, const char *key, unsigned x, unsigned y, unsigned z);
+/* A cubin's CRC (a code, inject/codes.h) as a string of its decimal digits, since a JSON
+ * number is exact only below 2^53; nothing when it is 0 (not known). */
+void gp_record_code(gp_record *r, const char *key, uint64_t code);
 /* A JSON array of numbers (NaN and infinities written as null) or of strings. */
 void gp_record_numbers(gp_record *r, const char *key, const double *values, size_t n);
 void gp_record_strings(gp_record *r, const char *key, const char *const *values, size_t n);

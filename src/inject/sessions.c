@@ -62,7 +62,9 @@ int gp_sessions_attach(gp_sessions *s, gp_collector *c, gp_exec_replay mode, uns
     if (rc != GP_OK)
         return rc;
     s->collector = c;
-    s->rotation = (gp_rotation){.mode = mode, .n_groups = c->n_groups, .app_pass = app_pass};
+    s->rotation = (gp_rotation){.mode = mode, .n_groups = c->n_groups, .app_pass = app_pass,
+                                .recollect = mode == GP_EXEC_REPLAY_AUTO ||
+                                             mode == GP_EXEC_REPLAY_ROTATE};
     gp_hashmap_init(&s->signatures, sizeof(gp_signature_state));
     s->latest = GP_SET_NONE;
     s->auto_replays = -1;
@@ -86,6 +88,7 @@ static gp_rotation rotation_for(const gp_sessions *s, const gp_launch_info *l)
     gp_rotation r = s->rotation;
     if ((l->shadow || l->collective || s->collectives) && r.mode == GP_EXEC_REPLAY_AUTO)
         r.mode = GP_EXEC_REPLAY_ROTATE;
+    r.recollect = r.recollect && !l->shadow;
     return r;
 }
 
@@ -192,16 +195,22 @@ static bool auto_may_replay(gp_sessions *s)
 
 /* ---- signatures ---------------------------------------------------------------------------- */
 
-/* What tells launches of one kernel apart on a context: its shape, then its name. */
+/* What tells launches of one kernel apart on a context: its code and shape, then its name
+ * (one name and shape may run several codes: inject/codes.h). */
 typedef struct {
+    uint64_t code;
     unsigned grid[3], block[3], smem;
 } signature_shape;
 
 /* The signature's state (added when new); NULL when memory ran out. */
 static gp_signature_state *signature_of(gp_sessions *s, const gp_launch_info *l)
 {
-    const signature_shape shape = {{l->grid[0], l->grid[1], l->grid[2]},
-                                   {l->block[0], l->block[1], l->block[2]}, l->smem};
+    signature_shape shape;
+    memset(&shape, 0, sizeof shape); /* its tail padding is part of the key: zero */
+    shape.code = l->code;
+    memcpy(shape.grid, l->grid, sizeof shape.grid);
+    memcpy(shape.block, l->block, sizeof shape.block);
+    shape.smem = l->smem;
     const size_t name_len = strlen(l->kernel);
     unsigned char *key = malloc(sizeof shape + name_len);
     if (!key)
@@ -260,6 +269,7 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
     gp_record_uint(&r, "device", s->device);
     gp_record_uint(&r, "stream", l->stream);
     gp_record_string(&r, "kernel", l->kernel);
+    gp_record_code(&r, "code", l->code);
     gp_record_dim(&r, "grid", l->grid[0], l->grid[1], l->grid[2]);
     gp_record_dim(&r, "block", l->block[0], l->block[1], l->block[2]);
     gp_record_uint(&r, "smem", l->smem);
@@ -389,8 +399,9 @@ static void add_pending(gp_sessions *s, const gp_launch_info *l)
 static void count_launch(gp_sessions *s, const gp_launch_info *l)
 {
     gp_signature_state *state = signature_of(s, l);
+    const gp_rotation rotation = rotation_for(s, l);
     if (state)
-        gp_rotation_count(state, s->latest);
+        gp_rotation_count(&rotation, state, s->latest);
 }
 
 bool gp_sessions_launched(gp_sessions *s, const gp_launch_info *l, bool ran)

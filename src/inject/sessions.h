@@ -40,6 +40,7 @@ typedef struct {
     uint32_t id;                       /* correlation id */
     uint32_t stream;
     char *kernel;                      /* mangled name; owned while pending */
+    uint64_t code;                     /* its cubin's CRC, 0: not known (inject/codes.h) */
     unsigned grid[3], block[3], smem;
     bool shadow;                       /* a CUDA graph's kernel node launched alone before the
                                           program's graph launch `id` (graph_launches.h) */
@@ -55,7 +56,8 @@ typedef struct {
     uint32_t uid, device;
     gp_collector *collector;           /* NULL: nothing is profiled on this context */
     gp_rotation rotation;              /* which set each launch collects */
-    gp_hashmap signatures;             /* gp_signature_state by launch signature */
+    gp_hashmap signatures;             /* gp_signature_state by launch signature: name, code
+                                          and shape */
     int latest;                        /* the set of the latest session or pass */
     bool pass_open;                    /* a pass of `latest` is open */
     gp_launch_info pending[GP_PASS_RANGES];

@@ -52,52 +52,55 @@ void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r
         gp_clear_error(); /* the module's lines stay unknown: its kernels' records lack them */
 }
 
-static void write_note(const char *kernel, const char *note)
+static void write_note(const gp_launch_info *l, const char *note)
 {
     gp_record r;
     gp_record_begin(&r, GP_RECORD_SOURCE_NOTE);
-    gp_record_string(&r, "kernel", kernel);
+    gp_record_string(&r, "kernel", l->kernel);
+    gp_record_code(&r, "code", l->code);
     gp_record_string(&r, "note", note);
     gp_record_end(&r);
 }
 
-/* Whether the kernel still awaits its patched launch on the context; `take`: then it no
- * longer does. Keyed by the context's uid, not its handle: a context created after a
- * cudaDeviceReset may come back at the same address. */
-static bool awaits_patch(uint32_t context, const char *kernel, bool take)
+/* Whether the kernel's code still awaits its patched launch on the context (each code of a
+ * name is patched: inject/codes.h); `take`: then it no longer does. Keyed by the context's
+ * uid, not its handle: a context created after a cudaDeviceReset may come back at the same
+ * address. */
+static bool awaits_patch(uint32_t context, const gp_launch_info *l, bool take)
 {
     if (!patched_ready) {
         gp_hashmap_init(&patched, 1);
         patched_ready = true;
     }
-    const size_t len = strlen(kernel);
-    unsigned char *key = malloc(sizeof context + len);
+    const size_t len = strlen(l->kernel), head = sizeof context + sizeof l->code;
+    unsigned char *key = malloc(head + len);
     if (!key)
         return false;
     memcpy(key, &context, sizeof context);
-    memcpy(key + sizeof context, kernel, len);
+    memcpy(key + sizeof context, &l->code, sizeof l->code);
+    memcpy(key + head, l->kernel, len);
     bool added = false;
     if (take)
-        gp_hashmap_add(&patched, key, sizeof context + len, &added);
+        gp_hashmap_add(&patched, key, head + len, &added);
     else
-        added = !gp_hashmap_find(&patched, key, sizeof context + len);
+        added = !gp_hashmap_find(&patched, key, head + len);
     free(key);
     return added;
 }
 
 /* The device's SASS metrics, configured at its first patched launch; NULL (said in the
  * kernel's note) when CUPTI refuses. */
-static gp_sass_source *sass_of(uint32_t device, const char *kernel)
+static gp_sass_source *sass_of(uint32_t device, const gp_launch_info *l)
 {
     if (device >= MAX_DEVICES) {
-        write_note(kernel, "--source: a device beyond the 64 gpuprof follows");
+        write_note(l, "--source: a device beyond the 64 gpuprof follows");
         return NULL;
     }
     if (!devices[device] && gp_sass_source_open((int)device, &devices[device]) != GP_OK) {
         char note[GP_MESSAGE_LEN + 32];
         snprintf(note, sizeof note, "not patched: %s", gp_error());
         gp_clear_error();
-        write_note(kernel, note);
+        write_note(l, note);
     }
     return devices[device];
 }
@@ -105,20 +108,20 @@ static gp_sass_source *sass_of(uint32_t device, const char *kernel)
 bool gp_source_pass_wants(gp_sessions *s, const gp_launch_info *l)
 {
     return wanted && s && l->kernel && !gp_sessions_lacks(s, l) &&
-           awaits_patch(s->uid, l->kernel, false);
+           awaits_patch(s->uid, l, false);
 }
 
 bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l)
 {
-    if (!gp_source_pass_wants(s, l) || !awaits_patch(s->uid, l->kernel, true))
+    if (!gp_source_pass_wants(s, l) || !awaits_patch(s->uid, l, true))
         return false;
     if (l->collective) {
-        write_note(l->kernel, "not patched: a collective (its patched launch would be "
+        write_note(l, "not patched: a collective (its patched launch would be "
                               "waited for, and so would its peers)");
         return false;
     }
     const uint32_t device = s->device;
-    gp_sass_source *sass = sass_of(device, l->kernel);
+    gp_sass_source *sass = sass_of(device, l);
     if (!sass)
         return false;
     /* A patched launch counts nothing beside an enabled range profiler (whose next decode
@@ -133,7 +136,7 @@ bool gp_source_pass_begin(CUcontext ctx, gp_sessions *s, const gp_launch_info *l
         char note[GP_MESSAGE_LEN + 32];
         snprintf(note, sizeof note, "not patched: %s", gp_error());
         gp_clear_error();
-        write_note(l->kernel, note);
+        write_note(l, note);
         return false;
     }
     current = (patched_launch){
@@ -153,8 +156,7 @@ static void counts_json(const uint64_t *counts, char *buf, size_t len)
 
 static void write_instruction(const gp_launch_info *l, const gp_source_instruction *v)
 {
-    char crc[24], counts[GP_SRC_COUNTERS * 21 + 4];
-    snprintf(crc, sizeof crc, "%" PRIu64, v->crc); /* a string: a JSON double holds 53 bits */
+    char counts[GP_SRC_COUNTERS * 21 + 4];
     counts_json(v->counts, counts, sizeof counts);
     gp_record r;
     gp_record_begin(&r, GP_RECORD_SOURCE);
@@ -162,7 +164,7 @@ static void write_instruction(const gp_launch_info *l, const gp_source_instructi
     gp_record_uint(&r, "device", current.device);
     gp_record_uint(&r, "launch", l->id);
     gp_record_string(&r, "kernel", v->function);
-    gp_record_string(&r, "crc", crc);
+    gp_record_code(&r, "crc", v->crc);
     gp_record_uint(&r, "pc", v->pc);
     if (v->file) {
         gp_record_string(&r, "file", v->file);
@@ -188,16 +190,16 @@ void gp_source_pass_end(CUcontext ctx, const gp_launch_info *l, bool ran)
         char note[GP_MESSAGE_LEN + 32];
         snprintf(note, sizeof note, "no lines: %s", gp_error());
         gp_clear_error();
-        write_note(l->kernel, note);
+        write_note(l, note);
         return;
     }
     for (size_t i = 0; ran && i < n; i++)
         write_instruction(l, &v[i]);
     if (ran && n > 0 && l->shadow)
-        write_note(l->kernel, "lines from a shadow launch of its graph node, run alone before "
+        write_note(l, "lines from a shadow launch of its graph node, run alone before "
                               "the graph launch named: the graph's own launches ran unpatched");
     if (!ran || n == 0)
-        write_note(l->kernel, ran ? "no lines: CUPTI counted no instruction of its patched "
+        write_note(l, ran ? "no lines: CUPTI counted no instruction of its patched "
                                     "launch" : "no lines: its patched launch failed");
     gp_source_instructions_free(v, n);
 }

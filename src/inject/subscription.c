@@ -1,6 +1,7 @@
 /* The CUPTI subscriber of subscription.h: one per process, for the library's one callback. */
 #include "inject/subscription.h"
 
+#include "inject/codes.h"
 #include "inject/graphs.h"
 #include "inject/record.h"
 
@@ -45,6 +46,18 @@ static void watch_graphs(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, gp_graph_callbacks[i]);
 }
 
+/* The modules loaded and unloaded, and the calls that load them: each launch's code
+ * (inject/codes.h). */
+static void watch_codes(void)
+{
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
+    for (size_t i = 0; i < gp_n_code_callbacks; i++)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, gp_code_callbacks[i]);
+}
+
 int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool graphs,
                           bool source)
 {
@@ -73,6 +86,7 @@ int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool gr
         return 0; /* timing only: no launch callbacks, the least overhead per launch */
     for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; i++)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]);
+    watch_codes();
     if (graphs)
         watch_graphs();
     return 0;
