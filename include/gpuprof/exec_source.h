@@ -16,7 +16,11 @@ const gp_exec_launch *gp_exec_source_launch(const gp_exec_info *e, const gp_exec
  * of the same mangled name in its process, else the mangled name demangled (or as it is).
  * malloc'd; NULL when out of host memory. */
 char *gp_exec_source_kernel(const gp_exec_info *e, const gp_exec_source_view *v);
-/* The patched launch's place among its kernel's launches in its process, from 1 (ncu
+/* The variant of its kernel the view is of (gp_exec_launch.variant, by the view's code); 0
+ * when the kernel ran one code. */
+unsigned gp_exec_source_variant(const gp_exec_info *e, const gp_exec_source_view *v);
+/* The patched launch's place among its kernel's launches (all its variants, as ncu counts
+ * them by name) in its process, from 1 (ncu
  * --launch-skip=N-1 with the kernel's name profiles it); 0: unknown. */
 uint64_t gp_exec_source_ordinal(const gp_exec_info *e, const gp_exec_source_view *v);
 

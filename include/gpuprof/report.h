@@ -135,6 +135,10 @@ typedef struct {
     uint64_t id;                 /* CUPTI's correlation id: launch order within the process */
     char *kernel;                /* demangled name */
     char *mangled;               /* NULL when only the demangled name is known */
+    uint64_t code;               /* the code it ran: its cubin's CRC; 0 when not known */
+    unsigned variant, variants;  /* its code's number among its kernel's codes, 1 to
+                                    `variants` (gp_exec_number_variants); 0 and 0 when the
+                                    kernel ran one code */
     int device;
     unsigned context, stream;
     gp_dim3 grid, block;
@@ -207,6 +211,7 @@ typedef struct {
  * why it has none. */
 typedef struct {
     gp_source_kernel view;       /* view.kernel: the mangled name; no lines with only a note */
+    uint64_t code;               /* the code it is of (a cubin's CRC); 0: not known */
     int pid;                     /* its process */
     uint64_t launch;             /* the patched launch's correlation id, its launch's `id`;
                                     GP_NO_LAUNCH: none (a note says why) */

@@ -49,16 +49,17 @@ static bool same_launch(const gp_exec_launch *a, int pid, uint64_t id)
     return a->pid == pid && a->id == id && a->graph_node == 0;
 }
 
-static bool same_kernel(const gp_exec_launch *l, const uint64_t *k, const char *name)
+static bool same_kernel(const gp_exec_launch *l, const uint64_t *k, const numbered_name *name)
 {
     const char *mine = l->mangled ? l->mangled : l->kernel;
-    return (l->origins & GP_ORIGIN_SHADOW) && mine && name && strcmp(mine, name) == 0 &&
+    return (l->origins & GP_ORIGIN_SHADOW) && mine && name && strcmp(mine, name->name) == 0 &&
+           l->code == name->code &&
            l->grid.x == k[GP_K_GX] && l->grid.y == k[GP_K_GY] && l->grid.z == k[GP_K_GZ] &&
            l->block.x == k[GP_K_BX] && l->block.y == k[GP_K_BY] && l->block.z == k[GP_K_BZ] &&
            l->shared_bytes == k[GP_K_SMEM];
 }
 
-gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name)
+gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const numbered_name *name)
 {
     const int pid = (int)k[GP_K_PID];
     gp_exec_launch *l = gp_records_find_launch(rd, pid, k[GP_K_ID], 0);

@@ -19,8 +19,10 @@ int gp_records_compare_launches(const void *a, const void *b);
 /* The launch (pid, id, node) among the first rd->n_recorded launches; NULL: none. */
 gp_exec_launch *gp_records_find_launch(reader *rd, int pid, uint64_t id, uint64_t node);
 /* The shadow launch of node 0 (its id unknown to the library) of the same graph launch,
- * kernel (mangled name) and shape as the `K` line k, now given k's node; NULL: none. */
-gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k, const char *name);
+ * kernel (the mangled name and code of k's `name` record) and shape as the `K` line k, now
+ * given k's node; NULL: none. */
+gp_exec_launch *gp_records_adopt_shadow(reader *rd, const uint64_t *k,
+                                        const numbered_name *name);
 
 /* The launch's names: as ncu prints it (demangled, once per name), and the mangled one when
  * it was mangled. */

@@ -13,7 +13,9 @@ typedef struct {
     size_t process;            /* its process's rank among the run's, by pid */
     unsigned grid[3], block[3];
     size_t smem;
-    uint64_t ordinal;          /* launches of the same process, kernel and shape before it */
+    uint64_t code;             /* the code it ran (a JIT compiler's variants have one name) */
+    uint64_t ordinal;          /* launches of the same process, kernel, code and shape before
+                                  it */
 } launch_key;
 
 static int compare_pids(const void *a, const void *b)
@@ -51,7 +53,7 @@ static unsigned char *key_of(const gp_exec_launch *l, size_t rank, gp_hashmap *s
     const char *name = l->mangled ? l->mangled : l->kernel;
     const size_t name_len = strlen(name);
     launch_key k = {rank, {l->grid.x, l->grid.y, l->grid.z},
-                    {l->block.x, l->block.y, l->block.z}, l->shared_bytes, 0};
+                    {l->block.x, l->block.y, l->block.z}, l->shared_bytes, l->code, 0};
     *len = sizeof k + name_len;
     unsigned char *key = malloc(*len);
     if (!key)
@@ -169,8 +171,9 @@ static const gp_exec_launch *first_run_launch(const gp_report *into, const gp_re
     for (const size_t *j; (j = gp_hashmap_next(later, &cursor, &key, &key_len)) != NULL;) {
         const gp_exec_launch *l = &run->exec.launches[*j];
         const char *name = l->mangled ? l->mangled : l->kernel;
-        if (l->pid != v->pid || (v->launch != GP_NO_LAUNCH ? l->id != v->launch
-                                                           : strcmp(name, v->view.kernel) != 0))
+        if (l->pid != v->pid ||
+            (v->launch != GP_NO_LAUNCH ? l->id != v->launch
+                                       : l->code != v->code || strcmp(name, v->view.kernel) != 0))
             continue;
         const size_t *i = gp_hashmap_find(first, key, key_len);
         return i ? &into->exec.launches[*i] : NULL;
@@ -178,10 +181,11 @@ static const gp_exec_launch *first_run_launch(const gp_report *into, const gp_re
     return NULL;
 }
 
-static bool has_view(const gp_exec_info *e, int pid, const char *kernel)
+static bool has_view(const gp_exec_info *e, int pid, const gp_exec_source_view *v)
 {
     for (size_t i = 0; i < e->n_source_views; i++)
-        if (e->source_views[i].pid == pid && strcmp(e->source_views[i].view.kernel, kernel) == 0)
+        if (e->source_views[i].pid == pid && e->source_views[i].code == v->code &&
+            strcmp(e->source_views[i].view.kernel, v->view.kernel) == 0)
             return true;
     return false;
 }
@@ -200,7 +204,7 @@ static int adopt_source_views(gp_report *into, const gp_report *run, unsigned pa
             unmatched++;
             continue;
         }
-        if (has_view(&into->exec, l->pid, v->view.kernel))
+        if (has_view(&into->exec, l->pid, v))
             continue;
         gp_exec_source_view *copy;
         GP_TRY(gp_exec_add_source_view(&into->exec, &copy));

@@ -16,6 +16,7 @@
 
 #include "gpuprof/collectives.h"
 #include "gpuprof/protocol.h"
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
 #include "records/read_graphs.h"
@@ -130,6 +131,7 @@ static int launch_of(gp_json_reader *j, const cJSON *o, launch_record *r)
     GP_TRY(gp_json_get_int(j, o, "device", 0, &l->device));
     GP_TRY(gp_json_get_uint(j, o, "stream", 0, &l->stream));
     GP_TRY(gp_json_get_text(j, o, "kernel", &r->kernel));
+    GP_TRY(gp_json_get_code(j, o, "code", true, &l->code));
     GP_TRY(gp_json_get_dim(j, o, "grid", &l->grid));
     GP_TRY(gp_json_get_dim(j, o, "block", &l->block));
     GP_TRY(gp_json_get_integer(j, o, "smem", 0, SIZE_MAX, &smem));
@@ -228,19 +230,20 @@ static int read_launch(reader *rd, const cJSON *o)
 static int read_name(reader *rd, const cJSON *o)
 {
     int pid;
-    uint64_t number;
+    uint64_t number, code;
     const char *name;
     gp_json_reader *j = &rd->json;
     if (gp_json_get_int(j, o, "pid", 0, &pid) != GP_OK ||
         gp_json_get_integer(j, o, "n", 0, UINT64_MAX, &number) != GP_OK ||
-        gp_json_get_text(j, o, "name", &name) != GP_OK)
+        gp_json_get_text(j, o, "name", &name) != GP_OK ||
+        gp_json_get_code(j, o, "code", true, &code) != GP_OK)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
     const uint64_t key[2] = {(uint64_t)pid, number};
     bool added;
-    char **kept = gp_hashmap_add(&rd->numbered, key, sizeof key, &added);
-    if (kept && added)
-        *kept = strdup(name); /* the first record of a number holds */
-    return kept && *kept ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    numbered_name *kept = gp_hashmap_add(&rd->numbered, key, sizeof key, &added);
+    if (kept && added) /* the first record of a number holds */
+        *kept = (numbered_name){strdup(name), code};
+    return kept && kept->name ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
 }
 
 /* ---- the other records ------------------------------------------------------------------- */
@@ -359,9 +362,17 @@ static void free_strings(gp_hashmap *m)
     gp_hashmap_free(m);
 }
 
+static void free_numbered(gp_hashmap *m)
+{
+    size_t cursor = 0;
+    for (numbered_name *n; (n = gp_hashmap_next(m, &cursor, NULL, NULL)) != NULL;)
+        free(n->name);
+    gp_hashmap_free(m);
+}
+
 static void free_reader(reader *rd)
 {
-    free_strings(&rd->numbered);
+    free_numbered(&rd->numbered);
     free_strings(&rd->demangled);
     gp_records_free_contexts(rd);
     free(rd->pids);
@@ -409,7 +420,7 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
 {
     reader rd = {.report = report};
     gp_hashmap_init(&rd.demangled, sizeof(char *));
-    gp_hashmap_init(&rd.numbered, sizeof(char *));
+    gp_hashmap_init(&rd.numbered, sizeof(numbered_name));
     gp_exec_info *e = &report->exec;
     int rc = GP_OK;
     for (size_t i = 0; rc == GP_OK && i < n; i++)
@@ -430,6 +441,8 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
     rebase_activities(e);
     if (rc == GP_OK)
         rc = note_collectives(e);
+    if (rc == GP_OK)
+        rc = gp_exec_number_variants(e);
     if (rc == GP_OK)
         rc = note_unfinished(&rd);
     if (rc == GP_OK)

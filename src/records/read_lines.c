@@ -36,11 +36,11 @@ static int read_kernel(reader *rd, const uint64_t *k)
     const double ms = k[GP_K_END] >= k[GP_K_START] ? (double)(k[GP_K_END] - k[GP_K_START]) * 1e-6 : -1.0;
     GP_TRY(gp_records_kernel_time(rd, k));
     const uint64_t key[2] = {k[GP_K_PID], k[GP_K_NAME]};
-    char **name = gp_hashmap_find(&rd->numbered, key, sizeof key);
+    const numbered_name *name = gp_hashmap_find(&rd->numbered, key, sizeof key);
     gp_exec_launch *l =
         gp_records_find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID], k[GP_K_NODE]);
     if (!l && k[GP_K_NODE])
-        l = gp_records_adopt_shadow(rd, k, name ? *name : NULL);
+        l = gp_records_adopt_shadow(rd, k, name);
     if (l && l->graph_node) {
         l->duration_ms = ms;
         l->stream = (unsigned)k[GP_K_STREAM];
@@ -58,8 +58,9 @@ static int read_kernel(reader *rd, const uint64_t *k)
                           .grid = {(unsigned)k[GP_K_GX], (unsigned)k[GP_K_GY], (unsigned)k[GP_K_GZ]},
                           .block = {(unsigned)k[GP_K_BX], (unsigned)k[GP_K_BY], (unsigned)k[GP_K_BZ]},
                           .shared_bytes = (size_t)k[GP_K_SMEM], .duration_ms = ms,
-                          .graph = k[GP_K_GRAPH], .graph_node = k[GP_K_NODE]};
-    return gp_records_name_launch(rd, l, name && *name ? *name : "?");
+                          .graph = k[GP_K_GRAPH], .graph_node = k[GP_K_NODE],
+                          .code = name ? name->code : 0};
+    return gp_records_name_launch(rd, l, name && name->name[0] ? name->name : "?");
 }
 
 /* ---- copies, memsets, unified memory: the `M`, `S` and `U` lines ---------------------------- */

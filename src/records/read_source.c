@@ -11,7 +11,6 @@
 #include <string.h>
 
 #define COUNT_LIMIT 9007199254740992ull /* 2^53: counts are exact in a JSON number below */
-#define TWO_TO_64 18446744073709551616.0
 #define PATCHED_NOTE "patched by --source: not timed (a patched launch counts its instructions)"
 
 /* A `source` record: its patched launch and its instruction (strings owned). */
@@ -26,6 +25,7 @@ typedef struct {
 typedef struct {
     int pid;
     char *kernel, *note;
+    uint64_t code;               /* the kernel's code it is about (0: not known) */
 } kernel_note;
 
 struct source_records {
@@ -67,30 +67,6 @@ void gp_records_free_source(reader *rd)
 }
 
 /* ---- the records ----------------------------------------------------------------------------- */
-
-/* The cubin's CRC: a whole number, or a string of decimal digits (a JSON number is a double,
- * exact only below 2^53; the view does not use the CRC, so a number's rounding is harmless). */
-static int crc_of(gp_json_reader *j, const cJSON *o, uint64_t *crc)
-{
-    const cJSON *v;
-    GP_TRY(gp_json_need(j, o, "crc", &v));
-    const size_t at = gp_json_enter_key(j, "crc");
-    int rc = GP_OK;
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
-        v->valuedouble < TWO_TO_64 && v->valuedouble == floor(v->valuedouble)) {
-        *crc = (uint64_t)v->valuedouble;
-    } else if (cJSON_IsString(v) && v->valuestring[0] &&
-               strspn(v->valuestring, "0123456789") == strlen(v->valuestring)) {
-        errno = 0;
-        *crc = strtoull(v->valuestring, NULL, 10);
-        if (errno)
-            rc = gp_json_fail(j, "more than 64 bits");
-    } else {
-        rc = gp_json_fail(j, "expected a whole number, or its decimal digits as a string");
-    }
-    gp_json_leave(j, at);
-    return rc;
-}
 
 typedef struct {
     uint64_t *counts;
@@ -152,7 +128,7 @@ static int source_of(gp_json_reader *j, const cJSON *o, source_record *r)
     GP_TRY(gp_json_get_integer(j, o, "launch", 0, UINT64_MAX - 1, &r->launch));
     GP_TRY(gp_json_get_text(j, o, "kernel", &r->kernel));
     GP_TRY(gp_json_expect(j, "kernel", r->kernel[0] != '\0', "the kernel's mangled name"));
-    GP_TRY(crc_of(j, o, &r->crc));
+    GP_TRY(gp_json_get_code(j, o, "crc", false, &r->crc));
     GP_TRY(gp_json_get_integer(j, o, "pc", 0, UINT32_MAX, &r->pc));
     GP_TRY(line_of(j, o, &r->file, &r->line));
     return counts_of(j, o, r->counts);
@@ -181,9 +157,11 @@ int gp_records_read_source_note(reader *rd, const cJSON *o)
 {
     int pid;
     const char *kernel, *note;
+    uint64_t code;
     gp_json_reader *j = &rd->json;
     if (gp_json_get_int(j, o, "pid", 0, &pid) != GP_OK ||
         gp_json_get_text(j, o, "kernel", &kernel) != GP_OK ||
+        gp_json_get_code(j, o, "code", true, &code) != GP_OK ||
         gp_json_get_text(j, o, "note", &note) != GP_OK ||
         gp_json_expect(j, "note", note[0] != '\0', "why the kernel has no lines") != GP_OK)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
@@ -192,7 +170,8 @@ int gp_records_read_source_note(reader *rd, const cJSON *o)
         s ? gp_append_zeroed(&s->notes, &s->n_notes, &s->notes_capacity, sizeof *n) : NULL;
     if (!n)
         return out_of_memory();
-    *n = (kernel_note){.pid = pid, .kernel = strdup(kernel), .note = strdup(note)};
+    *n = (kernel_note){.pid = pid, .kernel = strdup(kernel), .note = strdup(note),
+                       .code = code};
     return n->kernel && n->note ? GP_OK : out_of_memory();
 }
 
@@ -226,7 +205,7 @@ static int add_launch_views(gp_exec_info *e, const patched_instruction *p, size_
         rc = gp_exec_add_source_view(e, &v);
         if (rc == GP_OK)
             *v = (gp_exec_source_view){.view = k[moved++], .pid = p[0].pid,
-                                       .launch = p[0].launch};
+                                       .launch = p[0].launch, .code = p[0].ins.crc};
     }
     for (size_t i = moved; i < nk; i++) /* those not moved when memory ran out */
         gp_source_kernel_clear(&k[i]);
@@ -254,12 +233,14 @@ static int build_views(source_records *s, gp_exec_info *e)
 }
 
 /* A note is its kernel's view's in that process (the first note holds), or a view of its
- * own, without a launch. */
+ * own, without a launch. A view's code is its cubin's CRC; a note's is its launch's, 0 where
+ * the library did not know it (a library loaded lazily, inject/codes.h): any view's. */
 static int add_note(gp_exec_info *e, const kernel_note *n)
 {
     for (size_t i = 0; i < e->n_source_views; i++) {
         gp_exec_source_view *v = &e->source_views[i];
-        if (v->pid != n->pid || strcmp(v->view.kernel, n->kernel) != 0)
+        if (v->pid != n->pid || (n->code && v->code != n->code) ||
+            strcmp(v->view.kernel, n->kernel) != 0)
             continue;
         if (!v->note && !(v->note = strdup(n->note)))
             return out_of_memory();
@@ -268,6 +249,7 @@ static int add_note(gp_exec_info *e, const kernel_note *n)
     gp_exec_source_view *v;
     GP_TRY(gp_exec_add_source_view(e, &v));
     v->pid = n->pid;
+    v->code = n->code;
     v->view.kernel = strdup(n->kernel);
     v->note = strdup(n->note);
     return v->view.kernel && v->note ? GP_OK : out_of_memory();

@@ -26,6 +26,13 @@ typedef struct {
     char *names[GP_MAX_COUNTERS];
 } context_counters;
 
+/* A `name` record: the kernel's mangled name and code (0: not known), which a `K` line
+ * names by number. */
+typedef struct {
+    char *name;
+    uint64_t code;
+} numbered_name;
+
 /* What read_graphs.c and read_source.c keep until every record and line is read. */
 typedef struct graph_records graph_records;
 typedef struct source_records source_records;
@@ -35,8 +42,9 @@ typedef struct {
     gp_hashmap demangled;        /* mangled name -> char *: its demangled name, NULL when it
                                     is not a C++ name (a program launches few kernels, many
                                     times) */
-    gp_hashmap numbered;         /* uint64_t {pid, number} -> char *: a process's kernel names
-                                    by the numbers its `name` records gave them */
+    gp_hashmap numbered;         /* uint64_t {pid, number} -> numbered_name: a process's kernel
+                                    names and codes by the numbers its `name` records gave
+                                    them */
     size_t n_recorded;           /* launches sorted by (pid, id, node) that find_launch
                                     searches: those of launch records, then all */
     context_counters **contexts; /* each its own block: a collector is never moved (its

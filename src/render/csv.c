@@ -87,6 +87,15 @@ static void set_u64(row_cells *c, size_t i, unsigned long long v)
     c->text[i] = c->scratch[i];
 }
 
+/* A variant's number; empty for a kernel of one code (variant 0). */
+static void set_variant(row_cells *c, size_t i, unsigned variant)
+{
+    if (variant)
+        set_u64(c, i, variant);
+    else
+        c->text[i] = "";
+}
+
 static void set_int(row_cells *c, size_t i, long long v)
 {
     snprintf(c->scratch[i], CELL_LEN, "%lld", v);
@@ -381,6 +390,7 @@ enum {
     L_GRAPH_NODE,
     L_HOW, L_NOTE,  /* after every metric: added with graph profiling, they move no column */
     L_KERNEL_ID,    /* the kernel's number, #N of the other views (render/kernel_labels.h) */
+    L_VARIANT,      /* its code's variant of the kernel; empty when the kernel ran one code */
     L_COUNT
 };
 static const char *const launch_columns[L_COUNT] = {
@@ -389,7 +399,7 @@ static const char *const launch_columns[L_COUNT] = {
     [L_CONTEXT] = "context", [L_STREAM] = "stream", [L_GRID] = "grid", [L_BLOCK] = "block",
     [L_SHARED] = "shared_bytes", [L_DURATION] = "duration_ms", [L_PROFILED] = "profiled",
     [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node", [L_HOW] = "how", [L_NOTE] = "note",
-    [L_KERNEL_ID] = "kernel_id",
+    [L_KERNEL_ID] = "kernel_id", [L_VARIANT] = "variant",
 };
 /* A kernel's own cells: its calls and their times; then the cells only copies, memsets and
  * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
@@ -400,6 +410,7 @@ enum {
                               column; empty on the other activities' rows */
     K_KERNEL_ID,           /* the kernel's number, #N of the other views; empty on the others */
     K_ROW,                 /* total, or by_host_memory: a copy row's share of its kind's row */
+    K_VARIANT,             /* the variant of a kernel that ran several codes; else empty */
     K_COUNT
 };
 _Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
@@ -410,7 +421,7 @@ static const char *const kernel_columns[K_COUNT] = {
     [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
     [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
     [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated", [K_KERNEL_ID] = "kernel_id",
-    [K_ROW] = "row",
+    [K_ROW] = "row", [K_VARIANT] = "variant",
 };
 
 /* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
@@ -490,7 +501,8 @@ static void launch_cells(const gp_exec_launch *l, const char *program,
     gp_origins_join(l->origins, "+", c->scratch[L_HOW], CELL_LEN);
     c->text[L_HOW] = c->scratch[L_HOW];
     c->text[L_NOTE] = l->note ? l->note : "";
-    set_u64(c, L_KERNEL_ID, gp_kernel_labels_number(kl, l->kernel));
+    set_u64(c, L_KERNEL_ID, gp_kernel_labels_number(kl, l->kernel, l->variant));
+    set_variant(c, L_VARIANT, l->variant);
 }
 
 static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,
@@ -521,8 +533,9 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program,
     c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
     set_u64(c, K_TIMED, k->timed);
     c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
-    set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel));
+    set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel, k->variant));
     c->text[K_ROW] = GP_CSV_ROW_TOTAL;
+    set_variant(c, K_VARIANT, k->variant);
 }
 
 /* One program's kernels, the most time first: summarized over its own launches. */

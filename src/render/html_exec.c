@@ -69,17 +69,22 @@ static int exec_averages(exec_view *v)
 }
 
 /* Each kernel's short name after its number, #N as every view numbers it (the summary's
- * order): kernels of one template's instances, alike in short, are told apart by it. */
+ * order): kernels of one template's instances, alike in short, are told apart by it; a
+ * variant (one of a kernel's codes) is followed by "[variant 2 of 3]". */
 static int short_names_apart(exec_view *v)
 {
     for (size_t i = 0; i < v->nk; i++) {
-        char tag[32], *name = v->short_names[i];
+        char tag[32], variant[48] = "", *name = v->short_names[i];
         const size_t t = (size_t)snprintf(tag, sizeof tag, "#%zu ", i + 1);
+        if (v->k[i].variants)
+            snprintf(variant, sizeof variant, " [variant %u of %u]", v->k[i].variant,
+                     v->k[i].variants);
+        const size_t room = SHORT_LEN - 1 - t - strlen(variant);
         size_t n = strlen(name);
-        n = n + t < SHORT_LEN ? n : SHORT_LEN - 1 - t;
+        n = n < room ? n : room;
         memmove(name + t, name, n);
         memcpy(name, tag, t);
-        name[t + n] = '\0';
+        memcpy(name + t + n, variant, strlen(variant) + 1);
     }
     return GP_OK;
 }
@@ -505,6 +510,12 @@ static void exec_table(FILE *out, const exec_view *v)
     if (v->estimated) {
         fputs(" ~: ", out);
         gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
+        fputc('.', out);
+    }
+    char variants[512];
+    if (gp_exec_describe_variants(v->k, v->nk, variants, sizeof variants)) {
+        fputc(' ', out);
+        gp_html_escape(out, variants);
         fputc('.', out);
     }
     fputs("</p>\n", out);

@@ -72,7 +72,7 @@ static void node_row(FILE *out, const gp_exec_launch *const *first, size_t n,
         fprintf(out, " <sup>[%zu]</sup></td>", note);
     } else
         gp_html_td_text(out, how);
-    fprintf(out, "<td class=\"kernel mono\">#%zu ", gp_kernel_labels_number(kl, l->kernel));
+    fprintf(out, "<td class=\"kernel mono\">#%zu ", gp_kernel_labels_number(kl, l->kernel, l->variant));
     gp_html_escape(out, l->kernel);
     fputs("</td></tr>\n", out);
 }

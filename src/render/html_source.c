@@ -127,13 +127,14 @@ typedef struct {
 static int view_section(FILE *out, const gp_source_label *l, const gp_kernel_labels *kl)
 {
     char tag[32 + GP_SOURCES_LEN], launch[128];
-    gp_source_tag(kl, l->number, l->kernel, l->view, tag, sizeof tag);
+    gp_source_tag(kl, l->number, l->view, tag, sizeof tag);
     gp_source_label_launch(l, launch, sizeof launch);
-    const size_t len = sizeof tag + strlen(l->kernel) + sizeof launch + 3;
+    const char *name = l->number ? gp_kernel_labels_label(kl, l->number) : l->kernel;
+    const size_t len = sizeof tag + strlen(name) + sizeof launch + 3;
     char *heading = malloc(len);
     if (!heading)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    snprintf(heading, len, "%s%s: %s", tag, l->kernel, launch);
+    snprintf(heading, len, "%s%s: %s", tag, name, launch);
     kernel_section(out, heading, &l->view->view);
     free(heading);
     if (l->view->note) {
@@ -151,10 +152,10 @@ static int item_without(void *ctx, size_t number, const char *kernel,
     const exec_page *p = ctx;
     FILE *out = p->out;
     char tag[32 + GP_SOURCES_LEN];
-    gp_source_tag(p->kl, number, kernel, v, tag, sizeof tag);
+    gp_source_tag(p->kl, number, v, tag, sizeof tag);
     fputs("<li>", out);
     gp_html_escape(out, tag);
-    gp_html_escape(out, kernel);
+    gp_html_escape(out, number ? gp_kernel_labels_label(p->kl, number) : kernel);
     if (v)
         fprintf(out, ", process %d", v->pid);
     fputs(": ", out);

@@ -251,6 +251,7 @@ static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
     cJSON_AddNumberToObject(o, "id", (double)l->id);
     cJSON_AddStringToObject(o, "kernel", l->kernel);
     gp_json_add_string_or_null(o, "mangled", l->mangled);
+    gp_json_add_code(o, "code", l->code);
     cJSON_AddNumberToObject(o, "device", l->device);
     cJSON_AddNumberToObject(o, "context", l->context);
     cJSON_AddNumberToObject(o, "stream", l->stream);
@@ -289,6 +290,11 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddNumberToObject(o, "number", (double)number);
+    if (k->variants) {
+        cJSON_AddNumberToObject(o, "variant", k->variant);
+        cJSON_AddNumberToObject(o, "variants", k->variants);
+        gp_json_add_code(o, "code", k->code);
+    }
     cJSON_AddNumberToObject(o, "calls", (double)k->calls);
     cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
     cJSON_AddNumberToObject(o, "timed", (double)k->timed);

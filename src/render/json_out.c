@@ -33,6 +33,14 @@ void gp_json_add_string_or_null(cJSON *o, const char *key, const char *s)
         cJSON_AddNullToObject(o, key);
 }
 
+void gp_json_add_code(cJSON *o, const char *key, uint64_t code)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)code);
+    if (code)
+        cJSON_AddStringToObject(o, key, digits);
+}
+
 void gp_json_add_count_or_null(cJSON *o, const char *key, long long n)
 {
     if (n)

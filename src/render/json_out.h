@@ -4,12 +4,16 @@
 #define GPUPROF_RENDER_JSON_OUT_H
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* o[key] = v, or null when v is NaN or infinite (JSON has no such numbers). */
 void gp_json_add_number(cJSON *o, const char *key, double v);
 /* o[key] = s, or null when s is NULL. */
 void gp_json_add_string_or_null(cJSON *o, const char *key, const char *s);
+/* o[key] = a code (a cubin's CRC) as a string of its decimal digits (a JSON number is exact
+ * only below 2^53); nothing when it is 0 (not known). */
+void gp_json_add_code(cJSON *o, const char *key, uint64_t code);
 /* o[key] = n, or null when n is 0 (a count or id that 0 means unknown: a world size, a
  * signal). */
 void gp_json_add_count_or_null(cJSON *o, const char *key, long long n);

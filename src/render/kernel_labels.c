@@ -6,16 +6,43 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
-                                gp_kernel_name_style style)
+/* A kernel's key among the numbers: its full name, and after a NUL its variant. */
+static void *number_of(const gp_hashmap *numbers, const char *kernel, unsigned variant,
+                       bool add, gp_hashmap *into)
+{
+    const size_t len = strlen(kernel) + 1;
+    unsigned char *key = malloc(len + sizeof variant);
+    if (!key)
+        return NULL;
+    memcpy(key, kernel, len);
+    memcpy(key + len, &variant, sizeof variant);
+    void *number = add ? gp_hashmap_add(into, key, len + sizeof variant, NULL)
+                       : gp_hashmap_find(numbers, key, len + sizeof variant);
+    free(key);
+    return number;
+}
+
+/* " [variant 2 of 3]" after a variant's name. */
+static void add_variant(char *name, const gp_exec_kernel *k)
+{
+    const size_t used = strlen(name);
+    if (k->variants && used < GP_LABEL_LEN)
+        snprintf(name + used, GP_LABEL_LEN - used, " [variant %u of %u]", k->variant,
+                 k->variants);
+}
+
+/* The labels of kernels named in order, each with its variant (k NULL: none). */
+static int init_labels(gp_kernel_labels *kl, const char *const *fulls, const gp_exec_kernel *k,
+                       size_t nk, gp_kernel_name_style style)
 {
     *kl = (gp_kernel_labels){.n = nk};
     gp_hashmap_init(&kl->numbers, sizeof(size_t));
     kl->names = malloc((nk ? nk : 1) * GP_LABEL_LEN);
     int rc = kl->names ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (size_t i = 0; rc == GP_OK && i < nk; i++) {
-        size_t *number = gp_hashmap_add_str(&kl->numbers, fulls[i], &(bool){false});
+        size_t *number = number_of(NULL, fulls[i], k ? k[i].variant : 0, true, &kl->numbers);
         if (!number)
             rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
         else
@@ -23,6 +50,8 @@ int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, 
     }
     if (rc == GP_OK)
         rc = gp_kernel_names_format(fulls, nk, style, kl->names, GP_LABEL_LEN);
+    for (size_t i = 0; rc == GP_OK && k && i < nk; i++)
+        add_variant(kl->names + i * GP_LABEL_LEN, &k[i]);
     /* Control characters would move the terminal's cursor: shown as '?'. */
     for (size_t i = 0; rc == GP_OK && i < nk; i++)
         for (char *c = kl->names + i * GP_LABEL_LEN; *c; c++)
@@ -31,6 +60,12 @@ int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, 
     if (rc != GP_OK)
         gp_kernel_labels_free(kl);
     return rc;
+}
+
+int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
+                                gp_kernel_name_style style)
+{
+    return init_labels(kl, fulls, NULL, nk, style);
 }
 
 int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
@@ -43,7 +78,7 @@ int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t 
     }
     for (size_t i = 0; i < nk; i++)
         fulls[i] = k[i].kernel;
-    const int rc = gp_kernel_labels_init_names(kl, fulls, nk, style);
+    const int rc = init_labels(kl, fulls, k, nk, style);
     free(fulls);
     return rc;
 }
@@ -72,7 +107,7 @@ int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r)
     }
     for (size_t i = 0; i < r->exec.n_launches; i++) {
         const gp_exec_launch *l = &r->exec.launches[i];
-        const size_t number = gp_kernel_labels_number(kl, l->kernel);
+        const size_t number = gp_kernel_labels_number(kl, l->kernel, l->variant);
         if (number && l->source < r->n_sources)
             add_source(seen, number, l->source);
     }
@@ -89,10 +124,15 @@ int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r)
     return GP_OK;
 }
 
-const char *gp_kernel_labels_from(const gp_kernel_labels *kl, const char *kernel)
+const char *gp_kernel_labels_from(const gp_kernel_labels *kl, const char *kernel,
+                                  unsigned variant)
 {
-    const size_t number = gp_kernel_labels_number(kl, kernel);
-    return kl->sources && number ? kl->sources[number - 1] : "";
+    return gp_kernel_labels_from_number(kl, gp_kernel_labels_number(kl, kernel, variant));
+}
+
+const char *gp_kernel_labels_from_number(const gp_kernel_labels *kl, size_t number)
+{
+    return kl->sources && number && number <= kl->n ? kl->sources[number - 1] : "";
 }
 
 void gp_launch_source_tag(const gp_report *r, const gp_exec_launch *l, char *buf, size_t len)
@@ -113,14 +153,15 @@ void gp_kernel_labels_free(gp_kernel_labels *kl)
     kl->n = 0;
 }
 
-size_t gp_kernel_labels_number(const gp_kernel_labels *kl, const char *kernel)
+size_t gp_kernel_labels_number(const gp_kernel_labels *kl, const char *kernel, unsigned variant)
 {
-    const size_t *number = gp_hashmap_find_str(&kl->numbers, kernel);
+    const size_t *number = number_of(&kl->numbers, kernel, variant, false, NULL);
     return number ? *number : 0;
 }
 
-const char *gp_kernel_labels_name(const gp_kernel_labels *kl, const char *kernel)
+const char *gp_kernel_labels_name(const gp_kernel_labels *kl, const char *kernel,
+                                  unsigned variant)
 {
-    const size_t number = gp_kernel_labels_number(kl, kernel);
+    const size_t number = gp_kernel_labels_number(kl, kernel, variant);
     return number ? kl->names + (number - 1) * GP_LABEL_LEN : kernel;
 }

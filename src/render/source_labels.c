@@ -41,15 +41,16 @@ int gp_source_labels(const gp_exec_info *e, const gp_kernel_labels *kl, gp_sourc
             *n = 0;
             return gp_fail(GP_ERR_RUNTIME, "out of host memory");
         }
-        l->number = gp_kernel_labels_number(kl, l->kernel);
+        l->variant = gp_exec_source_variant(e, l->view);
+        l->number = gp_kernel_labels_number(kl, l->kernel, l->variant);
         l->ordinal = gp_exec_source_ordinal(e, l->view);
     }
     qsort(*out, *n, sizeof **out, by_number);
     return GP_OK;
 }
 
-void gp_source_tag(const gp_kernel_labels *kl, size_t number, const char *kernel,
-                   const gp_exec_source_view *v, char *buf, size_t len)
+void gp_source_tag(const gp_kernel_labels *kl, size_t number, const gp_exec_source_view *v,
+                   char *buf, size_t len)
 {
     size_t used = number ? (size_t)snprintf(buf, len, "#%zu ", number) : 0;
     if (used >= len || !kl->sources) {
@@ -59,8 +60,8 @@ void gp_source_tag(const gp_kernel_labels *kl, size_t number, const char *kernel
     }
     if (v && v->source != GP_SOURCE_UNKNOWN)
         snprintf(buf + used, len - used, "[%zu] ", v->source + 1);
-    else if (number && gp_kernel_labels_from(kl, kernel)[0])
-        snprintf(buf + used, len - used, "%s ", gp_kernel_labels_from(kl, kernel));
+    else if (gp_kernel_labels_from_number(kl, number)[0])
+        snprintf(buf + used, len - used, "%s ", gp_kernel_labels_from_number(kl, number));
     else
         buf[used] = '\0';
 }

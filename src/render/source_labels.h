@@ -15,6 +15,7 @@
 typedef struct {
     const gp_exec_source_view *view;
     char *kernel;                /* the kernel's full name, as the summary names it */
+    unsigned variant;            /* the variant the view is of (0: the kernel's one code) */
     size_t number;               /* its #N; 0: a kernel the summary lacks (no launch of it
                                     was recorded) */
     uint64_t ordinal;            /* the patched launch is the kernel's ordinal-th in its
@@ -62,8 +63,8 @@ int gp_source_without_lines(const gp_source_label *l, size_t n, const gp_exec_ke
 
 /* "#2 " into buf ("" for number 0), and in a merged report the file of the view v, "[3] ",
  * or without a view the kernel's files, "[1,3] ". */
-void gp_source_tag(const gp_kernel_labels *kl, size_t number, const char *kernel,
-                   const gp_exec_source_view *v, char *buf, size_t len);
+void gp_source_tag(const gp_kernel_labels *kl, size_t number, const gp_exec_source_view *v,
+                   char *buf, size_t len);
 /* "process 690, launch 2 of the kernel, id 7", or without its place when it is unknown, or
  * "no patched launch". */
 void gp_source_label_launch(const gp_source_label *l, char *buf, size_t len);

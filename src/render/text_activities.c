@@ -58,8 +58,8 @@ static void kernel_line(activity_line *l, const gp_exec_kernel *k, const gp_kern
     *l = (activity_line){.calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
                          .avg_ms = k->average_ms, .min_ms = k->min_ms, .max_ms = k->max_ms,
                          .estimated = k->total_estimated, .gbps = NAN,
-                         .name = gp_kernel_labels_name(kl, k->kernel),
-                         .number = gp_kernel_labels_number(kl, k->kernel)};
+                         .name = gp_kernel_labels_name(kl, k->kernel, k->variant),
+                         .number = gp_kernel_labels_number(kl, k->kernel, k->variant)};
 }
 
 static void copy_line(activity_line *l, const gp_activity_row *row)

@@ -28,7 +28,7 @@
 static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kernel_labels *kl,
                        const gp_exec_launch *l)
 {
-    const size_t number = gp_kernel_labels_number(kl, l->kernel);
+    const size_t number = gp_kernel_labels_number(kl, l->kernel, l->variant);
     char from[32];
     gp_launch_source_tag(r, l, from, sizeof from);
     size_t used = number ? (size_t)snprintf(buf, len, "#%zu ", number)
@@ -39,9 +39,9 @@ static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kerne
 
 /* A kernel's tag in a table: "#3 ", in a merged report with its files, "#3 [1,2] ". */
 static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, size_t number,
-                       const char *kernel)
+                       const gp_exec_kernel *k)
 {
-    const char *from = gp_kernel_labels_from(kl, kernel);
+    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
     snprintf(buf, len, "#%zu %s%s", number, from, from[0] ? " " : "");
 }
 
@@ -172,7 +172,7 @@ static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k
         gp_exec_describe_passes(&r->profiler, k[i].passes, passes, sizeof passes);
         used += (size_t)snprintf(line + used, sizeof line - used, "%s#%zu %s (%s)",
                                  named++ ? ", " : "", i + 1,
-                                 gp_kernel_labels_name(kl, k[i].kernel), passes);
+                                 gp_kernel_labels_name(kl, k[i].kernel, k[i].variant), passes);
     }
     if (lacking > MAX_NAMED && used < sizeof line)
         snprintf(line + used, sizeof line - used, ", and %zu more", lacking - MAX_NAMED);
@@ -226,8 +226,8 @@ static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
     add_time(t, k->min_ms);
     add_time(t, k->max_ms);
     char tag[32 + GP_SOURCES_LEN];
-    kernel_tag(tag, sizeof tag, kt->kl, i + 1, k->kernel);
-    gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel));
+    kernel_tag(tag, sizeof tag, kt->kl, i + 1, k);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel, k->variant));
 }
 
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
@@ -264,6 +264,9 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     const int rc = gp_table_print(out, &t, width);
     if (rc == GP_OK && kt.timed)
         gp_text_estimate_note(out, width);
+    char variants[512];
+    if (rc == GP_OK && gp_exec_describe_variants(k, nk, variants, sizeof variants))
+        gp_text_paragraph(out, variants, width, 2);
     gp_table_free(&t);
     return rc;
 }
@@ -318,10 +321,10 @@ static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_ex
     const bool detail = o && o->metrics_detail;
     const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
     char head[48 + GP_SOURCES_LEN];
-    const char *from = gp_kernel_labels_from(kl, k->kernel);
-    snprintf(head, sizeof head, "Kernel #%zu%s%s: ", gp_kernel_labels_number(kl, k->kernel),
-             from[0] ? " " : "", from);
-    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel));
+    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
+    snprintf(head, sizeof head, "Kernel #%zu%s%s: ",
+             gp_kernel_labels_number(kl, k->kernel, k->variant), from[0] ? " " : "", from);
+    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel, k->variant));
     gp_text_metric_notes notes = {.n = 0};
     bool combined = false;
     for (size_t i = 0; i < n; i++) {
@@ -447,7 +450,7 @@ static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_lau
         gp_table_cell(t, cell);
     }
     launch_tag(tag, sizeof tag, lt->r, lt->kl, l);
-    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel));
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel, l->variant));
 }
 
 /* The metric columns over every launch. */

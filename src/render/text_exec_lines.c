@@ -1,7 +1,9 @@
 /* exec --source's per-line views as text (render/text_exec_lines.h): each view's table as
  * text_source.c writes the kernel commands' (the worst lines first, --sass the instructions),
  * headed by the kernel's #N and name and the launch patched; then, in #N order, the kernels
- * that have no lines and why (render/source_labels.h). */
+ * that have no lines and why (render/source_labels.h). Of a kernel that ran several codes,
+ * the view of its variant with the most calls; with --wide every variant's (JSON, CSV and
+ * HTML hold them all). */
 #include "render/text_exec_lines.h"
 
 #include "gpuprof/status.h"
@@ -17,9 +19,9 @@
 static void name_of(const gp_kernel_labels *kl, size_t number, const char *kernel,
                     const gp_exec_source_view *v, char *buf, size_t len)
 {
-    gp_source_tag(kl, number, kernel, v, buf, len);
+    gp_source_tag(kl, number, v, buf, len);
     const size_t used = strlen(buf);
-    snprintf(buf + used, len - used, "%s", gp_kernel_labels_name(kl, kernel));
+    snprintf(buf + used, len - used, "%s", number ? gp_kernel_labels_label(kl, number) : kernel);
     for (char *c = buf; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
@@ -104,9 +106,23 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
                       "process, patched to count every instruction once the kernel's counters "
                       "were collected", gp_text_width(o), 2);
     int rc = GP_OK;
-    for (size_t i = 0; rc == GP_OK && i < n; i++)
-        if (l[i].view->launch != GP_NO_LAUNCH)
+    size_t left_out = 0;
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        if (l[i].view->launch == GP_NO_LAUNCH)
+            continue;
+        if (l[i].variant > 1 && !(o && o->wide))
+            left_out++;
+        else
             rc = print_view(out, &l[i], kl, o);
+    }
+    if (rc == GP_OK && left_out) {
+        char line[160];
+        snprintf(line, sizeof line, "%zu more view%s of the kernels' other variants (their "
+                 "codes with fewer calls): --wide shows every variant's", left_out,
+                 left_out == 1 ? "" : "s");
+        fputc('\n', out);
+        gp_text_paragraph(out, line, gp_text_width(o), 2);
+    }
     without_lines w = {out, kl, o, false};
     if (rc == GP_OK)
         rc = gp_source_without_lines(l, n, k, nk, print_without, &w);

@@ -76,6 +76,16 @@ char *gp_exec_source_kernel(const gp_exec_info *e, const gp_exec_source_view *v)
     return demangled ? demangled : strdup(v->view.kernel);
 }
 
+unsigned gp_exec_source_variant(const gp_exec_info *e, const gp_exec_source_view *v)
+{
+    for (size_t i = 0; i < e->n_launches; i++) {
+        const gp_exec_launch *l = &e->launches[i];
+        if (l->code == v->code && of_kernel(l, v->view.kernel))
+            return l->variant;
+    }
+    return 0;
+}
+
 uint64_t gp_exec_source_ordinal(const gp_exec_info *e, const gp_exec_source_view *v)
 {
     const gp_exec_launch *patched = gp_exec_source_launch(e, v);

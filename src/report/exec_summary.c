@@ -5,6 +5,7 @@
  * mean over the launches that collected it. */
 #include "gpuprof/exec_summary.h"
 
+#include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 
 #include <math.h>
@@ -98,14 +99,17 @@ void gp_exec_describe_replay(const gp_profiler_info *p, char *buf, size_t len)
         snprintf(buf, len, "no replay: one of %d passes per launch", g);
 }
 
-static gp_exec_kernel *entry_for(gp_exec_kernel *k, size_t *n, const char *name)
+static gp_exec_kernel *entry_for(gp_exec_kernel *k, size_t *n, const gp_exec_launch *l)
 {
     for (size_t i = 0; i < *n; i++)
-        if (strcmp(k[i].kernel, name) == 0)
+        if (k[i].variant == l->variant && strcmp(k[i].kernel, l->kernel) == 0)
             return &k[i];
     gp_exec_kernel *e = &k[(*n)++];
     memset(e, 0, sizeof *e);
-    e->kernel = name;
+    e->kernel = l->kernel;
+    e->variant = l->variant;
+    e->variants = l->variants;
+    e->code = l->code;
     e->min_ms = INFINITY;
     return e;
 }
@@ -226,6 +230,29 @@ static bool combine(gp_metric_stats *s, const kernel_counters *kc)
     return true;
 }
 
+/* Whether a metric's inputs are all counted from the kernel's instructions (SASS
+ * counters): equal for every launch of one code with the same arguments. */
+static bool instruction_determined(const char *key)
+{
+    const gp_metric_def *m = gp_find_metric(key);
+    for (size_t k = 0; m && k < m->n_inputs; k++)
+        if (strncmp(m->inputs[k], "smsp__sass_", 11) != 0)
+            return false;
+    return m != NULL;
+}
+
+/* An instruction-determined metric of a kernel whose counts vary says so: its range is the
+ * point, not noise. */
+static void note_varying(const gp_exec_kernel *k, gp_metric_stats *s)
+{
+    if (!k->varying[0] || !s->launches || !instruction_determined(s->average.key) ||
+        s->average.note[0])
+        return;
+    for (gp_metric_value *v = &s->min; v <= &s->max; v++)
+        snprintf(v->note, sizeof v->note, "%s from %.0f to %.0f %s", k->varying,
+                 k->varying_min, k->varying_max, GP_VARYING_NOTE);
+}
+
 static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
 {
     for (size_t m = 0; m < k->n_metrics; m++) {
@@ -234,7 +261,89 @@ static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
             s->average.value /= (double)s->launches;
         else if (k->passes && !s->undefined)
             combine(s, kc);
+        note_varying(k, s);
     }
+}
+
+/* ---- counts that vary between launches of one code and shape --------------------------- */
+
+static bool is_sass(const char *counter)
+{
+    return strncmp(counter, "smsp__sass_", 11) == 0;
+}
+
+static bool has_sass(const gp_exec_launch *l)
+{
+    for (size_t i = 0; i < l->metrics.n_counters; i++)
+        if (is_sass(l->metrics.counters[i].name) && !isnan(l->metrics.counters[i].value))
+            return true;
+    return false;
+}
+
+static double counter_of(const gp_metric_set *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_counters; i++)
+        if (strcmp(s->counters[i].name, name) == 0)
+            return s->counters[i].value;
+    return NAN;
+}
+
+/* The first instruction-determined counter two launches of one shape both have and differ
+ * in becomes the kernel's `varying`, its range widened by both values. */
+static void compare_counts(gp_exec_kernel *k, const gp_exec_launch *first,
+                           const gp_exec_launch *l)
+{
+    for (size_t i = 0; i < l->metrics.n_counters; i++) {
+        const gp_counter *c = &l->metrics.counters[i];
+        const double was = counter_of(&first->metrics, c->name);
+        if (!is_sass(c->name) || isnan(c->value) || isnan(was) || was == c->value ||
+            (k->varying[0] && strcmp(k->varying, c->name) != 0))
+            continue;
+        if (!k->varying[0]) {
+            snprintf(k->varying, sizeof k->varying, "%s", c->name);
+            k->varying_min = k->varying_max = was;
+        }
+        k->varying_min = fmin(k->varying_min, fmin(was, c->value));
+        k->varying_max = fmax(k->varying_max, fmax(was, c->value));
+    }
+}
+
+/* What launches of one kernel entry and shape share. */
+typedef struct {
+    size_t entry;
+    unsigned grid[3], block[3];
+    size_t smem;
+} shape_key;
+
+/* Each entry's launches with instruction-determined counters, against the first of their
+ * shape: one code and shape counts the same instructions unless its arguments change its
+ * work. */
+static int find_varying(const gp_exec_info *e, gp_exec_kernel *k, const size_t *entry_of)
+{
+    gp_hashmap first;
+    gp_hashmap_init(&first, sizeof(size_t));
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && i < e->n_launches; i++) {
+        const gp_exec_launch *l = &e->launches[i];
+        if (!l->profiled || !has_sass(l))
+            continue;
+        shape_key key;
+        memset(&key, 0, sizeof key);
+        key.entry = entry_of[i];
+        key.grid[0] = l->grid.x, key.grid[1] = l->grid.y, key.grid[2] = l->grid.z;
+        key.block[0] = l->block.x, key.block[1] = l->block.y, key.block[2] = l->block.z;
+        key.smem = l->shared_bytes;
+        bool added = false;
+        size_t *at = gp_hashmap_add(&first, &key, sizeof key, &added);
+        if (!at)
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        else if (added)
+            *at = i;
+        else
+            compare_counts(&k[entry_of[i]], &e->launches[*at], l);
+    }
+    gp_hashmap_free(&first);
+    return rc;
 }
 
 /* The kernel's times from its timed launches' sum. Under rotation a launch whose group lacks
@@ -252,11 +361,31 @@ static void finish_times(gp_exec_kernel *k)
     k->total_estimated = k->timed < k->calls;
 }
 
+/* The kernels by their time over all variants, the most first (those of none last), a
+ * kernel's variants together in their order. */
 static int most_time_first(const void *a, const void *b)
 {
     const gp_exec_kernel *x = a, *y = b;
-    const double tx = x->timed ? x->total_ms : -1.0, ty = y->timed ? y->total_ms : -1.0;
-    return (tx < ty) - (tx > ty);
+    const double tx = x->kernel_ms, ty = y->kernel_ms;
+    if (tx != ty)
+        return (tx < ty) - (tx > ty);
+    if (x->variants || y->variants) {
+        const int name = strcmp(x->kernel, y->kernel);
+        if (name)
+            return name;
+    }
+    return (x->variant > y->variant) - (x->variant < y->variant);
+}
+
+/* Each entry's kernel_ms: its kernel's total over its variants' timed totals (-1: none). */
+static void kernel_totals(gp_exec_kernel *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        k[i].kernel_ms = k[i].timed ? k[i].total_ms : -1.0;
+        for (size_t j = 0; k[i].variants && j < n; j++)
+            if (j != i && k[j].variants && k[j].timed && strcmp(k[j].kernel, k[i].kernel) == 0)
+                k[i].kernel_ms = fmax(k[i].kernel_ms, 0.0) + k[j].total_ms;
+    }
 }
 
 static void finish(gp_exec_kernel *k, const kernel_counters *kc, size_t n)
@@ -270,6 +399,7 @@ static void finish(gp_exec_kernel *k, const kernel_counters *kc, size_t n)
         k[i].time_percent = all > 0 && k[i].timed ? 100.0 * k[i].total_ms / all : NAN;
         finish_metrics(&k[i], &kc[i]);
     }
+    kernel_totals(k, n);
     qsort(k, n, sizeof *k, most_time_first);
 }
 
@@ -287,10 +417,17 @@ int gp_exec_summarize(const gp_exec_info *e, gp_exec_kernel **out, size_t *n)
     *out = calloc(most, sizeof **out);
     kernel_counters *kc = calloc(most, sizeof *kc);
     int rc = *out && kc ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t *entry_of = malloc(most * sizeof *entry_of);
+    if (!entry_of && rc == GP_OK)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (size_t i = 0; rc == GP_OK && i < e->n_launches; i++) {
-        gp_exec_kernel *k = entry_for(*out, n, e->launches[i].kernel);
+        gp_exec_kernel *k = entry_for(*out, n, &e->launches[i]);
+        entry_of[i] = (size_t)(k - *out);
         rc = add_launch(k, &kc[k - *out], &e->launches[i]);
     }
+    if (rc == GP_OK)
+        rc = find_varying(e, *out, entry_of);
+    free(entry_of);
     if (rc == GP_OK)
         finish(*out, kc, *n);
     free_counters(kc, *n);

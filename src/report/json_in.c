@@ -189,6 +189,35 @@ int gp_json_get_integer(gp_json_reader *rd, const cJSON *o, const char *key, uin
     return rc;
 }
 
+/* 2^64: a whole number below it fits a uint64_t. */
+#define TWO_TO_64 18446744073709551616.0
+
+int gp_json_get_code(gp_json_reader *rd, const cJSON *o, const char *key, bool optional,
+                     uint64_t *out)
+{
+    *out = 0;
+    const cJSON *v = gp_json_field(o, key);
+    if (!v && optional)
+        return GP_OK;
+    GP_TRY(gp_json_need(rd, o, key, &v));
+    const size_t at = gp_json_enter_key(rd, key);
+    int rc = GP_OK;
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
+        v->valuedouble < TWO_TO_64 && v->valuedouble == floor(v->valuedouble)) {
+        *out = (uint64_t)v->valuedouble;
+    } else if (cJSON_IsString(v) && v->valuestring[0] &&
+               strspn(v->valuestring, "0123456789") == strlen(v->valuestring)) {
+        errno = 0;
+        *out = strtoull(v->valuestring, NULL, 10);
+        if (errno)
+            rc = gp_json_fail(rd, "more than 64 bits");
+    } else {
+        rc = gp_json_fail(rd, "expected a whole number, or its decimal digits as a string");
+    }
+    gp_json_leave(rd, at);
+    return rc;
+}
+
 int gp_json_get_uint(gp_json_reader *rd, const cJSON *o, const char *key, unsigned min,
                      unsigned *out)
 {

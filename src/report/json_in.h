@@ -70,6 +70,10 @@ int gp_json_get_optional_number(gp_json_reader *rd, const cJSON *o, const char *
  * at the reader's path (an element, say). No out-of-range double is ever cast. */
 int gp_json_whole_number(gp_json_reader *rd, const cJSON *v, uint64_t min, uint64_t max,
                          uint64_t *out);
+/* A 64-bit code (a cubin's CRC): a whole number, or a string of its decimal digits (a JSON
+ * number is a double, exact only below 2^53); `optional`: 0 when the key is absent. */
+int gp_json_get_code(gp_json_reader *rd, const cJSON *o, const char *key, bool optional,
+                     uint64_t *out);
 int gp_json_get_integer(gp_json_reader *rd, const cJSON *o, const char *key, uint64_t min,
                         uint64_t max, uint64_t *out);
 int gp_json_get_uint(gp_json_reader *rd, const cJSON *o, const char *key, unsigned min,

@@ -5,6 +5,7 @@
 #include "report/load_exec.h"
 
 #include "gpuprof/origin_names.h"
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "report/load_activities.h"
 #include "report/load_parts.h"
@@ -60,6 +61,7 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
     l->id = id;
     GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &l->kernel, false));
     GP_TRY(gp_json_get_string_copy(rd, o, "mangled", &l->mangled, true));
+    GP_TRY(gp_json_get_code(rd, o, "code", true, &l->code));
     GP_TRY(gp_json_get_int(rd, o, "device", 0, &l->device));
     GP_TRY(gp_json_get_uint(rd, o, "context", 0, &l->context));
     GP_TRY(gp_json_get_uint(rd, o, "stream", 0, &l->stream));
@@ -184,5 +186,6 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     /* The summary is derived from the launches: checked to be objects, not kept. */
     GP_TRY(gp_json_read_objects(rd, o, "kernels", NULL, NULL));
     GP_TRY(gp_report_read_exec_source_lines(rd, o, r));
+    GP_TRY(gp_exec_number_variants(e));
     return gp_report_read_activities(rd, o, e);
 }

@@ -3,6 +3,7 @@
 #include "gpuprof/report.h"
 
 #include "gpuprof/ranks.h"
+#include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 
 #include <stdlib.h>
@@ -175,6 +176,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
             l->source += first_source;
     }
     part->n_launches = 0;
+    GP_TRY(gp_exec_number_variants(into)); /* a code may be a variant of another file's */
     GP_TRY(move_source_views(into, part, first_source, part_merged));
     return move_activities(into, part);
 }

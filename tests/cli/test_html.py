@@ -292,11 +292,17 @@ def check_exec_bandwidth(name, root, doc):
     labels = list(fig.all("text", "label"))
     # a long label wraps into lines (tspans)
     texts = ["".join(t.text or "" for t in l.all("tspan")) or l.text or "" for l in labels]
+    # a variant (one of a kernel's codes) says which after its name
+    variants = ["" if "variant" not in k else " [variant %d of %d]" % (k["variant"], k["variants"])
+                for k in kernels]
     shorts = [re.sub(r"^#\d+ ", "", t) for t in texts]
-    # a short name is the kernel's name, or pieces of it around the ellipsis of a middle cut
+    shorts = [s[:-len(v)] if v and s.endswith(v) else s if not v else "" for s, v in
+              zip(shorts, variants)]
+    # a short name is the kernel's name, or pieces of it around the ellipsis of a middle cut,
+    # shorter than a name with parameters or template arguments
     tap.ok(labels and all(l.first("title").text == k["kernel"] and t.startswith("#") and
                           s and all(p in k["kernel"] for p in s.split("\u2026")) and
-                          s != k["kernel"]
+                          (s != k["kernel"] or not re.search(r"[(<]", k["kernel"]))
                           for l, t, s, k in zip(labels, texts, shorts, kernels)),
            "%s: kernels labelled #N and their short names, the full name in each label's <title>"
            % name,

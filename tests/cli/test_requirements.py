@@ -23,6 +23,8 @@ OPTIONAL = {
     "torch": ("PyTorch", "tests/apps/torch_train.py, the training loop behind "
               "tests/fixtures/exec-torch.json, is recorded with it on a GPU, and "
               "tests/gpu/test_ddp.py runs tests/apps/ddp_train.py with it on two GPUs"),
+    "triton": ("Triton", "tests/apps/torch_compile.py's torch.compile generates its kernels "
+               "with it (tests/gpu/test_variants.py, on a GPU)"),
 }
 
 

@@ -122,8 +122,8 @@ def test_csv(path):
                    (COALESCED, "3", "3", "1.5", "0", "0.5", "37.5")],
            "csv: timed, the estimated total, total_estimated and the shares", got or err)
     header = out.splitlines()[0].split(",") if out else []
-    tap.ok(header[-4:] == ["timed", "total_estimated", "kernel_id", "row"],
-           "csv: the columns added later last, so that no earlier column moves", header[-3:])
+    tap.ok(header[-5:] == ["timed", "total_estimated", "kernel_id", "row", "variant"],
+           "csv: the columns added later last, so that no earlier column moves", header[-5:])
     others = [r for r in rows if r["kind"] != "kernel"]
     tap.ok(others and all(r.get("timed") == r.get("total_estimated") == "" for r in others),
            "csv: empty on the copies', memsets' and unified memory's rows")

@@ -106,6 +106,7 @@ int main(int argc, char **argv)
     test_protocol();
     test_rotation();
     test_exec_read();
+    test_variants();
     test_exec_source();
     test_exec_summary();
     test_apportion();

@@ -47,6 +47,7 @@ void test_pass_groups(void);
 void test_protocol(void);
 void test_rotation(void);
 void test_exec_read(void);
+void test_variants(void);
 void test_exec_source(void);
 void test_exec_summary(void);
 void test_apportion(void);

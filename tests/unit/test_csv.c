@@ -91,11 +91,12 @@ static void exec_header(void)
     bool ok = csv && field_is(csv, 0, "kind") && field_is(csv, 1, "source") &&
               field_is(csv, 3, "calls") && field_is(csv, 9, "max_ms") &&
               field_is(csv, 10, "host_memory") && field_is(csv, fixed - 1, "count") &&
-              fields(csv) == fixed + 3 * n_metrics + 4 &&
+              fields(csv) == fixed + 3 * n_metrics + 5 &&
               field_is(csv, fixed + 3 * n_metrics, "timed") &&
               field_is(csv, fixed + 3 * n_metrics + 1, "total_estimated") &&
               field_is(csv, fixed + 3 * n_metrics + 2, "kernel_id") &&
-              field_is(csv, fixed + 3 * n_metrics + 3, "row");
+              field_is(csv, fixed + 3 * n_metrics + 3, "row") &&
+              field_is(csv, fixed + 3 * n_metrics + 4, "variant");
     for (size_t m = 0; ok && m < n_metrics; m++) {
         const char *suffix[] = {"_min", "_avg", "_max"};
         for (size_t s = 0; s < 3; s++) {
@@ -105,15 +106,16 @@ static void exec_header(void)
         }
     }
     tap_ok(ok, "exec: kind, source, kernel, calls, ..., count, then each catalogue metric's "
-           "_min, _avg, _max, then timed, total_estimated, kernel_id and row");
+           "_min, _avg, _max, then timed, total_estimated, kernel_id, row and variant");
     free(csv);
     csv = csv_of(&r, (gp_render_options){.launches = true});
     ok = csv && field_is(csv, 0, "kind") && field_is(csv, 2, "pid") &&
-         fields(csv) == 16 + n_metrics + 3 && field_is(csv, 16, catalogue[0].key) &&
+         fields(csv) == 16 + n_metrics + 4 && field_is(csv, 16, catalogue[0].key) &&
          field_is(csv, 16 + n_metrics, "how") && field_is(csv, 16 + n_metrics + 1, "note") &&
-         field_is(csv, 16 + n_metrics + 2, "kernel_id");
+         field_is(csv, 16 + n_metrics + 2, "kernel_id") &&
+         field_is(csv, 16 + n_metrics + 3, "variant");
     tap_ok(ok, "exec --launches: the launch's columns, a value per catalogue metric, then how, "
-           "note and kernel_id");
+           "note, kernel_id and variant");
     free(csv);
     gp_report_free(&r);
 }
