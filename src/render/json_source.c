@@ -5,6 +5,7 @@
 #include "render/json_source.h"
 
 #include "gpuprof/source_view.h"
+#include "render/json_out.h"
 
 static void add_counts(cJSON *o, const uint64_t *c)
 {
@@ -65,6 +66,7 @@ static cJSON *exec_view_json(const gp_exec_source_view *v, bool merged)
     if (merged && v->source != GP_SOURCE_UNKNOWN)
         cJSON_AddNumberToObject(o, "source", (double)v->source);
     cJSON_AddNumberToObject(o, "pid", v->pid);
+    gp_json_add_code(o, "code", v->code);
     if (v->launch == GP_NO_LAUNCH)
         cJSON_AddNullToObject(o, "launch");
     else

@@ -119,6 +119,7 @@ static int read_exec_view(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_report_read_exec_source(rd, o, r, &v->source));
     GP_TRY(read_view(rd, o, &v->view));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &v->pid));
+    GP_TRY(gp_json_get_code(rd, o, "code", true, &v->code));
     GP_TRY(read_view_launch(rd, o, v));
     GP_TRY(gp_json_get_string_copy(rd, o, "note", &v->note, true));
     return gp_json_expect(rd, "note", !v->note || v->note[0], "a note or null, not \"\"");

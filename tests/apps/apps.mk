@@ -17,7 +17,8 @@ APPS_SRC_DIR := tests/apps
 APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
                 spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast \
-                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples graph_loop contexts
+                graph_nodes graph_host graph_child graph_update graph_lengths graph_samples graph_loop contexts \
+                jit_variants
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
@@ -27,6 +28,9 @@ APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
 APPS_LDLIBS_threads := -lpthread
 # The driver API (cuCtxCreate) beside the runtime.
 APPS_LDLIBS_contexts := -lcuda
+# NVRTC from the toolkit (found again at run time through an rpath to its folder) and the
+# driver API's module loading.
+APPS_LDLIBS_jit_variants = -lnvrtc -lcuda -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 # cuBLAS from the toolkit, found again at run time through an rpath to its folder.
 APPS_LDLIBS_gemm     = -lcublas -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 # A cap that makes spillHeavy spill (sm_90 ptxas: 436 bytes of spill stores at 32 registers;
