@@ -138,12 +138,17 @@ static void on_unloading(const CUpti_ModuleResourceData *m)
 
 void gp_codes_on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
 {
-    const CUpti_ModuleResourceData *m = r->resourceDescriptor;
+    /* The callback's id first: with the whole resource domain on (--source), some callbacks
+     * come without data (a segmentation fault on the H200 when this read it first). */
+    if (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED &&
+        cbid != CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
+        return;
+    const CUpti_ModuleResourceData *m = r ? r->resourceDescriptor : NULL;
     if (!m)
         return;
     if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
         on_loaded(m);
-    else if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
+    else
         on_unloading(m);
 }
 
