@@ -456,7 +456,8 @@ static const option_row rows[] = {
                      "requests, sectors and ideal sectors they executed, worst first (kernel "
                      "commands: one more run, its instructions counted; exec: the program's "
                      "next launch of each kernel after its counters, patched to count them, "
-                     "untimed; a graph's node: a shadow launch of it); "
+                     "untimed, each code of a kernel apart; a graph's node: a shadow launch of "
+                     "it); "
                      "report: CSV of a saved view, a row per line"},
                     FLAG(source)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
@@ -476,7 +477,8 @@ static const option_row rows[] = {
                            "profile at most N launches in all (default: every one)"},
                           COUNT(exec.launch_count, 1, UINT64_MAX - 1)},
     [OPT_PER_KERNEL] = {{OPT_PER_KERNEL, "per-kernel", "N",
-                         "profile at most N launches of each kernel, only time the rest"},
+                         "profile at most N launches of each kernel (by name: all its codes), "
+                         "only time the rest"},
                         COUNT(exec.per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
                        "exec reports: one row per launch instead of one per kernel, in text "
@@ -495,10 +497,11 @@ static const option_row rows[] = {
                               "profile the processes the program starts too"},
                              FLAG(exec.follow_children)},
     [OPT_REPLAY] = {{OPT_REPLAY, "replay", "MODE",
-                     "how counters of several passes are collected: auto (each kernel's first "
-                     "launch replayed, later ones one pass each), rotate (never replay), "
-                     "kernel (every launch replayed) or application (the program run once "
-                     "per pass) (default: auto)"},
+                     "how counters of several passes are collected, per kernel code and "
+                     "launch shape: auto (the first launch replayed, later ones one pass each, "
+                     "every pass again at the 256th launch and each 4 times as many), rotate "
+                     "(never replay), kernel (every launch replayed) or application (the "
+                     "program run once per pass) (default: auto)"},
                     CUSTOM(read_replay)},
     [OPT_GRAPH_PROFILING] = {{OPT_GRAPH_PROFILING, "graph-profiling", "MODE",
                               "kernels of CUDA graphs: node (each kernel node profiled as a "
