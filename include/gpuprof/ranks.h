@@ -54,6 +54,10 @@ typedef struct {
 typedef struct {
     char *kernel;                /* demangled */
     char *mangled;               /* NULL when not known; the kernel's identity when known */
+    uint64_t code;               /* the code it ran (a cubin's CRC): a kernel of several codes
+                                    is an entry per code; 0 when not known */
+    unsigned variant, variants;  /* derived: its code's number among the kernel's codes, by
+                                    calls over the ranks (gpuprof/exec_summary.h); 0, 0: one */
     gp_rank_cell *cells;         /* one per rank it ran on, in the order of the ranks */
     size_t n_cells, cell_capacity;
     /* derived from the cells: */
@@ -78,9 +82,10 @@ void gp_rank_view_free(gp_rank_view *v);
  * appended to a kernel (zeroed): NULL when out of host memory. */
 gp_rank_entry *gp_rank_view_add_rank(gp_rank_view *v, const char *file);
 gp_rank_kernel *gp_rank_view_add_kernel(gp_rank_view *v, const char *kernel,
-                                        const char *mangled);
+                                        const char *mangled, uint64_t code);
 gp_rank_cell *gp_rank_kernel_add_cell(gp_rank_kernel *k);
-/* The kernel's identity across ranks: its mangled name, else its demangled one. */
+/* The kernel's identity across ranks: its mangled name, else its demangled one (and its
+ * code, gp_rank_kernel.code, where one name ran several). */
 const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
 
 /* What is derived from the ranks and cells: each rank's launches and kernel time, each

@@ -14,7 +14,9 @@
 enum {
     S_KERNEL_ID, S_KERNEL, S_MANGLED, S_COLLECTIVE, S_RANKS, S_OF_RANKS, S_WORLD, S_TIME_MIN,
     S_TIME_MEDIAN, S_TIME_MAX, S_TIME_ESTIMATED, S_SLOWEST, S_FASTEST, S_DRAM_MIN,
-    S_DRAM_MEDIAN, S_DRAM_MAX, S_DRAM_ESTIMATED, S_COUNT
+    S_DRAM_MEDIAN, S_DRAM_MAX, S_DRAM_ESTIMATED,
+    S_VARIANT,      /* of a kernel that ran several codes; empty otherwise; last: no column moves */
+    S_COUNT
 };
 static const char *const spread_columns[S_COUNT] = {
     [S_KERNEL_ID] = "kernel_id", [S_KERNEL] = "kernel", [S_MANGLED] = "mangled",
@@ -24,7 +26,7 @@ static const char *const spread_columns[S_COUNT] = {
     [S_TIME_ESTIMATED] = "time_estimated", [S_SLOWEST] = "slowest_rank",
     [S_FASTEST] = "fastest_rank", [S_DRAM_MIN] = "dram_min_bytes",
     [S_DRAM_MEDIAN] = "dram_median_bytes", [S_DRAM_MAX] = "dram_max_bytes",
-    [S_DRAM_ESTIMATED] = "dram_estimated",
+    [S_DRAM_ESTIMATED] = "dram_estimated", [S_VARIANT] = "variant",
 };
 
 /* A kernel on one rank. */
@@ -32,6 +34,7 @@ enum {
     B_KERNEL_ID = S_KERNEL_ID, B_KERNEL = S_KERNEL, B_MANGLED = S_MANGLED,  /* as the spread's */
     B_COLLECTIVE = S_COLLECTIVE, B_RANK, B_FILE, B_CALLS, B_TIMED,
     B_PROFILED, B_TOTAL, B_TOTAL_ESTIMATED, B_DRAM, B_DRAM_ESTIMATED, B_SLOWEST, B_FASTEST,
+    B_VARIANT,
     B_COUNT
 };
 static const char *const rank_columns[B_COUNT] = {
@@ -40,6 +43,7 @@ static const char *const rank_columns[B_COUNT] = {
     [B_TIMED] = "timed", [B_PROFILED] = "profiled", [B_TOTAL] = "total_ms",
     [B_TOTAL_ESTIMATED] = "total_estimated", [B_DRAM] = "dram_bytes",
     [B_DRAM_ESTIMATED] = "dram_estimated", [B_SLOWEST] = "slowest", [B_FASTEST] = "fastest",
+    [B_VARIANT] = "variant",
 };
 
 #define MAX_CELLS 20
@@ -80,6 +84,15 @@ static int rank_at(const gp_rank_view *v, size_t index)
     return index < v->n_ranks ? v->ranks[index].rank : -1;
 }
 
+/* A kernel's variant in column i: empty for a kernel of one code. */
+static void set_variant(cells *c, size_t i, const gp_rank_kernel *k)
+{
+    if (k->variants)
+        set_count(c, i, k->variant);
+    else
+        c->text[i] = "";
+}
+
 static void kernel_cells(cells *c, const gp_rank_kernel *k, size_t number)
 {
     set_count(c, S_KERNEL_ID, number);   /* the same four first columns in both layouts */
@@ -107,6 +120,7 @@ static void write_spread(FILE *out, const gp_csv_layout *l, const gp_rank_view *
         set_number(&c, S_DRAM_MEDIAN, k->dram_bytes.median);
         set_number(&c, S_DRAM_MAX, k->dram_bytes.max);
         set_flag(&c, S_DRAM_ESTIMATED, k->dram_bytes.estimated);
+        set_variant(&c, S_VARIANT, k);
         const gp_csv_row row = {.fixed = c.text};
         gp_csv_layout_row(out, l, &row);
     }
@@ -131,6 +145,7 @@ static void write_by_rank(FILE *out, const gp_csv_layout *l, const gp_rank_view 
             set_flag(&c, B_DRAM_ESTIMATED, cell->dram_estimated);
             set_flag(&c, B_SLOWEST, cell->rank == k->slowest);
             set_flag(&c, B_FASTEST, cell->rank == k->fastest);
+            set_variant(&c, B_VARIANT, k);
             const gp_csv_row row = {.fixed = c.text};
             gp_csv_layout_row(out, l, &row);
         }

@@ -381,9 +381,13 @@ static int short_names(ranks_page *p)
     if (!p->short_names)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     for (size_t i = 0; i < p->v->n_kernels; i++) {
-        char name[SHORT_LEN - 24];
-        gp_html_short_kernel_name(p->v->kernels[i].kernel, name, sizeof name);
-        snprintf(p->short_names[i], SHORT_LEN, "#%zu %s", i + 1, name);
+        const gp_rank_kernel *k = &p->v->kernels[i];
+        char name[SHORT_LEN - 24], variant[40] = "";
+        if (k->variants)
+            snprintf(variant, sizeof variant, " [variant %u of %u]", k->variant, k->variants);
+        /* a variant's name shorter by what it adds, so that it is not cut */
+        gp_html_short_kernel_name(k->kernel, name, sizeof name - strlen(variant));
+        snprintf(p->short_names[i], SHORT_LEN, "#%zu %s%s", i + 1, name, variant);
     }
     return GP_OK;
 }

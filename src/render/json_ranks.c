@@ -69,6 +69,13 @@ static cJSON *kernel_head_json(const gp_rank_kernel *k, size_t number, const gp_
     cJSON_AddNumberToObject(o, "number", (double)number);
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     gp_json_add_string_or_null(o, "mangled", k->mangled);
+    if (k->code) {
+        gp_json_add_code(o, "code", k->code);
+        if (k->variants) {
+            cJSON_AddNumberToObject(o, "variant", k->variant);
+            cJSON_AddNumberToObject(o, "variants", k->variants);
+        }
+    }
     cJSON_AddBoolToObject(o, "collective", k->collective);
     cJSON_AddItemToObject(o, "time_ms", spread_json(&k->time_ms));
     cJSON_AddItemToObject(o, "dram_bytes", spread_json(&k->dram_bytes));

@@ -25,17 +25,17 @@ static void *number_of(const gp_hashmap *numbers, const char *kernel, unsigned v
 }
 
 /* " [variant 2 of 3]" after a variant's name. */
-static void add_variant(char *name, const gp_exec_kernel *k)
+static void add_variant(char *name, const gp_label_variant *v)
 {
     const size_t used = strlen(name);
-    if (k->variants && used < GP_LABEL_LEN)
-        snprintf(name + used, GP_LABEL_LEN - used, " [variant %u of %u]", k->variant,
-                 k->variants);
+    if (v->variants && used < GP_LABEL_LEN)
+        snprintf(name + used, GP_LABEL_LEN - used, " [variant %u of %u]", v->variant,
+                 v->variants);
 }
 
 /* The labels of kernels named in order, each with its variant (k NULL: none). */
-static int init_labels(gp_kernel_labels *kl, const char *const *fulls, const gp_exec_kernel *k,
-                       size_t nk, gp_kernel_name_style style)
+static int init_labels(gp_kernel_labels *kl, const char *const *fulls,
+                       const gp_label_variant *k, size_t nk, gp_kernel_name_style style)
 {
     *kl = (gp_kernel_labels){.n = nk};
     gp_hashmap_init(&kl->numbers, sizeof(size_t));
@@ -62,24 +62,29 @@ static int init_labels(gp_kernel_labels *kl, const char *const *fulls, const gp_
     return rc;
 }
 
-int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
+int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls,
+                                const gp_label_variant *variants, size_t nk,
                                 gp_kernel_name_style style)
 {
-    return init_labels(kl, fulls, NULL, nk, style);
+    return init_labels(kl, fulls, variants, nk, style);
 }
 
 int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
                           gp_kernel_name_style style)
 {
     const char **fulls = malloc((nk ? nk : 1) * sizeof *fulls);
-    if (!fulls) {
-        *kl = (gp_kernel_labels){.n = 0};
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    }
-    for (size_t i = 0; i < nk; i++)
+    gp_label_variant *variants = malloc((nk ? nk : 1) * sizeof *variants);
+    int rc = fulls && variants ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < nk; i++) {
         fulls[i] = k[i].kernel;
-    const int rc = init_labels(kl, fulls, k, nk, style);
+        variants[i] = (gp_label_variant){k[i].variant, k[i].variants};
+    }
+    if (rc == GP_OK)
+        rc = init_labels(kl, fulls, variants, nk, style);
+    else
+        *kl = (gp_kernel_labels){.n = 0};
     free(fulls);
+    free(variants);
     return rc;
 }
 

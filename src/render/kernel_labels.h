@@ -27,9 +27,15 @@ typedef struct {
 /* The labels of the summary's kernels, in their order. GP_OK or out of host memory. */
 int gp_kernel_labels_init(gp_kernel_labels *kl, const gp_exec_kernel *k, size_t nk,
                           gp_kernel_name_style style);
-/* The labels of kernels named in order (a rank view's): `fulls` their demangled names (no
- * variants). */
-int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls, size_t nk,
+/* A kernel's variant among its codes, as its label says it (0 of 0: one code). */
+typedef struct {
+    unsigned variant, variants;
+} gp_label_variant;
+
+/* The labels of kernels named in order (a rank view's): `fulls` their demangled names, and
+ * their variants (NULL: none). */
+int gp_kernel_labels_init_names(gp_kernel_labels *kl, const char *const *fulls,
+                                const gp_label_variant *variants, size_t nk,
                                 gp_kernel_name_style style);
 void gp_kernel_labels_free(gp_kernel_labels *kl);
 /* Kernel `number`'s name in the style (1..n): two kernels of one name apart by number. */

@@ -351,14 +351,19 @@ static int print_ranks(FILE *out, const gp_rank_view *v, size_t width)
 
 static int labels_of(const gp_rank_view *v, const gp_render_options *o, gp_kernel_labels *kl)
 {
-    const char **names = malloc((v->n_kernels ? v->n_kernels : 1) * sizeof *names);
-    if (!names)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < v->n_kernels; i++)
+    const size_t n = v->n_kernels ? v->n_kernels : 1;
+    const char **names = malloc(n * sizeof *names);
+    gp_label_variant *variants = malloc(n * sizeof *variants);
+    int rc = names && variants ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < v->n_kernels; i++) {
         names[i] = v->kernels[i].kernel;
-    const int rc = gp_kernel_labels_init_names(kl, names, v->n_kernels,
-                                               o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+        variants[i] = (gp_label_variant){v->kernels[i].variant, v->kernels[i].variants};
+    }
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_init_names(kl, names, variants, v->n_kernels,
+                                         o ? o->kernel_name : GP_KERNEL_NAME_FULL);
     free(names);
+    free(variants);
     return rc;
 }
 

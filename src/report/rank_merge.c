@@ -41,7 +41,7 @@ typedef struct {
 struct gp_rank_merge {
     gp_report *into;
     gp_rank_view *view;
-    gp_hashmap kernels;          /* identity: the kernel's index in the view + 1 (size_t) */
+    gp_hashmap kernels;          /* code and identity: the kernel's index in the view + 1 */
     gp_hashmap ranks;            /* rank (int): its index in the view (size_t) */
     int lowest;                  /* the rank whose header `into` has; -1: none yet */
     tally *tallies;              /* per kernel of the view, for the file being folded */
@@ -297,14 +297,22 @@ static int emit_warning(gp_report *into, const rank_warning *w)
 
 /* The view's kernel of that identity, added when new: its index. */
 static int kernel_index(gp_rank_merge *m, const char *kernel, const char *mangled,
-                        size_t *index)
+                        uint64_t code, size_t *index)
 {
+    const char *identity = mangled ? mangled : kernel;
+    const size_t len = strlen(identity);
+    unsigned char *key = malloc(sizeof code + len);
+    if (!key)
+        return out_of_memory();
+    memcpy(key, &code, sizeof code);
+    memcpy(key + sizeof code, identity, len);
     bool added = false;
-    size_t *at = gp_hashmap_add_str(&m->kernels, mangled ? mangled : kernel, &added);
+    size_t *at = gp_hashmap_add(&m->kernels, key, sizeof code + len, &added);
+    free(key);
     if (!at)
         return out_of_memory();
     if (added) {
-        if (!gp_rank_view_add_kernel(m->view, kernel, mangled))
+        if (!gp_rank_view_add_kernel(m->view, kernel, mangled, code))
             return out_of_memory();
         *at = m->view->n_kernels;
     }
@@ -393,7 +401,7 @@ static int fold_launches(gp_rank_merge *m, const gp_exec_info *e, size_t rank)
     for (size_t i = 0; i < e->n_launches; i++) {
         const gp_exec_launch *l = &e->launches[i];
         size_t k;
-        GP_TRY(kernel_index(m, l->kernel, l->mangled, &k));
+        GP_TRY(kernel_index(m, l->kernel, l->mangled, l->code, &k));
         GP_TRY(grow_tallies(m));
         add_launch(&m->tallies[k], l);
     }
@@ -454,7 +462,7 @@ static int add_view_cells(gp_rank_merge *m, const gp_rank_view *pv, const size_t
     for (size_t k = 0; k < pv->n_kernels; k++) {
         const gp_rank_kernel *from = &pv->kernels[k];
         size_t to;
-        GP_TRY(kernel_index(m, from->kernel, from->mangled, &to));
+        GP_TRY(kernel_index(m, from->kernel, from->mangled, from->code, &to));
         for (size_t c = 0; c < from->n_cells; c++) {
             gp_rank_cell *cell = gp_rank_kernel_add_cell(&m->view->kernels[to]);
             if (!cell)

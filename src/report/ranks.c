@@ -51,7 +51,7 @@ gp_rank_entry *gp_rank_view_add_rank(gp_rank_view *v, const char *file)
 }
 
 gp_rank_kernel *gp_rank_view_add_kernel(gp_rank_view *v, const char *kernel,
-                                        const char *mangled)
+                                        const char *mangled, uint64_t code)
 {
     char *name = strdup(kernel), *identity = mangled ? strdup(mangled) : NULL;
     gp_rank_kernel *k = name && (identity || !mangled)
@@ -65,6 +65,7 @@ gp_rank_kernel *gp_rank_view_add_kernel(gp_rank_view *v, const char *kernel,
     }
     k->kernel = name;
     k->mangled = identity;
+    k->code = code;
     k->slowest = k->fastest = SIZE_MAX;
     return k;
 }
@@ -175,7 +176,42 @@ static int most_time_first(const void *a, const void *b)
     const double yd = y->time_ms.ranks ? y->time_ms.median : -1.0;
     if (xd != yd)
         return xd < yd ? 1 : -1;
-    return strcmp(gp_rank_kernel_identity(x), gp_rank_kernel_identity(y));
+    const int name = strcmp(gp_rank_kernel_identity(x), gp_rank_kernel_identity(y));
+    return name ? name : (x->code > y->code) - (x->code < y->code);
+}
+
+static size_t calls_of(const gp_rank_kernel *k)
+{
+    size_t calls = 0;
+    for (size_t c = 0; c < k->n_cells; c++)
+        calls += k->cells[c].calls;
+    return calls;
+}
+
+/* Whether a is a variant of the same kernel as b, numbered before it: more calls over the
+ * ranks, then the lower code (an order that files read in any order keep). */
+static bool before(const gp_rank_kernel *a, const gp_rank_kernel *b)
+{
+    const size_t ca = calls_of(a), cb = calls_of(b);
+    return ca != cb ? ca > cb : a->code < b->code;
+}
+
+/* The variants of each kernel of several codes, as an exec report numbers its own. */
+static void number_variants(gp_rank_view *v)
+{
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        gp_rank_kernel *k = &v->kernels[i];
+        unsigned n = 0, ahead = 0;
+        for (size_t j = 0; j < v->n_kernels; j++) {
+            const gp_rank_kernel *o = &v->kernels[j];
+            if (strcmp(gp_rank_kernel_identity(o), gp_rank_kernel_identity(k)) != 0)
+                continue;
+            n++;
+            ahead += j != i && before(o, k);
+        }
+        k->variants = n > 1 ? n : 0;
+        k->variant = n > 1 ? ahead + 1 : 0;
+    }
 }
 
 int gp_rank_view_derive(gp_rank_view *v)
@@ -192,6 +228,7 @@ int gp_rank_view_derive(gp_rank_view *v)
     /* Sorted before the ranks' sums, so that they add in one order, read back or not. */
     if (v->n_kernels > 1)
         qsort(v->kernels, v->n_kernels, sizeof *v->kernels, most_time_first);
+    number_variants(v);
     derive_ranks(v);
     v->world_size = v->n_ranks ? v->ranks[0].size : 0;
     return GP_OK;

@@ -290,8 +290,57 @@ static void test_view_json(void)
     gp_report_free(&view);
 }
 
+/* Two ranks of a JIT kernel of two codes: a view entry per code, numbered by calls over the
+ * ranks (code 9 ran 3 times, code 7 twice), labelled in text and read back from JSON. */
+static void test_view_variants(void)
+{
+    gp_report view;
+    gp_rank_merge *m;
+    gp_report_init(&view);
+    if (gp_rank_merge_open(&view, &m) != GP_OK)
+        return;
+    gp_report r0 = rank_report(0, 2), r1 = rank_report(1, 2);
+    add_launch(&r0, "jit", NULL, 1.0, -1, -1);
+    add_launch(&r0, "jit", NULL, 1.0, -1, -1);
+    add_launch(&r1, "jit", NULL, 2.0, -1, -1);
+    add_launch(&r1, "jit", NULL, 2.0, -1, -1);
+    add_launch(&r1, "jit", NULL, 2.0, -1, -1);
+    r0.exec.launches[0].code = r0.exec.launches[1].code = 7;
+    r1.exec.launches[0].code = 7;
+    r1.exec.launches[1].code = r1.exec.launches[2].code = 9;
+    int rc = fold(m, &r0, "r0.json");
+    rc = rc ? rc : fold(m, &r1, "r1.json");
+    const int closed = gp_rank_merge_close(m, rc == GP_OK);
+    const gp_rank_view *v = view.ranks;
+    const gp_rank_kernel *a = v && v->n_kernels == 2 ? &v->kernels[0] : NULL;
+    const gp_rank_kernel *b = a ? &v->kernels[1] : NULL;
+    const gp_rank_kernel *seven = a && a->code == 7 ? a : b, *nine = seven == a ? b : a;
+    tap_ok(rc == GP_OK && closed == GP_OK && a && seven && nine && seven->code == 7 &&
+               nine->code == 9 && seven->variant == 1 && nine->variant == 2 &&
+               seven->variants == 2 && seven->n_cells == 2 && nine->n_cells == 1,
+           "rank view: a kernel of two codes is an entry per code, variant 1 the one with the "
+           "most calls over the ranks (code 7: 3 calls on 2 ranks)");
+    char *text = tap_render_report(&view, (gp_render_options){.format = GP_OUT_TEXT});
+    tap_ok(text && strstr(text, "jit [variant 1 of 2]") && strstr(text, "jit [variant 2 of 2]"),
+           "rank view text: each entry labelled with its variant");
+    char *json = tap_render_report(&view, (gp_render_options){.format = GP_OUT_JSON});
+    gp_report back;
+    const int read = json ? gp_report_parse_json(json, strlen(json), "view", &back)
+                          : GP_ERR_RUNTIME;
+    const gp_rank_view *bv = read == GP_OK ? back.ranks : NULL;
+    tap_ok(bv && bv->n_kernels == 2 && bv->kernels[0].variants == 2 &&
+               bv->kernels[0].code != bv->kernels[1].code,
+           "rank view JSON: the entries' codes read back, their variants derived again");
+    if (read == GP_OK)
+        gp_report_free(&back);
+    free(text);
+    free(json);
+    gp_report_free(&view);
+}
+
 void test_ranks(void)
 {
+    test_view_variants();
     test_rank_sources();
     test_rank_malformed();
     test_view_numbers();
