@@ -82,6 +82,10 @@ static void launch_keys(gp_compare_row *row, const gp_exec_launch *l)
     add_key(row, "grid", v);
     snprintf(v, sizeof v, "%ux%ux%u", l->block.x, l->block.y, l->block.z);
     add_key(row, "block", v);
+    if (l->code) { /* one of a kernel's codes (its variants): the code is what runs agree on */
+        snprintf(v, sizeof v, "%llu", (unsigned long long)l->code);
+        add_key(row, "code", v);
+    }
 }
 
 static bool same_keys(const gp_compare_row *a, const gp_compare_row *b)
@@ -139,10 +143,12 @@ typedef struct {
     bool *used;                  /* launches already in a row */
 } launch_pool;
 
+/* The same kernel, shape and code (a code not known matches none: a report without codes,
+ * of an older gpuprof, has none). */
 static bool launch_matches(const gp_exec_launch *a, const gp_exec_launch *b)
 {
     return strcmp(a->kernel, b->kernel) == 0 && memcmp(&a->grid, &b->grid, sizeof a->grid) == 0 &&
-           memcmp(&a->block, &b->block, sizeof a->block) == 0;
+           memcmp(&a->block, &b->block, sizeof a->block) == 0 && a->code == b->code;
 }
 
 /* The average of each metric over the profiled launches like `like`, keyed as the first
@@ -319,12 +325,22 @@ static int match_launches(gp_comparison *c)
     return rc;
 }
 
-/* A kernel's place in a summary, from 1 (its #N in that report's views); 0: not there. */
-static size_t number_in(const gp_exec_kernel *k, size_t nk, const char *kernel)
+/* A kernel's place in a summary, from 1 (its #N in that report's views), by its name and
+ * code (a variant's); 0: not there. */
+static size_t number_in(const gp_exec_kernel *k, size_t nk, const char *kernel, uint64_t code)
 {
     for (size_t i = 0; i < nk; i++)
-        if (strcmp(k[i].kernel, kernel) == 0)
+        if (strcmp(k[i].kernel, kernel) == 0 && (!k[i].variants || k[i].code == code))
             return i + 1;
+    return 0;
+}
+
+/* The row's code key (0 when it has none). */
+static uint64_t code_of(const gp_compare_row *row)
+{
+    for (size_t i = 0; i < row->n_keys; i++)
+        if (strcmp(row->keys[i].name, "code") == 0)
+            return strtoull(row->keys[i].value, NULL, 10);
     return 0;
 }
 
@@ -340,10 +356,11 @@ static int number_rows(gp_comparison *c)
     for (size_t i = 0; rc == GP_OK && i < c->n_rows; i++) {
         gp_compare_row *row = &c->rows[i];
         const char *kernel = row->n_keys ? row->keys[0].value : "";
-        row->number = number_in(kb, nb, kernel);
+        const uint64_t code = code_of(row);
+        row->number = number_in(kb, nb, kernel, code);
         row->number_is_new = row->number == 0;
         if (row->number_is_new)
-            row->number = number_in(kn, nn, kernel);
+            row->number = number_in(kn, nn, kernel, code);
     }
     gp_exec_summary_free(kb, nb);
     gp_exec_summary_free(kn, nn);
