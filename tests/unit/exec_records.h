@@ -10,6 +10,11 @@
 
 /* The records of tests/fixtures/records/<name>/ read, then checked by check(). */
 void check_case(const char *name, void (*check)(const gp_report *r));
+/* The case read as gpuprof exec reads it (cmd_exec.c), with --source asked: its command line
+ * (argc words, the program last), the program's pid, the versions of the driver and runtime
+ * (13.0). The caller frees r. */
+int exec_report_of(const char *name, char *const *command_line, int argc, int pid,
+                   gp_report *r);
 /* One file, 9.jsonl, of exactly this text, read into a report r (the caller frees it). */
 int read_text(const char *text, gp_report *r);
 const gp_metric_value *metric(const gp_exec_launch *l, const char *key);

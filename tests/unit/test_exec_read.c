@@ -34,6 +34,29 @@ void check_case(const char *name, void (*check)(const gp_report *r))
     gp_report_free(&r);
 }
 
+int exec_report_of(const char *name, char *const *command_line, int argc, int pid,
+                   gp_report *r)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/records/%s", tap_fixtures, name);
+    gp_report_init(r);
+    r->is_exec = true;
+    snprintf(r->command, sizeof r->command, "exec");
+    snprintf(r->profiler.metric_set, sizeof r->profiler.metric_set, "default");
+    r->exec.request = gp_exec_request_default();
+    r->exec.request.source = true;
+    GP_TRY(gp_report_set_command_line(r, argc, (char **)command_line));
+    GP_TRY(gp_exec_set_program(&r->exec, 1, (char **)command_line + argc - 1));
+    r->exec.pid = pid;
+    GP_TRY(gp_records_read_dir(dir, r));
+    for (size_t i = 0; i < r->exec.n_devices; i++)
+        r->exec.devices[i].driver_version = r->exec.devices[i].runtime_version = 13000;
+    r->has_device = r->exec.n_devices > 0;
+    if (r->has_device)
+        r->device = r->exec.devices[0];
+    return GP_OK;
+}
+
 const gp_metric_value *metric(const gp_exec_launch *l, const char *key)
 {
     for (size_t i = 0; i < l->metrics.n_metrics; i++)

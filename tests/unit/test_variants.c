@@ -162,24 +162,7 @@ static int exec_report(gp_report *r)
     static char *const command_line[] = {"gpuprof", "exec", "--source", "--json",
                                          "--output=exec-variants.json", "--",
                                          "build/tests/apps/jit_variants", NULL};
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/records/variants", tap_fixtures);
-    gp_report_init(r);
-    r->is_exec = true;
-    snprintf(r->command, sizeof r->command, "exec");
-    snprintf(r->profiler.metric_set, sizeof r->profiler.metric_set, "default");
-    r->exec.request = gp_exec_request_default();
-    r->exec.request.source = true;
-    GP_TRY(gp_report_set_command_line(r, 7, (char **)command_line));
-    GP_TRY(gp_exec_set_program(&r->exec, 1, (char **)command_line + 6));
-    r->exec.pid = 900;
-    GP_TRY(gp_records_read_dir(dir, r));
-    for (size_t i = 0; i < r->exec.n_devices; i++)
-        r->exec.devices[i].driver_version = r->exec.devices[i].runtime_version = 13000;
-    r->has_device = r->exec.n_devices > 0;
-    if (r->has_device)
-        r->device = r->exec.devices[0];
-    return GP_OK;
+    return exec_report_of("variants", command_line, 7, 900, r);
 }
 
 /* exec-variants.json is the case as exec writes it, and reads back with its variants. */
