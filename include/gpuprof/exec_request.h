@@ -1,9 +1,10 @@
 /* What `gpuprof exec` is asked to do, in one struct: the command line fills it
  * (gp_request.exec), the library injected into the program receives it through the
  * environment (gp_exec_options.request, gpuprof/protocol.h), and the report keeps it
- * (gp_exec_info.request). Plain data: it owns its strings, so a copy is a copy.
- * The modes' names (the words of --replay and --graph-profiling, of the records and of the
- * reports) are one table in src/report/exec_modes.c. */
+ * (gp_exec_info.request). Plain data, declarations only: it owns its strings, so a copy is
+ * a copy. Its default and the modes' names (the words of --replay and --graph-profiling, of
+ * the records and of the reports) are gpuprof/exec_modes.h's, one table in
+ * src/report/exec_modes.c. */
 #ifndef GPUPROF_EXEC_REQUEST_H
 #define GPUPROF_EXEC_REQUEST_H
 
@@ -55,21 +56,5 @@ typedef struct {
     int rank;                               /* --rank (-1: from the launcher's environment);
                                                the report's alone, never sent to the library */
 } gp_exec_request;
-
-/* What a request is when no option changes it: no filter, no limit, auto, node,
- * GP_GRAPH_SAMPLES_DEFAULT sampled launches per graph, no per-line view, and the rank from the
- * environment. */
-gp_exec_request gp_exec_request_default(void);
-
-/* "auto", "rotate", "kernel", "application", indexed by mode. */
-extern const char *const gp_exec_replay_names[GP_EXEC_REPLAY_MODES];
-const char *gp_exec_replay_name(gp_exec_replay m);
-/* false for another name. */
-bool gp_exec_replay_from_name(const char *name, gp_exec_replay *m);
-
-/* "node", "graph", "time", indexed by mode. */
-extern const char *const gp_graph_profiling_names[GP_GRAPH_MODES];
-const char *gp_graph_profiling_name(gp_graph_profiling m);
-bool gp_graph_profiling_from_name(const char *name, gp_graph_profiling *m);
 
 #endif

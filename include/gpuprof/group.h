@@ -14,16 +14,16 @@
 typedef struct {
     const gp_report *report;
     size_t first, end;
-} gp_problem;
+} gp_problem_span;
 
 /* The problem that starts at results[first]: it and the results after it of the same family,
  * size and type. */
-gp_problem gp_problem_at(const gp_report *r, size_t first);
+gp_problem_span gp_problem_at(const gp_report *r, size_t first);
 /* Whether the parameter takes more than one value over the problem (where it does not apply,
  * NAN, counts as one value). */
-bool gp_problem_param_varies(const gp_problem *p, const char *name);
+bool gp_problem_param_varies(const gp_problem_span *p, const char *name);
 /* Whether the problem's known block shapes differ (a library call's is unknown: x 0). */
-bool gp_problem_block_varies(const gp_problem *p);
+bool gp_problem_block_varies(const gp_problem_span *p);
 
 /* What a sweep can vary: the block (its threads), the problem size, or the parameter of a
  * family of that name. */

@@ -8,6 +8,7 @@
 #ifndef GPUPROF_KERNELS_H
 #define GPUPROF_KERNELS_H
 
+#include "gpuprof/limits.h"
 #include "gpuprof/types.h"
 
 #include <stddef.h>
@@ -16,20 +17,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Bytes of one element of every type in the catalogue (int32, float32). */
-#define GP_ELEMENT_BYTES 4u
-
-/* Launch limits every supported GPU (compute capability 7.5 and later) shares. */
-#define GP_MAX_THREADS_PER_BLOCK 1024u
-#define GP_MAX_GRID_X 2147483647ull /* 2^31 - 1 */
-#define GP_MAX_GRID_Y 65535u
-/* Matrix sides: unsigned in this ABI, and bounded so that every coordinate (up to a side plus
- * a tile) and every grid dimension stays far from 32-bit overflow. */
-#define GP_MAX_MATRIX_SIDE (1u << 30)
-/* Problem sizes: 2^36 elements (256 GiB of int32) is beyond any GPU today; the memory check
- * refuses what does not fit, with the byte counts. */
-#define GP_MAX_ELEMENTS ((uint64_t)1 << 36)
 
 /* One kernel launch as the reports show it. */
 typedef struct {

@@ -7,7 +7,7 @@
 #define GPUPROF_REGISTRY_H
 
 #include "gpuprof/kernels.h"
-#include "gpuprof/options.h"
+#include "gpuprof/option_ids.h"
 
 #include <stdbool.h>
 #include <stddef.h>

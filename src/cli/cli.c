@@ -7,6 +7,7 @@
 #include "cli/option_table.h"
 #include "cli/command_table.h"
 #include "gpuprof/compare.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/render.h"
 #include "gpuprof/suggest.h"
 #include "gpuprof/status.h"

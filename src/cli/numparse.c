@@ -2,7 +2,7 @@
  * 2^24+7 are how awkward sizes are written), and the NXxNY / XxY shapes. */
 #include "gpuprof/numparse.h"
 
-#include "gpuprof/kernels.h"
+#include "gpuprof/limits.h"
 #include "gpuprof/status.h"
 
 #include <ctype.h>

@@ -7,6 +7,7 @@
 
 #include "cli/chips.h"
 
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/numparse.h"
 #include "gpuprof/regex_size.h"

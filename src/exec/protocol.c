@@ -2,6 +2,7 @@
  * program's environment, and read back by the library inside the program. Both halves
  * here, so what one writes the other reads. Linked into gpuprof and into
  * libgpuprof-inject.so: no cJSON, no cudart, no printing. */
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/protocol.h"
 
 #include "gpuprof/collector.h"

@@ -1,5 +1,5 @@
 /* Memory copies, memsets and unified memory from CUPTI's activity records: an `M`, `S` or
- * `U` line each (protocol.h), written with the kernels' lines by activity_records.c's buffer
+ * `U` line each (gpuprof/record_format.h), written with the kernels' lines by activity_records.c's buffer
  * callback. Always on, whatever --metrics asks: they need no replay. What CUPTI refuses
  * becomes a warning record. */
 #ifndef GPUPROF_INJECT_ACTIVITY_MEMORY_H

@@ -1,4 +1,4 @@
-/* Kernel times from CUPTI's activity records: a `K` line per kernel that ran (protocol.h),
+/* Kernel times from CUPTI's activity records: a `K` line per kernel that ran (gpuprof/record_format.h),
  * written by CUPTI's activity thread. */
 #ifndef GPUPROF_INJECT_ACTIVITY_RECORDS_H
 #define GPUPROF_INJECT_ACTIVITY_RECORDS_H

@@ -2,6 +2,7 @@
 #include "inject/contexts.h"
 
 #include "gpuprof/collector.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/profiler.h"
 #include "gpuprof/status.h"
 #include "inject/filters.h"

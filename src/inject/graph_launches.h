@@ -1,4 +1,4 @@
-/* The program's CUDA graph launches under --graph-profiling (protocol.h):
+/* The program's CUDA graph launches under --graph-profiling (gpuprof/protocol.h):
  *   node   each profiled graph launch first launches the graph's kernel nodes one by one on
  *          a private stream ("shadow launches", in dependency order, child graphs walked,
  *          memcpy and memset nodes executed in between), each profiled as an ordinary launch

@@ -1,4 +1,4 @@
-/* Writing the records of include/gpuprof/protocol.h: one JSON object per line, built in a buffer
+/* Writing the records of include/gpuprof/record_format.h: one JSON object per line, built in a buffer
  * and written with one write() so lines from several threads never interleave; and the
  * warning record, which every part of the library writes. No cJSON: the library lives in
  * someone else's process and keeps its dependencies few. */
@@ -20,7 +20,7 @@ typedef struct {
 /* Open the process's record file in `dir` (<dir>/<pid>.jsonl); 0 on success. */
 int gp_record_open(const char *dir, int pid);
 
-/* A record of this process: its type, then its pid, as every record of protocol.h begins. */
+/* A record of this process: its type, then its pid, as every record of record_format.h begins. */
 void gp_record_begin(gp_record *r, const char *type);
 /* Several records written at once: gp_record_add starts each (type and pid, on a zeroed
  * gp_record the first time), gp_record_end_object ends each, gp_record_flush writes them

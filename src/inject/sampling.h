@@ -1,6 +1,6 @@
 /* DRAM traffic of the program's own graph launches, sampled with CUPTI's PM sampling (one
  * sample per GP_SAMPLE_INTERVAL_NS of GPU time, counters/pm_sampler.c), a window per graph
- * launch: a `sampled` record and its `P` lines (protocol.h); gpuprof apportions the samples
+ * launch: a `sampled` record and its `P` lines (gpuprof/record_format.h); gpuprof apportions the samples
  * to the graph's kernel nodes by their activity records. CUPTI refuses PM sampling beside an
  * enabled range profiler (CUPTI_ERROR_HARDWARE_BUSY, H100, CUDA 13.0): the two take turns on
  * a device, the caller suspending the range profilers before a window and sessions.c

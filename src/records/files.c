@@ -3,7 +3,7 @@
 #define _DEFAULT_SOURCE /* mmap's flags, dirent */
 #include "records/records.h"
 
-#include "gpuprof/protocol.h"
+#include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 
 #include <dirent.h>

@@ -2,7 +2,7 @@
 #include "records/launch_table.h"
 
 #include "gpuprof/demangle.h"
-#include "gpuprof/protocol.h"
+#include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 
 #include <math.h>

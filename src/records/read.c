@@ -1,4 +1,4 @@
-/* gpuprof exec: the records the injected library wrote (gpuprof/protocol.h) read back into
+/* gpuprof exec: the records the injected library wrote (gpuprof/record_format.h) read back into
  * the report: devices, each launch with its counters turned into metrics the same way as the
  * kernel commands', kernel times from the activity records, warnings. This file reads the
  * JSON records and drives the two passes; the profiler records are read_profilers.c's, the
@@ -15,7 +15,7 @@
 #include "records/records.h"
 
 #include "gpuprof/collectives.h"
-#include "gpuprof/protocol.h"
+#include "gpuprof/record_format.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"

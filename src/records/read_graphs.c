@@ -3,7 +3,7 @@
  * collect them, and its metrics derived again. */
 #include "records/read_graphs.h"
 
-#include "gpuprof/protocol.h"
+#include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 #include "records/dram_shares.h"
 #include "records/launch_table.h"

@@ -1,4 +1,4 @@
-/* CUDA graphs' records (gpuprof/protocol.h) read into the report: a launch record's graph,
+/* CUDA graphs' records (gpuprof/record_format.h) read into the report: a launch record's graph,
  * node and how; `graph` records (a graph whose nodes were not shadow-launched gives them a
  * note saying why); `sampled` records and their `P` lines, whose DRAM traffic is shared among
  * the kernel nodes of the graph launch (records/dram_shares.h) once every line is read.

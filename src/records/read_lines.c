@@ -2,7 +2,7 @@
  * reader in one table. */
 #include "records/read_lines.h"
 
-#include "gpuprof/protocol.h"
+#include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
 #include "records/read_graphs.h"

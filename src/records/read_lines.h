@@ -1,4 +1,4 @@
-/* The lines of numbers (gpuprof/protocol.h): a kernel that ran (K), a copy (M), a memset (S),
+/* The lines of numbers (gpuprof/record_format.h): a kernel that ran (K), a copy (M), a memset (S),
  * a unified-memory counter record (U), a DRAM sample of a graph launch (P). A line that is
  * not whole (a crash cut it) is skipped; one with a number out of its field's range is
  * ignored with a warning. Private to src/records/. */

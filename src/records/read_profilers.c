@@ -3,6 +3,7 @@
  * counters. */
 #include "records/read_profilers.h"
 
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/status.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* --source's records (gpuprof/protocol.h) read into the report: a `source` record per patched
+/* --source's records (gpuprof/record_format.h) read into the report: a `source` record per patched
  * SASS instruction, kept until every record is read, then grouped by (pid, launch) into each
  * kernel's per-line view (gpuprof/source_view.h); a `source_note` record, why a kernel has
  * none, kept as its view's note. Private to src/records/. */

@@ -1,4 +1,4 @@
-/* The records room: what the library injected into a program wrote (gpuprof/protocol.h)
+/* The records room: what the library injected into a program wrote (gpuprof/record_format.h)
  * read back into the report's `exec` section, and the later runs of --replay=application
  * merged into the first. Its files, from the top:
  *   files.c          the records folder: each <pid>.jsonl listed in name order and mapped

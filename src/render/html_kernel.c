@@ -91,7 +91,7 @@ typedef struct {
     const gp_report *r;
     bool label_sources;
     char (*labels)[LABEL_LEN];       /* per result: variant, the parameters that vary, [file] */
-    gp_problem *problem;             /* per result: its problem */
+    gp_problem_span *problem;             /* per result: its problem */
     size_t n_problems;
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;                   /* the table's metric columns */
@@ -134,7 +134,7 @@ static int view_init(results_view *v, const gp_report *r)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
     for (size_t first = 0; first < r->n_results; first = v->problem[first].end) {
-        const gp_problem p = gp_problem_at(r, first);
+        const gp_problem_span p = gp_problem_at(r, first);
         for (size_t i = p.first; i < p.end; i++)
             v->problem[i] = p;
         v->n_problems++;
@@ -295,7 +295,7 @@ static void fill_bandwidth(const results_view *v, size_t i, gp_svg_row *row, con
     else
         snprintf(row->value_text[0], GP_SVG_VALUE_LEN, "%.1f GB/s", res->gbps);
     bandwidth_whisker(res, row);
-    const gp_problem *p = &v->problem[i];
+    const gp_problem_span *p = &v->problem[i];
     if (!row->row_class && p->end - p->first > 1 && is_best(v, i)) {
         row->row_class = "best";
         row->marker = "\xe2\x97\x80 fastest";

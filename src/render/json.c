@@ -6,6 +6,7 @@
 #include "render/json_source.h"
 
 #include "gpuprof/compare.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/origin_names.h"
 #include "render/json_activities.h"

@@ -203,7 +203,7 @@ static void format_number(char *buf, size_t len, double v)
 }
 
 /* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
-static void row_params(const gp_problem *pr, const gp_result *res, char *buf, size_t len)
+static void row_params(const gp_problem_span *pr, const gp_result *res, char *buf, size_t len)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < res->n_params; i++) {
@@ -256,7 +256,7 @@ static void add_launch_rows(gp_text_table *t, const gp_result *res, const metric
 
 /* A result's first cell: its variant, the parameters that vary, its file when they differ;
  * known before the result is measured. */
-static void result_label(char *buf, size_t len, const gp_problem *pr, bool label_sources,
+static void result_label(char *buf, size_t len, const gp_problem_span *pr, bool label_sources,
                          const gp_result *res)
 {
     char params[96], source[24] = "";
@@ -266,7 +266,7 @@ static void result_label(char *buf, size_t len, const gp_problem *pr, bool label
     snprintf(buf, len, "%.60s%s%s", res->variant, params, source);
 }
 
-static void add_result_row(gp_text_table *t, const gp_problem *pr, bool label_sources,
+static void add_result_row(gp_text_table *t, const gp_problem_span *pr, bool label_sources,
                            const gp_result *res, const metric_columns *m)
 {
     const bool two_d = res->nx != 0;
@@ -292,7 +292,7 @@ static void add_result_row(gp_text_table *t, const gp_problem *pr, bool label_so
 }
 
 /* The heading of a problem, with the parameters every one of its rows shares. */
-static void print_problem(FILE *out, const gp_problem *pr, size_t width)
+static void print_problem(FILE *out, const gp_problem_span *pr, size_t width)
 {
     const gp_result *res = &pr->report->results[pr->first];
     char size[64], note[32], line[512];
@@ -407,7 +407,7 @@ typedef struct {
     bool label_sources;
     metric_columns *m;
     size_t next;               /* the next result to write */
-    gp_problem pr;             /* the problem being written, while in_problem */
+    gp_problem_span pr;             /* the problem being written, while in_problem */
     bool in_problem;
     gp_text_table t;
     size_t *widths;            /* its columns' widths when its rows are written one by one */

@@ -4,6 +4,7 @@
  * per kernel, one row per metric with its minimum, maximum and average over the profiled
  * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
  * means; with --source each kernel's lines (text_exec_lines.c). */
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"

@@ -1,6 +1,7 @@
 /* CUDA-graph kernel nodes in exec's views (render/text_graph.h). */
 #include "render/text_graph.h"
 
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/origin_names.h"
 #include "gpuprof/status.h"
 

@@ -1,7 +1,7 @@
-/* The exec request's defaults and its modes' names (gpuprof/exec_request.h): one table each,
+/* The exec request's defaults and its modes' names (gpuprof/exec_modes.h): one table each,
  * for the command line, the injected library, the records and the reports. Linked into
  * libgpuprof-inject.so too: no cJSON, no cudart, no printing. */
-#include "gpuprof/exec_request.h"
+#include "gpuprof/exec_modes.h"
 
 #include <string.h>
 

@@ -27,15 +27,15 @@ static bool same_problem(const gp_result *a, const gp_result *b)
            a->ny == b->ny && strcmp(a->type, b->type) == 0;
 }
 
-gp_problem gp_problem_at(const gp_report *r, size_t first)
+gp_problem_span gp_problem_at(const gp_report *r, size_t first)
 {
     size_t end = first + 1;
     while (end < r->n_results && same_problem(&r->results[first], &r->results[end]))
         end++;
-    return (gp_problem){r, first, end};
+    return (gp_problem_span){r, first, end};
 }
 
-bool gp_problem_param_varies(const gp_problem *p, const char *name)
+bool gp_problem_param_varies(const gp_problem_span *p, const char *name)
 {
     const gp_result *results = p->report->results;
     const double first = param_value(&results[p->first], name);
@@ -45,7 +45,7 @@ bool gp_problem_param_varies(const gp_problem *p, const char *name)
     return false;
 }
 
-bool gp_problem_block_varies(const gp_problem *p)
+bool gp_problem_block_varies(const gp_problem_span *p)
 {
     const gp_dim3 *b0 = NULL;
     for (size_t i = p->first; i < p->end; i++) {

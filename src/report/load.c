@@ -6,6 +6,7 @@
  * only adds keys, so its reports stay readable here; a new major version is refused. This file reads the document and a kernel command's results;
  * report/load_parts.c the devices and metric sets, report/load_exec.c the exec section, and
  * the JSON-input layer report/json_in.c the values and the text (UTF-8, size and depth). */
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_request.h"
 #include "gpuprof/report.h"
 

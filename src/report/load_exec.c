@@ -4,6 +4,7 @@
  * summary is derived from the launches, so it is checked, not kept. */
 #include "report/load_exec.h"
 
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/origin_names.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"

@@ -7,14 +7,19 @@
   edge must be one the table allows:
     includes: a file of folder A including a private header "B/name.h" of folder B;
     links:    an object of folder A (nm) needing a symbol an object of folder B defines.
+    declarations: a file of folder A naming a type, macro or constant of a header of
+              include/gpuprof/ whose functions folder B defines (the header's owner: a
+              header of no function is shared vocabulary, owned by none).
   The headers of include/gpuprof/ are declarations anyone may include: what they declare is
-  checked where it is linked. The table itself has no cycle.
+  checked where it is linked and where it is named. The table itself has no cycle.
 - The layer rules it states about printing, exiting and the injected library hold in the
   code they name."""
 import glob
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 
 import tap
 
@@ -91,13 +96,13 @@ def cycles_of(plan):
 
 # ---- the graph from the code -------------------------------------------------------------
 
-def sources():
-    """Every C or CUDA source and private header of the code folders, relative to ROOT."""
+def sources(root=ROOT):
+    """Every C or CUDA source and private header of the code folders, relative to root."""
     out = []
     for folder in CODE_FOLDERS:
         for ext in ("c", "h", "cu", "cuh"):
-            out += glob.glob(os.path.join(ROOT, folder, "**", "*." + ext), recursive=True)
-    return sorted(os.path.relpath(p, ROOT) for p in out)
+            out += glob.glob(os.path.join(root, folder, "**", "*." + ext), recursive=True)
+    return sorted(os.path.relpath(p, root) for p in out)
 
 
 def include_edges(plan):
@@ -168,6 +173,55 @@ def link_edges(plan, objs):
             target = definer.get(name)
             if target and room_of(src, plan) != room_of(target, plan):
                 edges.append((room_of(src, plan), room_of(target, plan), src, target, name))
+    return edges
+
+
+def header_names(path):
+    """(what a header of include/gpuprof/ declares for others to name: its macros, enum
+    constants, type names and inline functions; the functions it declares, defined in
+    objects)."""
+    text = code_of(path)
+    names = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", text, re.M))
+    names = {n for n in names if not re.fullmatch(r"GPUPROF_\w+_H", n)}
+    for body in re.findall(r"\benum\b[^{;]*\{([^}]*)\}", text):
+        names |= set(re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)\s*(?==|,|$)", body.strip()))
+    names |= set(re.findall(r"\}\s*([A-Za-z_]\w*)\s*;", text))
+    names |= set(re.findall(r"typedef\s+[^;{}]*?\b([A-Za-z_]\w*)\s*;", text))
+    names |= set(re.findall(r"static\s+inline\s+[\w\s\*]*?\b([a-z_]\w*)\s*\(", text))
+    functions = set(re.findall(r"^[A-Za-z_][\w\s\*]*?\b([a-z_]\w*)\s*\([^;{]*\)[^;{]*;",
+                               text, re.M))
+    return names - functions, functions
+
+
+def header_owners(plan, objs):
+    """{header: (owner room, owner file, names)} for the headers of include/gpuprof/ whose
+    functions an object defines: the room and file that define the most of them."""
+    definer = {}
+    for src, (defined, _) in symbols(objs).items():
+        for name in defined:
+            definer.setdefault(name, src)
+    owners = {}
+    for header in sorted(glob.glob(os.path.join(ROOT, "include", "gpuprof", "*.h"))):
+        names, functions = header_names(header)
+        files = [definer[f] for f in functions if f in definer]
+        if not files:
+            continue
+        owner = max(sorted(set(files)), key=files.count)
+        owners[os.path.relpath(header, ROOT)] = (room_of(owner, plan), owner, names)
+    return owners
+
+
+def declaration_edges(plan, owners, root=ROOT):
+    """(source room, owner room, source file, owner file, name, header) for each type, macro
+    or constant a file of one room names from a header another room owns."""
+    edges = []
+    for path in sources(root):
+        room = room_of(path, plan)
+        used = set(re.findall(r"\b[A-Za-z_]\w*\b", code_of(os.path.join(root, path))))
+        for header, (owner_room, owner_file, names) in owners.items():
+            if owner_room and owner_room != room:
+                for name in sorted(used & names):
+                    edges.append((room, owner_room, path, owner_file, name, header))
     return edges
 
 
@@ -278,6 +332,11 @@ def test_graph(plan):
         return
     report_edges("links", link_edges(plan, objs), plan,
                  lambda e: "%s needs %s of %s: %s may not use %s" % (e[2], e[4], e[3], e[0], e[1]))
+    owners = header_owners(plan, objs)
+    report_edges("declarations", declaration_edges(plan, owners), plan,
+                 lambda e: "%s names %s of %s (owned by %s): %s may not use %s" %
+                 (e[2], e[4], e[5], e[3], e[0], e[1]))
+    test_planted_declaration(plan, owners)
     # The sanitizer and fuzzing builds make gpuprof alone, over another build's kernels.
     inject = [s for s in missing if s.startswith("src/inject/")]
     kernels = [s for s in missing if s.endswith(".cu")]
@@ -290,6 +349,22 @@ def test_graph(plan):
         else:
             tap.ok(True, "%s objects are linked in (%d)" %
                    (what, len([s for s in objs if s.startswith(prefix)])))
+
+
+def test_planted_declaration(plan, owners):
+    """A forbidden use of a type or macro planted in a temporary copy of the code is caught:
+    src/counters/metrics.c naming GP_EXEC_ESTIMATE_NOTE, exec_summary.h's (src/report/)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for folder in CODE_FOLDERS:
+            shutil.copytree(os.path.join(ROOT, folder), os.path.join(tmp, folder))
+        victim = os.path.join(tmp, "src", "counters", "metrics.c")
+        with open(victim, "a") as f:
+            f.write("\nconst char *gp_planted_note(void) { return GP_EXEC_ESTIMATE_NOTE; }\n")
+        planted = [e for e in declaration_edges(plan, owners, tmp)
+                   if e[4] == "GP_EXEC_ESTIMATE_NOTE" and not allowed(plan, e[0], e[1], e[3])]
+    tap.ok(len(planted) == 1 and planted[0][2] == "src/counters/metrics.c",
+           "a macro of src/report/'s header planted in src/counters/ is a forbidden edge",
+           planted)
 
 
 def test_printing_and_exiting():

@@ -6,6 +6,7 @@
  * own heap block of its exact size, so a read past a file's end is caught. Nothing is printed
  * and nothing exits. */
 #include "records/records.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"

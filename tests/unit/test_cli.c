@@ -3,6 +3,7 @@
 
 #include "gpuprof/cli.h"
 #include "gpuprof/commands.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/status.h"
 
 #include <stdarg.h>

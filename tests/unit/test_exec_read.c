@@ -6,6 +6,7 @@
 #include "gpuprof/collectives.h"
 
 #include "records/records.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"

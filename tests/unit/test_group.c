@@ -25,7 +25,7 @@ static void add(gp_report *r, const char *variant, const char *type, uint64_t n,
     gp_result_add_param(res, "pad", pad);
 }
 
-static bool same_problem(gp_problem p, size_t first, size_t end)
+static bool same_problem(gp_problem_span p, size_t first, size_t end)
 {
     return p.first == first && p.end == end;
 }
@@ -41,7 +41,7 @@ static void problems(void)
     add(&r, "lib", "float32", 2048, 0, NAN, 1);   /* a library call: block unknown */
     add(&r, "a", "float32", 2048, 256, 4, 1);
 
-    const gp_problem a = gp_problem_at(&r, 0), b = gp_problem_at(&r, 3),
+    const gp_problem_span a = gp_problem_at(&r, 0), b = gp_problem_at(&r, 3),
                      c = gp_problem_at(&r, 4);
     tap_ok(same_problem(a, 0, 3), "problem: consecutive results of one family, size and type");
     tap_ok(same_problem(b, 3, 4), "problem: another size starts another problem");

@@ -3,6 +3,7 @@
  * entries of a name counts, as getenv. */
 #include "tap.h"
 
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/protocol.h"
 
 #include <regex.h>

@@ -5,6 +5,7 @@
 
 #include "exec/rank.h"
 #include "gpuprof/collectives.h"
+#include "gpuprof/exec_modes.h"
 #include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 
