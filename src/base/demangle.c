@@ -17,8 +17,8 @@
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 
-static cxa_demangle_fn demangler;
-static pthread_once_t found_once = PTHREAD_ONCE_INIT;
+static cxa_demangle_fn demangler;   /* Guard: found_once (written once, read after it) */
+static pthread_once_t found_once = PTHREAD_ONCE_INIT; /* Guard: none, it is the guard */
 
 static void find_demangler(void)
 {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char last_error[GP_MESSAGE_LEN]; /* per thread: the profiler opens on
-                                                         its own */
+/* Guard: thread-local, each thread's own (the profiler opens on its own thread). */
+static _Thread_local char last_error[GP_MESSAGE_LEN];
 static _Thread_local char last_hint[GP_MESSAGE_LEN];
 
 int gp_fail(int code, const char *fmt, ...)

@@ -136,8 +136,8 @@ int gp_cupti_evaluate(CUpti_Profiler_Host_Object *host, const uint8_t *counter_d
 /* CUPTI's profiler API is initialised once per process, however many users hold it (exec
  * opens a profiler per context and a PM sampler per device): counted here, so that no user's
  * release de-initialises what another still uses. */
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned init_count;
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
+static unsigned init_count;                                     /* Guard: init_lock */
 
 int gp_cupti_profiler_acquire(void)
 {

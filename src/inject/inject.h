@@ -23,14 +23,28 @@
  *     (filters.c), the private streams (streams.c) and the graph launches' state
  *     (graph_launches.c). So no other thread's kernel falls into a profiled launch's
  *     session, or into a graph launch's shadow launches or sampling window.
- *   - The executable graphs' table has its own lock (graphs.c), taken inside the launch
- *     lock or alone (instantiation and update callbacks), never the other way round.
  *   - CUPTI's activity thread delivers the activity records (activity_records.c,
- *     activity_memory.c) and asks the profiled-id sets (profiled.c, their own lock).
- *   - The sampler table (sampling.c) and the record file (record.c) have their own locks,
- *     taken last.
- *   - Every file-scope or static variable says which lock guards it ("Guard: ..."), or why
- *     it needs none; tests/cli/test_hacking.py holds that to the code. */
+ *     activity_memory.c), one buffer at a time, and asks the codes and the profiled-id sets.
+ *   - Every mutex linked into the library, in the one order a thread may hold several (a
+ *     lock is never taken while one after it is held):
+ *       1. the process's end (inject.c's `once`), around the last passes and flushes;
+ *       2. unified memory's start (activity_memory.c), around its configuration, alone;
+ *       3. the launch lock (locks.c), recursive;
+ *       4. the executable graphs' table (graphs.c), inside the launch lock or alone
+ *          (instantiation and update callbacks);
+ *       5. the sampler table (sampling.c), inside the launch lock: it opens PM samplers
+ *          (6) and writes records (9);
+ *       6. CUPTI's profiler initialisation count (counters/cupti_call.c), when a profiler or
+ *          sampler opens or closes;
+ *       7. the activity buffers, one at a time (activity_records.c), on CUPTI's thread or
+ *          inside a flush (after 1 or 3);
+ *       8. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins
+ *          (counters/cubins.c): each held only around its own table, never two at once;
+ *       9. the record file (record.c), around one write, last.
+ *   - Every file-scope or static variable linked into the library (src/inject/, and the files
+ *     of other rooms the Makefile's INJECT_SRC names) says which lock guards it
+ *     ("Guard: ..."), or why it needs none; tests/cli/test_hacking.py holds that to the
+ *     code. */
 #ifndef GPUPROF_INJECT_INJECT_H
 #define GPUPROF_INJECT_INJECT_H
 

@@ -385,15 +385,37 @@ def test_printing_and_exiting():
     tap.ok(not writers, "only src/render/ (and src/main.c) write to a FILE", writers)
 
 
+def linked_into_library():
+    """The C sources the Makefile links into libgpuprof-inject.so (INJECT_SRC): src/inject/,
+    src/counters/, src/base/ and the files it names besides."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        text = f.read()
+    m = re.search(r"^INJECT_SRC\s*:=((?:.*\\\n)*.*)$", text, re.M)
+    value = m.group(1).replace("\\\n", " ") if m else ""
+    patterns = []
+    for wildcard in re.findall(r"\$\(wildcard ([^)]*)\)", value):
+        patterns += wildcard.split()
+    patterns += re.sub(r"\$\(wildcard [^)]*\)", " ", value).split()
+    files = set()
+    for pattern in patterns:
+        files.update(glob.glob(os.path.join(ROOT, pattern)))
+    return sorted(os.path.relpath(p, ROOT) for p in files if p.endswith(".c"))
+
+
 def test_inject_rules():
     files = sorted(p for p in sources() if p.startswith("src/inject/"))
     tap.ok(len(files) > 20, "src/inject/ has its files (%d)" % len(files))
     bad = [p for p in files if p != "src/inject/inject.h" and not includes_rules_header(p)]
     tap.ok(not bad, "every file of src/inject/ includes its rules (inject/inject.h) first, "
            "through its own header", bad)
-    unguarded = [u for p in files if p.endswith(".c") for u in unguarded_statics(p)]
-    tap.ok(not unguarded, "every static or file-scope variable of src/inject/ says its guard "
-           "(\"Guard: ...\"), or is read-only", unguarded)
+    linked = linked_into_library()
+    tap.ok(len(linked) > len([p for p in files if p.endswith(".c")]) and
+           "src/base/status.c" in linked and "src/exec/protocol.c" in linked,
+           "the library links src/inject/ and the files the Makefile names besides (%d)" %
+           len(linked))
+    unguarded = [u for p in linked for u in unguarded_statics(p)]
+    tap.ok(not unguarded, "every static or file-scope variable linked into the injected "
+           "library says its guard (\"Guard: ...\"), or is read-only", unguarded)
 
 
 def test_checks_can_fail(plan):
