@@ -57,16 +57,14 @@ void gp_source_instructions_free(gp_source_instruction *v, size_t n);
 
 /* ---- the cubins loaded in this process ------------------------------------------------------ */
 
-/* Keep a copy of a cubin the driver loaded (a module-load callback's), by its CRC. Thread-safe. */
+/* Keep a copy of a cubin the driver loaded (a module-load callback's, src/inject/ or
+ * src/runner/source_lines.c's), by its CRC. Thread-safe. */
 int gp_cubins_add(const void *cubin, size_t size);
-/* Subscribe to CUPTI's module-load callbacks, which add every cubin loaded from now on (the
- * kernel commands; the injected library has its own subscriber and calls gp_cubins_add). */
-int gp_cubins_watch(void);
 /* The file ("dir/file") and line of an instruction; false when unknown (no such cubin, or no
  * line information in it). *file is malloc'd. */
 bool gp_cubins_line(uint64_t crc, const char *function, uint32_t pc, char **file,
                     uint32_t *line);
-/* Forget every cubin (and end the subscription of gp_cubins_watch). */
+/* Forget every cubin. */
 void gp_cubins_clear(void);
 
 /* ---- collection ------------------------------------------------------------------------------ */

@@ -1,6 +1,8 @@
 /* The cubins of gpuprof/sass_source.h: a copy of each cubin the driver loaded, by the CRC
  * CUPTI's SASS metrics name it with, for the SASS-to-source correlation, which needs the cubin
- * itself (a module-load callback's pointer is valid only during the callback).
+ * itself (a module-load callback's pointer is valid only during the callback). The callbacks
+ * that hand them over are their users' (src/inject/source_pass.c, src/runner/source_lines.c):
+ * CUPTI's subscriptions stay out of this layer.
  * Counters layer: never prints, never exits, never links cudart. */
 #include "gpuprof/sass_source.h"
 
@@ -23,7 +25,6 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
 static gp_hashmap cubins;            /* cubin_copy by the CRC's low 32 bits. Guard: lock */
 static bool ready;                   /* cubins initialised. Guard: lock */
-static CUpti_SubscriberHandle watcher; /* gp_cubins_watch's. Guard: lock */
 
 /* SASS metrics records carry the CRC in 32 bits: the table is keyed by those. */
 static uint32_t key_of(uint64_t crc)
@@ -60,40 +61,6 @@ int gp_cubins_add(const void *cubin, size_t size)
     }
     pthread_mutex_unlock(&lock);
     return rc;
-}
-
-static void CUPTIAPI on_module(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                               const void *params)
-{
-    (void)data;
-    if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED)
-        return;
-    const CUpti_ResourceData *r = params;
-    const CUpti_ModuleResourceData *m = r->resourceDescriptor;
-    if (gp_cubins_add(m->pCubin, m->cubinSize) != GP_OK)
-        gp_clear_error(); /* that module's lines stay unknown, and the view says so */
-}
-
-int gp_cubins_watch(void)
-{
-    pthread_mutex_lock(&lock);
-    const bool watching = watcher != NULL;
-    pthread_mutex_unlock(&lock);
-    if (watching)
-        return GP_OK;
-    CUpti_SubscriberHandle s;
-    CUPTI(cuptiSubscribe(&s, on_module, NULL));
-    /* The whole domain, not just module loads: with only that callback enabled, the SASS
-     * metrics counted the first flush of the process and nothing after (H100, CUDA 13.0). */
-    const CUptiResult r = cuptiEnableDomain(1, s, CUPTI_CB_DOMAIN_RESOURCE);
-    if (r != CUPTI_SUCCESS) {
-        cuptiUnsubscribe(s);
-        return gp_cupti_fail(r, "cuptiEnableDomain(...)", __FILE__, __LINE__);
-    }
-    pthread_mutex_lock(&lock);
-    watcher = s;
-    pthread_mutex_unlock(&lock);
-    return GP_OK;
 }
 
 static bool correlate(const cubin_copy *c, const char *function, uint32_t pc, char **file,
@@ -136,9 +103,6 @@ bool gp_cubins_line(uint64_t crc, const char *function, uint32_t pc, char **file
 void gp_cubins_clear(void)
 {
     pthread_mutex_lock(&lock);
-    if (watcher)
-        cuptiUnsubscribe(watcher);
-    watcher = NULL;
     if (ready) {
         size_t cursor = 0;
         const void *key;

@@ -1,18 +1,48 @@
 /* The per-line pass of runner/source_lines.h. */
 #include "runner/source_lines.h"
 
+#include "counters/cupti_call.h"
 #include "gpuprof/device.h"
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <cupti.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The module-load subscription: the kernel commands' one CUPTI subscriber, while a run counts
+ * instructions (HACKING.md, the CUPTI rule); NULL when none. */
+static CUpti_SubscriberHandle watcher;
+
+static void CUPTIAPI on_module(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                               const void *params)
+{
+    (void)data;
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED)
+        return;
+    const CUpti_ResourceData *r = params;
+    const CUpti_ModuleResourceData *m = r ? r->resourceDescriptor : NULL;
+    if (m && gp_cubins_add(m->pCubin, m->cubinSize) != GP_OK)
+        gp_clear_error(); /* that module's lines stay unknown, and the view says so */
+}
+
 int gp_source_lines_watch(void)
 {
-    return gp_cubins_watch();
+    if (watcher)
+        return GP_OK;
+    CUpti_SubscriberHandle s;
+    CUPTI(cuptiSubscribe(&s, on_module, NULL));
+    /* The whole domain, not just module loads: with only that callback enabled, the SASS
+     * metrics counted the first flush of the process and nothing after (H100, CUDA 13.0). */
+    const CUptiResult r = cuptiEnableDomain(1, s, CUPTI_CB_DOMAIN_RESOURCE);
+    if (r != CUPTI_SUCCESS) {
+        cuptiUnsubscribe(s);
+        return gp_cupti_fail(r, "cuptiEnableDomain(...)", __FILE__, __LINE__);
+    }
+    watcher = s;
+    return GP_OK;
 }
 
 int gp_source_lines_open(int device, const char *unwatched, gp_report *report,
@@ -67,5 +97,8 @@ int gp_source_lines_collect(gp_sass_source *s, int device, const gp_source_targe
 void gp_source_lines_close(gp_sass_source *s)
 {
     gp_sass_source_close(s);
+    if (watcher)
+        cuptiUnsubscribe(watcher);
+    watcher = NULL;
     gp_cubins_clear();
 }

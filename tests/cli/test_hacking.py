@@ -402,6 +402,21 @@ def linked_into_library():
     return sorted(os.path.relpath(p, ROOT) for p in files if p.endswith(".c"))
 
 
+def test_cupti_callbacks():
+    """CUPTI's callbacks, subscriptions and activity records only in src/inject/ and the
+    kernel commands' per-line pass (src/runner/source_lines.c), as HACKING.md says."""
+    allowed_files = ("src/runner/source_lines.c",)
+    found = []
+    for path in sources():
+        if path.startswith("src/inject/") or path in allowed_files or not path.endswith(".c"):
+            continue
+        if re.search(r"\bcupti(Subscribe|Unsubscribe|EnableCallback|EnableDomain|"
+                     r"EnableAllDomains|Activity\w+)\s*\(", code_of(os.path.join(ROOT, path))):
+            found.append(path)
+    tap.ok(not found, "CUPTI's callbacks and activity records only in src/inject/ and %s" %
+           ", ".join(allowed_files), found)
+
+
 def test_inject_rules():
     files = sorted(p for p in sources() if p.startswith("src/inject/"))
     tap.ok(len(files) > 20, "src/inject/ has its files (%d)" % len(files))
@@ -445,6 +460,7 @@ def main():
     test_plan(plan)
     test_graph(plan)
     test_printing_and_exiting()
+    test_cupti_callbacks()
     test_inject_rules()
     test_checks_can_fail(plan)
     tap.done()
