@@ -37,6 +37,14 @@ void *gp_hashmap_add(gp_hashmap *m, const void *key, size_t key_len, bool *added
  * slots', not the insertions'. */
 void *gp_hashmap_next(const gp_hashmap *m, size_t *cursor, const void **key, size_t *key_len);
 
+/* Keys of a fixed part (a struct of integers: a code, a context, a shape) followed by a name
+ * (without its NUL), built on the stack when short: what tells one kernel's launches apart.
+ * NULL as gp_hashmap_find and gp_hashmap_add give it, or when memory ran out. */
+void *gp_hashmap_find_named(const gp_hashmap *m, const void *fixed, size_t fixed_len,
+                            const char *name);
+void *gp_hashmap_add_named(gp_hashmap *m, const void *fixed, size_t fixed_len,
+                           const char *name, bool *added);
+
 /* Strings as keys (the terminating NUL included, so a key read back is a C string). */
 static inline void *gp_hashmap_find_str(const gp_hashmap *m, const char *key)
 {

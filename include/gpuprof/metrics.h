@@ -128,6 +128,9 @@ const gp_metric_def *gp_find_metric(const char *key);
 
 /* Counters that are per-chip constants: not summed when launches are aggregated. */
 bool gp_counter_is_constant(const char *counter);
+/* SASS counters (smsp__sass_*): CUPTI counts them by instrumenting the kernel's code, so
+ * they are fixed by the instructions it executes. */
+bool gp_counter_is_sass(const char *counter);
 /* Counters gpuprof always collects alongside metrics: kernel duration and clocks. */
 extern const char *const gp_clock_counters[];
 extern const size_t gp_n_clock_counters;

@@ -105,6 +105,46 @@ void *gp_hashmap_add(gp_hashmap *m, const void *key, size_t key_len, bool *added
     return value_at(m, i); /* zeroed: calloc'd, and a slot's value is never reused */
 }
 
+/* The key fixed + name into buf when it fits, else a malloc'd copy (NULL: no memory). */
+static unsigned char *named_key(unsigned char *buf, size_t size, const void *fixed,
+                                size_t fixed_len, const char *name, size_t *len)
+{
+    const size_t name_len = strlen(name);
+    *len = fixed_len + name_len;
+    unsigned char *key = *len <= size ? buf : malloc(*len);
+    if (key) {
+        memcpy(key, fixed, fixed_len);
+        memcpy(key + fixed_len, name, name_len);
+    }
+    return key;
+}
+
+void *gp_hashmap_find_named(const gp_hashmap *m, const void *fixed, size_t fixed_len,
+                            const char *name)
+{
+    unsigned char buf[512];
+    size_t len = 0;
+    unsigned char *key = named_key(buf, sizeof buf, fixed, fixed_len, name, &len);
+    void *value = key ? gp_hashmap_find(m, key, len) : NULL;
+    if (key != buf)
+        free(key);
+    return value;
+}
+
+void *gp_hashmap_add_named(gp_hashmap *m, const void *fixed, size_t fixed_len,
+                           const char *name, bool *added)
+{
+    unsigned char buf[512];
+    size_t len = 0;
+    unsigned char *key = named_key(buf, sizeof buf, fixed, fixed_len, name, &len);
+    if (added)
+        *added = false;
+    void *value = key ? gp_hashmap_add(m, key, len, added) : NULL;
+    if (key != buf)
+        free(key);
+    return value;
+}
+
 void *gp_hashmap_next(const gp_hashmap *m, size_t *cursor, const void **key, size_t *key_len)
 {
     for (; *cursor < m->n_slots; (*cursor)++) {

@@ -566,6 +566,11 @@ bool gp_counter_is_constant(const char *counter)
     return n >= s && strcmp(counter + n - s, suffix) == 0;
 }
 
+bool gp_counter_is_sass(const char *counter)
+{
+    return strncmp(counter, "smsp__sass_", 11) == 0;
+}
+
 bool gp_metric_derive(const gp_metric_def *m, const char *const *names, const double *values,
                       size_t n, double *out, const char **why)
 {

@@ -160,15 +160,10 @@ static unit clock_unit(const gp_collector *c)
     return u;
 }
 
-static bool is_sass(const char *counter)
-{
-    return strncmp(counter, "smsp__sass_", 11) == 0;
-}
-
 static bool has_sass(const gp_collector *c, const gp_counter_group *g)
 {
     for (size_t k = 0; k < g->n_counters; k++)
-        if (is_sass(c->counters[g->counters[k]]))
+        if (gp_counter_is_sass(c->counters[g->counters[k]]))
             return true;
     return false;
 }
@@ -176,7 +171,7 @@ static bool has_sass(const gp_collector *c, const gp_counter_group *g)
 bool gp_collector_has_sass(const gp_collector *c)
 {
     for (size_t i = 0; i < c->n_counters; i++)
-        if (is_sass(c->counters[i]))
+        if (gp_counter_is_sass(c->counters[i]))
             return true;
     return false;
 }

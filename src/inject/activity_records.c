@@ -41,15 +41,8 @@ static gp_hashmap name_numbers;
 /* The number of the name and code; a new one gets its `name` record into the batch first. */
 static bool number_of(gp_record *batch, const char *name, uint64_t code, uint64_t *number)
 {
-    const size_t len = strlen(name);
-    unsigned char *key = malloc(sizeof code + len);
-    if (!key)
-        return false;
-    memcpy(key, &code, sizeof code);
-    memcpy(key + sizeof code, name, len);
     bool added = false;
-    uint64_t *n = gp_hashmap_add(&name_numbers, key, sizeof code + len, &added);
-    free(key);
+    uint64_t *n = gp_hashmap_add_named(&name_numbers, &code, sizeof code, name, &added);
     if (!n)
         return false;
     if (added) {

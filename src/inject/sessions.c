@@ -211,15 +211,7 @@ static gp_signature_state *signature_of(gp_sessions *s, const gp_launch_info *l)
     memcpy(shape.grid, l->grid, sizeof shape.grid);
     memcpy(shape.block, l->block, sizeof shape.block);
     shape.smem = l->smem;
-    const size_t name_len = strlen(l->kernel);
-    unsigned char *key = malloc(sizeof shape + name_len);
-    if (!key)
-        return NULL;
-    memcpy(key, &shape, sizeof shape);
-    memcpy(key + sizeof shape, l->kernel, name_len);
-    gp_signature_state *state = gp_hashmap_add(&s->signatures, key, sizeof shape + name_len, NULL);
-    free(key);
-    return state;
+    return gp_hashmap_add_named(&s->signatures, &shape, sizeof shape, l->kernel, NULL);
 }
 
 bool gp_sessions_lacks(gp_sessions *s, const gp_launch_info *l)

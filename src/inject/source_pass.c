@@ -11,8 +11,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define MAX_DEVICES 64
 
@@ -72,19 +70,15 @@ static bool awaits_patch(uint32_t context, const gp_launch_info *l, bool take)
         gp_hashmap_init(&patched, 1);
         patched_ready = true;
     }
-    const size_t len = strlen(l->kernel), head = sizeof context + sizeof l->code;
-    unsigned char *key = malloc(head + len);
-    if (!key)
-        return false;
-    memcpy(key, &context, sizeof context);
-    memcpy(key + sizeof context, &l->code, sizeof l->code);
-    memcpy(key + head, l->kernel, len);
+    const struct {
+        uint64_t code;
+        uint32_t context, zero; /* the tail padding zeroed: it is part of the key */
+    } fixed = {l->code, context, 0};
     bool added = false;
     if (take)
-        gp_hashmap_add(&patched, key, head + len, &added);
+        gp_hashmap_add_named(&patched, &fixed, sizeof fixed, l->kernel, &added);
     else
-        added = !gp_hashmap_find(&patched, key, head + len);
-    free(key);
+        added = !gp_hashmap_find_named(&patched, &fixed, sizeof fixed, l->kernel);
     return added;
 }
 

@@ -8,24 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A kernel's key among the numbers: its full name, and after a NUL its variant (built on the
- * stack for most names: every launch of a large report is looked up). */
+/* A kernel's number by its variant and full name (the numbers' keys). */
 static void *number_of(const gp_hashmap *numbers, const char *kernel, unsigned variant,
                        bool add, gp_hashmap *into)
 {
-    unsigned char stack[512];
-    const size_t len = strlen(kernel) + 1;
-    unsigned char *key = len + sizeof variant <= sizeof stack ? stack
-                                                              : malloc(len + sizeof variant);
-    if (!key)
-        return NULL;
-    memcpy(key, kernel, len);
-    memcpy(key + len, &variant, sizeof variant);
-    void *number = add ? gp_hashmap_add(into, key, len + sizeof variant, NULL)
-                       : gp_hashmap_find(numbers, key, len + sizeof variant);
-    if (key != stack)
-        free(key);
-    return number;
+    return add ? gp_hashmap_add_named(into, &variant, sizeof variant, kernel, NULL)
+               : gp_hashmap_find_named(numbers, &variant, sizeof variant, kernel);
 }
 
 /* " [variant 2 of 3]" after a variant's name. */

@@ -236,7 +236,7 @@ static bool instruction_determined(const char *key)
 {
     const gp_metric_def *m = gp_find_metric(key);
     for (size_t k = 0; m && k < m->n_inputs; k++)
-        if (strncmp(m->inputs[k], "smsp__sass_", 11) != 0)
+        if (!gp_counter_is_sass(m->inputs[k]))
             return false;
     return m != NULL;
 }
@@ -267,16 +267,13 @@ static void finish_metrics(gp_exec_kernel *k, const kernel_counters *kc)
 
 /* ---- counts that vary between launches of one code and shape --------------------------- */
 
-static bool is_sass(const char *counter)
-{
-    return strncmp(counter, "smsp__sass_", 11) == 0;
-}
-
 static bool has_sass(const gp_exec_launch *l)
 {
-    for (size_t i = 0; i < l->metrics.n_counters; i++)
-        if (is_sass(l->metrics.counters[i].name) && !isnan(l->metrics.counters[i].value))
+    for (size_t i = 0; i < l->metrics.n_counters; i++) {
+        const gp_counter *c = &l->metrics.counters[i];
+        if (gp_counter_is_sass(c->name) && !isnan(c->value))
             return true;
+    }
     return false;
 }
 
@@ -296,7 +293,7 @@ static void compare_counts(gp_exec_kernel *k, const gp_exec_launch *first,
     for (size_t i = 0; i < l->metrics.n_counters; i++) {
         const gp_counter *c = &l->metrics.counters[i];
         const double was = counter_of(&first->metrics, c->name);
-        if (!is_sass(c->name) || isnan(c->value) || isnan(was) || was == c->value ||
+        if (!gp_counter_is_sass(c->name) || isnan(c->value) || isnan(was) || was == c->value ||
             (k->varying[0] && strcmp(k->varying, c->name) != 0))
             continue;
         if (!k->varying[0]) {

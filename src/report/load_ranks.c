@@ -11,8 +11,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* What the readers of the section share: the view, and the identities of its kernels. */
 typedef struct {
@@ -141,21 +139,6 @@ static int check_kernel_derived(gp_json_reader *rd, const cJSON *o)
     return get_int_or_null(rd, o, "fastest_rank", 0, &rank);
 }
 
-/* The kernel's identity and code among those read; *added false when it was there. */
-static int add_identity(gp_hashmap *identities, const char *identity, uint64_t code,
-                        bool *added)
-{
-    const size_t len = strlen(identity);
-    unsigned char *key = malloc(sizeof code + len);
-    if (!key)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    memcpy(key, &code, sizeof code);
-    memcpy(key + sizeof code, identity, len);
-    const void *at = gp_hashmap_add(identities, key, sizeof code + len, added);
-    free(key);
-    return at ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
-}
-
 static int read_kernel(gp_json_reader *rd, const cJSON *o, void *reader)
 {
     ranks_reader *rr = reader;
@@ -168,7 +151,9 @@ static int read_kernel(gp_json_reader *rd, const cJSON *o, void *reader)
         GP_TRY(gp_json_get_text(rd, o, "mangled", &mangled));
     GP_TRY(gp_json_get_code(rd, o, "code", true, &code));
     bool added = false;
-    GP_TRY(add_identity(&rr->identities, mangled ? mangled : kernel, code, &added));
+    if (!gp_hashmap_add_named(&rr->identities, &code, sizeof code, mangled ? mangled : kernel,
+                              &added))
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     GP_TRY(gp_json_expect(rd, mangled ? "mangled" : "kernel", added,
                           "a kernel (and code) no other entry has"));
     if (!gp_rank_view_add_kernel(rr->view, kernel, mangled, code))

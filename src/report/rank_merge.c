@@ -299,16 +299,9 @@ static int emit_warning(gp_report *into, const rank_warning *w)
 static int kernel_index(gp_rank_merge *m, const char *kernel, const char *mangled,
                         uint64_t code, size_t *index)
 {
-    const char *identity = mangled ? mangled : kernel;
-    const size_t len = strlen(identity);
-    unsigned char *key = malloc(sizeof code + len);
-    if (!key)
-        return out_of_memory();
-    memcpy(key, &code, sizeof code);
-    memcpy(key + sizeof code, identity, len);
     bool added = false;
-    size_t *at = gp_hashmap_add(&m->kernels, key, sizeof code + len, &added);
-    free(key);
+    size_t *at = gp_hashmap_add_named(&m->kernels, &code, sizeof code,
+                                      mangled ? mangled : kernel, &added);
     if (!at)
         return out_of_memory();
     if (added) {

@@ -79,8 +79,41 @@ static void structs_and_sets(void)
     gp_hashmap_free(&set);
 }
 
+/* Keys of a fixed part and a name: the same name under two codes is two keys, a long name
+ * (past the stack buffer) as good as a short one. */
+static void named(void)
+{
+    gp_hashmap m;
+    gp_hashmap_init(&m, sizeof(int));
+    char long_name[2000];
+    memset(long_name, 'k', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    const uint64_t a = 7, b = 9;
+    bool added = false;
+    int *x = gp_hashmap_add_named(&m, &a, sizeof a, "jit", &added);
+    const bool first = x && added;
+    if (x)
+        *x = 1;
+    int *y = gp_hashmap_add_named(&m, &b, sizeof b, "jit", &added);
+    const bool second = y && added;
+    if (y)
+        *y = 2;
+    int *z = gp_hashmap_add_named(&m, &a, sizeof a, long_name, &added);
+    if (z)
+        *z = 3;
+    const int *fa = gp_hashmap_find_named(&m, &a, sizeof a, "jit");
+    const int *fb = gp_hashmap_find_named(&m, &b, sizeof b, "jit");
+    const int *fl = gp_hashmap_find_named(&m, &a, sizeof a, long_name);
+    gp_hashmap_add_named(&m, &a, sizeof a, "jit", &added);
+    tap_ok(first && second && fa && *fa == 1 && fb && *fb == 2 && fl && *fl == 3 && !added &&
+               m.count == 3 && !gp_hashmap_find_named(&m, &b, sizeof b, long_name),
+           "hashmap: a fixed part and a name make one key, long names too");
+    gp_hashmap_free(&m);
+}
+
 void test_hashmap(void)
 {
+    named();
     strings();
     structs_and_sets();
 }
