@@ -13,7 +13,9 @@
 #define GP_MAX_LIST 64       /* items of one comma-separated option */
 #define GP_MAX_OPERANDS 16384 /* operands of one command (report FILE...: a job's ranks) */
 
-typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV, GP_OUT_HTML } gp_output;
+typedef enum { GP_OUT_TEXT = 0, GP_OUT_JSON, GP_OUT_CSV, GP_OUT_HTML, GP_OUT_MARKDOWN } gp_output;
+/* Text and Markdown: the same parts for people, Markdown's tables GitHub-flavoured. */
+#define gp_output_is_text(f) ((f) == GP_OUT_TEXT || (f) == GP_OUT_MARKDOWN)
 
 struct gp_command_def;
 

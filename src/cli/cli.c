@@ -276,7 +276,7 @@ static int check_output_file(const gp_request *req, const given_options *given)
     if (given->seen[OPT_FORCE] && !req->output_file)
         return gp_fail(GP_ERR_USAGE, "--force applies to --output only");
     if (!gp_command_takes(req->command, NULL, OPT_OUTPUT) || req->output_file ||
-        req->output == GP_OUT_TEXT)
+        gp_output_is_text(req->output))
         return GP_OK;
     return gp_fail(GP_ERR_USAGE, "exec %s needs --output=FILE: standard output is the "
                                  "program's, and its lines would break the report "
@@ -287,12 +287,13 @@ static int check_output_file(const gp_request *req, const given_options *given)
 static int finish_request(gp_request *req, const command_context *cc, const given_options *given)
 {
     const gp_command_def *cmd = cc->cmd;
-    if (given->seen[OPT_CSV] + given->seen[OPT_JSON] + given->seen[OPT_HTML] > 1)
-        return gp_fail(GP_ERR_USAGE, "--json, --csv and --html cannot be combined");
+    if (given->seen[OPT_CSV] + given->seen[OPT_JSON] + given->seen[OPT_HTML] +
+            given->seen[OPT_MARKDOWN] > 1)
+        return gp_fail(GP_ERR_USAGE, "--json, --csv, --html and --markdown cannot be combined");
     if (req->no_header && req->output != GP_OUT_CSV)
         return gp_fail(GP_ERR_USAGE, "--no-header applies to --csv output only");
-    if (req->metrics_detail && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text output only");
+    if (req->metrics_detail && !gp_output_is_text(req->output))
+        return gp_fail(GP_ERR_USAGE, "--metrics-detail applies to text and Markdown output only");
     if (req->csv_columns && req->output != GP_OUT_CSV)
         return gp_fail(GP_ERR_USAGE, "--csv-columns applies to --csv output only");
     /* JSON and CSV hold every launch whatever is asked; the page has no row per launch. */
@@ -300,12 +301,14 @@ static int finish_request(gp_request *req, const command_context *cc, const give
         return gp_fail(GP_ERR_USAGE, "--launches does not apply to --html (the page has one "
                                      "row per kernel; JSON and CSV hold every launch)");
     if (req->wide && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--wide applies to text output only");
-    if (given->seen[OPT_KERNEL_NAME] && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--kernel-name applies to text output only");
-    if (req->sass && req->output != GP_OUT_TEXT)
-        return gp_fail(GP_ERR_USAGE, "--sass applies to text output only (JSON and CSV hold "
-                                     "every instruction)");
+        return gp_fail(GP_ERR_USAGE, "--wide applies to text output only%s",
+                       req->output == GP_OUT_MARKDOWN ? " (Markdown's tables have no width)"
+                                                      : "");
+    if (given->seen[OPT_KERNEL_NAME] && !gp_output_is_text(req->output))
+        return gp_fail(GP_ERR_USAGE, "--kernel-name applies to text and Markdown output only");
+    if (req->sass && !gp_output_is_text(req->output))
+        return gp_fail(GP_ERR_USAGE, "--sass applies to text and Markdown output only (JSON "
+                                     "and CSV hold every instruction)");
     if (req->source && req->csv_columns)
         return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --source's CSV (a row "
                                      "per source line, its columns fixed)");

@@ -425,6 +425,10 @@ static const option_row rows[] = {
     [OPT_HTML] = {{OPT_HTML, "html", NULL,
                    "HTML output: one self-contained page with charts, for a browser"},
                   FORMAT(GP_OUT_HTML)},
+    [OPT_MARKDOWN] = {{OPT_MARKDOWN, "markdown", NULL,
+                       "Markdown output: the text's parts as GitHub-flavoured tables, for a "
+                       "pull request's comment or a CI job's summary"},
+                      FORMAT(GP_OUT_MARKDOWN)},
     [OPT_MAX_NOISE] = {{OPT_MAX_NOISE, "max-noise", "PCT",
                         "repeat each result until its timing noise is at most PCT % (up to "
                         "50 x --repeat launches or 10 s)"},

@@ -11,6 +11,7 @@
 #include "render/csv.h"
 #include "render/html.h"
 #include "render/json.h"
+#include "render/markdown.h"
 #include "render/text.h"
 
 typedef struct {
@@ -36,6 +37,10 @@ static const format formats[] = {
     [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec, .ranks = gp_html_ranks,
                      .compare = gp_html_compare, .list = NULL,
                      .devices = NULL, .chip_metrics = NULL},
+    [GP_OUT_MARKDOWN] = {.report = gp_markdown_report, .exec = gp_markdown_report,
+                         .ranks = gp_markdown_report, .compare = gp_markdown_compare,
+                         .list = gp_markdown_list, .devices = gp_markdown_devices,
+                         .chip_metrics = gp_markdown_chip_metrics},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 

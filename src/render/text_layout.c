@@ -2,6 +2,8 @@
  * paragraphs. Spaces are held back until text follows them, so that no line ends in one. */
 #include "render/text_layout.h"
 
+#include "render/markdown.h"
+
 #include "gpuprof/hashmap.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/status.h"
@@ -16,6 +18,8 @@
 
 size_t gp_text_width(const gp_render_options *o)
 {
+    if (o && o->format == GP_OUT_MARKDOWN)
+        return GP_TEXT_MARKDOWN;
     return o && o->wide ? SIZE_MAX : GP_TEXT_WIDTH;
 }
 
@@ -488,6 +492,10 @@ int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
 {
     if (t->failed)
         return t->failed;
+    if (width == GP_TEXT_MARKDOWN) {
+        gp_markdown_table(out, t);
+        return GP_OK;
+    }
     layout l = {calloc(t->n_columns + 1, sizeof(size_t)),
                 calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0,
                 calloc(t->n_rows + 1, sizeof(char *))};

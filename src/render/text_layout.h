@@ -14,6 +14,8 @@
 
 /* The page's width by default; --wide: no limit. */
 #define GP_TEXT_WIDTH 120
+/* Markdown's page (render/markdown.c): no width, each table written as a GFM table. */
+#define GP_TEXT_MARKDOWN (SIZE_MAX - 1)
 size_t gp_text_width(const gp_render_options *o);
 
 typedef enum {

@@ -26,12 +26,12 @@ def test_help_and_usage():
            "transpose --help: --source and --sass", out)
     cases = [(["transpose", "--sass"], "--sass shows the instructions of --source's lines: add "
                                        "--source"),
-             (["transpose", "--source", "--sass", "--json"], "--sass applies to text output"),
-             (["report", SOURCE, "--sass", "--csv"], "--sass applies to text output"),
+             (["transpose", "--source", "--sass", "--json"], "--sass applies to text and Markdown output"),
+             (["report", SOURCE, "--sass", "--csv"], "--sass applies to text and Markdown output"),
              (["exec", "--sass", "--", "true"], "--sass shows the instructions of --source's "
                                                  "lines: add --source"),
              (["exec", "--source", "--sass", "--json", "--output=-", "--", "true"],
-              "--sass applies to text output"),
+              "--sass applies to text and Markdown output"),
              (["report", SOURCE, "--source", "--csv", "--csv-columns=family"],
               "--csv-columns does not apply to --source's CSV")]
     for args, message in cases:

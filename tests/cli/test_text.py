@@ -221,7 +221,7 @@ def test_usage_errors():
         (("report", EXEC, "--kernel-name=bsae"), "did you mean 'base'", "a misspelt style"),
         (("report", EXEC, "--kernel-name=Full"), "valid: full, function, base", "a capital"),
         (("report", EXEC, "--kernel-name="), "--kernel-name", "an empty style"),
-        (("report", EXEC, "--kernel-name=base", "--json"), "applies to text output only",
+        (("report", EXEC, "--kernel-name=base", "--json"), "applies to text and Markdown output only",
          "--kernel-name with JSON"),
         (("report", EXEC, "--wide", "--csv"), "--wide applies to text output only",
          "--wide with CSV"),
