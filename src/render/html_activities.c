@@ -4,8 +4,10 @@
 #include "render/html_activities.h"
 
 #include "gpuprof/exec_activities.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/html_page.h"
+#include "render/part.h"
 
 #include <math.h>
 
@@ -61,28 +63,14 @@ static void pageable_note(FILE *out, const gp_exec_info *e)
 
 static void unified_table(FILE *out, const gp_exec_info *e)
 {
-    static const char *const titles[] = {"counter", "records", "total", "min", "max",
-                                         "time_ms"};
-    if (!gp_exec_has_unified(e))
+    gp_um_row rows[GP_UM_COUNTERS];
+    const size_t n = gp_unified_rows(e, rows);
+    if (!n)
         return;
-    fputs("<h3>Unified memory</h3>\n<table class=\"unified\"><tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 1);
-    fputs("</tr>\n", out);
-    for (int c = 1; c < GP_UM_COUNTERS; c++) {
-        const gp_um_stats *s = &e->unified[c];
-        if (!s->events)
-            continue;
-        fputs("<tr>", out);
-        gp_html_td_text(out, gp_um_title((gp_um_counter)c));
-        gp_html_td_num(out, "%.0f", (double)s->events);
-        gp_html_td_num(out, "%.0f", (double)s->total);
-        gp_html_td_num(out, "%.0f", (double)s->min);
-        gp_html_td_num(out, "%.0f", (double)s->max);
-        gp_html_td_num(out, "%.4f", s->time_ns ? (double)s->time_ns * 1e-6 : NAN);
-        fputs("</tr>\n", out);
-    }
-    fputs("</table>\n<p class=\"note\">Bytes for the transfers; faults, fault groups or events "
-          "for the others.</p>\n", out);
+    fputs("<h3>Unified memory</h3>\n", out);
+    gp_part_html(out, &gp_unified_part, rows, n, NULL, "unified");
+    fputs("<p class=\"note\">Bytes for the transfers; faults, fault groups or events for the "
+          "others.</p>\n", out);
 }
 
 int gp_html_activities(FILE *out, const gp_report *r)

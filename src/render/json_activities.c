@@ -6,8 +6,10 @@
 #include "render/json_activities.h"
 
 #include "gpuprof/exec_activities.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/json_out.h"
+#include "render/part.h"
 
 #include <math.h>
 
@@ -63,22 +65,6 @@ static int copies_json(cJSON *exec, const gp_exec_info *e)
     return rc;
 }
 
-static void unified_json(cJSON *exec, const gp_exec_info *e)
-{
-    cJSON *u = cJSON_AddObjectToObject(exec, "unified_memory");
-    for (int c = 0; c < GP_UM_COUNTERS; c++) {
-        const gp_um_stats *s = &e->unified[c];
-        if (!s->events)
-            continue;
-        cJSON *o = cJSON_AddObjectToObject(u, gp_um_keys[c]);
-        cJSON_AddNumberToObject(o, "events", (double)s->events);
-        cJSON_AddNumberToObject(o, "total", (double)s->total);
-        cJSON_AddNumberToObject(o, "min", (double)s->min);
-        cJSON_AddNumberToObject(o, "max", (double)s->max);
-        cJSON_AddNumberToObject(o, "time_ns", (double)s->time_ns);
-    }
-}
-
 int gp_json_exec_activities(cJSON *exec, const gp_exec_info *e)
 {
     if (e->n_activities) {
@@ -87,7 +73,9 @@ int gp_json_exec_activities(cJSON *exec, const gp_exec_info *e)
             cJSON_AddItemToArray(a, activity_json(&e->activities[i]));
         GP_TRY(copies_json(exec, e));
     }
-    if (gp_exec_has_unified(e))
-        unified_json(exec, e);
+    gp_um_row rows[GP_UM_COUNTERS];
+    const size_t n = gp_unified_rows(e, rows);
+    if (n)
+        gp_part_json(exec, &gp_unified_part, rows, n, NULL);
     return GP_OK;
 }

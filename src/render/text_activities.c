@@ -9,9 +9,11 @@
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_name.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/kernel_labels.h"
+#include "render/part.h"
 #include "render/text_layout.h"
 
 #include <math.h>
@@ -221,48 +223,14 @@ static int print_host_memory(FILE *out, const gp_exec_info *e, size_t width)
 
 /* ---- unified memory ------------------------------------------------------------------------------ */
 
-static void format_amount(char *buf, size_t len, gp_um_counter c, double v)
-{
-    if (gp_um_is_bytes(c))
-        gp_text_format_bytes(buf, len, v);
-    else
-        snprintf(buf, len, "%.0f", v);
-}
-
 static int print_unified(FILE *out, const gp_exec_info *e, size_t width)
 {
-    static const gp_column_spec columns[] = {
-        {"Count", GP_COLUMN_RIGHT, 0}, {"Avg", GP_COLUMN_RIGHT, 1}, {"Min", GP_COLUMN_RIGHT, 1},
-        {"Max", GP_COLUMN_RIGHT, 1},   {"Total", GP_COLUMN_RIGHT, 1},
-        {"Time", GP_COLUMN_RIGHT, 1},  {"Name", GP_COLUMN_LEFT, 2},
-    };
-    if (!gp_exec_has_unified(e))
+    gp_um_row rows[GP_UM_COUNTERS];
+    const size_t n = gp_unified_rows(e, rows);
+    if (!n)
         return GP_OK;
-    gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
-    for (int c = 1; c < GP_UM_COUNTERS; c++) {
-        const gp_um_stats *s = &e->unified[c];
-        if (!s->events)
-            continue;
-        char avg[32], min[32], max[32], total[32];
-        format_amount(avg, sizeof avg, (gp_um_counter)c, (double)s->total / (double)s->events);
-        format_amount(min, sizeof min, (gp_um_counter)c, (double)s->min);
-        format_amount(max, sizeof max, (gp_um_counter)c, (double)s->max);
-        format_amount(total, sizeof total, (gp_um_counter)c, (double)s->total);
-        gp_table_row(&t);
-        gp_table_cellf(&t, "%llu", (unsigned long long)s->events);
-        gp_table_cell(&t, avg);
-        gp_table_cell(&t, min);
-        gp_table_cell(&t, max);
-        gp_table_cell(&t, total);
-        add_time(&t, s->time_ns != 0, (double)s->time_ns * 1e-6);
-        gp_table_cell(&t, gp_um_title((gp_um_counter)c));
-    }
     fputs("\nUnified memory:\n", out);
-    const int rc = gp_table_print(out, &t, width);
-    gp_table_free(&t);
-    return rc;
+    return gp_part_text(out, &gp_unified_part, rows, n, NULL, width);
 }
 
 int gp_text_activities(FILE *out, const gp_report *r, const gp_kernel_labels *kl,

@@ -3,9 +3,12 @@
 #include "report/load_activities.h"
 
 #include "gpuprof/activity_names.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
+#include "report/part_load.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 static int get_memory(gp_json_reader *rd, const cJSON *o, const char *key, gp_memory_kind *m)
 {
@@ -36,31 +39,17 @@ static int read_activity(gp_json_reader *rd, const cJSON *o, void *exec)
     return gp_json_get_integer(rd, o, "end_ns", 0, UINT64_MAX, &a->end_ns);
 }
 
-/* One counter's object: its key names the counter. */
-static int read_counter(gp_json_reader *rd, const cJSON *o, gp_um_stats *s)
+/* The counters, each read by the unified-memory part's declaration. */
+static int read_unified(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
 {
-    if (!cJSON_IsObject(o))
-        return gp_json_fail(rd, "expected an object");
-    GP_TRY(gp_json_get_integer(rd, o, "events", 1, UINT64_MAX, &s->events));
-    GP_TRY(gp_json_get_integer(rd, o, "total", 0, UINT64_MAX, &s->total));
-    GP_TRY(gp_json_get_integer(rd, o, "min", 0, UINT64_MAX, &s->min));
-    GP_TRY(gp_json_get_integer(rd, o, "max", s->min, UINT64_MAX, &s->max));
-    return gp_json_get_integer(rd, o, "time_ns", 0, UINT64_MAX, &s->time_ns);
-}
-
-static int read_unified(gp_json_reader *rd, const cJSON *u, void *exec)
-{
-    gp_exec_info *e = exec;
-    if (!cJSON_IsObject(u))
-        return gp_json_fail(rd, "expected an object");
-    for (int c = 1; c < GP_UM_COUNTERS; c++) {
-        if (!gp_json_field(u, gp_um_keys[c]))
-            continue;
-        const size_t at = gp_json_enter_key(rd, gp_um_keys[c]);
-        const int rc = read_counter(rd, gp_json_field(u, gp_um_keys[c]), &e->unified[c]);
-        gp_json_leave(rd, at);
-        GP_TRY(rc);
+    void *rows;
+    size_t n;
+    GP_TRY(gp_part_load(rd, exec, &gp_unified_part, &rows, &n));
+    for (size_t i = 0; i < n; i++) {
+        const gp_um_row *r = gp_part_row_at(&gp_unified_part, rows, i);
+        e->unified[r->counter] = r->stats;
     }
+    free(rows);
     return GP_OK;
 }
 
@@ -75,7 +64,6 @@ int gp_report_read_activities(gp_json_reader *rd, const cJSON *exec, gp_exec_inf
         double pageable;
         GP_TRY(gp_json_get_number(rd, exec, "pageable_percent", 0, true, &pageable));
     }
-    if (gp_json_field(exec, "unified_memory"))
-        GP_TRY(gp_json_read_object(rd, exec, "unified_memory", false, read_unified, e));
+    GP_TRY(read_unified(rd, exec, e));
     return GP_OK;
 }

@@ -121,6 +121,7 @@ int main(int argc, char **argv)
     test_pm_sampler();
     test_stream();
     test_ranks();
+    test_parts();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -62,5 +62,6 @@ void test_text_layout(void);
 void test_pm_sampler(void);
 void test_stream(void);
 void test_ranks(void);
+void test_parts(void);
 
 #endif

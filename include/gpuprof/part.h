@@ -1,0 +1,107 @@
+/* A report part as a table: its columns declared once, as rows of data (key, headings, unit,
+ * number format, how to get the value, which views show it, its legend), so that one
+ * renderer per format prints any such table (src/render/part.c: text and Markdown, CSV,
+ * HTML, JSON) and one loader reads its JSON back (src/report/part.c). A part is then
+ * its rows and its declaration; what is not a table (headings, notes, warnings) stays a small
+ * function beside it. The parts' declarations: gpuprof/report_tables.h. */
+#ifndef GPUPROF_PART_H
+#define GPUPROF_PART_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a number is written for people (text, Markdown) and on a page (HTML). CSV writes
+ * "%.10g" and JSON a number, whatever the format; an unknown number (NAN) is "-" for people,
+ * empty in CSV and null in JSON. */
+typedef enum {
+    GP_NUMBER_COLUMN = 0,   /* a cell's: the column's format */
+    GP_NUMBER_WHOLE,        /* "12345" */
+    GP_NUMBER_MS,           /* text "850ns", "3.80us", "12.35ms"; HTML "%.4f" */
+    GP_NUMBER_BYTES,        /* text "4.19MB" (decimal); HTML the whole number */
+    GP_NUMBER_FIXED1,       /* "12.3" */
+    GP_NUMBER_FIXED2,       /* "12.35" */
+    GP_NUMBER_PERCENT2,     /* text "12.34%"; HTML "12.34" */
+    GP_NUMBER_FORMATS
+} gp_number_format;
+
+/* Where a text column's cells sit: numbers right, words left; a last column of prose (word
+ * wrapped) or of kernel names (cut at a readable boundary to the room left). */
+typedef enum { GP_ALIGN_RIGHT, GP_ALIGN_LEFT, GP_ALIGN_PROSE, GP_ALIGN_NAME } gp_align;
+
+/* The views a column shows in (Markdown shows what text shows). */
+enum {
+    GP_IN_TEXT = 1u,
+    GP_IN_CSV = 2u,
+    GP_IN_HTML = 4u,
+    GP_IN_JSON = 8u,
+    GP_IN_ALL = 15u
+};
+
+/* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
+ * ("#3 ") is kept whole before the name when text cuts it. */
+typedef struct {
+    const char *text;
+    double number;
+    gp_number_format format;    /* GP_NUMBER_COLUMN: the column's */
+    const char *tag;
+} gp_cell;
+
+#define GP_CELL_NUMBER(v) ((gp_cell){.number = (v)})
+#define GP_CELL_TEXT(s) ((gp_cell){.text = (s)})
+
+/* A row's cell of a column; buf (len bytes) holds a word made for it. ctx: the part's
+ * context, as the renderer was given it. */
+typedef gp_cell gp_cell_getter(const void *row, const void *ctx, char *buf, size_t len);
+/* JSON read back: the value stored in the row; NULL, or why it is refused ("must be from 1
+ * to 9007199254740992", in why) when it is out of its range. A keyed part's rows are kept
+ * only where their key column's setter takes the key (a newer gpuprof's are passed over). */
+typedef const char *gp_cell_setter(void *row, const gp_cell *value, char *why, size_t len);
+/* Whether a column is shown, for a part's context (NULL: always). */
+typedef bool gp_column_when(const void *ctx);
+
+typedef struct {
+    const char *key;            /* JSON's and CSV's name */
+    const char *header;         /* text's and Markdown's heading */
+    const char *html;           /* the HTML heading; NULL: the key */
+    const char *unit;           /* "ms", "bytes", "GB/s"; NULL: none */
+    gp_number_format format;    /* numbers; GP_NUMBER_COLUMN: a word column */
+    gp_align align;
+    int gap;                    /* text: spaces before it */
+    unsigned in;                /* GP_IN_* */
+    gp_cell_getter *get;
+    gp_cell_setter *set;        /* NULL: derived, not read back */
+    gp_column_when *when;
+    const char *legend;         /* what the column means, for legends and the schema */
+} gp_part_column;
+
+typedef struct {
+    const char *key;            /* the JSON array's (or keyed object's) key */
+    const gp_part_column *columns;
+    size_t n_columns;
+    size_t n_key;               /* text: the columns every part of a wrapped table repeats */
+    size_t row_size;            /* a row's bytes, for the loader */
+    int json_keyed_by;          /* >= 0: JSON is an object keyed by this column's word,
+                                   each row an object without it; -1: an array of rows */
+} gp_part;
+
+#define GP_PART_DECLARE(name_key, cols, key_columns, row_type, keyed_by)                     \
+    {.key = (name_key), .columns = (cols), .n_columns = sizeof(cols) / sizeof(cols)[0],        \
+     .n_key = (key_columns), .row_size = sizeof(row_type), .json_keyed_by = (keyed_by)}
+
+/* Whether column c of t shows in a view (GP_IN_*) for the part's context. */
+bool gp_part_shows(const gp_part *t, size_t c, unsigned view, const void *ctx);
+
+/* A row's cell of column c (buf holds a word made for it). */
+gp_cell gp_part_cell(const gp_part *t, size_t c, const void *row, const void *ctx,
+                         char *buf, size_t len);
+/* The row at index i of an array of t's rows. */
+const void *gp_part_row_at(const gp_part *t, const void *rows, size_t i);
+
+/* A setter's check of a whole number from min to max (and below 2^53, where every whole
+ * number is exact): NULL with *out set, or why not, as the JSON reader says it. */
+const char *gp_part_whole(const gp_cell *v, uint64_t min, uint64_t max, uint64_t *out,
+                          char *why, size_t len);
+
+#endif

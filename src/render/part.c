@@ -1,0 +1,187 @@
+/* Any declared table in each format (render/part.h): one loop over the declaration's
+ * columns per format, so that a column added to a declaration shows in every view. */
+#include "render/part.h"
+
+#include "render/cells.h"
+#include "render/csv_layout.h"
+#include "render/html_page.h"
+#include "render/json_out.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define CELL_LEN 512
+
+/* text, HTML: printf's format of a number, or NULL where a function writes it. */
+static const char *const text_formats[GP_NUMBER_FORMATS] = {
+    [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
+    [GP_NUMBER_PERCENT2] = "%.2f%%",
+};
+static const char *const html_formats[GP_NUMBER_FORMATS] = {
+    [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
+    [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f", [GP_NUMBER_PERCENT2] = "%.2f",
+};
+
+void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (f == GP_NUMBER_MS)
+        gp_text_format_time(buf, len, v);
+    else if (f == GP_NUMBER_BYTES)
+        gp_text_format_bytes(buf, len, v);
+    else
+        snprintf(buf, len, text_formats[f] ? text_formats[f] : "%g", v);
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+static const gp_column_kind kinds[] = {
+    [GP_ALIGN_RIGHT] = GP_COLUMN_RIGHT, [GP_ALIGN_LEFT] = GP_COLUMN_LEFT,
+    [GP_ALIGN_PROSE] = GP_COLUMN_PROSE, [GP_ALIGN_NAME] = GP_COLUMN_NAME,
+};
+
+void gp_part_text_columns(gp_text_table *tt, const gp_part *t, const void *ctx)
+{
+    for (size_t c = 0; c < t->n_columns; c++)
+        if (gp_part_shows(t, c, GP_IN_TEXT, ctx))
+            gp_table_column(tt, t->columns[c].header, kinds[t->columns[c].align],
+                            t->columns[c].gap);
+}
+
+void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, const void *ctx)
+{
+    gp_table_row(tt);
+    for (size_t c = 0; c < t->n_columns; c++) {
+        if (!gp_part_shows(t, c, GP_IN_TEXT, ctx))
+            continue;
+        char buf[CELL_LEN], number[64];
+        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        const char *text = cell.text;
+        if (!text) {
+            gp_part_format_text(number, sizeof number, cell.format, cell.number);
+            text = number;
+        }
+        if (t->columns[c].align == GP_ALIGN_NAME)
+            gp_table_name_cell(tt, cell.tag ? cell.tag : "", text);
+        else
+            gp_table_cell(tt, text);
+    }
+}
+
+int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
+                  size_t width)
+{
+    gp_text_table tt;
+    gp_table_init(&tt, t->n_key);
+    gp_part_text_columns(&tt, t, ctx);
+    for (size_t i = 0; i < n; i++)
+        gp_part_text_row(&tt, t, gp_part_row_at(t, rows, i), ctx);
+    const int rc = gp_table_print(out, &tt, width);
+    gp_table_free(&tt);
+    return rc;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------- */
+
+void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
+{
+    bool first = true;
+    for (size_t c = 0; c < t->n_columns; c++)
+        if (gp_part_shows(t, c, GP_IN_CSV, ctx)) {
+            gp_csv_field(out, t->columns[c].key, first);
+            first = false;
+        }
+    fputc('\n', out);
+}
+
+void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
+{
+    bool first = true;
+    for (size_t c = 0; c < t->n_columns; c++) {
+        if (!gp_part_shows(t, c, GP_IN_CSV, ctx))
+            continue;
+        char buf[CELL_LEN], number[64];
+        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        if (!cell.text)
+            gp_csv_number(number, sizeof number, cell.number);
+        gp_csv_field(out, cell.text ? cell.text : number, first);
+        first = false;
+    }
+    fputc('\n', out);
+}
+
+/* ---- HTML ------------------------------------------------------------------------------ */
+
+void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx)
+{
+    for (size_t c = 0; c < t->n_columns; c++) {
+        if (!gp_part_shows(t, c, GP_IN_HTML, ctx))
+            continue;
+        char buf[CELL_LEN];
+        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        if (cell.text)
+            gp_html_td_text(out, cell.text);
+        else
+            gp_html_td_num(out, html_formats[cell.format] ? html_formats[cell.format] : "%g",
+                           cell.number);
+    }
+}
+
+void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
+                   const char *html_class)
+{
+    fprintf(out, "<table class=\"%s\"><tr>", html_class);
+    for (size_t c = 0; c < t->n_columns; c++) {
+        if (!gp_part_shows(t, c, GP_IN_HTML, ctx))
+            continue;
+        const gp_part_column *col = &t->columns[c];
+        const char *title = col->html ? col->html : col->key;
+        gp_html_th_list(out, &title, 1, col->format == GP_NUMBER_COLUMN ? 1 : 0);
+    }
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<tr>", out);
+        gp_part_html_cells(out, t, gp_part_row_at(t, rows, i), ctx);
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t c = 0; c < t->n_columns; c++) {
+        if (!gp_part_shows(t, c, GP_IN_JSON, ctx) || (int)c == t->json_keyed_by)
+            continue;
+        char buf[CELL_LEN];
+        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        if (cell.text)
+            cJSON_AddStringToObject(o, t->columns[c].key, cell.text);
+        else
+            gp_json_add_number(o, t->columns[c].key, cell.number);
+    }
+    return o;
+}
+
+void gp_part_json(cJSON *parent, const gp_part *t, const void *rows, size_t n,
+                   const void *ctx)
+{
+    const bool keyed = t->json_keyed_by >= 0;
+    cJSON *part = keyed ? cJSON_AddObjectToObject(parent, t->key)
+                        : cJSON_AddArrayToObject(parent, t->key);
+    for (size_t i = 0; i < n; i++) {
+        const void *row = gp_part_row_at(t, rows, i);
+        cJSON *o = gp_part_json_row(t, row, ctx);
+        if (!keyed) {
+            cJSON_AddItemToArray(part, o);
+            continue;
+        }
+        char buf[CELL_LEN];
+        const gp_cell key = gp_part_cell(t, (size_t)t->json_keyed_by, row, ctx, buf,
+                                             sizeof buf);
+        cJSON_AddItemToObject(part, key.text ? key.text : "", o);
+    }
+}

@@ -1,0 +1,40 @@
+/* Any report part declared as a table (gpuprof/part.h) in each format: text (and through it
+ * Markdown), CSV, HTML and JSON. The part gives its declaration, its rows and its context;
+ * headings, notes and legends around the table stay the part's. */
+#ifndef GPUPROF_RENDER_PART_H
+#define GPUPROF_RENDER_PART_H
+
+#include "gpuprof/part.h"
+#include "render/text_layout.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A number as people read it in the format (text, Markdown): "-" when unknown. */
+void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v);
+
+/* Text: the columns shown in text, then a row's cells, into a layout table (so that a part
+ * can add its own lines between rows); or the whole table printed within `width`. */
+void gp_part_text_columns(gp_text_table *tt, const gp_part *t, const void *ctx);
+void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, const void *ctx);
+int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
+                  size_t width);
+
+/* CSV: the header line (the keys of the columns shown in CSV) and a row. */
+void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx);
+void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx);
+
+/* HTML: <table class="html_class">, a heading row and a row per row; or the cells of one
+ * row alone (for a part that groups its rows). */
+void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
+                   const char *html_class);
+void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx);
+
+/* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
+ * the key column's word) of `parent`. */
+cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx);
+void gp_part_json(cJSON *parent, const gp_part *t, const void *rows, size_t n,
+                   const void *ctx);
+
+#endif

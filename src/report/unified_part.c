@@ -1,0 +1,157 @@
+/* The unified-memory counters as a part (gpuprof/report_parts.h): text shows each counter's
+ * records, average, least, most and total, and its time, then its name (nvprof's "Unified
+ * Memory profiling result"); HTML and JSON the records, total, least and most (JSON keyed by
+ * the counter's key, its time in ns). */
+#include "gpuprof/report_parts.h"
+
+#include "gpuprof/activity_names.h"
+
+#include <math.h>
+#include <string.h>
+
+static const gp_um_row *row_of(const void *row)
+{
+    return row;
+}
+
+/* An amount of the counter: bytes for the transfers, a count for the others. */
+static gp_cell amount(const gp_um_row *r, double v)
+{
+    return (gp_cell){.number = v,
+                     .format = gp_um_is_bytes(r->counter) ? GP_NUMBER_BYTES : GP_NUMBER_WHOLE};
+}
+
+static gp_cell get_key(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_TEXT(gp_um_keys[row_of(row)->counter]);
+}
+
+static const char *set_key(void *row, const gp_cell *v, char *why, size_t len)
+{
+    gp_um_row *r = row;
+    for (int c = 1; c < GP_UM_COUNTERS; c++)
+        if (strcmp(v->text, gp_um_keys[c]) == 0) {
+            r->counter = (gp_um_counter)c;
+            return NULL;
+        }
+    snprintf(why, len, "not a counter this gpuprof knows");
+    return why;
+}
+
+static gp_cell get_title(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_TEXT(gp_um_title(row_of(row)->counter));
+}
+
+static gp_cell get_events(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_NUMBER((double)row_of(row)->stats.events);
+}
+
+static const char *set_events(void *row, const gp_cell *v, char *why, size_t len)
+{
+    return gp_part_whole(v, 1, UINT64_MAX, &((gp_um_row *)row)->stats.events, why, len);
+}
+
+static gp_cell get_average(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_um_stats *s = &row_of(row)->stats;
+    return amount(row, (double)s->total / (double)s->events);
+}
+
+static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return amount(row, (double)row_of(row)->stats.total);
+}
+
+static const char *set_total(void *row, const gp_cell *v, char *why, size_t len)
+{
+    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.total, why, len);
+}
+
+static gp_cell get_min(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return amount(row, (double)row_of(row)->stats.min);
+}
+
+static const char *set_min(void *row, const gp_cell *v, char *why, size_t len)
+{
+    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.min, why, len);
+}
+
+static gp_cell get_max(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return amount(row, (double)row_of(row)->stats.max);
+}
+
+/* After min (the columns are read in order): at least the least. */
+static const char *set_max(void *row, const gp_cell *v, char *why, size_t len)
+{
+    gp_um_stats *s = &((gp_um_row *)row)->stats;
+    return gp_part_whole(v, s->min, UINT64_MAX, &s->max, why, len);
+}
+
+static gp_cell get_time_ms(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const uint64_t ns = row_of(row)->stats.time_ns;
+    return GP_CELL_NUMBER(ns ? (double)ns * 1e-6 : NAN);
+}
+
+static gp_cell get_time_ns(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_NUMBER((double)row_of(row)->stats.time_ns);
+}
+
+static const char *set_time_ns(void *row, const gp_cell *v, char *why, size_t len)
+{
+    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.time_ns, why, len);
+}
+
+/* Text and HTML order their columns as nvprof's listing and gpuprof's page did: the total's
+ * and the name's columns stand where each view has them. */
+static const gp_part_column columns[] = {
+    {.key = "counter", .in = GP_IN_JSON, .get = get_key, .set = set_key,
+     .legend = "the counter: bytes_htod, bytes_dtoh, bytes_dtod, cpu_page_faults, "
+               "gpu_page_faults, thrashing, throttling, remote_map"},
+    {.key = "name", .html = "counter", .in = GP_IN_HTML, .get = get_title},
+    {.key = "events", .header = "Count", .html = "records", .format = GP_NUMBER_WHOLE,
+     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_events, .set = set_events,
+     .legend = "the counter's records"},
+    {.key = "average", .header = "Avg", .format = GP_NUMBER_WHOLE, .gap = 1,
+     .in = GP_IN_TEXT, .get = get_average},
+    {.key = "total", .format = GP_NUMBER_WHOLE, .in = GP_IN_HTML | GP_IN_JSON,
+     .get = get_total, .set = set_total,
+     .legend = "bytes for the transfers; faults, fault groups or events for the others"},
+    {.key = "min", .header = "Min", .format = GP_NUMBER_WHOLE, .gap = 1,
+     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_min, .set = set_min},
+    {.key = "max", .header = "Max", .format = GP_NUMBER_WHOLE, .gap = 1,
+     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_max, .set = set_max},
+    {.key = "total", .header = "Total", .format = GP_NUMBER_WHOLE, .gap = 1, .in = GP_IN_TEXT,
+     .get = get_total},
+    {.key = "time_ms", .header = "Time", .format = GP_NUMBER_MS, .gap = 1,
+     .in = GP_IN_TEXT | GP_IN_HTML, .get = get_time_ms},
+    {.key = "time_ns", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON, .get = get_time_ns,
+     .set = set_time_ns, .legend = "the time of the records with a duration, ns"},
+    {.key = "name", .header = "Name", .align = GP_ALIGN_LEFT, .gap = 2, .in = GP_IN_TEXT,
+     .get = get_title},
+};
+
+const gp_part gp_unified_part = GP_PART_DECLARE("unified_memory", columns, 1, gp_um_row, 0);
+
+size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
+{
+    size_t n = 0;
+    for (int c = 1; c < GP_UM_COUNTERS; c++)
+        if (e->unified[c].events)
+            rows[n++] = (gp_um_row){(gp_um_counter)c, e->unified[c]};
+    return n;
+}

@@ -1,0 +1,162 @@
+/* A report part as a table (gpuprof/part.h): one column declared here, beside the unified-
+ * memory part's own, shows in text, Markdown, CSV, HTML and JSON through the one renderer of
+ * each format, and comes back from JSON through the one loader, with nothing else touched;
+ * and the part's loader keeps what the JSON reader promised (ranges, newer keys passed over). */
+#include "tap.h"
+
+#include "gpuprof/report_parts.h"
+#include "gpuprof/status.h"
+#include "render/part.h"
+#include "report/part_load.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The unified part's row with one more value: its getters read the gp_um_row at its start. */
+typedef struct {
+    gp_um_row um;
+    uint64_t per_event_ns;
+} extended_row;
+
+static gp_cell get_per_event(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_NUMBER((double)((const extended_row *)row)->per_event_ns);
+}
+
+static const char *set_per_event(void *row, const gp_cell *v, char *why, size_t len)
+{
+    return gp_part_whole(v, 0, 1000000, &((extended_row *)row)->per_event_ns, why, len);
+}
+
+static const gp_part_column new_column = {
+    .key = "per_event_ns", .header = "ns/event", .format = GP_NUMBER_WHOLE, .gap = 1,
+    .in = GP_IN_ALL, .get = get_per_event, .set = set_per_event,
+    .legend = "time per record, ns"};
+
+typedef struct {
+    const gp_part *part;
+    const extended_row *rows;
+    size_t n;
+    size_t width;       /* text: the page; GP_TEXT_MARKDOWN: Markdown's */
+} written;
+
+static int write_text(FILE *f, const void *arg)
+{
+    const written *w = arg;
+    return gp_part_text(f, w->part, w->rows, w->n, NULL, w->width);
+}
+
+static int write_csv(FILE *f, const void *arg)
+{
+    const written *w = arg;
+    gp_part_csv_header(f, w->part, NULL);
+    for (size_t i = 0; i < w->n; i++)
+        gp_part_csv_row(f, w->part, &w->rows[i], NULL);
+    return GP_OK;
+}
+
+static int write_html(FILE *f, const void *arg)
+{
+    const written *w = arg;
+    gp_part_html(f, w->part, w->rows, w->n, NULL, "unified");
+    return GP_OK;
+}
+
+static void test_new_column(void)
+{
+    gp_part_column columns[32];
+    const size_t n_own = gp_unified_part.n_columns;
+    memcpy(columns, gp_unified_part.columns, n_own * sizeof *columns);
+    columns[n_own] = new_column;
+    const gp_part part = {.key = "unified_memory", .columns = columns, .n_columns = n_own + 1,
+                          .n_key = 1, .row_size = sizeof(extended_row),
+                          .json_keyed_by = gp_unified_part.json_keyed_by};
+    const extended_row rows[] = {
+        {{GP_UM_BYTES_HTOD, {.events = 4, .total = 4096, .min = 512, .max = 2048,
+                             .time_ns = 8000}}, 2000},
+        {{GP_UM_GPU_PAGE_FAULTS, {.events = 2, .total = 6, .min = 2, .max = 4}}, 17},
+    };
+    written w = {&part, rows, 2, GP_TEXT_WIDTH};
+    char *text = tap_capture(write_text, &w);
+    w.width = GP_TEXT_MARKDOWN;
+    char *md = tap_capture(write_text, &w);
+    char *csv = tap_capture(write_csv, &w);
+    char *html = tap_capture(write_html, &w);
+    tap_ok(text && strstr(text, "ns/event") && strstr(text, " 2000") && strstr(text, " 17"),
+           "a declared column shows in text, its values in its rows: %s", text ? text : "");
+    tap_ok(md && strstr(md, "| ns/event |") && strstr(md, "| 2000 |"),
+           "and in Markdown: %s", md ? md : "");
+    tap_ok(csv && strstr(csv, "per_event_ns\n") && strstr(csv, "2000\n"),
+           "and in CSV: %s", csv ? csv : "");
+    tap_ok(html && strstr(html, "<th class=\"num\">per_event_ns</th>") &&
+               strstr(html, "<td class=\"num\">17</td>"),
+           "and in HTML");
+
+    cJSON *exec = cJSON_CreateObject();
+    gp_part_json(exec, &part, rows, 2, NULL);
+    const cJSON *htod = cJSON_GetObjectItem(cJSON_GetObjectItem(exec, "unified_memory"),
+                                            "bytes_htod");
+    tap_ok(htod && cJSON_GetObjectItem(htod, "per_event_ns") &&
+               cJSON_GetObjectItem(htod, "per_event_ns")->valuedouble == 2000,
+           "and in JSON, under its key");
+    gp_json_reader rd = {.file = "parts"};
+    void *back = NULL;
+    size_t n_back = 0;
+    const int rc = gp_part_load(&rd, exec, &part, &back, &n_back);
+    const extended_row *b = back;
+    tap_ok(rc == GP_OK && n_back == 2 && b[0].per_event_ns == 2000 && b[1].per_event_ns == 17 &&
+               b[0].um.counter == GP_UM_BYTES_HTOD && b[0].um.stats.max == 2048 &&
+               b[1].um.stats.events == 2,
+           "JSON read back through the declaration: the new column and the part's own (%d, %zu)",
+           rc, n_back);
+    free(back);
+    cJSON_Delete(exec);
+    free(text);
+    free(md);
+    free(csv);
+    free(html);
+}
+
+static int load_unified(const char *json, void **rows, size_t *n)
+{
+    cJSON *exec = cJSON_Parse(json);
+    gp_json_reader rd = {.file = "parts"};
+    const int rc = gp_part_load(&rd, exec, &gp_unified_part, rows, n);
+    cJSON_Delete(exec);
+    return rc;
+}
+
+static void test_loader_rules(void)
+{
+    void *rows = NULL;
+    size_t n = 0;
+    int rc = load_unified("{\"unified_memory\": {\"swaps\": {\"events\": 1}, \"thrashing\": "
+                          "{\"events\": 1, \"total\": 1, \"min\": 1, \"max\": 1, "
+                          "\"time_ns\": 0}}}", &rows, &n);
+    tap_ok(rc == GP_OK && n == 1, "a counter a newer gpuprof knows is passed over (%d, %zu)",
+           rc, n);
+    free(rows);
+    gp_clear_error();
+    rc = load_unified("{\"unified_memory\": {\"thrashing\": {\"events\": 1, \"total\": 1, "
+                      "\"min\": 2, \"max\": 1, \"time_ns\": 0}}}", &rows, &n);
+    tap_ok(rc != GP_OK && strstr(gp_error(), "unified_memory.thrashing.max: must be from 2"),
+           "a maximum under the minimum is refused at its path: %s", gp_error());
+    gp_clear_error();
+    rc = load_unified("{\"unified_memory\": {\"thrashing\": {\"events\": 1.5}}}", &rows, &n);
+    tap_ok(rc != GP_OK && strstr(gp_error(), "events: expected a whole number"),
+           "a fraction of a record is refused: %s", gp_error());
+    gp_clear_error();
+    rc = load_unified("{\"unified_memory\": []}", &rows, &n);
+    tap_ok(rc != GP_OK && strstr(gp_error(), "unified_memory: expected an object"),
+           "a keyed part that is no object is refused: %s", gp_error());
+    gp_clear_error();
+}
+
+void test_parts(void)
+{
+    test_new_column();
+    test_loader_rules();
+}
