@@ -7,7 +7,12 @@
 
 #include "gpuprof/report.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* Whether the report has the per-line part: --source was asked (a view per kernel, or a
+ * note on why there are none). The one test every view of the part makes. */
+bool gp_exec_has_source(const gp_exec_info *e);
 
 /* The launch the view was patched in (its source, pid and id); NULL: none, or not in the
  * report. */

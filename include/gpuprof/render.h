@@ -19,9 +19,11 @@
 typedef struct {
     gp_output format;
     bool no_header;              /* CSV without its header line */
-    bool metrics_detail;
+    bool metrics_detail;         /* text: nvprof's long per-kernel metric listing */
     bool sass;                   /* text: each source line's instructions under it */
-    bool source;                 /* --source: CSV is the per-line view, a row per line */         /* text: nvprof's long per-kernel metric listing */
+    bool source_rows;            /* CSV: the per-line document (--source), a row per line, not
+                                    the per-kernel one; the other formats show the per-line
+                                    part wherever the report has it (gp_exec_has_source) */
     bool launches;               /* exec reports: a row per launch, not per kernel */
     bool by_rank;                /* rank views: a row per kernel and rank, not per kernel */
     const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */

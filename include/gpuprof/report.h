@@ -118,7 +118,7 @@ typedef struct {
     gp_metric_set metrics;       /* aggregate over the launches */
     gp_launch_record *launches;
     size_t n_launches;
-    size_t source;               /* merged reports: the index of its report in `sources` */
+    size_t input;                /* merged reports: the index of its input report in `sources` */
     gp_source_kernel *lines;     /* --source: each kernel's per-line view (NULL: not asked) */
     size_t n_line_kernels;
 } gp_result;
@@ -152,8 +152,8 @@ typedef struct {
     char *note;                  /* why a metric is approximate or missing (a graph node's
                                     sampled DRAM traffic, a graph not shadow-launched); NULL */
     gp_metric_set metrics;
-    size_t source;               /* merged reports: the index of its report in `sources`;
-                                    GP_SOURCE_UNKNOWN in merges of older gpuprof */
+    size_t input;                /* merged reports: the index of its input report in `sources`;
+                                    GP_INPUT_UNKNOWN in merges of older gpuprof */
 } gp_exec_launch;
 
 /* gpuprof exec: what a memory copy or memset was, in CUPTI's numbering (CUpti_ActivityMemcpyKind,
@@ -201,7 +201,7 @@ typedef struct {
     uint64_t time_ns;
 } gp_um_stats;
 
-#define GP_SOURCE_UNKNOWN SIZE_MAX
+#define GP_INPUT_UNKNOWN SIZE_MAX
 
 /* gp_exec_source_view.launch of a kernel that had no patched launch. */
 #define GP_NO_LAUNCH UINT64_MAX
@@ -217,7 +217,7 @@ typedef struct {
                                     GP_NO_LAUNCH: none (a note says why) */
     char *note;                  /* why it has no lines (CUPTI could not patch it, no cubin
                                     seen); NULL */
-    size_t source;               /* merged reports: the index of its report in `sources` */
+    size_t input;                /* merged reports: the index of its input report in `sources` */
 } gp_exec_source_view;
 
 /* gpuprof exec in a distributed job (torchrun, mpirun, srun): the process's rank, the job's

@@ -208,7 +208,7 @@ static void result_cells(const gp_report *r, const gp_result *res, row_cells *c)
     set_number(c, R_PEAK, res->percent_of_peak);
     c->text[R_CHECK] = gp_check_status_name(res->check.status);
     /* merged reports: the result's own file and GPU */
-    const gp_report_source *src = r->n_sources ? &r->sources[res->source] : NULL;
+    const gp_report_source *src = r->n_sources ? &r->sources[res->input] : NULL;
     const bool has_device = src ? src->has_device : r->has_device;
     c->text[R_DEVICE] = has_device ? (src ? src->device.name : r->device.name) : "";
     c->text[R_SOURCE] = src ? src->file : "";
@@ -250,7 +250,7 @@ static int csv_stream_open(FILE *out, const gp_report *r, const gp_render_option
 
 static int start(csv_stream *s)
 {
-    if (s->o.source) { /* --source: the per-line view's rows instead */
+    if (s->o.source_rows) { /* --source: the per-line view's rows instead */
         gp_csv_source_header(s->out, &s->o);
         s->started = true;
         return GP_OK;
@@ -270,7 +270,7 @@ static int csv_stream_result(void *state, size_t i)
         if (!s->started)
             GP_TRY(start(s));
         const gp_result *res = &s->r->results[s->next];
-        if (s->o.source) {
+        if (s->o.source_rows) {
             gp_csv_source_result(s->out, res);
             continue;
         }
@@ -476,7 +476,7 @@ static size_t program_index(const gp_report *r, const gp_exec_launch *l)
 {
     if (!r->n_sources)
         return 0;
-    return l->source < r->n_sources ? l->source : r->n_sources;
+    return l->input < r->n_sources ? l->input : r->n_sources;
 }
 
 static void launch_cells(const gp_exec_launch *l, const char *program,
@@ -633,7 +633,7 @@ static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,
 
 int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    if (o && o->source) /* the per-line view's rows instead */
+    if (o && o->source_rows) /* the per-line view's rows instead */
         return gp_csv_exec_source(out, r, o);
     const bool per_launch = o && o->launches;
     gp_csv_layout l = {0};

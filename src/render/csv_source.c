@@ -102,7 +102,7 @@ static char *program_of(const gp_report *r, const gp_exec_source_view *v)
 {
     if (!r->n_sources)
         return gp_command_line_text(r->exec.argv, r->exec.argc);
-    const gp_report_source *s = v->source < r->n_sources ? &r->sources[v->source] : NULL;
+    const gp_report_source *s = v->input < r->n_sources ? &r->sources[v->input] : NULL;
     return s ? gp_command_line_text(s->program, s->program_len) : gp_command_line_text(NULL, 0);
 }
 

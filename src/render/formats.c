@@ -57,7 +57,7 @@ gp_render_options gp_render_options_for(const gp_request *req)
 {
     return (gp_render_options){.format = req->output, .no_header = req->no_header,
                                .metrics_detail = req->metrics_detail, .sass = req->sass,
-                               .source = req->source,
+                               .source_rows = req->source,
                                .launches = req->launches, .by_rank = req->by_rank,
                                .csv_columns = req->csv_columns,
                                .wide = req->wide, .kernel_name = req->kernel_name};

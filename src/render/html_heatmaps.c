@@ -195,7 +195,7 @@ static void one_heatmap(FILE *out, const gp_report *r, const heat_grid *g, doubl
     fputs("<div class=\"multiple\"><div class=\"multiple-title\">", out);
     gp_html_escape(out, res->variant);
     if (gp_report_sources_differ(r))
-        fprintf(out, " [%zu]", res->source + 1);
+        fprintf(out, " [%zu]", res->input + 1);
     fputs("</div>\n", out);
     gp_svg_heatmap_chart(out, &h);
     fputs("</div>\n", out);

@@ -112,7 +112,7 @@ static void result_label(const results_view *v, size_t i, char *buf, size_t len)
         gp_html_appendf(buf, len, " block=%s", dim);
     }
     if (v->label_sources)
-        gp_html_appendf(buf, len, " [%zu]", res->source + 1);
+        gp_html_appendf(buf, len, " [%zu]", res->input + 1);
 }
 
 static void view_free(results_view *v)
@@ -463,7 +463,7 @@ static void result_row(FILE *out, const results_view *v, size_t i)
     gp_html_td_num(out, "%.1f", gp_html_result_device(v->r, res) ? res->percent_of_peak : NAN);
     check_cell(out, &res->check);
     if (v->label_sources)
-        fprintf(out, "<td>[%zu]</td>", res->source + 1);
+        fprintf(out, "<td>[%zu]</td>", res->input + 1);
     gp_html_metric_cells(out, &res->metrics, v->keys, v->n_keys);
     fputs("</tr>\n", out);
     launch_rows(out, v, res);

@@ -232,8 +232,8 @@ void gp_html_figure_start(FILE *out, const char *id)
 
 const gp_device_info *gp_html_result_device(const gp_report *r, const gp_result *res)
 {
-    if (r->n_sources && res->source < r->n_sources)
-        return r->sources[res->source].has_device ? &r->sources[res->source].device : NULL;
+    if (r->n_sources && res->input < r->n_sources)
+        return r->sources[res->input].has_device ? &r->sources[res->input].device : NULL;
     return r->has_device ? &r->device : NULL;
 }
 

@@ -4,6 +4,7 @@
  * their kernel's #N and the launch patched, and the kernels without lines listed with why. */
 #include "render/html_source.h"
 
+#include "gpuprof/exec_source.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
@@ -193,7 +194,7 @@ static int exec_sections(FILE *out, const gp_source_views *v)
 
 int gp_html_exec_source(FILE *out, const gp_report *r)
 {
-    if (!r->exec.request.source && !r->exec.n_source_views)
+    if (!gp_exec_has_source(&r->exec))
         return GP_OK;
     section_title(out, "in one launch of each kernel in each process, patched once its "
                        "counters were collected");

@@ -45,7 +45,7 @@ static void series_name(const gp_report *r, const gp_sweep *l, char *buf, size_t
     if (types_differ(r))
         gp_html_appendf(buf, len, " %s", res->type);
     if (gp_report_sources_differ(r))
-        gp_html_appendf(buf, len, " [%zu]", res->source + 1);
+        gp_html_appendf(buf, len, " [%zu]", res->input + 1);
 }
 
 /* Sweeps drawn in one chart: of one family, over one parameter. */

@@ -150,7 +150,7 @@ static cJSON *result_json(const gp_result *r, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
     if (merged)
-        cJSON_AddNumberToObject(o, "source", (double)r->source);
+        cJSON_AddNumberToObject(o, "source", (double)r->input);
     cJSON_AddStringToObject(o, "family", r->family);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "type", r->type);
@@ -246,8 +246,8 @@ static void add_origins(cJSON *o, const gp_exec_launch *l)
 static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
 {
     cJSON *o = cJSON_CreateObject();
-    if (merged && l->source != GP_SOURCE_UNKNOWN)
-        cJSON_AddNumberToObject(o, "source", (double)l->source);
+    if (merged && l->input != GP_INPUT_UNKNOWN)
+        cJSON_AddNumberToObject(o, "source", (double)l->input);
     cJSON_AddNumberToObject(o, "pid", l->pid);
     cJSON_AddNumberToObject(o, "id", (double)l->id);
     cJSON_AddStringToObject(o, "kernel", l->kernel);

@@ -4,6 +4,7 @@
  * come from besides. */
 #include "render/json_source.h"
 
+#include "gpuprof/exec_source.h"
 #include "gpuprof/source_view.h"
 #include "render/json_out.h"
 
@@ -63,8 +64,8 @@ void gp_json_source_lines(cJSON *result, const gp_result *res)
 static cJSON *exec_view_json(const gp_exec_source_view *v, bool merged)
 {
     cJSON *o = kernel_json(&v->view);
-    if (merged && v->source != GP_SOURCE_UNKNOWN)
-        cJSON_AddNumberToObject(o, "source", (double)v->source);
+    if (merged && v->input != GP_INPUT_UNKNOWN)
+        cJSON_AddNumberToObject(o, "source", (double)v->input);
     cJSON_AddNumberToObject(o, "pid", v->pid);
     gp_json_add_code(o, "code", v->code);
     if (v->launch == GP_NO_LAUNCH)
@@ -80,7 +81,7 @@ static cJSON *exec_view_json(const gp_exec_source_view *v, bool merged)
 
 void gp_json_exec_source_lines(cJSON *exec, const gp_exec_info *e, bool merged)
 {
-    if (!e->request.source && !e->n_source_views)
+    if (!gp_exec_has_source(e))
         return;
     cJSON *a = cJSON_AddArrayToObject(exec, "source_lines");
     for (size_t i = 0; i < e->n_source_views; i++)

@@ -105,8 +105,8 @@ int gp_kernel_labels_sources(gp_kernel_labels *kl, const gp_report *r)
     for (size_t i = 0; i < r->exec.n_launches; i++) {
         const gp_exec_launch *l = &r->exec.launches[i];
         const size_t number = gp_kernel_labels_number(kl, l->kernel, l->variant);
-        if (number && l->source < r->n_sources)
-            add_source(seen, number, l->source);
+        if (number && l->input < r->n_sources)
+            add_source(seen, number, l->input);
     }
     for (size_t k = 0; k < kl->n; k++) {
         size_t used = 0;
@@ -134,8 +134,8 @@ const char *gp_kernel_labels_from_number(const gp_kernel_labels *kl, size_t numb
 
 void gp_launch_source_tag(const gp_report *r, const gp_exec_launch *l, char *buf, size_t len)
 {
-    if (r->n_sources > 1 && l->source < r->n_sources)
-        snprintf(buf, len, "[%zu]", l->source + 1);
+    if (r->n_sources > 1 && l->input < r->n_sources)
+        snprintf(buf, len, "[%zu]", l->input + 1);
     else
         snprintf(buf, len, "%s", "");
 }

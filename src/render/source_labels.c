@@ -58,8 +58,8 @@ void gp_source_tag(const gp_kernel_labels *kl, size_t number, const gp_exec_sour
             buf[0] = '\0';
         return;
     }
-    if (v && v->source != GP_SOURCE_UNKNOWN)
-        snprintf(buf + used, len - used, "[%zu] ", v->source + 1);
+    if (v && v->input != GP_INPUT_UNKNOWN)
+        snprintf(buf + used, len - used, "[%zu] ", v->input + 1);
     else if (gp_kernel_labels_from_number(kl, number)[0])
         snprintf(buf + used, len - used, "%s ", gp_kernel_labels_from_number(kl, number));
     else

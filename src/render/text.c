@@ -262,7 +262,7 @@ static void result_label(char *buf, size_t len, const gp_problem_span *pr, bool 
     char params[96], source[24] = "";
     row_params(pr, res, params, sizeof params);
     if (label_sources)
-        snprintf(source, sizeof source, " [%zu]", res->source + 1);
+        snprintf(source, sizeof source, " [%zu]", res->input + 1);
     snprintf(buf, len, "%.60s%s%s", res->variant, params, source);
 }
 

@@ -6,6 +6,7 @@
  * HTML hold them all). */
 #include "render/text_exec_lines.h"
 
+#include "gpuprof/exec_source.h"
 #include "gpuprof/status.h"
 #include "render/source_labels.h"
 #include "render/text_layout.h"
@@ -96,7 +97,7 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
                         const gp_kernel_labels *kl, const gp_render_options *o)
 {
     const gp_exec_info *e = &r->exec;
-    if (!e->request.source && !e->n_source_views)
+    if (!gp_exec_has_source(e))
         return GP_OK;
     gp_source_label *l;
     size_t n;

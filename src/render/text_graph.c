@@ -73,12 +73,12 @@ static size_t count_graphs(const gp_exec_info *e)
         if (!l->graph_node)
             continue;
         struct {
-            uint64_t graph, source;
+            uint64_t graph, input;
             int64_t pid;
         } key;
         memset(&key, 0, sizeof key);
         key.graph = l->graph;
-        key.source = l->source;
+        key.input = l->input;
         key.pid = l->pid;
         bool added;
         if (!gp_hashmap_add(&seen, &key, sizeof key, &added))

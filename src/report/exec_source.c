@@ -44,9 +44,14 @@ int gp_exec_source_view_copy(const gp_exec_source_view *from, gp_exec_source_vie
 
 /* ---- the launches ------------------------------------------------------------------------- */
 
+bool gp_exec_has_source(const gp_exec_info *e)
+{
+    return e->request.source || e->n_source_views;
+}
+
 static bool same_process(const gp_exec_launch *l, const gp_exec_source_view *v)
 {
-    return l->pid == v->pid && l->source == v->source;
+    return l->pid == v->pid && l->input == v->input;
 }
 
 static bool of_kernel(const gp_exec_launch *l, const char *mangled)

@@ -81,10 +81,10 @@ double gp_sweep_value(const gp_result *res, gp_sweep_param p)
     return param_value(res, gp_sweep_param_name(p));
 }
 
-static bool same_sweep(const gp_result *a, const gp_result *b, bool by_source)
+static bool same_sweep(const gp_result *a, const gp_result *b, bool by_input)
 {
     return strcmp(a->family, b->family) == 0 && strcmp(a->variant, b->variant) == 0 &&
-           strcmp(a->type, b->type) == 0 && (!by_source || a->source == b->source);
+           strcmp(a->type, b->type) == 0 && (!by_input || a->input == b->input);
 }
 
 static bool varies(const gp_report *r, const gp_sweep *s, gp_sweep_param p)
@@ -134,12 +134,12 @@ void gp_sweeps_free(gp_sweeps *s)
 
 /* The sweep of results[first] and the untaken results after it of the same variant,
  * written at `members`. */
-static gp_sweep collect(const gp_report *r, size_t first, bool by_source, bool *taken,
+static gp_sweep collect(const gp_report *r, size_t first, bool by_input, bool *taken,
                         size_t *members)
 {
     size_t n = 0;
     for (size_t k = first; k < r->n_results; k++)
-        if (!taken[k] && same_sweep(&r->results[first], &r->results[k], by_source)) {
+        if (!taken[k] && same_sweep(&r->results[first], &r->results[k], by_input)) {
             taken[k] = true;
             members[n++] = k;
         }
@@ -163,12 +163,12 @@ int gp_sweeps_find(const gp_report *r, gp_sweeps *out)
         gp_sweeps_free(out);
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
-    const bool by_source = gp_report_sources_differ(r);
+    const bool by_input = gp_report_sources_differ(r);
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         if (taken[i])
             continue;
-        const gp_sweep s = collect(r, i, by_source, taken, out->indices + used);
+        const gp_sweep s = collect(r, i, by_input, taken, out->indices + used);
         out->sweeps[out->n_sweeps++] = s;
         used += s.n;
     }

@@ -291,7 +291,7 @@ static int read_source_index(gp_json_reader *rd, const cJSON *o, const gp_report
         return gp_json_expect(rd, "source", r->n_sources == 0, "the index of its file in sources");
     GP_TRY(gp_json_expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
     GP_TRY(gp_json_get_integer(rd, o, "source", 0, r->n_sources - 1, &source));
-    res->source = (size_t)source;
+    res->input = (size_t)source;
     return GP_OK;
 }
 

@@ -56,7 +56,7 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
     gp_exec_launch *l;
     uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
-    GP_TRY(gp_report_read_exec_source(rd, o, report, &l->source));
+    GP_TRY(gp_report_read_input(rd, o, report, &l->input));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &l->pid));
     GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
     l->id = id;

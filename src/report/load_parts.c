@@ -143,15 +143,15 @@ int gp_report_read_device(gp_json_reader *rd, const cJSON *o, void *device)
     return get_version(rd, o, "runtime_version", &d->runtime_version);
 }
 
-int gp_report_read_exec_source(gp_json_reader *rd, const cJSON *o, const gp_report *r,
-                               size_t *source)
+int gp_report_read_input(gp_json_reader *rd, const cJSON *o, const gp_report *r,
+                         size_t *input)
 {
     uint64_t index = 0;
-    *source = r->n_sources ? GP_SOURCE_UNKNOWN : 0;
+    *input = r->n_sources ? GP_INPUT_UNKNOWN : 0;
     if (!gp_json_field(o, "source"))
         return GP_OK;
     GP_TRY(gp_json_expect(rd, "source", r->n_sources > 0, "no source (there are no sources)"));
     GP_TRY(gp_json_get_integer(rd, o, "source", 0, r->n_sources - 1, &index));
-    *source = (size_t)index;
+    *input = (size_t)index;
     return GP_OK;
 }

@@ -13,9 +13,9 @@ int gp_report_read_device(gp_json_reader *rd, const cJSON *o, void *device);
 int gp_report_read_metrics(gp_json_reader *rd, const cJSON *o, const char *key,
                            gp_metric_set *s);
 /* o["source"] of an exec launch or view: the index of its file in r's sources (read
- * already); absent: 0 in a report not merged, GP_SOURCE_UNKNOWN in a merge (of an older
+ * already); absent: 0 in a report not merged, GP_INPUT_UNKNOWN in a merge (of an older
  * gpuprof, which did not record it). */
-int gp_report_read_exec_source(gp_json_reader *rd, const cJSON *o, const gp_report *r,
-                               size_t *source);
+int gp_report_read_input(gp_json_reader *rd, const cJSON *o, const gp_report *r,
+                         size_t *input);
 
 #endif

@@ -116,7 +116,7 @@ static int read_exec_view(gp_json_reader *rd, const cJSON *o, void *report)
     gp_report *r = report;
     gp_exec_source_view *v;
     GP_TRY(gp_exec_add_source_view(&r->exec, &v));
-    GP_TRY(gp_report_read_exec_source(rd, o, r, &v->source));
+    GP_TRY(gp_report_read_input(rd, o, r, &v->input));
     GP_TRY(read_view(rd, o, &v->view));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &v->pid));
     GP_TRY(gp_json_get_code(rd, o, "code", true, &v->code));

@@ -77,7 +77,7 @@ static int move_results(gp_report *into, gp_report *part, size_t first_source)
     GP_TRY(gp_report_add_results(into, part->n_results, &first));
     memcpy(first, part->results, part->n_results * sizeof *first);
     for (size_t i = 0; i < part->n_results; i++)
-        first[i].source += first_source;
+        first[i].input += first_source;
     free(part->results);  /* their metric sets and launches now belong to `into` */
     part->results = NULL;
     part->n_results = 0;
@@ -143,9 +143,9 @@ static int move_source_views(gp_exec_info *into, gp_exec_info *part, size_t firs
         *v = part->source_views[i];
         part->source_views[i] = (gp_exec_source_view){0};
         if (!part_merged)
-            v->source = first_source;
-        else if (v->source != GP_SOURCE_UNKNOWN)
-            v->source += first_source;
+            v->input = first_source;
+        else if (v->input != GP_INPUT_UNKNOWN)
+            v->input += first_source;
     }
     return GP_OK;
 }
@@ -171,9 +171,9 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
         GP_TRY(gp_exec_add_launch(into, &l));
         *l = part->launches[i];  /* its strings (note too) and metrics move with it */
         if (!part_merged)
-            l->source = first_source;
-        else if (l->source != GP_SOURCE_UNKNOWN)
-            l->source += first_source;
+            l->input = first_source;
+        else if (l->input != GP_INPUT_UNKNOWN)
+            l->input += first_source;
     }
     part->n_launches = 0;
     GP_TRY(gp_exec_number_variants(into)); /* a code may be a variant of another file's */

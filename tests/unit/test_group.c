@@ -109,7 +109,7 @@ static void sweeps_by_source(void)
     gp_report_init(&r);
     add(&r, "a", "int32", 4096, 128, 4, 1);
     add(&r, "a", "int32", 4096, 256, 4, 1);
-    r.results[1].source = 1;
+    r.results[1].input = 1;
     gp_report_source sources[2] = {{.has_device = true}, {.has_device = true}};
     snprintf(sources[0].device.name, sizeof sources[0].device.name, "GPU A");
     snprintf(sources[1].device.name, sizeof sources[1].device.name, "GPU B");
