@@ -2,8 +2,8 @@
  * Kernel reports: a header with the GPU and the run's configuration and a legend of the short
  * metric headers, a heading per problem and one aligned row per result with a column per
  * metric measured, per-launch rows for multi-kernel workloads, optional long metric form
- * (exec reports: text_exec.c). Compare: a row per result, changed metrics under it. The
- * catalogue commands: list, device, metrics. */
+ * (exec reports: text_exec.c). The catalogue commands: list, device, metrics. (Compare:
+ * text_compare.c.) */
 #include "render/text.h"
 #include "render/text_source.h"
 
@@ -553,148 +553,6 @@ const gp_stream_view gp_text_stream = {text_stream_open, text_stream_result,
 int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     return gp_stream_whole(&gp_text_stream, out, r, o);
-}
-
-/* ---- compare: a row per result, changed metrics under it ------------------------------- */
-
-static void describe_side(char *buf, size_t len, const char *file, const gp_report *r)
-{
-    if (r->has_device)
-        snprintf(buf, len, "%s: gpuprof %s %s on %s", file, r->tool_version, r->command,
-                 r->device.name);
-    else
-        snprintf(buf, len, "%s: gpuprof %s %s", file, r->tool_version, r->command);
-}
-
-static void print_text_header(FILE *out, const gp_comparison *c, size_t width)
-{
-    char base[2 * GP_TEXT_LEN], next[2 * GP_TEXT_LEN], line[4 * GP_TEXT_LEN];
-    describe_side(base, sizeof base, c->base_file, c->base);
-    describe_side(next, sizeof next, c->next_file, c->next);
-    fprintf(out, "gpuprof %s  compare\n", GPUPROF_VERSION);
-    snprintf(line, sizeof line, "base: %s", base);
-    gp_text_paragraph(out, line, width, 6);
-    snprintf(line, sizeof line, "new:  %s", next);
-    gp_text_paragraph(out, line, width, 6);
-    if (!c->same_device)
-        gp_text_paragraph(out, "different GPUs: the changes compare the GPUs as much as the "
-                          "code", width, 2);
-    snprintf(line, sizeof line, "a change is significant beyond %g %% and beyond both runs' "
-             "noise (the bound column); metrics are shown where they changed by more than %g %%",
-             c->threshold_pct, c->threshold_pct);
-    gp_text_paragraph(out, line, width, 2);
-    fputc('\n', out);
-}
-
-static void add_number(gp_text_table *t, const char *fmt, double v)
-{
-    if (isfinite(v))
-        gp_table_cellf(t, fmt, v);
-    else
-        gp_table_cell(t, "-");
-}
-
-/* A compared metric's value, formatted as its unit deserves. */
-static void add_metric_value(gp_text_table *t, const gp_metric_value *like, double v)
-{
-    gp_metric_value m = *like;
-    m.valid = isfinite(v);
-    m.value = v;
-    char cell[48];
-    gp_text_format_value(cell, sizeof cell, &m);
-    gp_table_cell(t, m.valid ? cell : "-");
-}
-
-static void add_compare_metrics(gp_text_table *t, const gp_compare_row *row,
-                                double threshold_pct)
-{
-    if (!row->base.present || !row->next.present)
-        return;
-    for (size_t m = 0; m < row->base.n_metrics; m++) {
-        const gp_metric_value *v = &row->base.metrics[m];
-        double b, n;
-        if (!gp_compare_metric_changed(row, v->key, threshold_pct, &b, &n))
-            continue;
-        gp_table_row(t);
-        for (int k = 0; k < 3; k++)
-            gp_table_cell(t, "");
-        add_metric_value(t, v, b);
-        add_metric_value(t, v, n);
-        gp_table_cell(t, "");
-        gp_table_cell(t, "");
-        gp_table_cellf(t, "  %s (%s)", v->key, v->unit);
-    }
-}
-
-/* An exec row's label: its kernel's number in the base report ("#2 "), or for a kernel only
- * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
- * name, which is cut in the middle where it is too long. */
-static void add_compare_label(gp_text_table *t, const gp_compare_row *row, bool exec)
-{
-    if (!exec || row->n_keys == 0) {
-        char label[GP_COMPARE_LABEL_LEN];
-        gp_compare_label(row, label, sizeof label);
-        gp_table_cell(t, label);
-        return;
-    }
-    char tag[160] = "";
-    size_t used = 0;
-    if (row->number)
-        used = (size_t)snprintf(tag, sizeof tag, "%s#%zu ", row->number_is_new ? "new" : "",
-                                row->number);
-    for (size_t i = 1; i < row->n_keys && used < sizeof tag; i++)
-        used += (size_t)snprintf(tag + used, sizeof tag - used, "%s=%s ", row->keys[i].name,
-                                 row->keys[i].value);
-    gp_table_name_cell(t, tag, row->keys[0].value);
-}
-
-static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct,
-                            bool exec)
-{
-    char cell[32];
-    gp_table_row(t);
-    gp_table_cell(t, gp_change_name(row->verdict));
-    add_number(t, "%+.1f", row->change_pct);
-    add_number(t, "%.1f", row->bound_pct);
-    gp_text_format_time(cell, sizeof cell, row->base.present ? row->base.time_ms : NAN);
-    gp_table_cell(t, cell);
-    gp_text_format_time(cell, sizeof cell, row->next.present ? row->next.time_ms : NAN);
-    gp_table_cell(t, cell);
-    add_number(t, "%.1f", row->base.present ? row->base.gbps : NAN);
-    add_number(t, "%.1f", row->next.present ? row->next.gbps : NAN);
-    add_compare_label(t, row, exec);
-    add_compare_metrics(t, row, threshold_pct);
-}
-
-int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
-{
-    const size_t width = gp_text_width(o);
-    print_text_header(out, c, width);
-    static const gp_column_spec columns[] = {
-        {"verdict", GP_COLUMN_LEFT, 0},    {"change%", GP_COLUMN_RIGHT, 1},
-        {"bound%", GP_COLUMN_RIGHT, 1},    {"base", GP_COLUMN_RIGHT, 1},
-        {"new", GP_COLUMN_RIGHT, 1},       {"base_GB/s", GP_COLUMN_RIGHT, 1},
-        {"new_GB/s", GP_COLUMN_RIGHT, 1},  {"result", GP_COLUMN_NAME, 2},
-    };
-    gp_text_table t;
-    gp_table_init(&t, 0);
-    GP_TABLE_COLUMNS(&t, columns);
-    for (size_t i = 0; i < c->n_rows; i++)
-        add_compare_row(&t, &c->rows[i], c->threshold_pct, c->exec);
-    const int rc = gp_table_print(out, &t, width);
-    gp_table_free(&t);
-    if (rc != GP_OK)
-        return rc;
-    char line[512];
-    snprintf(line, sizeof line, "%zu matched: %zu slower, %zu faster, %zu within the bound; %zu "
-             "only in base, %zu only in new", c->n_same + c->n_faster + c->n_slower,
-             c->n_slower, c->n_faster, c->n_same, c->n_only_base, c->n_only_new);
-    fputc('\n', out);
-    gp_text_paragraph(out, line, width, 2);
-    if (c->n_slower)
-        fprintf(out, "REGRESSION: %zu result%s significantly slower\n", c->n_slower,
-                c->n_slower == 1 ? "" : "s");
-    return GP_OK;
 }
 
 /* ---- the catalogue commands ---------------------------------------------------------- */
