@@ -30,12 +30,13 @@ typedef enum {
  * wrapped) or of kernel names (cut at a readable boundary to the room left). */
 typedef enum { GP_ALIGN_RIGHT, GP_ALIGN_LEFT, GP_ALIGN_PROSE, GP_ALIGN_NAME } gp_align;
 
-/* The views a column shows in (Markdown shows what text shows). */
+/* The views (Markdown shows what text shows), and the flags of those a column shows in. */
+typedef enum { GP_VIEW_TEXT, GP_VIEW_CSV, GP_VIEW_HTML, GP_VIEW_JSON, GP_PART_VIEWS } gp_part_view;
 enum {
-    GP_IN_TEXT = 1u,
-    GP_IN_CSV = 2u,
-    GP_IN_HTML = 4u,
-    GP_IN_JSON = 8u,
+    GP_IN_TEXT = 1u << GP_VIEW_TEXT,
+    GP_IN_CSV = 1u << GP_VIEW_CSV,
+    GP_IN_HTML = 1u << GP_VIEW_HTML,
+    GP_IN_JSON = 1u << GP_VIEW_JSON,
     GP_IN_ALL = 15u
 };
 
@@ -76,6 +77,21 @@ typedef struct {
     const char *legend;         /* what the column means, for legends and the schema */
 } gp_part_column;
 
+/* The most columns a part declares. */
+#define GP_PART_MAX_COLUMNS 64
+
+/* A view's own order of a part's columns where it differs from the declaration's: their
+ * indices in the declaration, each a column shown in that view (tests/unit/test_parts.c
+ * holds every order to its view's columns). */
+typedef struct {
+    const unsigned char *columns;
+    size_t n;
+} gp_part_order;
+
+#define GP_PART_ORDER(...)                                                                     \
+    {.columns = (const unsigned char[]){__VA_ARGS__},                                          \
+     .n = sizeof((const unsigned char[]){__VA_ARGS__})}
+
 typedef struct {
     const char *key;            /* the JSON array's (or keyed object's) key */
     const gp_part_column *columns;
@@ -84,6 +100,7 @@ typedef struct {
     size_t row_size;            /* a row's bytes, for the loader */
     int json_keyed_by;          /* >= 0: JSON is an object keyed by this column's word,
                                    each row an object without it; -1: an array of rows */
+    gp_part_order order[GP_PART_VIEWS];  /* n 0: the declaration's order */
 } gp_part;
 
 #define GP_PART_DECLARE(name_key, cols, key_columns, row_type, keyed_by)                     \
@@ -92,6 +109,9 @@ typedef struct {
 
 /* Whether column c of t shows in a view (GP_IN_*) for the part's context. */
 bool gp_part_shows(const gp_part *t, size_t c, unsigned view, const void *ctx);
+/* The columns a view shows for the part's context, in the view's order: their indices in
+ * cols[] (room for GP_PART_MAX_COLUMNS), their number. */
+size_t gp_part_columns(const gp_part *t, gp_part_view view, const void *ctx, size_t *cols);
 
 /* A row's cell of column c (buf holds a word made for it). */
 gp_cell gp_part_cell(const gp_part *t, size_t c, const void *row, const void *ctx,

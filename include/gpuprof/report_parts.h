@@ -7,6 +7,11 @@
 #include "gpuprof/part.h"
 #include "gpuprof/report.h"
 
+/* Every declared part, for the tests that hold each declaration to its rules (each view's
+ * order lists exactly the columns that view shows). */
+extern const gp_part *const gp_report_parts[];
+extern const size_t gp_n_report_parts;
+
 /* ---- unified memory (src/report/unified_part.c) ------------------------------------------ */
 
 /* A counter that counted: a row of the unified-memory part. */

@@ -43,18 +43,21 @@ static const gp_column_kind kinds[] = {
 
 void gp_part_text_columns(gp_text_table *tt, const gp_part *t, const void *ctx)
 {
-    for (size_t c = 0; c < t->n_columns; c++)
-        if (gp_part_shows(t, c, GP_IN_TEXT, ctx))
-            gp_table_column(tt, t->columns[c].header, kinds[t->columns[c].align],
-                            t->columns[c].gap);
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_TEXT, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
+        const gp_part_column *col = &t->columns[cols[i]];
+        gp_table_column(tt, col->header, kinds[col->align], col->gap);
+    }
 }
 
 void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, const void *ctx)
 {
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_TEXT, ctx, cols);
     gp_table_row(tt);
-    for (size_t c = 0; c < t->n_columns; c++) {
-        if (!gp_part_shows(t, c, GP_IN_TEXT, ctx))
-            continue;
+    for (size_t i = 0; i < n; i++) {
+        const size_t c = cols[i];
         char buf[CELL_LEN], number[64];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
         const char *text = cell.text;
@@ -86,27 +89,23 @@ int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const 
 
 void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
 {
-    bool first = true;
-    for (size_t c = 0; c < t->n_columns; c++)
-        if (gp_part_shows(t, c, GP_IN_CSV, ctx)) {
-            gp_csv_field(out, t->columns[c].key, first);
-            first = false;
-        }
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
+    for (size_t i = 0; i < n; i++)
+        gp_csv_field(out, t->columns[cols[i]].key, i == 0);
     fputc('\n', out);
 }
 
 void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
 {
-    bool first = true;
-    for (size_t c = 0; c < t->n_columns; c++) {
-        if (!gp_part_shows(t, c, GP_IN_CSV, ctx))
-            continue;
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
         char buf[CELL_LEN], number[64];
-        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        const gp_cell cell = gp_part_cell(t, cols[i], row, ctx, buf, sizeof buf);
         if (!cell.text)
             gp_csv_number(number, sizeof number, cell.number);
-        gp_csv_field(out, cell.text ? cell.text : number, first);
-        first = false;
+        gp_csv_field(out, cell.text ? cell.text : number, i == 0);
     }
     fputc('\n', out);
 }
@@ -115,11 +114,11 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
 
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx)
 {
-    for (size_t c = 0; c < t->n_columns; c++) {
-        if (!gp_part_shows(t, c, GP_IN_HTML, ctx))
-            continue;
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
         char buf[CELL_LEN];
-        const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        const gp_cell cell = gp_part_cell(t, cols[i], row, ctx, buf, sizeof buf);
         if (cell.text)
             gp_html_td_text(out, cell.text);
         else
@@ -132,10 +131,10 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
                    const char *html_class)
 {
     fprintf(out, "<table class=\"%s\"><tr>", html_class);
-    for (size_t c = 0; c < t->n_columns; c++) {
-        if (!gp_part_shows(t, c, GP_IN_HTML, ctx))
-            continue;
-        const gp_part_column *col = &t->columns[c];
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n_cols = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
+    for (size_t i = 0; i < n_cols; i++) {
+        const gp_part_column *col = &t->columns[cols[i]];
         const char *title = col->html ? col->html : col->key;
         gp_html_th_list(out, &title, 1, col->format == GP_NUMBER_COLUMN ? 1 : 0);
     }
@@ -153,8 +152,11 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
 cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
 {
     cJSON *o = cJSON_CreateObject();
-    for (size_t c = 0; c < t->n_columns; c++) {
-        if (!gp_part_shows(t, c, GP_IN_JSON, ctx) || (int)c == t->json_keyed_by)
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_JSON, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
+        const size_t c = cols[i];
+        if ((int)c == t->json_keyed_by)
             continue;
         char buf[CELL_LEN];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);

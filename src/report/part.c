@@ -17,6 +17,19 @@ bool gp_part_shows(const gp_part *t, size_t c, unsigned view, const void *ctx)
     return (col->in & view) && (!col->when || col->when(ctx));
 }
 
+size_t gp_part_columns(const gp_part *t, gp_part_view view, const void *ctx, size_t *cols)
+{
+    const gp_part_order *order = &t->order[view];
+    const size_t n = order->n ? order->n : t->n_columns;
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t c = order->n ? order->columns[i] : i;
+        if (c < t->n_columns && shown < GP_PART_MAX_COLUMNS && gp_part_shows(t, c, 1u << view, ctx))
+            cols[shown++] = c;
+    }
+    return shown;
+}
+
 const void *gp_part_row_at(const gp_part *t, const void *rows, size_t i)
 {
     return (const char *)rows + i * t->row_size;

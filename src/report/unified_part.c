@@ -116,36 +116,43 @@ static const char *set_time_ns(void *row, const gp_cell *v, char *why, size_t le
     return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.time_ns, why, len);
 }
 
-/* Text and HTML order their columns as nvprof's listing and gpuprof's page did: the total's
- * and the name's columns stand where each view has them. */
+enum { KEY, EVENTS, AVERAGE, MIN, MAX, TOTAL, TIME_MS, TIME_NS, NAME };
+
+/* In text's order (nvprof's listing); HTML and JSON have theirs (gpuprof's page since
+ * before: the name first, the total before the least). */
 static const gp_part_column columns[] = {
-    {.key = "counter", .in = GP_IN_JSON, .get = get_key, .set = set_key,
-     .legend = "the counter: bytes_htod, bytes_dtoh, bytes_dtod, cpu_page_faults, "
-               "gpu_page_faults, thrashing, throttling, remote_map"},
-    {.key = "name", .html = "counter", .in = GP_IN_HTML, .get = get_title},
-    {.key = "events", .header = "Count", .html = "records", .format = GP_NUMBER_WHOLE,
-     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_events, .set = set_events,
-     .legend = "the counter's records"},
-    {.key = "average", .header = "Avg", .format = GP_NUMBER_WHOLE, .gap = 1,
-     .in = GP_IN_TEXT, .get = get_average},
-    {.key = "total", .format = GP_NUMBER_WHOLE, .in = GP_IN_HTML | GP_IN_JSON,
-     .get = get_total, .set = set_total,
-     .legend = "bytes for the transfers; faults, fault groups or events for the others"},
-    {.key = "min", .header = "Min", .format = GP_NUMBER_WHOLE, .gap = 1,
-     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_min, .set = set_min},
-    {.key = "max", .header = "Max", .format = GP_NUMBER_WHOLE, .gap = 1,
-     .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_max, .set = set_max},
-    {.key = "total", .header = "Total", .format = GP_NUMBER_WHOLE, .gap = 1, .in = GP_IN_TEXT,
-     .get = get_total},
-    {.key = "time_ms", .header = "Time", .format = GP_NUMBER_MS, .gap = 1,
-     .in = GP_IN_TEXT | GP_IN_HTML, .get = get_time_ms},
-    {.key = "time_ns", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON, .get = get_time_ns,
-     .set = set_time_ns, .legend = "the time of the records with a duration, ns"},
-    {.key = "name", .header = "Name", .align = GP_ALIGN_LEFT, .gap = 2, .in = GP_IN_TEXT,
-     .get = get_title},
+    [KEY] = {.key = "counter", .in = GP_IN_JSON, .get = get_key, .set = set_key,
+             .legend = "the counter: bytes_htod, bytes_dtoh, bytes_dtod, cpu_page_faults, "
+                       "gpu_page_faults, thrashing, throttling, remote_map"},
+    [EVENTS] = {.key = "events", .header = "Count", .html = "records",
+                .format = GP_NUMBER_WHOLE, .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON,
+                .get = get_events, .set = set_events, .legend = "the counter's records"},
+    [AVERAGE] = {.key = "average", .header = "Avg", .format = GP_NUMBER_WHOLE, .gap = 1,
+                 .in = GP_IN_TEXT, .get = get_average},
+    [MIN] = {.key = "min", .header = "Min", .format = GP_NUMBER_WHOLE, .gap = 1,
+             .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_min, .set = set_min},
+    [MAX] = {.key = "max", .header = "Max", .format = GP_NUMBER_WHOLE, .gap = 1,
+             .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_max, .set = set_max},
+    [TOTAL] = {.key = "total", .header = "Total", .format = GP_NUMBER_WHOLE, .gap = 1,
+               .in = GP_IN_TEXT | GP_IN_HTML | GP_IN_JSON, .get = get_total,
+               .set = set_total,
+               .legend = "bytes for the transfers; faults, fault groups or events for the "
+                         "others"},
+    [TIME_MS] = {.key = "time_ms", .header = "Time", .format = GP_NUMBER_MS, .gap = 1,
+                 .in = GP_IN_TEXT | GP_IN_HTML, .get = get_time_ms},
+    [TIME_NS] = {.key = "time_ns", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+                 .get = get_time_ns, .set = set_time_ns,
+                 .legend = "the time of the records with a duration, ns"},
+    [NAME] = {.key = "name", .header = "Name", .html = "counter", .align = GP_ALIGN_LEFT,
+              .gap = 2, .in = GP_IN_TEXT | GP_IN_HTML, .get = get_title},
 };
 
-const gp_part gp_unified_part = GP_PART_DECLARE("unified_memory", columns, 1, gp_um_row, 0);
+const gp_part gp_unified_part = {
+    .key = "unified_memory", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
+    .n_key = 1, .row_size = sizeof(gp_um_row), .json_keyed_by = KEY,
+    .order = {[GP_VIEW_HTML] = GP_PART_ORDER(NAME, EVENTS, TOTAL, MIN, MAX, TIME_MS),
+              [GP_VIEW_JSON] = GP_PART_ORDER(KEY, EVENTS, TOTAL, MIN, MAX, TIME_NS)},
+};
 
 size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
 {
@@ -155,3 +162,9 @@ size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
             rows[n++] = (gp_um_row){(gp_um_counter)c, e->unified[c]};
     return n;
 }
+
+/* The list of every part: each part's file adds its own line here as it comes. */
+const gp_part *const gp_report_parts[] = {
+    &gp_unified_part,
+};
+const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

@@ -71,9 +71,20 @@ static void test_new_column(void)
     const size_t n_own = gp_unified_part.n_columns;
     memcpy(columns, gp_unified_part.columns, n_own * sizeof *columns);
     columns[n_own] = new_column;
-    const gp_part part = {.key = "unified_memory", .columns = columns, .n_columns = n_own + 1,
-                          .n_key = 1, .row_size = sizeof(extended_row),
-                          .json_keyed_by = gp_unified_part.json_keyed_by};
+    gp_part part = gp_unified_part;
+    part.columns = columns;
+    part.n_columns = n_own + 1;
+    part.row_size = sizeof(extended_row);
+    /* the views with an order of their own show the new column last */
+    unsigned char orders[GP_PART_VIEWS][GP_PART_MAX_COLUMNS];
+    for (int v = 0; v < GP_PART_VIEWS; v++) {
+        const size_t n = part.order[v].n;
+        if (!n)
+            continue;
+        memcpy(orders[v], part.order[v].columns, n);
+        orders[v][n] = (unsigned char)n_own;
+        part.order[v] = (gp_part_order){orders[v], n + 1};
+    }
     const extended_row rows[] = {
         {{GP_UM_BYTES_HTOD, {.events = 4, .total = 4096, .min = 512, .max = 2048,
                              .time_ns = 8000}}, 2000},
@@ -155,8 +166,44 @@ static void test_loader_rules(void)
     gp_clear_error();
 }
 
+/* Each view's own order: the columns that view shows (every `when` aside), each once. */
+static bool order_complete(const gp_part *t, gp_part_view view)
+{
+    const gp_part_order *o = &t->order[view];
+    if (!o->n)
+        return true;
+    size_t listed = 0;
+    for (size_t c = 0; c < t->n_columns; c++) {
+        size_t times = 0;
+        for (size_t i = 0; i < o->n; i++)
+            times += o->columns[i] == c;
+        const bool shown = t->columns[c].in & (1u << view);
+        if (times != (shown ? 1u : 0u))
+            return false;
+        listed += times;
+    }
+    return listed == o->n;
+}
+
+static void test_declarations(void)
+{
+    for (size_t p = 0; p < gp_n_report_parts; p++) {
+        const gp_part *t = gp_report_parts[p];
+        bool orders = true, getters = true;
+        for (int v = 0; v < GP_PART_VIEWS; v++)
+            orders = orders && order_complete(t, (gp_part_view)v);
+        for (size_t c = 0; c < t->n_columns; c++)
+            getters = getters && t->columns[c].get && t->columns[c].key;
+        tap_ok(orders, "part %s: each view's order lists exactly the columns it shows", t->key);
+        tap_ok(getters && t->n_columns <= GP_PART_MAX_COLUMNS && t->row_size,
+               "part %s: every column has a key and a getter, at most %d columns", t->key,
+               GP_PART_MAX_COLUMNS);
+    }
+}
+
 void test_parts(void)
 {
+    test_declarations();
     test_new_column();
     test_loader_rules();
 }
