@@ -82,4 +82,11 @@ const char *gp_change_name(gp_change c);   /* "same", "faster", "slower", "only-
  * of GP_COMPARE_LABEL_LEN holds any row's. */
 void gp_compare_label(const gp_compare_row *row, char *buf, size_t len);
 
+/* A side's value of a compared metric: NAN when it has none or it is not valid. */
+double gp_compare_side_value(const gp_compare_side *s, const char *key);
+/* Whether a row's metric changed by more than the threshold, or from 0 to anything: those
+ * compare lists under the row. *base and *next get its two values. */
+bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
+                               double threshold_pct, double *base, double *next);
+
 #endif

@@ -1,10 +1,8 @@
 /* What the renderers share: metric values with the precision their unit deserves, the
- * metric columns of a table and their cells, launch shapes, CSV fields, a compared row's
- * metrics. */
+ * metric columns of a table and their cells, launch shapes, CSV fields. */
 #ifndef GPUPROF_TEXT_CELLS_H
 #define GPUPROF_TEXT_CELLS_H
 
-#include "gpuprof/compare.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/report.h"
 #include "render/text_layout.h"
@@ -62,12 +60,6 @@ void gp_csv_field(FILE *out, const char *s, bool first);
  * single-quoted), allocated: free it. NULL when out of memory. */
 char *gp_command_line_text(char *const *argv, size_t argc);
 
-/* A side's value of a compared metric: NAN when it has none or it is not valid. */
-double gp_compare_side_value(const gp_compare_side *s, const char *key);
-/* Whether a row's metric changed by more than the threshold, or from 0 to anything: those
- * compare lists under the row. *base and *next get its two values. */
-bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
-                               double threshold_pct, double *base, double *next);
 
 /* A kernel's metric notes, each distinct note once with the metrics it is about, so that a
  * note shared by several metrics (cp.async's) is not repeated under each of them. */

@@ -419,3 +419,22 @@ void gp_comparison_free(gp_comparison *c)
     free(c->rows);
     memset(c, 0, sizeof *c);
 }
+
+double gp_compare_side_value(const gp_compare_side *s, const char *key)
+{
+    for (size_t i = 0; i < s->n_metrics; i++)
+        if (strcmp(s->metrics[i].key, key) == 0)
+            return s->metrics[i].valid ? s->metrics[i].value : NAN;
+    return NAN;
+}
+
+bool gp_compare_metric_changed(const gp_compare_row *row, const char *key,
+                               double threshold_pct, double *base, double *next)
+{
+    const double b = gp_compare_side_value(&row->base, key);
+    const double n = gp_compare_side_value(&row->next, key);
+    const double change_pct = b != 0 ? 100.0 * (n - b) / fabs(b) : NAN;
+    *base = b;
+    *next = n;
+    return fabs(change_pct) > threshold_pct || (b == 0 && n != 0);
+}
