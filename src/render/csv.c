@@ -16,7 +16,7 @@
 #include "render/cells.h"
 #include "render/csv_activities.h"
 #include "render/csv_layout.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 
 #include "gpuprof/status.h"
 #include "render/html_page.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 #include "render/text_graph.h"
 
 #include <math.h>

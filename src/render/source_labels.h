@@ -7,7 +7,7 @@
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 #include "render/part.h"
 #include "render/text_layout.h"
 

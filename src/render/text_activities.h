@@ -4,7 +4,7 @@
 #define GPUPROF_RENDER_TEXT_ACTIVITIES_H
 
 #include "gpuprof/report.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 #include "render/text_layout.h"
 
 #include <stddef.h>

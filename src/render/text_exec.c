@@ -10,7 +10,7 @@
 #include "gpuprof/metrics.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 #include "render/text_activities.h"
 #include "render/text_exec_lines.h"
 #include "render/text_graph.h"

@@ -5,7 +5,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 
 #include <stdio.h>
 

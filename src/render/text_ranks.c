@@ -6,7 +6,7 @@
 #include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 

@@ -4,8 +4,8 @@
  * kernel's variant (one of several codes of one name) followed by "[variant 2 of 3]".
  * The kernel summary, the metric blocks, the GPU activities, --launches, CSV, JSON and HTML
  * all number a kernel alike, so that a row of one is found in another. */
-#ifndef GPUPROF_RENDER_KERNEL_LABELS_H
-#define GPUPROF_RENDER_KERNEL_LABELS_H
+#ifndef GPUPROF_KERNEL_LABELS_H
+#define GPUPROF_KERNEL_LABELS_H
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/hashmap.h"

@@ -1,5 +1,5 @@
 /* Kernel numbers and styled names of an exec report (render/kernel_labels.h). */
-#include "render/kernel_labels.h"
+#include "gpuprof/kernel_labels.h"
 
 #include "gpuprof/status.h"
 
