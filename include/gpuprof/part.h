@@ -23,6 +23,8 @@ typedef enum {
     GP_NUMBER_FIXED1,       /* "12.3" */
     GP_NUMBER_FIXED2,       /* "12.35" */
     GP_NUMBER_PERCENT2,     /* text "12.34%"; HTML "12.34" */
+    GP_NUMBER_PERCENT1,     /* text "12.3%"; HTML "12.3" */
+    GP_NUMBER_BOOL,         /* 0 or 1: JSON false or true, people "no" or "yes", CSV 0 or 1 */
     GP_NUMBER_FORMATS
 } gp_number_format;
 
@@ -41,12 +43,14 @@ enum {
 };
 
 /* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
- * ("#3 ") is kept whole before the name when text cuts it. */
+ * ("#3 ") is kept whole before the name when text cuts it. An estimated number says why
+ * (`approx`): people read "~" before it, and the page the reason on hover. */
 typedef struct {
     const char *text;
     double number;
     gp_number_format format;    /* GP_NUMBER_COLUMN: the column's */
     const char *tag;
+    const char *approx;
 } gp_cell;
 
 #define GP_CELL_NUMBER(v) ((gp_cell){.number = (v)})
@@ -59,7 +63,9 @@ typedef gp_cell gp_cell_getter(const void *row, const void *ctx, char *buf, size
  * to 9007199254740992", in why) when it is out of its range. A keyed part's rows are kept
  * only where their key column's setter takes the key (a newer gpuprof's are passed over). */
 typedef const char *gp_cell_setter(void *row, const gp_cell *value, char *why, size_t len);
-/* Whether a column is shown, for a part's context (NULL: always). */
+/* Whether a column is shown to people (text, Markdown, HTML) for a part's context (NULL:
+ * always). CSV and JSON carry every column they have, whatever the context, so that a CSV
+ * header and a JSON object keep their keys. */
 typedef bool gp_column_when(const void *ctx);
 
 typedef struct {
@@ -75,6 +81,9 @@ typedef struct {
     gp_cell_setter *set;        /* NULL: derived, not read back */
     gp_column_when *when;
     const char *legend;         /* what the column means, for legends and the schema */
+    const char *html_class;     /* the page's class of its cells (NULL: "num" for numbers);
+                                   one starting "num" makes its heading a number's too */
+    bool json_optional;         /* JSON leaves the key out where the value is unknown */
 } gp_part_column;
 
 /* The most columns a part declares. */

@@ -4,6 +4,8 @@
 #ifndef GPUPROF_REPORT_PARTS_H
 #define GPUPROF_REPORT_PARTS_H
 
+#include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/part.h"
 #include "gpuprof/report.h"
 
@@ -26,5 +28,23 @@ typedef struct {
 extern const gp_part gp_unified_part;
 /* The counters that counted, in the counters' order, into rows[GP_UM_COUNTERS]; their number. */
 size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows);
+
+/* ---- an exec report's kernels (src/report/kernels_part.c) -------------------------------- */
+
+/* The summary's kernels (gp_exec_summarize) are the rows; what their columns read besides. */
+typedef struct {
+    const gp_report *r;
+    const gp_exec_kernel *kernels;   /* the rows, so that a row knows its number */
+    const gp_kernel_labels *labels;
+    const char *const *graph_nodes;  /* per kernel, the graph nodes it ran as (people's
+                                        views); NULL: no kernel ran in a graph */
+    bool estimated;                  /* some kernel's total is estimated: a timed column */
+} gp_kernels_context;
+
+/* A row per kernel and variant: its share of the kernels' time, total, calls, timed and
+ * profiled launches, passes (rotated), graph nodes, average, least and most time, and its
+ * label; JSON adds its full name, number, variant and code. Derived whenever a report is
+ * written, never read back. */
+extern const gp_part gp_kernels_part;
 
 #endif

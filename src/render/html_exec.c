@@ -14,6 +14,8 @@
 #include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/html_source.h"
+#include "render/kernel_rows.h"
+#include "render/part.h"
 #include "render/svg.h"
 #include "render/text_graph.h"
 
@@ -35,8 +37,7 @@ typedef struct {
     char (*short_names)[SHORT_LEN];  /* per kernel */
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
-    gp_text_graph_use *graph;        /* per kernel: its graph-node launches; NULL: none ran */
-    bool estimated;                  /* some kernel's total is an estimate */
+    gp_kernel_rows rows;             /* the summary's part: graph nodes, estimates */
 } exec_view;
 
 static void exec_view_free(exec_view *v)
@@ -45,7 +46,7 @@ static void exec_view_free(exec_view *v)
     free(v->avg);
     free(v->values);
     free(v->short_names);
-    free(v->graph);
+    gp_kernel_rows_free(&v->rows);
 }
 
 static int exec_averages(exec_view *v)
@@ -94,11 +95,9 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     memset(v, 0, sizeof *v);
     v->r = r;
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
-    v->estimated = gp_exec_any_estimated(v->k, v->nk);
     int rc = exec_averages(v);
     rc = rc ? rc : short_names_apart(v);
-    if (!rc && gp_text_has_graph_nodes(&r->exec))
-        rc = gp_text_graph_uses(&r->exec, v->k, v->nk, &v->graph);
+    rc = rc ? rc : gp_kernel_rows_init(&v->rows, r, v->k, v->nk, NULL);
     if (rc) {
         exec_view_free(v);
         return rc;
@@ -257,7 +256,7 @@ static int exec_time_chart(FILE *out, const exec_view *v)
                  "ones, the most first%s; the share is of all kernels' time.%s</figcaption>\n"
                  "</figure>\n",
             v->nk > EXEC_TOP ? " (the 20 that took most; the table has them all)" : "",
-            v->estimated ? " ~: some launches were not timed (see the table)." : "");
+            v->rows.ctx.estimated ? " ~: some launches were not timed (see the table)." : "");
     free(rows);
     return GP_OK;
 }
@@ -453,50 +452,18 @@ static void kernel_cell(FILE *out, const char *full, const char *short_name)
 
 static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 {
-    const gp_exec_kernel *k = &v->k[i];
-    fprintf(out, "<tr><td class=\"num\">%zu</td>", k->calls);
-    if (v->estimated)
-        fprintf(out, "<td class=\"num\">%zu</td>", k->timed);
-    fprintf(out, "<td class=\"num\">%zu</td>", k->profiled);
-    if (gp_exec_rotated(&v->r->profiler)) {
-        char passes[16];
-        gp_exec_describe_passes(&v->r->profiler, k->passes, passes, sizeof passes);
-        fprintf(out, "<td class=\"num passes\">%s</td>", passes);
-    }
-    gp_html_td_num(out, "%.1f", k->time_percent);
-    if (k->total_estimated) {
-        fputs("<td class=\"num\" title=\"", out);
-        gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
-        fprintf(out, "\">~%.4f</td>", k->total_ms);
-    } else
-        gp_html_td_num(out, "%.4f", k->total_ms);
-    gp_html_td_num(out, "%.4f", k->average_ms);
-    gp_html_td_num(out, "%.4f", k->min_ms);
-    gp_html_td_num(out, "%.4f", k->max_ms);
-    if (v->graph) {
-        char nodes[256];
-        gp_text_graph_use_cell(nodes, sizeof nodes, &v->graph[i]);
-        gp_html_td_text(out, nodes);
-    }
+    fputs("<tr>", out);
+    gp_part_html_cells(out, &gp_kernels_part, &v->k[i], &v->rows.ctx);
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
-    kernel_cell(out, k->kernel, v->short_names[i]);
+    kernel_cell(out, v->k[i].kernel, v->short_names[i]);
     fputs("</tr>\n", out);
 }
 
 static void exec_table(FILE *out, const exec_view *v)
 {
-    static const char *const times[] = {"% of kernel time", "total_ms", "avg_ms", "min_ms", "max_ms"};
     const bool rotated = gp_exec_rotated(&v->r->profiler);
-    fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>"
-          "<th class=\"num\">calls</th>", out);
-    if (v->estimated)
-        fputs("<th class=\"num\">timed</th>", out);
-    fputs("<th class=\"num\">profiled</th>", out);
-    if (rotated)
-        fputs("<th class=\"num\">passes</th>", out);
-    gp_html_th_list(out, times, sizeof times / sizeof times[0], 0);
-    if (v->graph)
-        fputs("<th>graph nodes</th>", out);
+    fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>", out);
+    gp_part_html_heads(out, &gp_kernels_part, &v->rows.ctx);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->nk; i++)
@@ -507,7 +474,7 @@ static void exec_table(FILE *out, const exec_view *v)
         fputs(" Passes: of the one-pass groups the counters were split into, those the "
               "kernel's launches collected; a metric whose inputs no single launch collected "
               "is derived from each input's mean over the launches that did.", out);
-    if (v->estimated) {
+    if (v->rows.ctx.estimated) {
         fputs(" ~: ", out);
         gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
         fputc('.', out);

@@ -12,8 +12,10 @@
 #include "render/json_activities.h"
 #include "render/json_ranks.h"
 #include "gpuprof/registry.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/json_out.h"
+#include "render/part.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -285,26 +287,10 @@ static cJSON *stats_json(const gp_metric_stats *s)
     return o;
 }
 
-/* number: the kernel's #N in every view, its place in the summary (most time first). */
-static cJSON *exec_kernel_json(const gp_exec_kernel *k, size_t number)
+/* A kernel of the summary: its part's columns, then its passes and metrics. */
+static cJSON *exec_kernel_json(const gp_exec_kernel *k, const gp_kernels_context *ctx)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kernel", k->kernel);
-    cJSON_AddNumberToObject(o, "number", (double)number);
-    if (k->variants) {
-        cJSON_AddNumberToObject(o, "variant", k->variant);
-        cJSON_AddNumberToObject(o, "variants", k->variants);
-        gp_json_add_code(o, "code", k->code);
-    }
-    cJSON_AddNumberToObject(o, "calls", (double)k->calls);
-    cJSON_AddNumberToObject(o, "profiled", (double)k->profiled);
-    cJSON_AddNumberToObject(o, "timed", (double)k->timed);
-    gp_json_add_number(o, "total_ms", k->total_ms);
-    cJSON_AddBoolToObject(o, "total_estimated", k->total_estimated);
-    gp_json_add_number(o, "average_ms", k->average_ms);
-    gp_json_add_number(o, "min_ms", k->min_ms);
-    gp_json_add_number(o, "max_ms", k->max_ms);
-    gp_json_add_number(o, "time_percent", k->time_percent);
+    cJSON *o = gp_part_json_row(&gp_kernels_part, k, ctx);
     if (k->passes)
         cJSON_AddItemToObject(o, "passes", pass_groups_json(k->passes));
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
@@ -356,9 +342,11 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
-    if (gp_exec_summarize(e, &k, &nk) == GP_OK)
+    if (gp_exec_summarize(e, &k, &nk) == GP_OK) {
+        const gp_kernels_context ctx = {.kernels = k};
         for (size_t i = 0; i < nk; i++)
-            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], i + 1));
+            cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], &ctx));
+    }
     gp_exec_summary_free(k, nk);
     gp_json_exec_activities(o, e);
     gp_json_exec_source_lines(o, e, merged);

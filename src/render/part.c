@@ -9,17 +9,19 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define CELL_LEN 512
 
 /* text, HTML: printf's format of a number, or NULL where a function writes it. */
 static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
-    [GP_NUMBER_PERCENT2] = "%.2f%%",
+    [GP_NUMBER_PERCENT2] = "%.2f%%", [GP_NUMBER_PERCENT1] = "%.1f%%",
 };
 static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
     [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f", [GP_NUMBER_PERCENT2] = "%.2f",
+    [GP_NUMBER_PERCENT1] = "%.1f",
 };
 
 void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
@@ -30,6 +32,8 @@ void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
         gp_text_format_time(buf, len, v);
     else if (f == GP_NUMBER_BYTES)
         gp_text_format_bytes(buf, len, v);
+    else if (f == GP_NUMBER_BOOL)
+        snprintf(buf, len, "%s", v != 0 ? "yes" : "no");
     else
         snprintf(buf, len, text_formats[f] ? text_formats[f] : "%g", v);
 }
@@ -62,7 +66,11 @@ void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, cons
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
         const char *text = cell.text;
         if (!text) {
-            gp_part_format_text(number, sizeof number, cell.format, cell.number);
+            const bool approx = cell.approx && isfinite(cell.number);
+            if (approx)
+                number[0] = '~';
+            gp_part_format_text(number + approx, sizeof number - approx, cell.format,
+                                cell.number);
             text = number;
         }
         if (t->columns[c].align == GP_ALIGN_NAME)
@@ -112,32 +120,66 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
 
 /* ---- HTML ------------------------------------------------------------------------------ */
 
+/* A number's cell: "num" or the column's class, the reason of an estimate on hover. */
+static void html_number(FILE *out, const gp_part_column *col, const gp_cell *cell)
+{
+    char text[64] = "";
+    const bool approx = cell->approx && isfinite(cell->number);
+    if (approx)
+        text[0] = '~';
+    if (cell->format == GP_NUMBER_BOOL && isfinite(cell->number))
+        snprintf(text, sizeof text, "%s", cell->number != 0 ? "yes" : "no");
+    else
+        gp_html_fmt_num(text + approx, sizeof text - approx,
+                        html_formats[cell->format] ? html_formats[cell->format] : "%g",
+                        cell->number);
+    fprintf(out, "<td class=\"%s\"", col->html_class ? col->html_class : "num");
+    if (approx) {
+        fputs(" title=\"", out);
+        gp_html_escape(out, cell->approx);
+        fputc('"', out);
+    }
+    fprintf(out, ">%s</td>", text);
+}
+
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
     for (size_t i = 0; i < n; i++) {
+        const gp_part_column *col = &t->columns[cols[i]];
         char buf[CELL_LEN];
         const gp_cell cell = gp_part_cell(t, cols[i], row, ctx, buf, sizeof buf);
-        if (cell.text)
+        if (!cell.text) {
+            html_number(out, col, &cell);
+        } else if (col->html_class) {
+            fprintf(out, "<td class=\"%s\">", col->html_class);
+            gp_html_escape(out, cell.text);
+            fputs("</td>", out);
+        } else {
             gp_html_td_text(out, cell.text);
-        else
-            gp_html_td_num(out, html_formats[cell.format] ? html_formats[cell.format] : "%g",
-                           cell.number);
+        }
+    }
+}
+
+void gp_part_html_heads(FILE *out, const gp_part *t, const void *ctx)
+{
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
+        const gp_part_column *col = &t->columns[cols[i]];
+        const bool number = col->format != GP_NUMBER_COLUMN ||
+                            (col->html_class && strncmp(col->html_class, "num", 3) == 0);
+        const char *title = col->html ? col->html : col->key;
+        gp_html_th_list(out, &title, 1, number ? 0 : 1);
     }
 }
 
 void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
-                   const char *html_class)
+                  const char *html_class)
 {
     fprintf(out, "<table class=\"%s\"><tr>", html_class);
-    size_t cols[GP_PART_MAX_COLUMNS];
-    const size_t n_cols = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
-    for (size_t i = 0; i < n_cols; i++) {
-        const gp_part_column *col = &t->columns[cols[i]];
-        const char *title = col->html ? col->html : col->key;
-        gp_html_th_list(out, &title, 1, col->format == GP_NUMBER_COLUMN ? 1 : 0);
-    }
+    gp_part_html_heads(out, t, ctx);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < n; i++) {
         fputs("<tr>", out);
@@ -160,8 +202,13 @@ cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
             continue;
         char buf[CELL_LEN];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+        const bool unknown = cell.text ? false : !isfinite(cell.number);
+        if ((cell.text == NULL && unknown) && t->columns[c].json_optional)
+            continue;
         if (cell.text)
             cJSON_AddStringToObject(o, t->columns[c].key, cell.text);
+        else if (cell.format == GP_NUMBER_BOOL && !unknown)
+            cJSON_AddBoolToObject(o, t->columns[c].key, cell.number != 0);
         else
             gp_json_add_number(o, t->columns[c].key, cell.number);
     }

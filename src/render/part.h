@@ -30,6 +30,8 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
 void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
                    const char *html_class);
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx);
+/* The heading cells (<th>) of the columns shown on the page, for a table a part begins. */
+void gp_part_html_heads(FILE *out, const gp_part *t, const void *ctx);
 
 /* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
  * the key column's word) of `parent`. */

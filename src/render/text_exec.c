@@ -6,11 +6,14 @@
  * means; with --source each kernel's lines (text_exec_lines.c). */
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "gpuprof/kernel_labels.h"
+#include "render/kernel_rows.h"
+#include "render/part.h"
 #include "render/text_activities.h"
 #include "render/text_exec_lines.h"
 #include "render/text_graph.h"
@@ -36,14 +39,6 @@ static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kerne
                          : (size_t)snprintf(buf, len, "%s", "");
     if (from[0] && used < len)
         snprintf(buf + used, len - used, "%s ", from);
-}
-
-/* A kernel's tag in a table: "#3 ", in a merged report with its files, "#3 [1,2] ". */
-static void kernel_tag(char *buf, size_t len, const gp_kernel_labels *kl, size_t number,
-                       const gp_exec_kernel *k)
-{
-    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
-    snprintf(buf, len, "#%zu %s%s", number, from, from[0] ? " " : "");
 }
 
 /* The header's first line: the program, how it ended, what it launched. */
@@ -189,86 +184,21 @@ static void add_time(gp_text_table *t, double ms)
     gp_table_cell(t, cell);
 }
 
-/* What the summary's rows share: the optional columns they fill. */
-typedef struct {
-    const gp_report *r;
-    const gp_text_graph_use *graph;  /* per kernel, where the table has graph nodes */
-    bool timed;                      /* a timed column: some kernel's total is estimated */
-    const gp_kernel_labels *kl;
-} kernel_table;
-
-static void add_kernel_row(gp_text_table *t, const kernel_table *kt, size_t i,
-                           const gp_exec_kernel *k)
-{
-    const gp_report *r = kt->r;
-    char total[40];
-    gp_table_row(t);
-    if (isfinite(k->time_percent))
-        gp_table_cellf(t, "%.1f%%", k->time_percent);
-    else
-        gp_table_cell(t, "-");
-    gp_text_format_total(total, sizeof total, k->total_ms, k->total_estimated);
-    gp_table_cell(t, total);
-    gp_table_cellf(t, "%zu", k->calls);
-    if (kt->timed)
-        gp_table_cellf(t, "%zu", k->timed);
-    gp_table_cellf(t, "%zu", k->profiled);
-    if (gp_exec_rotated(&r->profiler)) {
-        char passes[16];
-        gp_exec_describe_passes(&r->profiler, k->passes, passes, sizeof passes);
-        gp_table_cell(t, passes);
-    }
-    if (kt->graph) {
-        char nodes[256];
-        gp_text_graph_use_cell(nodes, sizeof nodes, &kt->graph[i]);
-        gp_table_cell(t, nodes);
-    }
-    add_time(t, k->average_ms);
-    add_time(t, k->min_ms);
-    add_time(t, k->max_ms);
-    char tag[32 + GP_SOURCES_LEN];
-    kernel_tag(tag, sizeof tag, kt->kl, i + 1, k);
-    gp_table_name_cell(t, tag, gp_kernel_labels_name(kt->kl, k->kernel, k->variant));
-}
-
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
                          const gp_kernel_labels *kl, const gp_render_options *o)
 {
-    static const gp_column_spec times[] = {
-        {"%kernels", GP_COLUMN_RIGHT, 0}, {"time", GP_COLUMN_RIGHT, 1},
-        {"calls", GP_COLUMN_RIGHT, 1},
-    };
-    static const gp_column_spec launch_times[] = {
-        {"avg", GP_COLUMN_RIGHT, 1}, {"min", GP_COLUMN_RIGHT, 1},
-        {"max", GP_COLUMN_RIGHT, 1}, {"kernel", GP_COLUMN_NAME, 2},
-    };
-    gp_text_graph_use *graph = NULL;
-    if (gp_text_has_graph_nodes(&r->exec))
-        GP_TRY(gp_text_graph_uses(&r->exec, k, nk, &graph));
-    const kernel_table kt = {r, graph, gp_exec_any_estimated(k, nk), kl};
-    gp_text_table t;
-    gp_table_init(&t, 0);
-    GP_TABLE_COLUMNS(&t, times);
-    if (kt.timed)
-        gp_table_column(&t, "timed", GP_COLUMN_RIGHT, 1);
-    gp_table_column(&t, "profiled", GP_COLUMN_RIGHT, 1);
-    if (gp_exec_rotated(&r->profiler))
-        gp_table_column(&t, "passes", GP_COLUMN_RIGHT, 1);
-    if (graph)
-        gp_table_column(&t, "graph nodes", GP_COLUMN_LEFT, 2);
-    GP_TABLE_COLUMNS(&t, launch_times);
-    for (size_t i = 0; i < nk; i++)
-        add_kernel_row(&t, &kt, i, &k[i]);
-    free(graph);
+    gp_kernel_rows kr;
+    GP_TRY(gp_kernel_rows_init(&kr, r, k, nk, kl));
     fputc('\n', out);
     const size_t width = gp_text_width(o);
-    const int rc = gp_table_print(out, &t, width);
-    if (rc == GP_OK && kt.timed)
+    const int rc = gp_part_text(out, &gp_kernels_part, k, nk, &kr.ctx, width);
+    const bool estimated = kr.ctx.estimated;
+    gp_kernel_rows_free(&kr);
+    if (rc == GP_OK && estimated)
         gp_text_estimate_note(out, width);
     char variants[512];
     if (rc == GP_OK && gp_exec_describe_variants(k, nk, variants, sizeof variants))
         gp_text_paragraph(out, variants, width, 2);
-    gp_table_free(&t);
     return rc;
 }
 

@@ -14,7 +14,8 @@
 bool gp_part_shows(const gp_part *t, size_t c, unsigned view, const void *ctx)
 {
     const gp_part_column *col = &t->columns[c];
-    return (col->in & view) && (!col->when || col->when(ctx));
+    const bool for_people = view & (GP_IN_TEXT | GP_IN_HTML);
+    return (col->in & view) && (!for_people || !col->when || col->when(ctx));
 }
 
 size_t gp_part_columns(const gp_part *t, gp_part_view view, const void *ctx, size_t *cols)

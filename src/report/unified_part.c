@@ -166,5 +166,6 @@ size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
 /* The list of every part: each part's file adds its own line here as it comes. */
 const gp_part *const gp_report_parts[] = {
     &gp_unified_part,
+    &gp_kernels_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

@@ -1,0 +1,169 @@
+/* An exec report's kernel summary as a part (gpuprof/report_parts.h): text's table (most time
+ * first), the page's kernel table (before its metric columns and the kernel's own cell) and
+ * JSON's `kernels` (before each kernel's passes and metrics), one row per kernel and
+ * variant of gp_exec_summarize. */
+#include "gpuprof/report_parts.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+static const gp_exec_kernel *kernel_of(const void *row)
+{
+    return row;
+}
+
+static const gp_kernels_context *context_of(const void *ctx)
+{
+    return ctx;
+}
+
+/* The kernel's number: its place in the summary, from 1. */
+static size_t number_of(const void *row, const void *ctx)
+{
+    return (size_t)(kernel_of(row) - context_of(ctx)->kernels) + 1;
+}
+
+#define NUMBER_GETTER(name, expr)                                                              \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
+    {                                                                                          \
+        (void)ctx, (void)buf, (void)len;                                                       \
+        const gp_exec_kernel *k = kernel_of(row);                                              \
+        return GP_CELL_NUMBER(expr);                                                           \
+    }
+
+NUMBER_GETTER(get_percent, k->time_percent)
+NUMBER_GETTER(get_calls, (double)k->calls)
+NUMBER_GETTER(get_timed, (double)k->timed)
+NUMBER_GETTER(get_profiled, (double)k->profiled)
+NUMBER_GETTER(get_average, k->average_ms)
+NUMBER_GETTER(get_min, k->min_ms)
+NUMBER_GETTER(get_max, k->max_ms)
+NUMBER_GETTER(get_estimated, k->total_estimated ? 1.0 : 0.0)
+NUMBER_GETTER(get_variant, k->variants ? (double)k->variant : NAN)
+NUMBER_GETTER(get_variants, k->variants ? (double)k->variants : NAN)
+
+static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_exec_kernel *k = kernel_of(row);
+    return (gp_cell){.number = k->total_ms,
+                     .approx = k->total_estimated ? GP_EXEC_ESTIMATE_NOTE : NULL};
+}
+
+static gp_cell get_number(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)buf, (void)len;
+    return GP_CELL_NUMBER((double)number_of(row, ctx));
+}
+
+/* A code as a string of its decimal digits (a JSON number is exact only below 2^53). */
+static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    const gp_exec_kernel *k = kernel_of(row);
+    if (!k->variants || !k->code)
+        return GP_CELL_NUMBER(NAN);
+    snprintf(buf, len, "%" PRIu64, k->code);
+    return GP_CELL_TEXT(buf);
+}
+
+static gp_cell get_passes(const void *row, const void *ctx, char *buf, size_t len)
+{
+    gp_exec_describe_passes(&context_of(ctx)->r->profiler, kernel_of(row)->passes, buf, len);
+    return GP_CELL_TEXT(buf);
+}
+
+static gp_cell get_graph_nodes(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)buf, (void)len;
+    return GP_CELL_TEXT(context_of(ctx)->graph_nodes[number_of(row, ctx) - 1]);
+}
+
+/* The label: "#3 " (with a merged report's files, "#3 [1,2] ") kept whole before the name
+ * in the --kernel-name style. */
+static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_exec_kernel *k = kernel_of(row);
+    const gp_kernel_labels *kl = context_of(ctx)->labels;
+    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
+    snprintf(buf, len, "#%zu %s%s", number_of(row, ctx), from, from[0] ? " " : "");
+    return (gp_cell){.text = gp_kernel_labels_name(kl, k->kernel, k->variant), .tag = buf};
+}
+
+static gp_cell get_kernel(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_TEXT(kernel_of(row)->kernel);
+}
+
+static bool when_estimated(const void *ctx)
+{
+    return context_of(ctx)->estimated;
+}
+
+static bool when_rotated(const void *ctx)
+{
+    return gp_exec_rotated(&context_of(ctx)->r->profiler);
+}
+
+static bool when_graph(const void *ctx)
+{
+    return context_of(ctx)->graph_nodes != NULL;
+}
+
+enum {
+    PERCENT, TOTAL, CALLS, TIMED, PROFILED, PASSES, GRAPH, AVERAGE, MIN, MAX, LABEL,
+    KERNEL, NUMBER, VARIANT, VARIANTS, CODE, ESTIMATED
+};
+
+#define PEOPLE (GP_IN_TEXT | GP_IN_HTML)
+
+/* In text's order; the page and JSON have theirs (below). */
+static const gp_part_column columns[] = {
+    [PERCENT] = {.key = "time_percent", .header = "%kernels", .html = "% of kernel time",
+                 .format = GP_NUMBER_PERCENT1, .in = PEOPLE | GP_IN_JSON, .get = get_percent,
+                 .legend = "each kernel's share of the time of all kernels"},
+    [TOTAL] = {.key = "total_ms", .header = "time", .unit = "ms", .format = GP_NUMBER_MS,
+               .gap = 1, .in = PEOPLE | GP_IN_JSON, .get = get_total},
+    [CALLS] = {.key = "calls", .header = "calls", .format = GP_NUMBER_WHOLE, .gap = 1,
+               .in = PEOPLE | GP_IN_JSON, .get = get_calls},
+    [TIMED] = {.key = "timed", .header = "timed", .format = GP_NUMBER_WHOLE, .gap = 1,
+               .in = PEOPLE | GP_IN_JSON, .get = get_timed, .when = when_estimated},
+    [PROFILED] = {.key = "profiled", .header = "profiled", .format = GP_NUMBER_WHOLE, .gap = 1,
+                  .in = PEOPLE | GP_IN_JSON, .get = get_profiled},
+    [PASSES] = {.key = "passes", .header = "passes", .gap = 1, .in = PEOPLE,
+                .get = get_passes, .when = when_rotated, .html_class = "num passes"},
+    [GRAPH] = {.key = "graph_nodes", .header = "graph nodes", .html = "graph nodes",
+               .align = GP_ALIGN_LEFT, .gap = 2, .in = PEOPLE, .get = get_graph_nodes,
+               .when = when_graph},
+    [AVERAGE] = {.key = "average_ms", .header = "avg", .html = "avg_ms", .unit = "ms",
+                 .format = GP_NUMBER_MS, .gap = 1, .in = PEOPLE | GP_IN_JSON,
+                 .get = get_average},
+    [MIN] = {.key = "min_ms", .header = "min", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
+             .in = PEOPLE | GP_IN_JSON, .get = get_min},
+    [MAX] = {.key = "max_ms", .header = "max", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
+             .in = PEOPLE | GP_IN_JSON, .get = get_max},
+    [LABEL] = {.key = "label", .header = "kernel", .align = GP_ALIGN_NAME, .gap = 2,
+               .in = GP_IN_TEXT, .get = get_label},
+    [KERNEL] = {.key = "kernel", .in = GP_IN_JSON, .get = get_kernel},
+    [NUMBER] = {.key = "number", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+                .get = get_number},
+    [VARIANT] = {.key = "variant", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+                 .get = get_variant, .json_optional = true},
+    [VARIANTS] = {.key = "variants", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+                  .get = get_variants, .json_optional = true},
+    [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code, .json_optional = true},
+    [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_BOOL, .in = GP_IN_JSON,
+                   .get = get_estimated},
+};
+
+const gp_part gp_kernels_part = {
+    .key = "kernels", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
+    .row_size = sizeof(gp_exec_kernel), .json_keyed_by = -1,
+    .order = {[GP_VIEW_HTML] = GP_PART_ORDER(CALLS, TIMED, PROFILED, PASSES, PERCENT, TOTAL,
+                                             AVERAGE, MIN, MAX, GRAPH),
+              [GP_VIEW_JSON] = GP_PART_ORDER(KERNEL, NUMBER, VARIANT, VARIANTS, CODE, CALLS,
+                                             PROFILED, TIMED, TOTAL, ESTIMATED, AVERAGE, MIN,
+                                             MAX, PERCENT)},
+};
