@@ -2,7 +2,7 @@
  * spread, a kernel on each rank, and the ranks. Their rows are the view's own arrays; what
  * else a cell needs (the view, the kernels' labels, the cells' kernel, the ranks' median) is
  * the context, gp_rank_part_ctx. Ranks are named by their rank, never by an index. Where the
- * views order or show a value differently (text's "3/3" and CSV's count; HTML's DRAM in MB),
+ * views order or show a value differently (text's "3/4" and CSV's count; HTML's DRAM in MB),
  * the part has a column per place, each in its views. */
 #include "gpuprof/report_parts.h"
 
@@ -11,10 +11,28 @@
 #include <stdio.h>
 #include <string.h>
 
-static const gp_rank_part_ctx *ctx_of(const void *ctx)
-{
-    return ctx;
-}
+/* A getter whose cell is `expr`, of the row r (of its type) and the context c. */
+#define GETTER(name, type, expr)                                                               \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
+    {                                                                                          \
+        const type *r = row;                                                                   \
+        const gp_rank_part_ctx *c = ctx;                                                       \
+        (void)r, (void)c, (void)buf, (void)len;                                                \
+        return expr;                                                                           \
+    }
+
+/* A setter whose check (NULL, or why not) is `expr`, of the row r and the value v. */
+#define SETTER(name, type, expr)                                                               \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
+    {                                                                                          \
+        type *r = row;                                                                         \
+        (void)r, (void)v, (void)why, (void)len;                                                \
+        return expr;                                                                           \
+    }
+
+#define NUMBER(v) GP_CELL_NUMBER((double)(v))
+/* A cell JSON leaves out: a key only some rows have. */
+#define ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
 
 /* A rank's number by its index in the view; unknown (NAN) for none (SIZE_MAX). */
 static gp_cell rank_number(const gp_rank_view *v, size_t index)
@@ -22,11 +40,24 @@ static gp_cell rank_number(const gp_rank_view *v, size_t index)
     return GP_CELL_NUMBER(index < v->n_ranks ? (double)v->ranks[index].rank : NAN);
 }
 
-/* A value that may be an estimate ("~" before it where people read it). */
-static gp_cell estimate(double v, bool estimated, gp_number_format plain,
-                        gp_number_format approximate)
+/* Values that may be estimates ("~" before them where people read them): a time, bytes,
+ * and bytes as MB (HTML's). */
+static gp_cell time_cell(double ms, bool estimated)
 {
-    return (gp_cell){.number = v, .format = estimated ? approximate : plain};
+    return (gp_cell){.number = ms,
+                     .format = estimated ? GP_NUMBER_MS_ESTIMATED : GP_NUMBER_MS};
+}
+
+static gp_cell bytes_cell(double bytes, bool estimated)
+{
+    return (gp_cell){.number = bytes,
+                     .format = estimated ? GP_NUMBER_BYTES_ESTIMATED : GP_NUMBER_BYTES};
+}
+
+static gp_cell mb_cell(double bytes, bool estimated)
+{
+    return (gp_cell){.number = bytes / 1e6,
+                     .format = estimated ? GP_NUMBER_FIXED2_ESTIMATED : GP_NUMBER_FIXED2};
 }
 
 /* A value against the median of its kind, in per cent; unknown without both. */
@@ -36,252 +67,126 @@ static gp_cell against(double v, double median)
     return GP_CELL_NUMBER(both ? 100.0 * (v - median) / median : NAN);
 }
 
-/* ---- setters ----------------------------------------------------------------------------- */
+/* ---- setters' checks ---------------------------------------------------------------------- */
 
-/* A whole number from min to max into an int, size_t or bool field of the row. */
-static const char *set_int(int *out, const gp_cell *v, uint64_t min, uint64_t max, char *why,
-                           size_t len)
+/* A whole number from min to max into a size_t or an int (on failure the row is dropped). */
+static const char *whole_size(size_t *out, const gp_cell *v, uint64_t min, uint64_t max,
+                              char *why, size_t len)
 {
-    uint64_t u;
+    uint64_t u = 0;
     const char *bad = gp_part_whole(v, min, max, &u, why, len);
-    if (!bad)
-        *out = (int)u;
+    *out = (size_t)u;
     return bad;
 }
 
-static const char *set_size(size_t *out, const gp_cell *v, uint64_t min, uint64_t max,
-                            char *why, size_t len)
+static const char *whole_int(int *out, const gp_cell *v, uint64_t min, uint64_t max,
+                             char *why, size_t len)
 {
-    uint64_t u;
-    const char *bad = gp_part_whole(v, min, max, &u, why, len);
-    if (!bad)
-        *out = (size_t)u;
+    size_t n;
+    const char *bad = whole_size(&n, v, min, max, why, len);
+    *out = (int)n;
     return bad;
 }
 
 /* null (0) or a whole number from min. */
-static const char *set_int_or_null(int *out, const gp_cell *v, uint64_t min, char *why,
-                                   size_t len)
+static const char *int_or_null(int *out, const gp_cell *v, uint64_t min, char *why, size_t len)
 {
     *out = 0;
-    return isnan(v->number) && !v->text ? NULL : set_int(out, v, min, INT_MAX, why, len);
+    return isnan(v->number) && !v->text ? NULL : whole_int(out, v, min, INT_MAX, why, len);
 }
 
 /* What the writer derives, read back to be checked (gp_rank_view_derive computes it again):
- * the reader's check of its type is the whole check. */
+ * a flag's, the reader's check of its type is the whole check. */
 static const char *set_checked(void *row, const gp_cell *v, char *why, size_t len)
 {
     (void)row, (void)v, (void)why, (void)len;
     return NULL;
 }
 
-static const char *set_count_checked(void *row, const gp_cell *v, char *why, size_t len)
-{
-    size_t n;
-    (void)row;
-    return set_size(&n, v, 0, UINT64_MAX, why, len);
-}
-
-static const char *set_number_checked(void *row, const gp_cell *v, char *why, size_t len)
-{
-    size_t n;
-    (void)row;
-    return set_size(&n, v, 1, UINT64_MAX, why, len);
-}
-
-static const char *set_rank_checked(void *row, const gp_cell *v, char *why, size_t len)
-{
-    int rank;
-    (void)row;
-    return set_int_or_null(&rank, v, 0, why, len);
-}
-
-static const char *set_time_checked(void *row, const gp_cell *v, char *why, size_t len)
-{
-    double ms;
-    (void)row;
-    return gp_part_at_least(v, 0, &ms, why, len);
-}
+SETTER(set_count_checked, void, whole_size(&(size_t){0}, v, 0, UINT64_MAX, why, len))
+SETTER(set_number_checked, void, whole_size(&(size_t){0}, v, 1, UINT64_MAX, why, len))
+SETTER(set_rank_checked, void, int_or_null(&(int){0}, v, 0, why, len))
+SETTER(set_time_checked, void, gp_part_at_least(v, 0, &(double){0}, why, len))
 
 /* ---- each kernel over the ranks ---------------------------------------------------------- */
 
-static const gp_rank_kernel *kernel_of(const void *row)
-{
-    return row;
-}
-
-/* Getters of a kernel's spread: a statistic (min, median, max) of time_ms or dram_bytes,
- * scaled, with the formats of a value and of an estimate. */
-#define SPREAD_GETTER(name, spread, stat, scale, plain, approximate)                            \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
-    {                                                                                          \
-        (void)ctx, (void)buf, (void)len;                                                       \
-        const gp_rank_spread *s = &kernel_of(row)->spread;                                     \
-        return estimate(s->stat / (scale), s->estimated, plain, approximate);                  \
-    }
-SPREAD_GETTER(get_time_min, time_ms, min, 1, GP_NUMBER_MS, GP_NUMBER_MS_ESTIMATED)
-SPREAD_GETTER(get_time_median, time_ms, median, 1, GP_NUMBER_MS, GP_NUMBER_MS_ESTIMATED)
-SPREAD_GETTER(get_time_max, time_ms, max, 1, GP_NUMBER_MS, GP_NUMBER_MS_ESTIMATED)
-SPREAD_GETTER(get_dram_min, dram_bytes, min, 1, GP_NUMBER_BYTES, GP_NUMBER_BYTES_ESTIMATED)
-SPREAD_GETTER(get_dram_median, dram_bytes, median, 1, GP_NUMBER_BYTES,
-              GP_NUMBER_BYTES_ESTIMATED)
-SPREAD_GETTER(get_dram_max, dram_bytes, max, 1, GP_NUMBER_BYTES, GP_NUMBER_BYTES_ESTIMATED)
-SPREAD_GETTER(get_dram_min_mb, dram_bytes, min, 1e6, GP_NUMBER_FIXED2,
-              GP_NUMBER_FIXED2_ESTIMATED)
-SPREAD_GETTER(get_dram_median_mb, dram_bytes, median, 1e6, GP_NUMBER_FIXED2,
-              GP_NUMBER_FIXED2_ESTIMATED)
-SPREAD_GETTER(get_dram_max_mb, dram_bytes, max, 1e6, GP_NUMBER_FIXED2,
-              GP_NUMBER_FIXED2_ESTIMATED)
-
 /* Its #N in every view: its place in the view's kernels, from 1. */
-static gp_cell get_kernel_id(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)(kernel_of(row) - ctx_of(ctx)->view->kernels + 1));
-}
-
-static gp_cell get_kernel(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(kernel_of(row)->kernel);
-}
-
+GETTER(get_kernel_id, gp_rank_kernel, NUMBER(r - c->view->kernels + 1))
+GETTER(get_kernel, gp_rank_kernel, GP_CELL_TEXT(r->kernel))
 /* Read back into a scratch row: the name lasts as long as the document. */
-static const char *set_kernel(void *row, const gp_cell *v, char *why, size_t len)
-{
-    (void)why, (void)len;
-    ((gp_rank_kernel *)row)->kernel = (char *)v->text;
-    return NULL;
-}
-
+SETTER(set_kernel, gp_rank_kernel, (r->kernel = (char *)v->text, NULL))
 /* Unknown: empty in CSV, null in JSON. */
-static gp_cell get_mangled(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const char *m = kernel_of(row)->mangled;
-    return m ? GP_CELL_TEXT(m) : GP_CELL_NUMBER(NAN);
-}
+GETTER(get_mangled, gp_rank_kernel, r->mangled ? GP_CELL_TEXT(r->mangled) : NUMBER(NAN))
+GETTER(get_collective, gp_rank_kernel, NUMBER(r->collective))
+/* CSV's variant: empty for a kernel of one code. JSON's variant and variants: only a kernel
+ * of several known codes has them. */
+GETTER(get_variant, gp_rank_kernel, NUMBER(r->variants ? r->variant : NAN))
+GETTER(get_variant_json, gp_rank_kernel, r->code && r->variants ? NUMBER(r->variant) : ABSENT)
+GETTER(get_variants_json, gp_rank_kernel,
+       r->code && r->variants ? NUMBER(r->variants) : ABSENT)
 
-/* JSON's: decimal digits (a JSON number is exact only below 2^53); left out when unknown. */
+/* JSON's code: decimal digits (a JSON number is exact only below 2^53); left out when
+ * unknown. */
 static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
 {
+    const gp_rank_kernel *k = row;
     (void)ctx;
-    const uint64_t code = kernel_of(row)->code;
-    if (!code)
-        return (gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT};
-    snprintf(buf, len, "%llu", (unsigned long long)code);
+    if (!k->code)
+        return ABSENT;
+    snprintf(buf, len, "%llu", (unsigned long long)k->code);
     return GP_CELL_TEXT(buf);
-}
-
-/* CSV's variant: empty for a kernel of one code. */
-static gp_cell get_variant(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_kernel *k = kernel_of(row);
-    return GP_CELL_NUMBER(k->variants ? (double)k->variant : NAN);
-}
-
-/* JSON's variant and variants: only a kernel of several known codes has them. */
-static gp_cell variant_json(const gp_rank_kernel *k, unsigned value)
-{
-    return k->code && k->variants ? GP_CELL_NUMBER(value)
-                                  : (gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT};
-}
-
-static gp_cell get_variant_json(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return variant_json(kernel_of(row), kernel_of(row)->variant);
-}
-
-static gp_cell get_variants_json(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return variant_json(kernel_of(row), kernel_of(row)->variants);
-}
-
-static gp_cell get_collective(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(kernel_of(row)->collective);
 }
 
 /* Text's "3/4": the ranks it ran on, of the view's. */
 static gp_cell get_ranks_of(const void *row, const void *ctx, char *buf, size_t len)
 {
-    snprintf(buf, len, "%zu/%zu", kernel_of(row)->n_cells, ctx_of(ctx)->view->n_ranks);
+    const gp_rank_kernel *k = row;
+    snprintf(buf, len, "%zu/%zu", k->n_cells, ((const gp_rank_part_ctx *)ctx)->view->n_ranks);
     return GP_CELL_TEXT(buf);
 }
 
-static gp_cell get_ranks(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)kernel_of(row)->n_cells);
-}
-
-static gp_cell get_of_ranks(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)row, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)ctx_of(ctx)->view->n_ranks);
-}
-
-static gp_cell get_world_size(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)row, (void)buf, (void)len;
-    const int world = ctx_of(ctx)->view->world_size;
-    return GP_CELL_NUMBER(world ? world : NAN);
-}
-
+GETTER(get_ranks, gp_rank_kernel, NUMBER(r->n_cells))
+GETTER(get_of_ranks, gp_rank_kernel, NUMBER(c->view->n_ranks))
+GETTER(get_world_size, gp_rank_kernel, NUMBER(c->view->world_size ? c->view->world_size : NAN))
+GETTER(get_time_min, gp_rank_kernel, time_cell(r->time_ms.min, r->time_ms.estimated))
+GETTER(get_time_median, gp_rank_kernel, time_cell(r->time_ms.median, r->time_ms.estimated))
+GETTER(get_time_max, gp_rank_kernel, time_cell(r->time_ms.max, r->time_ms.estimated))
 /* The most time over the median. */
-static gp_cell get_ratio(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_spread *s = &kernel_of(row)->time_ms;
-    return GP_CELL_NUMBER(s->ranks && s->median > 0 ? s->max / s->median : NAN);
-}
-
-static gp_cell get_time_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(kernel_of(row)->time_ms.estimated);
-}
-
-static gp_cell get_dram_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(kernel_of(row)->dram_bytes.estimated);
-}
+GETTER(get_ratio, gp_rank_kernel,
+       NUMBER(r->time_ms.ranks && r->time_ms.median > 0 ? r->time_ms.max / r->time_ms.median
+                                                        : NAN))
+GETTER(get_time_estimated, gp_rank_kernel, NUMBER(r->time_ms.estimated))
+GETTER(get_slowest_rank, gp_rank_kernel, rank_number(c->view, r->slowest))
+GETTER(get_fastest_rank, gp_rank_kernel, rank_number(c->view, r->fastest))
+GETTER(get_dram_min, gp_rank_kernel, bytes_cell(r->dram_bytes.min, r->dram_bytes.estimated))
+GETTER(get_dram_median, gp_rank_kernel,
+       bytes_cell(r->dram_bytes.median, r->dram_bytes.estimated))
+GETTER(get_dram_max, gp_rank_kernel, bytes_cell(r->dram_bytes.max, r->dram_bytes.estimated))
+GETTER(get_dram_min_mb, gp_rank_kernel, mb_cell(r->dram_bytes.min, r->dram_bytes.estimated))
+GETTER(get_dram_median_mb, gp_rank_kernel,
+       mb_cell(r->dram_bytes.median, r->dram_bytes.estimated))
+GETTER(get_dram_max_mb, gp_rank_kernel, mb_cell(r->dram_bytes.max, r->dram_bytes.estimated))
+GETTER(get_dram_estimated, gp_rank_kernel, NUMBER(r->dram_bytes.estimated))
 
 /* Text's slowest rank, "*" after a collective's (its note says why). */
 static gp_cell get_slowest_mark(const void *row, const void *ctx, char *buf, size_t len)
 {
-    const gp_rank_kernel *k = kernel_of(row);
-    const gp_rank_view *v = ctx_of(ctx)->view;
+    const gp_rank_kernel *k = row;
+    const gp_rank_view *v = ((const gp_rank_part_ctx *)ctx)->view;
     if (k->slowest >= v->n_ranks)
         return GP_CELL_TEXT("-");
     snprintf(buf, len, "%d%s", v->ranks[k->slowest].rank, k->collective ? "*" : "");
     return GP_CELL_TEXT(buf);
 }
 
-static gp_cell get_slowest_rank(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return rank_number(ctx_of(ctx)->view, kernel_of(row)->slowest);
-}
-
-static gp_cell get_fastest_rank(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return rank_number(ctx_of(ctx)->view, kernel_of(row)->fastest);
-}
-
 /* Text's name: "#3 " kept whole before the label the kernel has in text. */
 static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
 {
-    const gp_rank_part_ctx *c = ctx_of(ctx);
-    const size_t i = (size_t)(kernel_of(row) - c->view->kernels);
+    const gp_rank_kernel *k = row;
+    const gp_rank_part_ctx *c = ctx;
+    const size_t i = (size_t)(k - c->view->kernels);
     snprintf(buf, len, "#%zu ", i + 1);
-    return (gp_cell){.text = c->labels ? c->labels[i] : kernel_of(row)->kernel, .tag = buf};
+    return (gp_cell){.text = c->labels ? c->labels[i] : k->kernel, .tag = buf};
 }
 
 static const gp_part_column kernel_columns[] = {
@@ -350,40 +255,11 @@ const gp_part gp_rank_kernel_part =
 
 /* ---- a kernel's spread ------------------------------------------------------------------- */
 
-static const gp_rank_spread *spread_of(const void *row)
-{
-    return row;
-}
-
-static gp_cell get_min(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(spread_of(row)->min);
-}
-
-static gp_cell get_median(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(spread_of(row)->median);
-}
-
-static gp_cell get_max(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(spread_of(row)->max);
-}
-
-static gp_cell get_spread_ranks(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)spread_of(row)->ranks);
-}
-
-static gp_cell get_spread_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(spread_of(row)->estimated);
-}
+GETTER(get_min, gp_rank_spread, NUMBER(r->min))
+GETTER(get_median, gp_rank_spread, NUMBER(r->median))
+GETTER(get_max, gp_rank_spread, NUMBER(r->max))
+GETTER(get_spread_ranks, gp_rank_spread, NUMBER(r->ranks))
+GETTER(get_spread_estimated, gp_rank_spread, NUMBER(r->estimated))
 
 /* JSON's alone: the number formats say only that the values are numbers. */
 static const gp_part_column spread_columns[] = {
@@ -406,183 +282,61 @@ const gp_part gp_rank_spread_part =
 
 /* ---- a kernel on each rank ------------------------------------------------------------------ */
 
-static const gp_rank_cell *cell_of(const void *row)
-{
-    return row;
-}
-
-static gp_rank_cell *cell_to(void *row)
-{
-    return row;
-}
-
 /* The cells' kernel's own columns, in CSV's rows of its cells. */
-#define OF_KERNEL(get)                                                                         \
-    static gp_cell get##_of_kernel(const void *row, const void *ctx, char *buf, size_t len)    \
-    {                                                                                          \
-        (void)row;                                                                             \
-        return get(ctx_of(ctx)->kernel, ctx, buf, len);                                        \
-    }
-OF_KERNEL(get_kernel_id)
-OF_KERNEL(get_kernel)
-OF_KERNEL(get_mangled)
-OF_KERNEL(get_collective)
-OF_KERNEL(get_variant)
+GETTER(get_kernel_id_of_kernel, void, get_kernel_id(c->kernel, c, buf, len))
+GETTER(get_kernel_of_kernel, void, get_kernel(c->kernel, c, buf, len))
+GETTER(get_mangled_of_kernel, void, get_mangled(c->kernel, c, buf, len))
+GETTER(get_collective_of_kernel, void, get_collective(c->kernel, c, buf, len))
+GETTER(get_variant_of_kernel, void, get_variant(c->kernel, c, buf, len))
 
 /* Its rank's number; read back as the number, which the loader makes an index. */
-static gp_cell get_cell_rank(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return rank_number(ctx_of(ctx)->view, cell_of(row)->rank);
-}
-
-static const char *set_cell_rank(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_size(&cell_to(row)->rank, v, 0, INT_MAX, why, len);
-}
-
-static gp_cell get_file(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_TEXT(ctx_of(ctx)->view->ranks[cell_of(row)->rank].file);
-}
-
-static gp_cell get_calls(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)cell_of(row)->calls);
-}
-
-static const char *set_calls(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_size(&cell_to(row)->calls, v, 1, UINT64_MAX, why, len);
-}
-
-static gp_cell get_timed(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)cell_of(row)->timed);
-}
-
-/* After calls (the columns are read in order): at most the calls. */
-static const char *set_timed(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_size(&cell_to(row)->timed, v, 0, cell_to(row)->calls, why, len);
-}
-
-static gp_cell get_profiled(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)cell_of(row)->profiled);
-}
-
-static const char *set_profiled(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_size(&cell_to(row)->profiled, v, 0, cell_to(row)->calls, why, len);
-}
-
-static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_cell *c = cell_of(row);
-    return estimate(c->total_ms, c->total_estimated, GP_NUMBER_MS, GP_NUMBER_MS_ESTIMATED);
-}
+GETTER(get_cell_rank, gp_rank_cell, rank_number(c->view, r->rank))
+SETTER(set_cell_rank, gp_rank_cell, whole_size(&r->rank, v, 0, INT_MAX, why, len))
+GETTER(get_file, gp_rank_cell, GP_CELL_TEXT(c->view->ranks[r->rank].file))
+GETTER(get_calls, gp_rank_cell, NUMBER(r->calls))
+SETTER(set_calls, gp_rank_cell, whole_size(&r->calls, v, 1, UINT64_MAX, why, len))
+/* After calls (the columns are read in order): timed and profiled, at most the calls. */
+GETTER(get_timed, gp_rank_cell, NUMBER(r->timed))
+SETTER(set_timed, gp_rank_cell, whole_size(&r->timed, v, 0, r->calls, why, len))
+GETTER(get_profiled, gp_rank_cell, NUMBER(r->profiled))
+SETTER(set_profiled, gp_rank_cell, whole_size(&r->profiled, v, 0, r->calls, why, len))
+GETTER(get_total, gp_rank_cell, time_cell(r->total_ms, r->total_estimated))
+GETTER(get_total_against, gp_rank_cell, against(r->total_ms, c->kernel->time_ms.median))
+GETTER(get_total_estimated, gp_rank_cell, NUMBER(r->total_estimated))
+SETTER(set_total_estimated, gp_rank_cell, (r->total_estimated = v->number != 0, NULL))
+GETTER(get_dram, gp_rank_cell, bytes_cell(r->dram_bytes, r->dram_estimated))
+SETTER(set_dram, gp_rank_cell, gp_part_at_least(v, 0, &r->dram_bytes, why, len))
+GETTER(get_dram_mb, gp_rank_cell, mb_cell(r->dram_bytes, r->dram_estimated))
+GETTER(get_dram_against, gp_rank_cell, against(r->dram_bytes, c->kernel->dram_bytes.median))
+GETTER(get_cell_dram_estimated, gp_rank_cell, NUMBER(r->dram_estimated))
+SETTER(set_dram_estimated, gp_rank_cell, (r->dram_estimated = v->number != 0, NULL))
+GETTER(get_is_slowest, gp_rank_cell, NUMBER(r->rank == c->kernel->slowest))
+GETTER(get_is_fastest, gp_rank_cell, NUMBER(r->rank == c->kernel->fastest))
 
 /* After timed: a time exactly when a launch was timed. */
 static const char *set_total(void *row, const gp_cell *v, char *why, size_t len)
 {
-    gp_rank_cell *c = cell_to(row);
-    if (gp_part_at_least(v, 0, &c->total_ms, why, len))
+    gp_rank_cell *r = row;
+    if (gp_part_at_least(v, 0, &r->total_ms, why, len))
         return why;
-    if (isnan(c->total_ms) == !c->timed)
+    if (isnan(r->total_ms) == !r->timed)
         return NULL;
     snprintf(why, len, "expected a number when a launch was timed, else null");
     return why;
-}
-
-static gp_cell get_total_against(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return against(cell_of(row)->total_ms, ctx_of(ctx)->kernel->time_ms.median);
-}
-
-static gp_cell get_total_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(cell_of(row)->total_estimated);
-}
-
-static const char *set_total_estimated(void *row, const gp_cell *v, char *why, size_t len)
-{
-    (void)why, (void)len;
-    cell_to(row)->total_estimated = v->number != 0;
-    return NULL;
-}
-
-static gp_cell get_dram(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_cell *c = cell_of(row);
-    return estimate(c->dram_bytes, c->dram_estimated, GP_NUMBER_BYTES,
-                    GP_NUMBER_BYTES_ESTIMATED);
-}
-
-static const char *set_dram(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return gp_part_at_least(v, 0, &cell_to(row)->dram_bytes, why, len);
-}
-
-static gp_cell get_dram_mb(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_cell *c = cell_of(row);
-    return estimate(c->dram_bytes / 1e6, c->dram_estimated, GP_NUMBER_FIXED2,
-                    GP_NUMBER_FIXED2_ESTIMATED);
-}
-
-static gp_cell get_dram_against(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return against(cell_of(row)->dram_bytes, ctx_of(ctx)->kernel->dram_bytes.median);
-}
-
-static gp_cell get_cell_dram_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(cell_of(row)->dram_estimated);
-}
-
-static const char *set_dram_estimated(void *row, const gp_cell *v, char *why, size_t len)
-{
-    (void)why, (void)len;
-    cell_to(row)->dram_estimated = v->number != 0;
-    return NULL;
 }
 
 /* Text's: the slowest and fastest of a kernel that ran on several ranks. */
 static gp_cell get_marks(const void *row, const void *ctx, char *buf, size_t len)
 {
     (void)buf, (void)len;
-    const gp_rank_kernel *k = ctx_of(ctx)->kernel;
-    const size_t rank = cell_of(row)->rank;
+    const gp_rank_kernel *k = ((const gp_rank_part_ctx *)ctx)->kernel;
+    const size_t rank = ((const gp_rank_cell *)row)->rank;
     const bool several = k->n_cells > 1;
     const bool slowest = several && rank == k->slowest, fastest = several && rank == k->fastest;
     return GP_CELL_TEXT(slowest && fastest ? "slowest, fastest"
                         : slowest          ? "slowest"
                         : fastest          ? "fastest"
                                            : "");
-}
-
-static gp_cell get_is_slowest(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_NUMBER(cell_of(row)->rank == ctx_of(ctx)->kernel->slowest);
-}
-
-static gp_cell get_is_fastest(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_NUMBER(cell_of(row)->rank == ctx_of(ctx)->kernel->fastest);
 }
 
 static const gp_part_column cell_columns[] = {
@@ -635,39 +389,29 @@ const gp_part gp_rank_cell_part = GP_PART_DECLARE("by_rank", cell_columns, 1, gp
 
 /* ---- the ranks ----------------------------------------------------------------------------- */
 
-static const gp_rank_entry *entry_of(const void *row)
-{
-    return row;
-}
-
-static gp_rank_entry *entry_to(void *row)
-{
-    return row;
-}
-
-static gp_cell get_rank(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(entry_of(row)->rank);
-}
-
-static const char *set_rank(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_int(&entry_to(row)->rank, v, 0, INT_MAX, why, len);
-}
-
-static gp_cell get_size(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const int size = entry_of(row)->size;
-    return GP_CELL_NUMBER(size ? size : NAN);
-}
+GETTER(get_rank, gp_rank_entry, NUMBER(r->rank))
+SETTER(set_rank, gp_rank_entry, whole_int(&r->rank, v, 0, INT_MAX, why, len))
+GETTER(get_size, gp_rank_entry, NUMBER(r->size ? r->size : NAN))
+GETTER(get_from, gp_rank_entry, GP_CELL_TEXT(r->from))
+GETTER(get_rank_file, gp_rank_entry, GP_CELL_TEXT(r->file))
+/* Read back into a scratch row: the name lasts as long as the document. */
+SETTER(set_file, gp_rank_entry, (r->file = (char *)v->text, NULL))
+GETTER(get_pid, gp_rank_entry, NUMBER(r->pid))
+SETTER(set_pid, gp_rank_entry, whole_int(&r->pid, v, 0, INT_MAX, why, len))
+GETTER(get_exit_status, gp_rank_entry, NUMBER(r->exit_status))
+SETTER(set_exit_status, gp_rank_entry, whole_int(&r->exit_status, v, 0, 255, why, len))
+GETTER(get_signal, gp_rank_entry, NUMBER(r->signal ? r->signal : NAN))
+SETTER(set_signal, gp_rank_entry, int_or_null(&r->signal, v, 1, why, len))
+GETTER(get_launches, gp_rank_entry, NUMBER(r->launches))
+GETTER(get_kernel_ms, gp_rank_entry, time_cell(r->kernel_ms, r->kernel_estimated))
+GETTER(get_kernel_estimated, gp_rank_entry, NUMBER(r->kernel_estimated))
+GETTER(get_rank_against, gp_rank_entry, against(r->kernel_ms, c->median_ms))
 
 /* After rank: more than the rank, or null. */
 static const char *set_world(void *row, const gp_cell *v, char *why, size_t len)
 {
-    gp_rank_entry *e = entry_to(row);
-    if (set_int_or_null(&e->size, v, 1, why, len))
+    gp_rank_entry *e = row;
+    if (int_or_null(&e->size, v, 1, why, len))
         return why;
     if (!e->size || e->rank < e->size)
         return NULL;
@@ -675,15 +419,9 @@ static const char *set_world(void *row, const gp_cell *v, char *why, size_t len)
     return why;
 }
 
-static gp_cell get_from(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(entry_of(row)->from);
-}
-
 static const char *set_from(void *row, const gp_cell *v, char *why, size_t len)
 {
-    gp_rank_entry *e = entry_to(row);
+    gp_rank_entry *e = row;
     const size_t n = strlen(v->text);
     if (n >= sizeof e->from) {
         snprintf(why, len, "longer than %zu characters", sizeof e->from - 1);
@@ -697,84 +435,11 @@ static const char *set_from(void *row, const gp_cell *v, char *why, size_t len)
     return NULL;
 }
 
-static gp_cell get_rank_file(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(entry_of(row)->file);
-}
-
-/* Read back into a scratch row: the name lasts as long as the document. */
-static const char *set_file(void *row, const gp_cell *v, char *why, size_t len)
-{
-    (void)why, (void)len;
-    entry_to(row)->file = (char *)v->text;
-    return NULL;
-}
-
-static gp_cell get_pid(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(entry_of(row)->pid);
-}
-
-static const char *set_pid(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_int(&entry_to(row)->pid, v, 0, INT_MAX, why, len);
-}
-
-static gp_cell get_exit_status(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(entry_of(row)->exit_status);
-}
-
-static const char *set_exit_status(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_int(&entry_to(row)->exit_status, v, 0, 255, why, len);
-}
-
-static gp_cell get_signal(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const int signal = entry_of(row)->signal;
-    return GP_CELL_NUMBER(signal ? signal : NAN);
-}
-
-static const char *set_signal(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return set_int_or_null(&entry_to(row)->signal, v, 1, why, len);
-}
-
-static gp_cell get_launches(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)entry_of(row)->launches);
-}
-
-static gp_cell get_kernel_ms(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_rank_entry *e = entry_of(row);
-    return estimate(e->kernel_ms, e->kernel_estimated, GP_NUMBER_MS, GP_NUMBER_MS_ESTIMATED);
-}
-
-static gp_cell get_kernel_estimated(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(entry_of(row)->kernel_estimated);
-}
-
-static gp_cell get_rank_against(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return against(entry_of(row)->kernel_ms, ctx_of(ctx)->median_ms);
-}
-
 /* How its program ended: "exit status 1", "killed by signal 9". */
 static gp_cell get_ended(const void *row, const void *ctx, char *buf, size_t len)
 {
+    const gp_rank_entry *e = row;
     (void)ctx;
-    const gp_rank_entry *e = entry_of(row);
     if (e->signal)
         snprintf(buf, len, "killed by signal %d", e->signal);
     else
