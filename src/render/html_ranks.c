@@ -3,7 +3,8 @@
  * ranks the median with a whisker from the least to the most), the spread of every kernel
  * over the ranks, with --by-rank its value on each rank, and a row per rank. Kernels are
  * numbered #1 to #N as in the text and CSV; their short names on the charts, the full name on
- * hover and in the tables. */
+ * hover and in the tables. The tables' numbers are the rank view's parts'
+ * (gpuprof/report_parts.h). */
 #include "render/html.h"
 
 #include "gpuprof/exec_summary.h"
@@ -16,7 +17,6 @@
 #include "render/svg.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* A rank view in JSON (render/json_ranks.h), printed a rank and a cell at a time, as cJSON
- * prints a document whole (tests compare the two). What is derived (each rank's launches and kernel
+ * prints a document whole (tests compare the two), each an object of the rank view's parts
+ * (gpuprof/report_parts.h). What is derived (each rank's launches and kernel
  * time, each kernel's number, spreads, slowest and fastest rank, collective flag) is written
  * for readers, and computed again from the ranks and cells when the view is read back
  * (src/report/load_ranks.c). Ranks are named by their rank, never by an index. */
@@ -9,8 +10,6 @@
 #include "gpuprof/status.h"
 #include "render/part.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 /* o's member `key`, placed before its member `before`: cJSON adds at the end only (and

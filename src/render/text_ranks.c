@@ -2,7 +2,8 @@
  * kernel its time and DRAM bytes over the ranks (least, median, most) and its slowest rank,
  * or with --by-rank a block per kernel with a row per rank, and a row per rank of its
  * kernels' time. Kernels are numbered #1 to #N in the view's order (the most time on one rank
- * first) in every format. */
+ * first) in every format. The tables are the rank view's parts (gpuprof/report_parts.h); the
+ * lines around them are this file's. */
 #include "gpuprof/ranks.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
@@ -12,8 +13,6 @@
 #include "render/text.h"
 #include "render/text_layout.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
