@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 /* How a number is written for people (text, Markdown) and on a page (HTML). CSV writes
- * "%.10g" and JSON a number, whatever the format; an unknown number (NAN) is "-" for people,
- * empty in CSV and null in JSON. */
+ * "%.10g" and JSON a number, whatever the format (but a flag's and an absent cell's, below);
+ * an unknown number (NAN) is "-" for people, empty in CSV and null in JSON. */
 typedef enum {
     GP_NUMBER_COLUMN = 0,   /* a cell's: the column's format */
     GP_NUMBER_WHOLE,        /* "12345" */
