@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 /* How a number is written for people (text, Markdown) and on a page (HTML). CSV writes
- * "%.10g" and JSON a number, whatever the format; an unknown number (NAN) is "-" for people,
- * empty in CSV and null in JSON. */
+ * "%.10g" and JSON a number, whatever the format (but a flag's and an absent cell's, below);
+ * an unknown number (NAN) is "-" for people, empty in CSV and null in JSON. */
 typedef enum {
     GP_NUMBER_COLUMN = 0,   /* a cell's: the column's format */
     GP_NUMBER_WHOLE,        /* "12345" */
@@ -23,8 +23,16 @@ typedef enum {
     GP_NUMBER_FIXED1,       /* "12.3" */
     GP_NUMBER_FIXED2,       /* "12.35" */
     GP_NUMBER_PERCENT2,     /* text "12.34%"; HTML "12.34" */
-    GP_NUMBER_PERCENT1,     /* text "12.3%"; HTML "12.3" */
-    GP_NUMBER_BOOL,         /* 0 or 1: JSON false or true, people "no" or "yes", CSV 0 or 1 */
+    GP_NUMBER_PERCENT1,         /* text "12.3%"; HTML "12.3" */
+    GP_NUMBER_MS_ESTIMATED,     /* an estimate: text "~3.80us"; HTML "~%.4f" */
+    GP_NUMBER_BYTES_ESTIMATED,  /* an estimate: text "~4.19MB"; HTML "~%.0f" */
+    GP_NUMBER_FIXED2_ESTIMATED, /* an estimate: "~12.35" */
+    GP_NUMBER_SIGNED_PERCENT1,  /* against a reference: text "+12.3%"; HTML "+12.3" */
+    GP_NUMBER_RATIO2,           /* text "1.52x"; HTML "1.52" */
+    GP_NUMBER_FLAG,             /* 1 or 0: "1" or "0" in CSV, true or false in JSON (and read
+                                   back from them) */
+    GP_NUMBER_ABSENT,           /* a cell's, for a key only some rows have: JSON leaves its
+                                   key out; empty in CSV, "-" for people */
     GP_NUMBER_FORMATS
 } gp_number_format;
 
@@ -83,7 +91,6 @@ typedef struct {
     const char *legend;         /* what the column means, for legends and the schema */
     const char *html_class;     /* the page's class of its cells (NULL: "num" for numbers);
                                    one starting "num" makes its heading a number's too */
-    bool json_optional;         /* JSON leaves the key out where the value is unknown */
 } gp_part_column;
 
 /* The most columns a part declares. */
@@ -132,5 +139,8 @@ const void *gp_part_row_at(const gp_part *t, const void *rows, size_t i);
  * number is exact): NULL with *out set, or why not, as the JSON reader says it. */
 const char *gp_part_whole(const gp_cell *v, uint64_t min, uint64_t max, uint64_t *out,
                           char *why, size_t len);
+/* A setter's check of a number of at least min, or null (NAN): NULL with *out set, or why
+ * not, as the JSON reader says it. */
+const char *gp_part_at_least(const gp_cell *v, double min, double *out, char *why, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_labels.h"
 #include "gpuprof/part.h"
+#include "gpuprof/ranks.h"
 #include "gpuprof/report.h"
 
 /* Every declared part, for the tests that hold each declaration to its rules (each view's
@@ -46,5 +47,31 @@ typedef struct {
  * label; JSON adds its full name, number, variant and code. Derived whenever a report is
  * written, never read back. */
 extern const gp_part gp_kernels_part;
+
+/* ---- the rank view (src/report/ranks_part.c) --------------------------------------------- */
+
+/* What the rank view's parts read besides a row. Their rows are the view's own: its kernels,
+ * a kernel's cells, its ranks, a kernel's spreads. */
+typedef struct {
+    const gp_rank_view *view;
+    const char *const *labels;       /* per kernel, its name in text (NULL: its name) */
+    const gp_rank_kernel *kernel;    /* the kernel whose cells are gp_rank_cell_part's rows */
+    double median_ms;                /* the ranks' median kernel time (gp_rank_view_time_spread),
+                                        for gp_rank_entry_part's "vs median" */
+} gp_rank_part_ctx;
+
+/* Each kernel over the ranks (gp_rank_kernel): text's and HTML's table of kernels (HTML's
+ * count of ranks and kernel cell are its own), CSV's row per kernel, each kernel's head in
+ * JSON (its spreads, gp_rank_spread_part, go before its slowest_rank). Read back: its
+ * name, and what it derives, checked. */
+extern const gp_part gp_rank_kernel_part;
+/* A spread (gp_rank_spread): JSON's time_ms and dram_bytes of a kernel, checked when read. */
+extern const gp_part gp_rank_spread_part;
+/* A kernel on each rank it ran on (gp_rank_cell, of ctx->kernel): --by-rank's rows in each
+ * format, JSON's by_rank; read back with the rank's number in cell.rank (not its index). */
+extern const gp_part gp_rank_cell_part;
+/* The ranks (gp_rank_entry): text's and HTML's table of ranks, JSON's ranks; read back with
+ * the file as the document has it (the caller copies it). */
+extern const gp_part gp_rank_entry_part;
 
 #endif

@@ -389,7 +389,7 @@ enum {
     L_CONTEXT, L_STREAM, L_GRID, L_BLOCK, L_SHARED, L_DURATION, L_PROFILED, L_GRAPH,
     L_GRAPH_NODE,
     L_HOW, L_NOTE,  /* after every metric: added with graph profiling, they move no column */
-    L_KERNEL_ID,    /* the kernel's number, #N of the other views (render/kernel_labels.h) */
+    L_KERNEL_ID,    /* the kernel's number, #N of the other views (gpuprof/kernel_labels.h) */
     L_VARIANT,      /* its code's variant of the kernel; empty when the kernel ran one code */
     L_COUNT
 };

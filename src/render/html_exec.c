@@ -463,7 +463,7 @@ static void exec_table(FILE *out, const exec_view *v)
 {
     const bool rotated = gp_exec_rotated(&v->r->profiler);
     fputs("<h2>Kernels</h2>\n<div class=\"table-wrap\"><table class=\"kernels\"><tr>", out);
-    gp_part_html_heads(out, &gp_kernels_part, &v->rows.ctx);
+    gp_part_html_headings(out, &gp_kernels_part, &v->rows.ctx);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->nk; i++)

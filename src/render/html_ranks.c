@@ -3,18 +3,20 @@
  * ranks the median with a whisker from the least to the most), the spread of every kernel
  * over the ranks, with --by-rank its value on each rank, and a row per rank. Kernels are
  * numbered #1 to #N as in the text and CSV; their short names on the charts, the full name on
- * hover and in the tables. */
+ * hover and in the tables. The tables' numbers are the rank view's parts'
+ * (gpuprof/report_parts.h). */
 #include "render/html.h"
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/ranks.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/html_names.h"
 #include "render/html_page.h"
+#include "render/part.h"
 #include "render/svg.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,60 +227,28 @@ static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *short_na
     fputs("</div></td>", out);
 }
 
-static void td_time(FILE *out, double ms, bool estimated)
+/* A row of a part's cells, marked as its slowest where it is. */
+static void part_row(FILE *out, const gp_part *t, const void *row, const gp_rank_part_ctx *c,
+                     bool slowest)
 {
-    if (estimated && isfinite(ms))
-        fprintf(out, "<td class=\"num\">~%.4f</td>", ms);
-    else
-        gp_html_td_num(out, "%.4f", ms);
+    fputs(slowest ? "<tr class=\"slowest\">" : "<tr>", out);
+    gp_part_html_cells(out, t, row, c);
+    fputs("</tr>\n", out);
 }
 
-static void td_mb(FILE *out, double bytes, bool estimated)
-{
-    if (estimated && isfinite(bytes))
-        fprintf(out, "<td class=\"num\">~%.2f</td>", bytes / 1e6);
-    else
-        gp_html_td_num(out, "%.2f", isfinite(bytes) ? bytes / 1e6 : NAN);
-}
-
-static void td_rank(FILE *out, int rank)
-{
-    if (rank >= 0)
-        fprintf(out, "<td class=\"num\">%d</td>", rank);
-    else
-        fputs("<td class=\"num\">-</td>", out);
-}
-
-static void td_against(FILE *out, double v, double median)
-{
-    gp_html_td_num(out, "%+.1f", isfinite(v) && median > 0 ? 100.0 * (v - median) / median
-                                                          : NAN);
-}
-
+/* Each kernel's spread: its count of ranks, the part's cells, its names. */
 static void spread_table(FILE *out, const ranks_page *p)
 {
-    static const char *const titles[] = {
-        "ranks", "time min, ms", "median", "max", "max/median", "slowest rank", "fastest rank",
-        "DRAM min, MB", "median", "max",
-    };
     const gp_rank_view *v = p->v;
+    const gp_rank_part_ctx c = {.view = v};
     fputs("<h2>Kernels over the ranks</h2>\n<div class=\"table-wrap\"><table class=\"kernels "
-          "ranks\"><tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
+          "ranks\"><tr><th class=\"num\">ranks</th>", out);
+    gp_part_html_headings(out, &gp_rank_kernel_part, &c);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->n_kernels; i++) {
         const gp_rank_kernel *k = &v->kernels[i];
         fprintf(out, "<tr><td class=\"num\">%zu/%zu</td>", k->n_cells, v->n_ranks);
-        td_time(out, k->time_ms.min, k->time_ms.estimated);
-        td_time(out, k->time_ms.median, k->time_ms.estimated);
-        td_time(out, k->time_ms.max, k->time_ms.estimated);
-        gp_html_td_num(out, "%.2f", k->time_ms.median > 0 ? k->time_ms.max / k->time_ms.median
-                                                          : NAN);
-        td_rank(out, rank_at(v, k->slowest));
-        td_rank(out, rank_at(v, k->fastest));
-        td_mb(out, k->dram_bytes.min, k->dram_bytes.estimated);
-        td_mb(out, k->dram_bytes.median, k->dram_bytes.estimated);
-        td_mb(out, k->dram_bytes.max, k->dram_bytes.estimated);
+        gp_part_html_cells(out, &gp_rank_kernel_part, k, &c);
         kernel_cell(out, k, p->short_names[i]);
         fputs("</tr>\n", out);
     }
@@ -294,67 +264,43 @@ static void spread_table(FILE *out, const ranks_page *p)
  * per rank it ran on. */
 static void by_rank_table(FILE *out, const ranks_page *p)
 {
-    static const char *const titles[] = {
-        "rank", "calls", "timed", "profiled", "time, ms", "vs median, %", "DRAM, MB",
-        "vs median, %",
-    };
-    const size_t n_titles = sizeof titles / sizeof titles[0];
     const gp_rank_view *v = p->v;
+    gp_rank_part_ctx c = {.view = v};
+    size_t columns = 0;
+    for (size_t i = 0; i < gp_rank_cell_part.n_columns; i++)
+        columns += gp_part_shows(&gp_rank_cell_part, i, GP_IN_HTML, &c);
     fputs("<h2>Kernels by rank</h2>\n<div class=\"table-wrap\"><table class=\"by-rank\"><tr>",
           out);
-    gp_html_th_list(out, titles, n_titles, 0);
+    gp_part_html_headings(out, &gp_rank_cell_part, &c);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < v->n_kernels; i++) {
         const gp_rank_kernel *k = &v->kernels[i];
         fprintf(out, "<tr class=\"kernel-head\"><td class=\"kernel\" colspan=\"%zu\" "
-                "title=\"", n_titles);
+                "title=\"", columns);
         gp_html_escape(out, k->kernel);
         fputs("\"><b>", out);
         gp_html_escape(out, p->short_names[i]);
         fprintf(out, "</b>%s</td></tr>\n", k->collective ? " <i>(collective)</i>" : "");
-        for (size_t c = 0; c < k->n_cells; c++) {
-            const gp_rank_cell *cell = &k->cells[c];
-            fprintf(out, "<tr%s><td class=\"num\">%d</td><td class=\"num\">%zu</td>"
-                    "<td class=\"num\">%zu</td><td class=\"num\">%zu</td>",
-                    cell->rank == k->slowest && k->n_cells > 1 ? " class=\"slowest\"" : "",
-                    rank_at(v, cell->rank), cell->calls, cell->timed, cell->profiled);
-            td_time(out, cell->total_ms, cell->total_estimated);
-            td_against(out, cell->total_ms, k->time_ms.median);
-            td_mb(out, cell->dram_bytes, cell->dram_estimated);
-            td_against(out, cell->dram_bytes, k->dram_bytes.median);
-            fputs("</tr>\n", out);
-        }
+        c.kernel = k;
+        for (size_t r = 0; r < k->n_cells; r++)
+            part_row(out, &gp_rank_cell_part, &k->cells[r], &c,
+                     k->cells[r].rank == k->slowest && k->n_cells > 1);
     }
     fputs("</table></div>\n", out);
 }
 
 static int ranks_table(FILE *out, const ranks_page *p)
 {
-    static const char *const titles[] = {"rank", "launches", "kernel time, ms", "vs median, %"};
     const gp_rank_view *v = p->v;
     gp_rank_spread s;
     size_t slowest, fastest;
     GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    const gp_rank_part_ctx c = {.view = v, .median_ms = s.median};
     fputs("<h2>Ranks</h2>\n<div class=\"table-wrap\"><table class=\"rank-list\"><tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 0);
-    fputs("<th>ended</th><th>rank from</th><th>file</th></tr>\n", out);
-    for (size_t i = 0; i < v->n_ranks; i++) {
-        const gp_rank_entry *e = &v->ranks[i];
-        char end[64];
-        if (e->signal)
-            snprintf(end, sizeof end, "killed by signal %d", e->signal);
-        else
-            snprintf(end, sizeof end, "exit status %d", e->exit_status);
-        fprintf(out, "<tr%s><td class=\"num\">%d</td><td class=\"num\">%zu</td>",
-                i == slowest && v->n_ranks > 1 ? " class=\"slowest\"" : "", e->rank,
-                e->launches);
-        td_time(out, e->kernel_ms, e->kernel_estimated);
-        td_against(out, e->kernel_ms, s.median);
-        gp_html_td_text(out, end);
-        gp_html_td_text(out, e->from);
-        gp_html_td_text(out, e->file);
-        fputs("</tr>\n", out);
-    }
+    gp_part_html_headings(out, &gp_rank_entry_part, &c);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < v->n_ranks; i++)
+        part_row(out, &gp_rank_entry_part, &v->ranks[i], &c, i == slowest && v->n_ranks > 1);
     fputs("</table></div>\n", out);
     return GP_OK;
 }

@@ -1,86 +1,40 @@
 /* A rank view in JSON (render/json_ranks.h), printed a rank and a cell at a time, as cJSON
- * prints a document whole (tests compare the two). What is derived (each rank's launches and kernel
+ * prints a document whole (tests compare the two), each an object of the rank view's parts
+ * (gpuprof/report_parts.h). What is derived (each rank's launches and kernel
  * time, each kernel's number, spreads, slowest and fastest rank, collective flag) is written
  * for readers, and computed again from the ranks and cells when the view is read back
  * (src/report/load_ranks.c). Ranks are named by their rank, never by an index. */
 #include "render/json_ranks.h"
 
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
-#include "render/json_out.h"
+#include "render/part.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <string.h>
 
-static void add_rank_or_null(cJSON *o, const char *key, const gp_rank_view *v, size_t index)
+/* o's member `key`, placed before its member `before`: cJSON adds at the end only (and
+ * 1.7.15 inserts nowhere but first), so the members from `before` on move after it, each
+ * with its key. */
+static void add_before(cJSON *o, const char *before, const char *key, cJSON *item)
 {
-    if (index < v->n_ranks)
-        cJSON_AddNumberToObject(o, key, v->ranks[index].rank);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *rank_json(const gp_rank_entry *e)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "rank", e->rank);
-    gp_json_add_count_or_null(o, "size", e->size);
-    cJSON_AddStringToObject(o, "from", e->from);
-    cJSON_AddStringToObject(o, "file", e->file);
-    cJSON_AddNumberToObject(o, "pid", e->pid);
-    cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
-    gp_json_add_count_or_null(o, "signal", e->signal);
-    cJSON_AddNumberToObject(o, "launches", (double)e->launches);
-    gp_json_add_number(o, "kernel_ms", e->kernel_ms);
-    cJSON_AddBoolToObject(o, "kernel_estimated", e->kernel_estimated);
-    return o;
-}
-
-static cJSON *spread_json(const gp_rank_spread *s)
-{
-    cJSON *o = cJSON_CreateObject();
-    gp_json_add_number(o, "min", s->min);
-    gp_json_add_number(o, "median", s->median);
-    gp_json_add_number(o, "max", s->max);
-    cJSON_AddNumberToObject(o, "ranks", (double)s->ranks);
-    cJSON_AddBoolToObject(o, "estimated", s->estimated);
-    return o;
-}
-
-static cJSON *cell_json(const gp_rank_cell *c, const gp_rank_view *v)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "rank", v->ranks[c->rank].rank);
-    cJSON_AddNumberToObject(o, "calls", (double)c->calls);
-    cJSON_AddNumberToObject(o, "timed", (double)c->timed);
-    cJSON_AddNumberToObject(o, "profiled", (double)c->profiled);
-    gp_json_add_number(o, "total_ms", c->total_ms);
-    cJSON_AddBoolToObject(o, "total_estimated", c->total_estimated);
-    gp_json_add_number(o, "dram_bytes", c->dram_bytes);
-    cJSON_AddBoolToObject(o, "dram_estimated", c->dram_estimated);
-    return o;
-}
-
-/* number: the kernel's #N in every view of the rank view, its place (most time first). Its
- * by_rank is printed after it, cell by cell. */
-static cJSON *kernel_head_json(const gp_rank_kernel *k, size_t number, const gp_rank_view *v)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "number", (double)number);
-    cJSON_AddStringToObject(o, "kernel", k->kernel);
-    gp_json_add_string_or_null(o, "mangled", k->mangled);
-    if (k->code) {
-        gp_json_add_code(o, "code", k->code);
-        if (k->variants) {
-            cJSON_AddNumberToObject(o, "variant", k->variant);
-            cJSON_AddNumberToObject(o, "variants", k->variants);
-        }
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(o, before);
+    cJSON_AddItemToObject(o, key, item);
+    while (m && m != item) {
+        cJSON *next = m->next;
+        cJSON_AddItemToArray(o, cJSON_DetachItemViaPointer(o, m));
+        m = next;
     }
-    cJSON_AddBoolToObject(o, "collective", k->collective);
-    cJSON_AddItemToObject(o, "time_ms", spread_json(&k->time_ms));
-    cJSON_AddItemToObject(o, "dram_bytes", spread_json(&k->dram_bytes));
-    add_rank_or_null(o, "slowest_rank", v, k->slowest);
-    add_rank_or_null(o, "fastest_rank", v, k->fastest);
+}
+
+/* A kernel's head: its columns, with its spreads before its slowest rank, as the schema
+ * orders them. Its by_rank is printed after it, cell by cell. */
+static cJSON *kernel_head_json(const gp_rank_kernel *k, const gp_rank_part_ctx *c)
+{
+    cJSON *o = gp_part_json_row(&gp_rank_kernel_part, k, c);
+    add_before(o, "slowest_rank", "time_ms",
+               gp_part_json_row(&gp_rank_spread_part, &k->time_ms, c));
+    add_before(o, "slowest_rank", "dram_bytes",
+               gp_part_json_row(&gp_rank_spread_part, &k->dram_bytes, c));
     return o;
 }
 
@@ -120,13 +74,15 @@ static int print_nested(FILE *out, cJSON *item, int depth, bool open)
 static int print_kernel(FILE *out, const gp_rank_view *v, size_t i, int depth)
 {
     const gp_rank_kernel *k = &v->kernels[i];
-    GP_TRY(print_nested(out, kernel_head_json(k, i + 1, v), depth, true));
+    const gp_rank_part_ctx ctx = {.view = v, .kernel = k};
+    GP_TRY(print_nested(out, kernel_head_json(k, &ctx), depth, true));
     fputs(",\n", out);
     tabs(out, depth + 1);
     fputs("\"by_rank\":\t[", out);
     for (size_t c = 0; c < k->n_cells; c++) {
         fputs(c ? ", " : "", out);
-        GP_TRY(print_nested(out, cell_json(&k->cells[c], v), depth + 2, false));
+        GP_TRY(print_nested(out, gp_part_json_row(&gp_rank_cell_part, &k->cells[c], &ctx),
+                            depth + 2, false));
     }
     fputs("]\n", out);
     tabs(out, depth);
@@ -146,9 +102,11 @@ static int print_ranks(FILE *out, const gp_rank_view *v, int depth)
         fputs("\"world_size\":\tnull,\n", out);
     tabs(out, depth + 1);
     fputs("\"ranks\":\t[", out);
+    const gp_rank_part_ctx ctx = {.view = v};
     for (size_t i = 0; i < v->n_ranks; i++) {
         fputs(i ? ", " : "", out);
-        GP_TRY(print_nested(out, rank_json(&v->ranks[i]), depth + 2, false));
+        GP_TRY(print_nested(out, gp_part_json_row(&gp_rank_entry_part, &v->ranks[i], &ctx),
+                            depth + 2, false));
     }
     fputs("],\n", out);
     tabs(out, depth + 1);

@@ -2,6 +2,7 @@
  * columns per format, so that a column added to a declaration shows in every view. */
 #include "render/part.h"
 
+#include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/csv_layout.h"
 #include "render/html_page.h"
@@ -17,23 +18,30 @@
 static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
     [GP_NUMBER_PERCENT2] = "%.2f%%", [GP_NUMBER_PERCENT1] = "%.1f%%",
+    [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f%%",
+    [GP_NUMBER_RATIO2] = "%.2fx", [GP_NUMBER_FLAG] = "%.0f",
 };
 static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
     [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f", [GP_NUMBER_PERCENT2] = "%.2f",
     [GP_NUMBER_PERCENT1] = "%.1f",
+    [GP_NUMBER_MS_ESTIMATED] = "~%.4f", [GP_NUMBER_BYTES_ESTIMATED] = "~%.0f",
+    [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f",
+    [GP_NUMBER_RATIO2] = "%.2f", [GP_NUMBER_FLAG] = "%.0f",
 };
 
 void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
 {
     if (!isfinite(v))
         snprintf(buf, len, "-");
-    else if (f == GP_NUMBER_MS)
+    else if ((f == GP_NUMBER_MS_ESTIMATED || f == GP_NUMBER_BYTES_ESTIMATED) && len > 1) {
+        buf[0] = '~';   /* an estimate: the time's or the bytes' text after a tilde */
+        gp_part_format_text(buf + 1, len - 1,
+                            f == GP_NUMBER_MS_ESTIMATED ? GP_NUMBER_MS : GP_NUMBER_BYTES, v);
+    } else if (f == GP_NUMBER_MS)
         gp_text_format_time(buf, len, v);
     else if (f == GP_NUMBER_BYTES)
         gp_text_format_bytes(buf, len, v);
-    else if (f == GP_NUMBER_BOOL)
-        snprintf(buf, len, "%s", v != 0 ? "yes" : "no");
     else
         snprintf(buf, len, text_formats[f] ? text_formats[f] : "%g", v);
 }
@@ -104,18 +112,56 @@ void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
     fputc('\n', out);
 }
 
+/* A cell's CSV text: its word, or its number in `number`. */
+static const char *csv_text(const gp_part *t, size_t c, const void *row, const void *ctx,
+                            char *buf, char (*number)[64])
+{
+    const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, CELL_LEN);
+    if (cell.text)
+        return cell.text;
+    gp_csv_number(*number, sizeof *number, cell.number);
+    return *number;
+}
+
 void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
     for (size_t i = 0; i < n; i++) {
         char buf[CELL_LEN], number[64];
-        const gp_cell cell = gp_part_cell(t, cols[i], row, ctx, buf, sizeof buf);
-        if (!cell.text)
-            gp_csv_number(number, sizeof number, cell.number);
-        gp_csv_field(out, cell.text ? cell.text : number, i == 0);
+        gp_csv_field(out, csv_text(t, cols[i], row, ctx, buf, &number), i == 0);
     }
     fputc('\n', out);
+}
+
+/* The most CSV columns a part has through a layout (its cells are all made before the row
+ * is written). */
+#define LAYOUT_COLUMNS 48
+
+int gp_part_csv_layout(gp_csv_layout *l, const gp_part *t, const void *ctx)
+{
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
+    if (n > LAYOUT_COLUMNS)
+        return gp_fail(GP_ERR_RUNTIME, "%s: more than %d CSV columns", t->key, LAYOUT_COLUMNS);
+    const char *names[LAYOUT_COLUMNS];
+    for (size_t i = 0; i < n; i++)
+        names[i] = t->columns[cols[i]].key;
+    return gp_csv_layout_fixed(l, names, n);
+}
+
+void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                            const void *row, const void *ctx)
+{
+    const char *text[LAYOUT_COLUMNS];
+    char buf[LAYOUT_COLUMNS][CELL_LEN], number[LAYOUT_COLUMNS][64];
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t all = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
+    const size_t n = all < LAYOUT_COLUMNS ? all : LAYOUT_COLUMNS;
+    for (size_t i = 0; i < n; i++)
+        text[i] = csv_text(t, cols[i], row, ctx, buf[i], &number[i]);
+    const gp_csv_row cells = {.fixed = text};
+    gp_csv_layout_row(out, l, &cells);
 }
 
 /* ---- HTML ------------------------------------------------------------------------------ */
@@ -127,10 +173,7 @@ static void html_number(FILE *out, const gp_part_column *col, const gp_cell *cel
     const bool approx = cell->approx && isfinite(cell->number);
     if (approx)
         text[0] = '~';
-    if (cell->format == GP_NUMBER_BOOL && isfinite(cell->number))
-        snprintf(text, sizeof text, "%s", cell->number != 0 ? "yes" : "no");
-    else
-        gp_html_fmt_num(text + approx, sizeof text - approx,
+    gp_html_fmt_num(text + approx, sizeof text - approx,
                         html_formats[cell->format] ? html_formats[cell->format] : "%g",
                         cell->number);
     fprintf(out, "<td class=\"%s\"", col->html_class ? col->html_class : "num");
@@ -162,7 +205,7 @@ void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void
     }
 }
 
-void gp_part_html_heads(FILE *out, const gp_part *t, const void *ctx)
+void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
@@ -179,7 +222,7 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
                   const char *html_class)
 {
     fprintf(out, "<table class=\"%s\"><tr>", html_class);
-    gp_part_html_heads(out, t, ctx);
+    gp_part_html_headings(out, t, ctx);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < n; i++) {
         fputs("<tr>", out);
@@ -202,12 +245,11 @@ cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
             continue;
         char buf[CELL_LEN];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
-        const bool unknown = cell.text ? false : !isfinite(cell.number);
-        if ((cell.text == NULL && unknown) && t->columns[c].json_optional)
+        if (cell.format == GP_NUMBER_ABSENT)
             continue;
         if (cell.text)
             cJSON_AddStringToObject(o, t->columns[c].key, cell.text);
-        else if (cell.format == GP_NUMBER_BOOL && !unknown)
+        else if (cell.format == GP_NUMBER_FLAG)
             cJSON_AddBoolToObject(o, t->columns[c].key, cell.number != 0);
         else
             gp_json_add_number(o, t->columns[c].key, cell.number);

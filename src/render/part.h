@@ -5,6 +5,7 @@
 #define GPUPROF_RENDER_PART_H
 
 #include "gpuprof/part.h"
+#include "render/csv_layout.h"
 #include "render/text_layout.h"
 
 #include <cjson/cJSON.h>
@@ -24,14 +25,20 @@ int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const 
 /* CSV: the header line (the keys of the columns shown in CSV) and a row. */
 void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx);
 void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx);
+/* The same through a layout, for --csv-columns and --no-header: the part's CSV columns as
+ * the layout's cells (then gp_csv_layout_choose, gp_csv_layout_header), and a row of them. */
+int gp_part_csv_layout(gp_csv_layout *l, const gp_part *t, const void *ctx);
+void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                            const void *row, const void *ctx);
 
 /* HTML: <table class="html_class">, a heading row and a row per row; or the cells of one
  * row alone (for a part that groups its rows). */
 void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const void *ctx,
                    const char *html_class);
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx);
-/* The heading cells (<th>) of the columns shown on the page, for a table a part begins. */
-void gp_part_html_heads(FILE *out, const gp_part *t, const void *ctx);
+/* The heading cells alone (<th>: a number column's, or one whose page class starts "num",
+ * of class "num"), for a part whose table has cells of its own around the part's. */
+void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx);
 
 /* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
  * the key column's word) of `parent`. */

@@ -1,5 +1,5 @@
 /* An exec report's per-line views (--source, gp_exec_source_view) in the order every view
- * shows them: by their kernel's #N (render/kernel_labels.h), then as the report holds them
+ * shows them: by their kernel's #N (gpuprof/kernel_labels.h), then as the report holds them
  * (by file, process and launch); each with its kernel's full name, its number and the
  * patched launch's place among the kernel's launches. Text, CSV and HTML list them alike. */
 #ifndef GPUPROF_RENDER_SOURCE_LABELS_H

@@ -35,7 +35,7 @@ static void format_gbps(char *buf, size_t len, double gbps)
 /* A row of the table: a kernel or a kind of copy or memset. */
 typedef struct {
     const char *name;            /* a kernel's in its style, or the kind of copy's title */
-    size_t number;               /* a kernel's (render/kernel_labels.h); 0: a copy or memset */
+    size_t number;               /* a kernel's (gpuprof/kernel_labels.h); 0: a copy or memset */
     size_t calls, timed;
     double total_ms, avg_ms, min_ms, max_ms;
     bool estimated;              /* a kernel's total from the mean of some of its launches */

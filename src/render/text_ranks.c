@@ -2,16 +2,17 @@
  * kernel its time and DRAM bytes over the ranks (least, median, most) and its slowest rank,
  * or with --by-rank a block per kernel with a row per rank, and a row per rank of its
  * kernels' time. Kernels are numbered #1 to #N in the view's order (the most time on one rank
- * first) in every format. */
+ * first) in every format. The tables are the rank view's parts (gpuprof/report_parts.h); the
+ * lines around them are this file's. */
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/ranks.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "gpuprof/kernel_labels.h"
+#include "render/part.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,71 +109,12 @@ static void print_failures(FILE *out, const gp_rank_view *v, size_t width)
     gp_text_paragraph(out, text, width, 2);
 }
 
-/* ---- cells ---------------------------------------------------------------------------- */
-
-static void add_time(gp_text_table *t, double ms, bool estimated)
-{
-    char cell[40];
-    gp_text_format_total(cell, sizeof cell, ms, estimated);
-    gp_table_cell(t, cell);
-}
-
-static void add_bytes(gp_text_table *t, double bytes, bool estimated)
-{
-    char cell[40];
-    gp_text_format_bytes(cell, sizeof cell, bytes);
-    if (estimated && isfinite(bytes))
-        gp_table_cellf(t, "~%s", cell);
-    else
-        gp_table_cell(t, cell);
-}
-
-/* "1.52x": the most over the median; "-" without both. */
-static void add_ratio(gp_text_table *t, const gp_rank_spread *s)
-{
-    if (s->ranks && s->median > 0)
-        gp_table_cellf(t, "%.2fx", s->max / s->median);
-    else
-        gp_table_cell(t, "-");
-}
-
-/* "+12.3%": a value against the median of its kind; "-" without both. */
-static void add_against(gp_text_table *t, double value, double median)
-{
-    if (isfinite(value) && isfinite(median) && median > 0)
-        gp_table_cellf(t, "%+.1f%%", 100.0 * (value - median) / median);
-    else
-        gp_table_cell(t, "-");
-}
-
 static int rank_of(const gp_rank_view *v, size_t index)
 {
     return index < v->n_ranks ? v->ranks[index].rank : -1;
 }
 
 /* ---- each kernel's spread over the ranks --------------------------------------------------- */
-
-static void add_spread_row(gp_text_table *t, const gp_rank_view *v, size_t i,
-                           const gp_kernel_labels *kl)
-{
-    const gp_rank_kernel *k = &v->kernels[i];
-    gp_table_row(t);
-    gp_table_cellf(t, "%zu/%zu", k->n_cells, v->n_ranks);
-    add_time(t, k->time_ms.min, k->time_ms.estimated);
-    add_time(t, k->time_ms.median, k->time_ms.estimated);
-    add_time(t, k->time_ms.max, k->time_ms.estimated);
-    add_ratio(t, &k->time_ms);
-    if (k->slowest < v->n_ranks)
-        gp_table_cellf(t, "%d%s", rank_of(v, k->slowest), k->collective ? "*" : "");
-    else
-        gp_table_cell(t, "-");
-    add_bytes(t, k->dram_bytes.min, k->dram_bytes.estimated);
-    add_bytes(t, k->dram_bytes.median, k->dram_bytes.estimated);
-    add_bytes(t, k->dram_bytes.max, k->dram_bytes.estimated);
-    char tag[32];
-    snprintf(tag, sizeof tag, "#%zu ", i + 1);
-    gp_table_name_cell(t, tag, gp_kernel_labels_label(kl, i + 1));
-}
 
 static bool any_estimated(const gp_rank_view *v)
 {
@@ -208,43 +150,28 @@ static void print_collectives(FILE *out, const gp_rank_view *v, const char *mark
     gp_text_paragraph(out, text, width, mark[1] ? 2 : 3);  /* under the text after "*: " */
 }
 
-/* A table of the kernels (freed here), then its legend and what its marks mean. */
-static int print_kernel_table(FILE *out, gp_text_table *t, const gp_rank_view *v,
-                              const char *legend, const char *mark, size_t width)
+/* The legend under a table of the kernels, then what its marks mean. */
+static void print_kernel_notes(FILE *out, const gp_rank_view *v, const char *legend,
+                               const char *mark, size_t width)
 {
-    fputc('\n', out);
-    const int rc = gp_table_print(out, t, width);
-    gp_table_free(t);
-    GP_TRY(rc);
     gp_text_paragraph(out, legend, width, 2);
     print_collectives(out, v, mark, width);
     if (any_estimated(v))
         gp_text_estimate_note(out, width);
-    return GP_OK;
 }
 
-static int print_spread(FILE *out, const gp_rank_view *v, const gp_kernel_labels *kl,
-                        size_t width)
+static int print_spread(FILE *out, const gp_rank_part_ctx *c, size_t width)
 {
-    static const gp_column_spec columns[] = {
-        {"ranks", GP_COLUMN_RIGHT, 0},    {"time min", GP_COLUMN_RIGHT, 2},
-        {"time med", GP_COLUMN_RIGHT, 2}, {"time max", GP_COLUMN_RIGHT, 2},
-        {"max/med", GP_COLUMN_RIGHT, 2},  {"slowest", GP_COLUMN_RIGHT, 2},
-        {"DRAM min", GP_COLUMN_RIGHT, 2}, {"DRAM med", GP_COLUMN_RIGHT, 2},
-        {"DRAM max", GP_COLUMN_RIGHT, 2}, {"kernel", GP_COLUMN_NAME, 2},
-    };
-    gp_text_table t;
-    gp_table_init(&t, 0);
-    GP_TABLE_COLUMNS(&t, columns);
-    for (size_t i = 0; i < v->n_kernels; i++)
-        add_spread_row(&t, v, i, kl);
-    return print_kernel_table(out, &t, v, "legend: per kernel, over the ranks it ran on (ranks: "
-                              "how many, of the view's), the least, median and most of its "
-                              "time on a rank (its calls x the mean of its timed launches) and "
-                              "of the DRAM bytes it read and wrote there (its calls x the means "
-                              "over its profiled launches); max/med: the most time over the "
-                              "median; slowest: the rank of the most time; " GP_TEXT_UNITS,
-                              "*", width);
+    const gp_rank_view *v = c->view;
+    fputc('\n', out);
+    GP_TRY(gp_part_text(out, &gp_rank_kernel_part, v->kernels, v->n_kernels, c, width));
+    print_kernel_notes(out, v, "legend: per kernel, over the ranks it ran on (ranks: how many, "
+                       "of the view's), the least, median and most of its time on a rank (its "
+                       "calls x the mean of its timed launches) and of the DRAM bytes it read "
+                       "and wrote there (its calls x the means over its profiled launches); "
+                       "max/med: the most time over the median; slowest: the rank of the most "
+                       "time; " GP_TEXT_UNITS, "*", width);
+    return GP_OK;
 }
 
 /* The ranks' kernel time in one line: which rank took most, against the median. */
@@ -269,82 +196,42 @@ static int print_rank_time(FILE *out, const gp_rank_view *v, size_t width)
 
 /* ---- --by-rank: each kernel's value on each rank --------------------------------------- */
 
-static void add_rank_rows(gp_text_table *t, const gp_rank_view *v, size_t i,
-                          const gp_kernel_labels *kl)
+/* A kernel's name on a line of its own, then a row per rank it ran on. */
+static int print_by_kernel(FILE *out, gp_rank_part_ctx *c, size_t width)
 {
-    const gp_rank_kernel *k = &v->kernels[i];
-    char head[48];
-    snprintf(head, sizeof head, "Kernel #%zu%s: ", i + 1, k->collective ? " (collective)" : "");
-    gp_table_name_line(t, head, gp_kernel_labels_label(kl, i + 1));
-    for (size_t c = 0; c < k->n_cells; c++) {
-        const gp_rank_cell *cell = &k->cells[c];
-        gp_table_row(t);
-        gp_table_cellf(t, "%d", rank_of(v, cell->rank));
-        gp_table_cellf(t, "%zu", cell->calls);
-        add_time(t, cell->total_ms, cell->total_estimated);
-        add_against(t, cell->total_ms, k->time_ms.median);
-        add_bytes(t, cell->dram_bytes, cell->dram_estimated);
-        add_against(t, cell->dram_bytes, k->dram_bytes.median);
-        const bool slowest = cell->rank == k->slowest, fastest = cell->rank == k->fastest;
-        gp_table_cell(t, slowest && fastest && k->n_cells > 1 ? "slowest, fastest"
-                         : slowest && k->n_cells > 1          ? "slowest"
-                         : fastest && k->n_cells > 1          ? "fastest"
-                                                              : "");
-    }
-}
-
-static int print_by_kernel(FILE *out, const gp_rank_view *v, const gp_kernel_labels *kl,
-                           size_t width)
-{
-    static const gp_column_spec columns[] = {
-        {"rank", GP_COLUMN_RIGHT, 0},      {"calls", GP_COLUMN_RIGHT, 2},
-        {"time", GP_COLUMN_RIGHT, 2},      {"vs median", GP_COLUMN_RIGHT, 1},
-        {"DRAM", GP_COLUMN_RIGHT, 2},      {"vs median", GP_COLUMN_RIGHT, 1},
-        {"", GP_COLUMN_LEFT, 2},
-    };
+    const gp_rank_view *v = c->view;
     gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
-    for (size_t i = 0; i < v->n_kernels; i++)
-        add_rank_rows(&t, v, i, kl);
-    return print_kernel_table(out, &t, v, "legend: each kernel's time on each rank it ran on "
-                              "(its calls x the mean of its timed launches) and the DRAM bytes "
-                              "it read and wrote there, against their medians over those "
-                              "ranks; " GP_TEXT_UNITS, "collective", width);
-}
-
-/* A row per rank: its kernels' time against the median, how it ended, its file. */
-static int print_ranks(FILE *out, const gp_rank_view *v, size_t width)
-{
-    static const gp_column_spec columns[] = {
-        {"rank", GP_COLUMN_RIGHT, 0},         {"launches", GP_COLUMN_RIGHT, 2},
-        {"kernel time", GP_COLUMN_RIGHT, 2},  {"vs median", GP_COLUMN_RIGHT, 1},
-        {"ended", GP_COLUMN_LEFT, 2},         {"rank from", GP_COLUMN_LEFT, 2},
-        {"file", GP_COLUMN_PROSE, 2},
-    };
-    gp_rank_spread s;
-    size_t slowest, fastest;
-    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
-    gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
-    for (size_t i = 0; i < v->n_ranks; i++) {
-        const gp_rank_entry *e = &v->ranks[i];
-        char end[64];
-        describe_end(end, sizeof end, e);
-        gp_table_row(&t);
-        gp_table_cellf(&t, "%d", e->rank);
-        gp_table_cellf(&t, "%zu", e->launches);
-        add_time(&t, e->kernel_ms, e->kernel_estimated);
-        add_against(&t, e->kernel_ms, s.median);
-        gp_table_cell(&t, end);
-        gp_table_cell(&t, e->from);
-        gp_table_cell(&t, e->file);
+    gp_table_init(&t, gp_rank_cell_part.n_key);
+    gp_part_text_columns(&t, &gp_rank_cell_part, c);
+    for (size_t i = 0; i < v->n_kernels; i++) {
+        const gp_rank_kernel *k = &v->kernels[i];
+        char head[48];
+        snprintf(head, sizeof head, "Kernel #%zu%s: ", i + 1, k->collective ? " (collective)" : "");
+        gp_table_name_line(&t, head, c->labels[i]);
+        c->kernel = k;
+        for (size_t r = 0; r < k->n_cells; r++)
+            gp_part_text_row(&t, &gp_rank_cell_part, &k->cells[r], c);
     }
     fputc('\n', out);
     const int rc = gp_table_print(out, &t, width);
     gp_table_free(&t);
-    return rc;
+    GP_TRY(rc);
+    print_kernel_notes(out, v, "legend: each kernel's time on each rank it ran on (its calls x "
+                       "the mean of its timed launches) and the DRAM bytes it read and wrote "
+                       "there, against their medians over those ranks; " GP_TEXT_UNITS,
+                       "collective", width);
+    return GP_OK;
+}
+
+/* A row per rank: its kernels' time against the median, how it ended, its file. */
+static int print_ranks(FILE *out, gp_rank_part_ctx *c, size_t width)
+{
+    gp_rank_spread s;
+    size_t slowest, fastest;
+    GP_TRY(gp_rank_view_time_spread(c->view, &s, &slowest, &fastest));
+    c->median_ms = s.median;
+    fputc('\n', out);
+    return gp_part_text(out, &gp_rank_entry_part, c->view->ranks, c->view->n_ranks, c, width);
 }
 
 /* ---- the view ----------------------------------------------------------------------------- */
@@ -367,25 +254,36 @@ static int labels_of(const gp_rank_view *v, const gp_render_options *o, gp_kerne
     return rc;
 }
 
+/* The tables under the header: the kernels' spread and the ranks' time in a line, or with
+ * --by-rank each kernel's value on each rank and a row per rank. */
+static int print_tables(FILE *out, gp_rank_part_ctx *c, bool by_rank, size_t width)
+{
+    if (!by_rank) {
+        GP_TRY(print_spread(out, c, width));
+        return print_rank_time(out, c->view, width);
+    }
+    GP_TRY(print_by_kernel(out, c, width));
+    return print_ranks(out, c, width);
+}
+
 int gp_text_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     const gp_rank_view *v = r->ranks;
     const size_t width = gp_text_width(o);
     gp_kernel_labels kl;
     GP_TRY(labels_of(v, o, &kl));
-    print_program(out, r, width);
-    print_devices(out, r, width);
-    print_failures(out, v, width);
-    int rc;
-    if (o && o->by_rank) {
-        rc = print_by_kernel(out, v, &kl, width);
-        if (rc == GP_OK)
-            rc = print_ranks(out, v, width);
-    } else {
-        rc = print_spread(out, v, &kl, width);
-        if (rc == GP_OK)
-            rc = print_rank_time(out, v, width);
+    const char **labels = malloc((v->n_kernels + 1) * sizeof *labels);
+    int rc = labels ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < v->n_kernels; i++)
+        labels[i] = gp_kernel_labels_label(&kl, i + 1);
+    if (rc == GP_OK) {
+        print_program(out, r, width);
+        print_devices(out, r, width);
+        print_failures(out, v, width);
+        gp_rank_part_ctx c = {.view = v, .labels = labels};
+        rc = print_tables(out, &c, o && o->by_rank, width);
     }
+    free(labels);
     gp_kernel_labels_free(&kl);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* Kernel numbers and styled names of an exec report (render/kernel_labels.h). */
+/* Kernel numbers and styled names of an exec report (gpuprof/kernel_labels.h). */
 #include "gpuprof/kernel_labels.h"
 
 #include "gpuprof/status.h"

@@ -40,8 +40,23 @@ NUMBER_GETTER(get_average, k->average_ms)
 NUMBER_GETTER(get_min, k->min_ms)
 NUMBER_GETTER(get_max, k->max_ms)
 NUMBER_GETTER(get_estimated, k->total_estimated ? 1.0 : 0.0)
-NUMBER_GETTER(get_variant, k->variants ? (double)k->variant : NAN)
-NUMBER_GETTER(get_variants, k->variants ? (double)k->variants : NAN)
+
+/* A kernel of one code has no variant: JSON leaves those keys out. */
+static const gp_cell absent = {.number = NAN, .format = GP_NUMBER_ABSENT};
+
+static gp_cell get_variant(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_exec_kernel *k = kernel_of(row);
+    return k->variants ? GP_CELL_NUMBER((double)k->variant) : absent;
+}
+
+static gp_cell get_variants(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_exec_kernel *k = kernel_of(row);
+    return k->variants ? GP_CELL_NUMBER((double)k->variants) : absent;
+}
 
 static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
 {
@@ -63,7 +78,7 @@ static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
     (void)ctx;
     const gp_exec_kernel *k = kernel_of(row);
     if (!k->variants || !k->code)
-        return GP_CELL_NUMBER(NAN);
+        return absent;
     snprintf(buf, len, "%" PRIu64, k->code);
     return GP_CELL_TEXT(buf);
 }
@@ -150,11 +165,11 @@ static const gp_part_column columns[] = {
     [NUMBER] = {.key = "number", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
                 .get = get_number},
     [VARIANT] = {.key = "variant", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
-                 .get = get_variant, .json_optional = true},
+                 .get = get_variant},
     [VARIANTS] = {.key = "variants", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
-                  .get = get_variants, .json_optional = true},
-    [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code, .json_optional = true},
-    [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_BOOL, .in = GP_IN_JSON,
+                  .get = get_variants},
+    [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code},
+    [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_FLAG, .in = GP_IN_JSON,
                    .get = get_estimated},
 };
 

@@ -1,16 +1,19 @@
-/* Reading back a rank view (report/load_ranks.h): its ranks, in order and each once, and each
- * kernel's value on each rank it ran on. What the writer derives from those (each rank's
- * launches and kernel time, each kernel's number, spreads, slowest and fastest rank,
- * collective flag, the world size) is checked to be of its type, not kept: it is derived
- * again (gp_rank_view_derive), so that the view renders as it did before it was written. */
+/* Reading back a rank view (report/load_ranks.h) through its parts' declarations
+ * (gpuprof/report_parts.h): its ranks, in order and each once, and each kernel's value on each
+ * rank it ran on. What the writer derives from those (each rank's launches and kernel time,
+ * each kernel's number, spreads, slowest and fastest rank, collective flag, the world size) is
+ * checked to be of its type, not kept: it is derived again (gp_rank_view_derive), so that the
+ * view renders as it did before it was written. */
 #include "report/load_ranks.h"
 
 #include "gpuprof/hashmap.h"
 #include "gpuprof/ranks.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
+#include "report/part_load.h"
 
-#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* What the readers of the section share: the view, and the identities of its kernels. */
 typedef struct {
@@ -28,42 +31,53 @@ static int get_int_or_null(gp_json_reader *rd, const cJSON *o, const char *key, 
     return cJSON_IsNull(v) ? GP_OK : gp_json_get_int(rd, o, key, min, out);
 }
 
-/* ---- the ranks ------------------------------------------------------------------------- */
-
-/* What each rank's entry derives from the cells: checked, not kept. */
-static int check_rank_sums(gp_json_reader *rd, const cJSON *o)
+/* A check across the rows of the array o[key], once they are read: unless ok,
+ * "<key>[i].<field>: expected <what>". */
+static int expect_at(gp_json_reader *rd, const char *key, size_t i, const char *field,
+                     bool ok, const char *what)
 {
-    uint64_t launches;
-    double ms;
-    bool estimated;
-    GP_TRY(gp_json_get_integer(rd, o, "launches", 0, UINT64_MAX, &launches));
-    GP_TRY(gp_json_get_number(rd, o, "kernel_ms", 0, true, &ms));
-    return gp_json_get_bool(rd, o, "kernel_estimated", &estimated);
+    if (ok)
+        return GP_OK;
+    const size_t at = gp_json_enter_key(rd, key);
+    gp_json_enter_index(rd, i);
+    const int rc = gp_json_expect(rd, field, false, what);
+    gp_json_leave(rd, at);
+    return rc;
 }
 
-static int read_rank(gp_json_reader *rd, const cJSON *o, void *reader)
+/* The rows of the array o[t->key] (required, and at least one where `what` says so). */
+static int load_rows(gp_json_reader *rd, const cJSON *o, const gp_part *t, const char *what,
+                     void **rows, size_t *n)
 {
-    gp_rank_view *v = ((ranks_reader *)reader)->view;
-    int rank;
-    uint64_t status;
-    GP_TRY(gp_json_get_int(rd, o, "rank", 0, &rank));
-    GP_TRY(gp_json_expect(rd, "rank", !v->n_ranks || rank > v->ranks[v->n_ranks - 1].rank,
-                          "a rank above the one before (ranks in order, each once)"));
-    const char *file;
-    GP_TRY(gp_json_get_text(rd, o, "file", &file));
-    gp_rank_entry *e = gp_rank_view_add_rank(v, file);
-    if (!e)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    e->rank = rank;
-    GP_TRY(get_int_or_null(rd, o, "size", 1, &e->size));
-    GP_TRY(gp_json_expect(rd, "size", !e->size || rank < e->size, "more than the rank"));
-    GP_TRY(gp_json_get_string(rd, o, "from", e->from, sizeof e->from));
-    GP_TRY(gp_json_expect(rd, "from", e->from[0], "the option or variable it came from"));
-    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &e->pid));
-    GP_TRY(gp_json_get_integer(rd, o, "exit_status", 0, 255, &status));
-    e->exit_status = (int)status;
-    GP_TRY(get_int_or_null(rd, o, "signal", 1, &e->signal));
-    return check_rank_sums(rd, o);
+    const cJSON *a;
+    *rows = NULL;
+    GP_TRY(gp_json_get_array(rd, o, t->key, &a));
+    GP_TRY(gp_json_expect(rd, t->key, cJSON_GetArraySize(a) >= 1, what));
+    return gp_part_load(rd, o, t, rows, n);
+}
+
+/* ---- the ranks ------------------------------------------------------------------------- */
+
+static int read_ranks(gp_json_reader *rd, const cJSON *o, gp_rank_view *v)
+{
+    void *rows;
+    size_t n = 0;
+    int rc = load_rows(rd, o, &gp_rank_entry_part, "at least one rank", &rows, &n);
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        const gp_rank_entry *row = gp_part_row_at(&gp_rank_entry_part, rows, i);
+        rc = expect_at(rd, "ranks", i, "rank", !i || row->rank > row[-1].rank,
+                       "a rank above the one before (ranks in order, each once)");
+        gp_rank_entry *e = rc == GP_OK ? gp_rank_view_add_rank(v, row->file) : NULL;
+        if (rc == GP_OK && !e)
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        if (rc == GP_OK) {
+            char *file = e->file;   /* the view's copy */
+            *e = *row;
+            e->file = file;
+        }
+    }
+    free(rows);
+    return rc;
 }
 
 /* ---- the kernels ------------------------------------------------------------------------- */
@@ -84,85 +98,65 @@ static size_t rank_index(const gp_rank_view *v, int rank)
     return SIZE_MAX;
 }
 
-static int read_cell(gp_json_reader *rd, const cJSON *o, void *reader)
+/* Its cells, their ranks' numbers made indices into the view's ranks. */
+static int read_cells(gp_json_reader *rd, const cJSON *o, gp_rank_view *v, gp_rank_kernel *k)
 {
-    const gp_rank_view *v = ((ranks_reader *)reader)->view;
-    gp_rank_kernel *k = &v->kernels[v->n_kernels - 1];
-    int rank;
-    uint64_t calls, timed, profiled;
-    GP_TRY(gp_json_get_int(rd, o, "rank", 0, &rank));
-    const size_t index = rank_index(v, rank);
-    GP_TRY(gp_json_expect(rd, "rank", index != SIZE_MAX, "one of the ranks"));
-    GP_TRY(gp_json_expect(rd, "rank", !k->n_cells || index > k->cells[k->n_cells - 1].rank,
-                          "a rank above the one before (each rank once, in order)"));
-    gp_rank_cell *c = gp_rank_kernel_add_cell(k);
-    if (!c)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    c->rank = index;
-    GP_TRY(gp_json_get_integer(rd, o, "calls", 1, UINT64_MAX, &calls));
-    GP_TRY(gp_json_get_integer(rd, o, "timed", 0, calls, &timed));
-    GP_TRY(gp_json_get_integer(rd, o, "profiled", 0, calls, &profiled));
-    c->calls = (size_t)calls;
-    c->timed = (size_t)timed;
-    c->profiled = (size_t)profiled;
-    GP_TRY(gp_json_get_number(rd, o, "total_ms", 0, true, &c->total_ms));
-    GP_TRY(gp_json_expect(rd, "total_ms", isnan(c->total_ms) == !timed,
-                          "a number when a launch was timed, else null"));
-    GP_TRY(gp_json_get_bool(rd, o, "total_estimated", &c->total_estimated));
-    GP_TRY(gp_json_get_number(rd, o, "dram_bytes", 0, true, &c->dram_bytes));
-    return gp_json_get_bool(rd, o, "dram_estimated", &c->dram_estimated);
+    void *rows;
+    size_t n = 0;
+    int rc = load_rows(rd, o, &gp_rank_cell_part, "the ranks it ran on, at least one", &rows,
+                       &n);
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        const gp_rank_cell *row = gp_part_row_at(&gp_rank_cell_part, rows, i);
+        const size_t index = rank_index(v, (int)row->rank);
+        rc = expect_at(rd, "by_rank", i, "rank", index != SIZE_MAX, "one of the ranks");
+        if (rc == GP_OK)
+            rc = expect_at(rd, "by_rank", i, "rank",
+                           !k->n_cells || index > k->cells[k->n_cells - 1].rank,
+                           "a rank above the one before (each rank once, in order)");
+        gp_rank_cell *c = rc == GP_OK ? gp_rank_kernel_add_cell(k) : NULL;
+        if (rc == GP_OK && !c)
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        if (rc == GP_OK) {
+            *c = *row;
+            c->rank = index;
+        }
+    }
+    free(rows);
+    return rc;
 }
 
+/* A spread the writer derived: checked. */
 static int check_spread(gp_json_reader *rd, const cJSON *o, void *unused)
 {
+    gp_rank_spread spread;
     (void)unused;
-    double v;
-    uint64_t ranks;
-    bool estimated;
-    for (const char *const *k = (const char *const[]){"min", "median", "max", NULL}; *k; k++)
-        GP_TRY(gp_json_get_number(rd, o, *k, 0, true, &v));
-    GP_TRY(gp_json_get_integer(rd, o, "ranks", 0, UINT64_MAX, &ranks));
-    return gp_json_get_bool(rd, o, "estimated", &estimated);
-}
-
-/* What each kernel derives from its cells: checked, not kept. */
-static int check_kernel_derived(gp_json_reader *rd, const cJSON *o)
-{
-    uint64_t number;
-    bool collective;
-    int rank;
-    GP_TRY(gp_json_get_integer(rd, o, "number", 1, UINT64_MAX, &number));
-    GP_TRY(gp_json_get_bool(rd, o, "collective", &collective));
-    GP_TRY(gp_json_read_object(rd, o, "time_ms", false, check_spread, NULL));
-    GP_TRY(gp_json_read_object(rd, o, "dram_bytes", false, check_spread, NULL));
-    GP_TRY(get_int_or_null(rd, o, "slowest_rank", 0, &rank));
-    return get_int_or_null(rd, o, "fastest_rank", 0, &rank);
+    return gp_part_load_row(rd, o, &gp_rank_spread_part, &spread);
 }
 
 static int read_kernel(gp_json_reader *rd, const cJSON *o, void *reader)
 {
     ranks_reader *rr = reader;
-    const char *kernel, *mangled = NULL;
-    const cJSON *m, *cells;
+    gp_rank_kernel head = {0};  /* its name, and what it derives, checked */
+    const char *mangled = NULL;
+    const cJSON *m;
     uint64_t code;
-    GP_TRY(gp_json_get_text(rd, o, "kernel", &kernel));
+    GP_TRY(gp_part_load_row(rd, o, &gp_rank_kernel_part, &head));
     GP_TRY(gp_json_need(rd, o, "mangled", &m));
     if (!cJSON_IsNull(m))
         GP_TRY(gp_json_get_text(rd, o, "mangled", &mangled));
     GP_TRY(gp_json_get_code(rd, o, "code", true, &code));
     bool added = false;
-    if (!gp_hashmap_add_named(&rr->identities, &code, sizeof code, mangled ? mangled : kernel,
-                              &added))
+    if (!gp_hashmap_add_named(&rr->identities, &code, sizeof code,
+                              mangled ? mangled : head.kernel, &added))
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     GP_TRY(gp_json_expect(rd, mangled ? "mangled" : "kernel", added,
                           "a kernel (and code) no other entry has"));
-    if (!gp_rank_view_add_kernel(rr->view, kernel, mangled, code))
+    gp_rank_kernel *k = gp_rank_view_add_kernel(rr->view, head.kernel, mangled, code);
+    if (!k)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    GP_TRY(check_kernel_derived(rd, o));
-    GP_TRY(gp_json_get_array(rd, o, "by_rank", &cells));
-    GP_TRY(gp_json_expect(rd, "by_rank", cJSON_GetArraySize(cells) >= 1,
-                          "the ranks it ran on, at least one"));
-    return gp_json_read_objects(rd, o, "by_rank", read_cell, rr);
+    GP_TRY(gp_json_read_object(rd, o, "time_ms", false, check_spread, NULL));
+    GP_TRY(gp_json_read_object(rd, o, "dram_bytes", false, check_spread, NULL));
+    return read_cells(rd, o, rr->view, k);
 }
 
 /* ---- the section ----------------------------------------------------------------------------- */
@@ -178,9 +172,7 @@ int gp_report_read_ranks(gp_json_reader *rd, const cJSON *o, void *report)
     gp_hashmap_init(&rr.identities, 0);
     int rc = get_int_or_null(rd, o, "world_size", 1, &world);
     if (rc == GP_OK)
-        rc = gp_json_read_objects(rd, o, "ranks", read_rank, &rr);
-    if (rc == GP_OK)
-        rc = gp_json_expect(rd, "ranks", r->ranks->n_ranks >= 1, "at least one rank");
+        rc = read_ranks(rd, o, r->ranks);
     if (rc == GP_OK)
         rc = gp_json_read_objects(rd, o, "kernels", read_kernel, &rr);
     gp_hashmap_free(&rr.identities);

@@ -68,14 +68,32 @@ const char *gp_part_whole(const gp_cell *v, uint64_t min, uint64_t max, uint64_t
     return NULL;
 }
 
-/* o[key] of a column into the row: a string for a word column, a number (or null: NAN)
- * for a number column, then its setter's check. */
+const char *gp_part_at_least(const gp_cell *v, double min, double *out, char *why, size_t len)
+{
+    if (v->text) {
+        snprintf(why, len, "expected a number or null");
+        return why;
+    }
+    if (v->number < min) {
+        snprintf(why, len, "must be at least %g", min);
+        return why;
+    }
+    *out = v->number;
+    return NULL;
+}
+
+/* o[key] of a column into the row: a string for a word column, true or false (1 or 0) for
+ * a flag, a number (or null: NAN) for a number column, then its setter's check. */
 static int read_cell(gp_json_reader *rd, const cJSON *o, const gp_part_column *col, void *row)
 {
     gp_cell value = {.number = NAN};
+    bool flag = false;
     if (col->format == GP_NUMBER_COLUMN)
         GP_TRY(gp_json_get_text(rd, o, col->key, &value.text));
-    else
+    else if (col->format == GP_NUMBER_FLAG) {
+        GP_TRY(gp_json_get_bool(rd, o, col->key, &flag));
+        value.number = flag;
+    } else
         GP_TRY(gp_json_get_number(rd, o, col->key, -HUGE_VAL, true, &value.number));
     char why[160];
     if (!col->set(row, &value, why, sizeof why))
@@ -141,4 +159,10 @@ int gp_part_load(gp_json_reader *rd, const cJSON *o, const gp_part *t, void **ro
     *rows = out;
     *n = kept_rows;
     return GP_OK;
+}
+
+int gp_part_load_row(gp_json_reader *rd, const cJSON *o, const gp_part *t, void *row)
+{
+    bool kept;
+    return read_row(rd, t, o, row, &kept);
 }

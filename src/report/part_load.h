@@ -11,5 +11,8 @@
  * their keys (which live as long as the document). Absent: no rows. */
 int gp_part_load(gp_json_reader *rd, const cJSON *o, const gp_part *t, void **rows,
                   size_t *n);
+/* One row from the object o (a part's row that is not in an array of them: a document's
+ * own fields, a nested object): its columns that have a setter and show in JSON. */
+int gp_part_load_row(gp_json_reader *rd, const cJSON *o, const gp_part *t, void *row);
 
 #endif

@@ -167,5 +167,9 @@ size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
 const gp_part *const gp_report_parts[] = {
     &gp_unified_part,
     &gp_kernels_part,
+    &gp_rank_kernel_part,
+    &gp_rank_spread_part,
+    &gp_rank_cell_part,
+    &gp_rank_entry_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

@@ -1,6 +1,7 @@
 /* Distributed jobs: the rank gpuprof
  * exec reads from --rank or the launcher's environment (src/exec/rank.c), and the rank view of
- * several ranks' reports (src/report/ranks.c, rank_merge.c; its JSON, render/json_ranks.c). */
+ * several ranks' reports (src/report/ranks.c, rank_merge.c; its JSON, render/json_ranks.c;
+ * its tables, report/ranks_part.c). */
 #include "tap.h"
 
 #include "exec/rank.h"
@@ -339,6 +340,47 @@ static void test_view_variants(void)
     gp_report_free(&view);
 }
 
+/* The view's parts in each format (gpuprof/report_parts.h): an estimate marked where people
+ * read it, a rank's value against the median, CSV's columns chosen by name, a flag a JSON
+ * boolean read back as one. */
+static void test_view_parts(void)
+{
+    gp_report view;
+    if (merge_three(&view) != GP_OK)
+        return;
+    char *text = tap_render_report(&view, (gp_render_options){.format = GP_OUT_TEXT,
+                                                              .by_rank = true});
+    char *html = tap_render_report(&view, (gp_render_options){.format = GP_OUT_HTML,
+                                                              .by_rank = true});
+    char *csv = tap_render_report(&view, (gp_render_options){
+                                             .format = GP_OUT_CSV, .by_rank = true,
+                                             .csv_columns = "rank,total_ms,total_estimated"});
+    tap_ok(text && strstr(text, "   1      3  ~4.50ms     +0.0%  ~750B    +89.9%  slowest") &&
+               strstr(text, "   0      2   2.00ms    -55.6%    40B    -89.9%  fastest"),
+           "rank view parts, text: rank 1's estimates marked, rank 0's against the median: %s",
+           text ? text : "");
+    tap_ok(html && strstr(html, "<td class=\"num\">~4.5000</td>") &&
+               strstr(html, "<td class=\"num\">-55.6</td>"),
+           "rank view parts, HTML: the same cells");
+    tap_ok(csv && strstr(csv, "rank,total_ms,total_estimated\n0,5,0\n0,2,0\n1,4.5,1\n2,4.5,0\n"),
+           "rank view parts, CSV: the columns --csv-columns names: %s", csv ? csv : "");
+    char *json = tap_render_report(&view, (gp_render_options){.format = GP_OUT_JSON});
+    char *flag = json ? strstr(json, "\"total_estimated\":\ttrue") : NULL;
+    if (flag)
+        memcpy(flag + strlen("\"total_estimated\":\t"), "1   ", 4);
+    gp_report back;
+    gp_clear_error();
+    tap_ok(flag && gp_report_parse_json(json, strlen(json), "view", &back) != GP_OK &&
+               strstr(gp_error(), "by_rank[1].total_estimated: expected true or false"),
+           "rank view parts, JSON: a flag read back as a boolean only: %s", gp_error());
+    gp_clear_error();
+    free(json);
+    free(text);
+    free(html);
+    free(csv);
+    gp_report_free(&view);
+}
+
 void test_ranks(void)
 {
     test_view_variants();
@@ -348,4 +390,5 @@ void test_ranks(void)
     test_view_refusals();
     test_missing();
     test_view_json();
+    test_view_parts();
 }
