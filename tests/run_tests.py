@@ -51,6 +51,13 @@ def in_ncu_tier(argv):
         return bool(NCU_PART.search(f.read()))
 
 
+def selected(build, suites, tier):
+    """The test programs of `suites` that `tier` runs: every one in the default tier, the GPU
+    suites with a part in the ncu tier in that tier."""
+    return [(n, a) for n, a in programs(build, suites)
+            if tier == "default" or (n.startswith("gpu/") and in_ncu_tier(a))]
+
+
 def run(name, argv, env):
     """Run one test program: (its report's lines, {"passed": n, "failed": n, "skipped": n})."""
     out = ["== %s" % name]
@@ -160,8 +167,7 @@ def main():
     # The GPU programs share the GPU and time things: with a usable GPU they run one after
     # the other, after the rest; without one they only skip, side by side with the rest.
     gpu = "gpu" in suites and usable_gpu(build, env)
-    everything = [(n, a) for n, a in programs(build, suites)
-                  if tier == "default" or (n.startswith("gpu/") and in_ncu_tier(a))]
+    everything = selected(build, suites, tier)
     one_by_one = [(n, a) for n, a in everything if gpu and n.startswith("gpu/")]
     side_by_side = [(n, a) for n, a in everything if (n, a) not in one_by_one]
     first = sorted(side_by_side, key=lambda p: FIRST.index(p[0]) if p[0] in FIRST else len(FIRST))
