@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Run every test program (unit, cli, gpu), read their TAP, print each failure and one
-closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
+"""Run the test programs (unit, cli, gpu) of a tier, read their TAP, print each failure and
+one closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
     run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N] [--tier=ncu]
 
@@ -9,10 +9,11 @@ each program's report printed whole, in the order below; but with a usable GPU t
 programs run one after the other, after the rest (they share the GPU and time things), and
 the programs of tests/apps must be built (make apps): one missing is a failure.
 
-Two tiers. The default (make test) runs every suite, each skipping its comparisons with ncu
-in one line. --tier=ncu (make test-ncu) runs only the GPU suites that call ncu_tier() or
-ncu_tier_only() (tests/lib/gpuprof.py), with GPUPROF_TEST_NCU=1: whole, their comparisons
-with ncu and the job on two GPUs included; it needs ncu, and two GPUs for that job.
+Two tiers. The default (make test) runs every program, each GPU suite skipping its
+comparisons with ncu in one line (GPUPROF_TEST_NCU=1 in the environment runs them too).
+--tier=ncu (make test-ncu) runs only the GPU suites that call ncu_tier() or ncu_tier_only()
+(tests/lib/gpuprof.py), with GPUPROF_TEST_NCU=1: whole, their comparisons with ncu and the
+job on two GPUs included; it needs ncu, and two GPUs for that job.
 
 The tests need the Python standard library only (tests/cli/test_requirements.py)."""
 import concurrent.futures
