@@ -5,7 +5,10 @@
 #                     what they run in parallel (one job per CPU; a -j given wins), the
 #                     CUDA programs of the GPU tests (make apps) only where nvidia-smi -L
 #                     lists a GPU (TEST_APPS=1 or TEST_APPS=0 decides instead), then runs
-#                     the tests side by side (with a GPU, the GPU tests one at a time)
+#                     the tests side by side (with a GPU, the GPU tests one at a time);
+#                     the comparisons with ncu and the two-GPU job are left to test-ncu
+#   make test-ncu     builds the same, then runs the GPU tests that compare with ncu (it
+#                     needs ncu) and the job on two GPUs (where there are two)
 #   make apps         the programs the GPU tests run: tests/apps, the PM sampler's self-test
 #   make check-sanitize  host code with ASan + UBSan, unit and command-line tests on it
 #   make fuzz         libFuzzer harnesses (clang) in $(BUILD)/fuzz; make fuzz-run runs them
@@ -100,7 +103,7 @@ BIN      := $(BUILD)/gpuprof
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-.PHONY: all run test check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
+.PHONY: all run test test-ncu check-sanitize sanitize-run fuzz fuzzers fuzz-run bench \
         install uninstall clean
 all: $(BIN) $(INJECT)
 
@@ -172,18 +175,26 @@ apps: $(PM_CHECK)
 # without them the GPU tests skip, or fail where a GPU is usable (tests/run_tests.py), and
 # the command-line tests skip the README's exec examples. tests/run_tests.py runs the tests
 # side by side, but with a usable GPU the GPU tests one at a time, after the rest.
-ifeq ($(MAKECMDGOALS)$(MAKELEVEL),test0)
+# make test-ncu builds the same and runs the ncu tier (tests/run_tests.py --tier=ncu): the
+# GPU suites with comparisons with ncu or the job on two GPUs, those parts included.
+ifneq ($(filter $(MAKECMDGOALS)$(MAKELEVEL),test0 test-ncu0),)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 ifndef TEST_APPS
-  TEST_APPS := $(if $(filter test,$(MAKECMDGOALS)),$(if $(shell nvidia-smi -L 2>/dev/null | \
-                   grep '^GPU'),1,0))
+  TEST_APPS := $(if $(filter test test-ncu,$(MAKECMDGOALS)),$(if $(shell nvidia-smi -L \
+                   2>/dev/null | grep '^GPU'),1,0))
 endif
 NO_APPS_WHY = $(if $(filter file,$(origin TEST_APPS)),nvidia-smi -L lists no GPU,TEST_APPS=$(TEST_APPS))
-test: $(BIN) $(INJECT) $(UNIT_BIN) $(if $(filter 1,$(TEST_APPS)),apps)
-	@$(if $(filter 1,$(TEST_APPS)),,echo "make test: the GPU tests' programs are not built \
-	    ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
+TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(if $(filter 1,$(TEST_APPS)),apps)
+NO_APPS_NOTE = $(if $(filter 1,$(TEST_APPS)),,echo "make $@: the GPU tests' programs are not \
+	    built ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
+test: $(TESTED)
+	@$(NO_APPS_NOTE)
 	@$(PYTHON) tests/run_tests.py $(BUILD)
+
+test-ncu: $(TESTED)
+	@$(NO_APPS_NOTE)
+	@$(PYTHON) tests/run_tests.py $(BUILD) --tier=ncu
 
 # check-sanitize: the host code (src/ and the unit tests) built again with AddressSanitizer
 # and UBSan into $(SAN_BUILD), linked by the C compiler against this build's kernel objects

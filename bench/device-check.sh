@@ -1,15 +1,22 @@
 #!/bin/sh
-# One device call: the test suites (SUITES=unit,cli,gpu, default all), then the benchmarks
-# (BENCHES="ncu rotation ...": bench/bench_ncu.py's quick agreement, bench/bench_NAME.py);
-# logs in $OUT, the short tables last.
+# One device call: the test suites, both tiers, each timed (TIERS="default ncu" by default:
+# `make test`'s, SUITES=unit,cli,gpu, default all; then `make test-ncu`'s, the comparisons with
+# ncu and the job on two GPUs), then the benchmarks (BENCHES="ncu rotation ...":
+# bench/bench_ncu.py's quick agreement, bench/bench_NAME.py); logs in $OUT, the short tables
+# last.
 # (Built beforehand where the build machine has cJSON: `make CUDA_ARCH=90 all apps`; the build
 # folder travels.)
 export PATH=/usr/local/cuda/bin:$PATH GPUPROF_BUILD=build BENCH_OUT=/tmp/bench-out
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-start=$(date +%s)
-python3 tests/run_tests.py build ${SUITES:+--suites=$SUITES} > $OUT/tests.log 2>&1
-echo "tests: $(tail -1 $OUT/tests.log) in $(( $(date +%s) - start )) s"
-grep -E "FAIL|^  #" $OUT/tests.log | head -40
+for tier in ${TIERS-default ncu}; do
+    start=$(date +%s)
+    case $tier in
+    default) python3 tests/run_tests.py build ${SUITES:+--suites=$SUITES} ;;
+    *) python3 tests/run_tests.py build --tier=$tier ;;
+    esac > $OUT/tests-$tier.log 2>&1
+    echo "tests, $tier tier: $(tail -1 $OUT/tests-$tier.log) in $(( $(date +%s) - start )) s"
+    grep -E "FAIL|^  #" $OUT/tests-$tier.log | head -40
+done
 for b in ${BENCHES-ncu}; do
     start=$(date +%s)
     case $b in

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Run every test program (unit, cli, gpu), read their TAP, print each failure and one
-closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
+"""Run the test programs (unit, cli, gpu) of a tier, read their TAP, print each failure and
+one closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
-    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N]
+    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N] [--tier=ncu]
 
 The test programs run side by side, N at a time (default: one per CPU this process may use),
 each program's report printed whole, in the order below; but with a usable GPU the GPU
 programs run one after the other, after the rest (they share the GPU and time things), and
 the programs of tests/apps must be built (make apps): one missing is a failure.
+
+Two tiers. The default (make test) runs every program, each GPU suite skipping its
+comparisons with ncu in one line (GPUPROF_TEST_NCU=1 in the environment runs them too).
+--tier=ncu (make test-ncu) runs only the GPU suites that call ncu_tier() or ncu_tier_only()
+(tests/lib/gpuprof.py), with GPUPROF_TEST_NCU=1: whole, their comparisons with ncu and the
+job on two GPUs included; it needs ncu, and two GPUs for that job.
 
 The tests need the Python standard library only (tests/cli/test_requirements.py)."""
 import concurrent.futures
@@ -19,6 +25,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 SUITES = ("unit", "cli", "gpu")
+TIERS = ("default", "ncu")
+# How a suite says it has a part in the ncu tier: it calls one of these (tests/lib/gpuprof.py).
+NCU_PART = re.compile(r"\bncu_tier(_only)?\(")
 # The longest programs (5 to 8 s each on two cores), started first so that the run does not
 # end on one of them alone. Only the order they start in: reports keep theirs.
 FIRST = ("cli/test_cli.py", "cli/test_schema.py", "cli/test_golden.py", "cli/test_text.py")
@@ -33,6 +42,21 @@ def programs(build, suites):
         for name in sorted(os.listdir(folder)):
             if name.startswith("test_") and name.endswith(".py"):
                 yield "%s/%s" % (suite, name), [sys.executable, os.path.join(folder, name)]
+
+
+def in_ncu_tier(argv):
+    """Whether the test program (a Python suite's argv) has a part in the ncu tier."""
+    if not argv[-1].endswith(".py"):
+        return False
+    with open(argv[-1]) as f:
+        return bool(NCU_PART.search(f.read()))
+
+
+def selected(build, suites, tier):
+    """The test programs of `suites` that `tier` runs: every one in the default tier, the GPU
+    suites with a part in the ncu tier in that tier."""
+    return [(n, a) for n, a in programs(build, suites)
+            if tier == "default" or (n.startswith("gpu/") and in_ncu_tier(a))]
 
 
 def run(name, argv, env):
@@ -106,8 +130,9 @@ def missing_programs(build):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith(("--suites=", "--jobs="))]
+    args = [a for a in sys.argv[1:] if not a.startswith(("--suites=", "--jobs=", "--tier="))]
     suites = SUITES
+    tier = "default"
     try:
         jobs = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -120,14 +145,19 @@ def main():
             value = a.split("=", 1)[1]
             bad |= not (value.isdigit() and int(value) > 0)
             jobs = int(value) if value.isdigit() else jobs
+        elif a.startswith("--tier="):
+            tier = a.split("=", 1)[1]
+            bad |= tier not in TIERS
     unknown = [s for s in suites if s not in SUITES]
     if unknown or bad or len(args) > 1:
-        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N]" % ",".join(SUITES),
-              file=sys.stderr)
+        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N] [--tier=%s]"
+              % (",".join(SUITES), "|".join(TIERS)), file=sys.stderr)
         return 2
     build = os.path.abspath(args[0] if args else "build")
     path = [os.path.join(HERE, "lib")] + [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
     env = dict(os.environ, GPUPROF_BUILD=build, PYTHONPATH=":".join(path), PYTHONUNBUFFERED="1")
+    if tier == "ncu":
+        env["GPUPROF_TEST_NCU"] = "1"
     totals = {"passed": 0, "failed": 0, "skipped": 0}
 
     def report(lines, counts):
@@ -138,7 +168,7 @@ def main():
     # The GPU programs share the GPU and time things: with a usable GPU they run one after
     # the other, after the rest; without one they only skip, side by side with the rest.
     gpu = "gpu" in suites and usable_gpu(build, env)
-    everything = list(programs(build, suites))
+    everything = selected(build, suites, tier)
     one_by_one = [(n, a) for n, a in everything if gpu and n.startswith("gpu/")]
     side_by_side = [(n, a) for n, a in everything if (n, a) not in one_by_one]
     first = sorted(side_by_side, key=lambda p: FIRST.index(p[0]) if p[0] in FIRST else len(FIRST))

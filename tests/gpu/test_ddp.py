@@ -6,7 +6,9 @@ and exits 0; its report holds NCCL's collective kernels, none of whose launches 
 (each collected at most one counter group, and says so in its note), nor any launch after
 the first collective (a replay would restore memory a collective in flight writes), while
 every kernel has counters; under --replay=kernel (one launch of each kernel) the collectives, and every launch
-after the first of them, are timed without counters and a warning says why. Skips with the reason where there are fewer than two GPUs, or no PyTorch with NCCL."""
+after the first of them, are timed without counters and a warning says why. In the ncu tier
+(make test-ncu) only; skips with the reason outside it, where there are fewer than two GPUs,
+or no PyTorch with NCCL."""
 import glob
 import json
 import os
@@ -19,7 +21,7 @@ import tempfile
 import time
 
 import tap
-from gpuprof import BIN, require_gpu
+from gpuprof import BIN, ncu_tier_only, require_gpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(os.path.dirname(HERE), "apps", "ddp_train.py")
@@ -136,6 +138,7 @@ def check_rank_view(tmp):
 
 
 def main():
+    ncu_tier_only("the job on two GPUs: make test-ncu")
     require_gpu()
     reason = why_not()
     if reason:

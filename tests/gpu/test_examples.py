@@ -4,16 +4,20 @@ which, and how they run) runs as written: every gpuprof it runs exits 0 (0 or 1 
 and the command exits 0. The commands of a block run in order in one folder, those that need
 no GPU too (tests/cli/test_examples.py asserts them), so that a later example finds the files
 an earlier one wrote. Known failures are listed, with their reason, in EXPECTED_FAILURES.
-Skips without a GPU."""
+The examples that run under ncu or start ranks on two GPUs (torchrun), and their blocks, run
+in the ncu tier (make test-ncu). Skips without a GPU."""
 import shutil
 import subprocess
 
 import examples as ex
 import tap
-from gpuprof import BUILD, require_gpu, run_json
+from gpuprof import BUILD, ncu_tier, require_gpu, run_json
 
 # Launchers whose examples start one rank per GPU (two in the examples).
 DISTRIBUTED = {"torchrun", "mpirun", "srun"}
+# Launchers whose examples belong to the ncu tier, with the rest of their block: ncu, and
+# those of two GPUs.
+NCU_LAUNCHERS = DISTRIBUTED | {"ncu"}
 
 
 def gpu_count():
@@ -37,6 +41,11 @@ def main():
     path = runner.path()
     gpus = gpu_count()
     skipped_blocks = set()  # a block whose distributed example cannot run: its files are missing
+    ncu_blocks = {e.block for e in gpu if ex.outer_program(e) in NCU_LAUNCHERS}
+    if ncu_blocks and not ncu_tier("the examples run under ncu or on two GPUs, and the rest of "
+                                   "their blocks (%d)" % sum(e.block in ncu_blocks
+                                                             for e in examples)):
+        examples = [e for e in examples if e.block not in ncu_blocks]
     for e in examples:
         description = "%s: %s" % (e.where, e.key)
         if e.block in skipped_blocks:

@@ -15,7 +15,8 @@ apps), which are built with -O2 -lineinfo.
   exec.launches) of the same program; the memory instructions' executions, global sectors and
   their ideal, shared wavefronts and theirs equal ncu's, and so does every instruction's
   execution count. gpuprof and ncu run one after the other, never one under the other.
-  Skipped, with the reason, without ncu (PATH or CUDA_HOME/bin).
+  In the ncu tier (make test-ncu) only, like the graph nodes' comparison below; skipped, with
+  the reason, without ncu (PATH or CUDA_HOME/bin).
 - Other programs: streams (a view per stream's kernel, shared wavefronts on streamDelta's
   lines), spill 2 (local sectors on spillHeavy's lines, none on noPressure's), threads (two
   host threads), many 8 2 (template kernels; one warp of one launch counted).
@@ -40,7 +41,7 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, app, require_gpu
+from gpuprof import BIN, app, ncu_tier, require_gpu
 from memory_paths import base_name, ncu_path
 from schema import validate
 from test_source_lines import ncu_instructions
@@ -281,16 +282,25 @@ def against_ncu(ncu, run, program, args, name, pattern=None, label=None, ncu_opt
                   % (label, name, len(theirs)), executions[:5]) and ok
 
 
-def test_against_ncu(runs):
+AGAINST_NCU = "per-instruction counts of the patched launches, graph nodes' too, against " \
+    "ncu's source page"
+
+
+def test_against_ncu(runs, graph):
+    """The patched launches of `runs`, then graph_loop's nodes in `graph` (its Exec) against
+    ncu --graph-profiling node: the same node launch, instruction by instruction (the
+    kernels' counts do not depend on the data)."""
     ncu = ncu_path()
     if not ncu:
-        tap.skip("per-instruction counts of the patched launches against ncu's source page",
-                 "ncu not found on PATH or in CUDA_HOME/bin")
+        tap.skip(AGAINST_NCU, "ncu not found on PATH or in CUDA_HOME/bin")
         return
     agreed = sum(against_ncu(ncu, run, program, args, name)
                  for run, program, args, names in runs for name in names)
     tap.ok(agreed >= 6, "at least six kernels of tests/apps agree with ncu instruction for "
            "instruction (%d)" % agreed)
+    for name in GRAPH_KERNELS:
+        against_ncu(ncu, graph, "graph_loop", ("20",), name,
+                    ncu_options=("--graph-profiling", "node"))
 
 
 # ---- graph kernel nodes ----------------------------------------------------------------------
@@ -299,8 +309,7 @@ def test_graph_nodes(folder):
     """graph_loop 20: a graph of three kernels (with a memset and a copy) launched 20 times.
     Each kernel node's lines come from a shadow launch of it, patched, once its counters are
     complete; the program's own launches ran unpatched (timed, no patched note), its result
-    right. Against ncu --graph-profiling node: the same node launch, instruction by
-    instruction (the kernels' counts do not depend on the data)."""
+    right. The run, for test_against_ncu."""
     run = Exec(folder, "graph_loop", (), "graph_loop", ("20",))
     tap.ok(run.rc == 0 and "graph_loop: ok (20 launches)" in run.out,
            "exec --source graph_loop 20: exit 0, its result right", run.diag())
@@ -322,13 +331,7 @@ def test_graph_nodes(folder):
                for i in ins if i["global_loads"] or i["global_stores"]),
            "graph node loopAxpy: two loads and a store per warp of 2^20 ints, 4 sectors each, "
            "the ideal", (loads, stores))
-    ncu = ncu_path()
-    if not ncu:
-        tap.skip("graph nodes' lines against ncu's source page", "ncu not found")
-        return
-    for name in GRAPH_KERNELS:
-        against_ncu(ncu, run, "graph_loop", ("20",), name,
-                    ncu_options=("--graph-profiling", "node"))
+    return run
 
 
 # ---- other programs ------------------------------------------------------------------------
@@ -484,13 +487,14 @@ def main():
         test_threads_and_templates(folder)
         test_which_launch(folder)
         test_results_and_exit(folder)
-        test_graph_nodes(folder)
-        test_against_ncu([
-            (copy, "copy", COPY, ("copyCoalesced", "copyStrided")),
-            (streams, "streams", ("3",),
-             ("streamAlpha", "streamBeta", "streamGamma", "streamDelta")),
-            (spill, "spill", ("2",), ("spillHeavy", "noPressure")),
-        ])
+        graph = test_graph_nodes(folder)
+        if ncu_tier(AGAINST_NCU):
+            test_against_ncu([
+                (copy, "copy", COPY, ("copyCoalesced", "copyStrided")),
+                (streams, "streams", ("3",),
+                 ("streamAlpha", "streamBeta", "streamGamma", "streamDelta")),
+                (spill, "spill", ("2",), ("spillHeavy", "noPressure")),
+            ], graph)
     tap.done()
 
 

@@ -14,13 +14,14 @@ skips, with the reason, where they are not staged.
 - Against ncu's source page, instruction by instruction (tests/gpu/test_exec_source.py's
   comparison: the very launch gpuprof patched): transposeNaive, transposeCoalesced,
   transposeNoBankConflicts, copySharedMem, transposeDiagonal and matrixMul's
-  MatrixMulCUDA<32>: at least six third-party kernels agree.
+  MatrixMulCUDA<32>: at least six third-party kernels agree. In the ncu tier (make test-ncu)
+  only.
 With GPUPROF_TEST_KEEP=FOLDER, every report and ncu output is kept there."""
 import os
 import tempfile
 
 import tap
-from gpuprof import BUILD, require_gpu
+from gpuprof import BUILD, ncu_tier, require_gpu
 from memory_paths import ncu_path
 from test_exec_source import Exec, against_ncu, instructions_of_line, patch_of, worst_line
 
@@ -37,6 +38,7 @@ AGAINST_NCU = (
     (TRANSPOSE, "transposeDiagonal", "regex:^transposeDiagonal$"),
     (MATRIXMUL, "MatrixMulCUDA<32>", "regex:^MatrixMulCUDA"),
 )
+AGAINST = "third-party kernels against ncu's source page"
 
 
 def shared_excess(view):
@@ -74,6 +76,19 @@ def test_transpose(run):
            "every line", padded and padded.view["lines"])
 
 
+def test_against_ncu(runs):
+    """AGAINST_NCU's kernels in `runs` ({program: its Exec}) against ncu's source page."""
+    ncu = ncu_path()
+    if not ncu:
+        tap.skip(AGAINST, "ncu not found on PATH or in CUDA_HOME/bin")
+        return
+    agreed = sum(against_ncu(ncu, runs[program], program, (), name, pattern,
+                             os.path.basename(program))
+                 for program, name, pattern in AGAINST_NCU)
+    tap.ok(agreed >= 6, "at least six third-party kernels agree with ncu instruction for "
+           "instruction (%d)" % agreed)
+
+
 def main():
     require_gpu(TRANSPOSE, MATRIXMUL,
                 missing="NVIDIA's cuda-samples are not staged in %s (sh "
@@ -85,17 +100,8 @@ def main():
         tap.ok(matrixmul.rc == 0 and "Result = PASS" in matrixmul.out,
                "exec --source matrixMul (cuda-samples): exit 0, its own check passed",
                matrixmul.diag())
-        ncu = ncu_path()
-        if not ncu:
-            tap.skip("third-party kernels against ncu's source page",
-                     "ncu not found on PATH or in CUDA_HOME/bin")
-        else:
-            runs = {TRANSPOSE: transpose, MATRIXMUL: matrixmul}
-            agreed = sum(against_ncu(ncu, runs[program], program, (), name, pattern,
-                                     os.path.basename(program))
-                         for program, name, pattern in AGAINST_NCU)
-            tap.ok(agreed >= 6, "at least six third-party kernels agree with ncu instruction "
-                   "for instruction (%d)" % agreed)
+        if ncu_tier(AGAINST):
+            test_against_ncu({TRANSPOSE: transpose, MATRIXMUL: matrixmul})
     tap.done()
 
 

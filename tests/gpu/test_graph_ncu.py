@@ -7,13 +7,13 @@ nodes of 5 µs or more that overlap nothing). The same for the kernel nodes befo
 of graph_samples (NVIDIA's simpleCudaGraphs shape: its last node is a host function) and of
 graph_host, whose kernel after the host node is sampled, never shadow-launched (issue 35).
 gpuprof and ncu run one after the other, so gpuprof never holds CUPTI while ncu profiles.
-Skips without a GPU or without ncu."""
+All of it in the ncu tier (make test-ncu): skips outside it, without a GPU or without ncu."""
 import os
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import require_gpu
+from gpuprof import ncu_tier_only, require_gpu
 
 # (program, arguments, the kernels shadow-launched, those after a host node, whether its
 # sampled DRAM reads are compared: graph_nodes' kernels are long and overlap little)
@@ -129,6 +129,7 @@ def check_program(program, args, shadowed, after, sampled, metrics, tmp):
 
 
 def main():
+    ncu_tier_only()
     require_gpu()
     if mp.ncu_path() is None:
         tap.skip_all("ncu not installed")

@@ -7,12 +7,13 @@ kernels that issue them, zero-copy bytes at least the buffer); and every metric 
 agrees with ncu --clock-control none kernel by kernel, within the tolerances that
 tests/lib/memory_paths.py states (instruction-determined counts 1 %, percentages 1 point,
 cache and system-memory quantities 5 % / 5 points or twice ncu's own spread, rates a factor of
-2). Skips without a GPU; the comparisons with ncu skip without ncu."""
+2), in the ncu tier (make test-ncu) only. Skips without a GPU; the comparisons with ncu skip
+without ncu."""
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import require_gpu, run_json
+from gpuprof import ncu_tier, require_gpu, run_json
 
 MIB4 = 4 << 20              # the byte size of the tma and zerocopy buffers (2^20 floats)
 SPILL_WARPS = (1 << 15) // 32
@@ -22,6 +23,7 @@ ATOMIC_REQUESTS = (1 << 20) // 32
 CP_ASYNC = {"stageCpAsync16": ((1 << 20) // 4 // 32, 16.0),
             "stageCpAsync4": ((1 << 20) // 32, 4.0)}
 COPY_N = 1 << 22            # copy both 2^22 (the l2 run)
+AGAINST = "every metric of each group against ncu --clock-control none, kernel by kernel"
 
 
 def near_rel(value, want, tol):
@@ -164,9 +166,11 @@ PHYSICS = {"spill": physics_spill, "nospill": physics_nospill, "atomics": physic
            "copy": physics_copy}
 
 
-def test_program(program, args, group, cat, ctx, folder):
+def test_program(program, args, group, cat, ctx, folder, against):
+    """gpuprof exec --metrics=GROUP on the program, and with `against` (the ncu tier) ncu's
+    runs of it, twice (its own spread), set against it."""
     line = " ".join([program] + list(args))
-    res = mp.profile(program, args, group, cat, folder, ncu_runs=2)
+    res = mp.profile(program, args, group, cat, folder, ncu_runs=2 if against else 0)
     doc = res["doc"]
     tap.ok(res["rc"] == 0 and doc and "%s: ok" % program in res["out"],
            "gpuprof exec --metrics=%s %s: exit 0, the program's own check passes" % (group, line),
@@ -179,6 +183,8 @@ def test_program(program, args, group, cat, ctx, folder):
            "%s: every profiled launch carries the %d metrics of group %s"
            % (line, len(keys), group), "; ".join(lacking[:10]))
     PHYSICS[program](doc, dict(ctx, rows={m["key"]: m for m in res["metrics"]}))
+    if not against:
+        return
     if mp.ncu_path() is None:
         tap.skip("%s: group %s agrees with ncu" % (line, group), "ncu not installed")
         return
@@ -206,12 +212,13 @@ def main():
     cat = mp.catalogue()
     test_catalogue(cat)
     arch = device_arch()
+    against = ncu_tier(AGAINST)
     with tempfile.TemporaryDirectory() as folder:
         for program, args, group in mp.RUNS:
             if program == "tma" and arch and int(arch) < 90:
                 tap.skip("tma: TMA metrics", "TMA needs sm_90, this GPU is sm_" + arch)
                 continue
-            test_program(program, args, group, cat, {"arch": arch}, folder)
+            test_program(program, args, group, cat, {"arch": arch}, folder, against)
     tap.done()
 
 

@@ -8,13 +8,14 @@
   and the FP16 one through TMA on an H100; their gld_* metrics are undefined with a note
   naming the path, and the async group counts what they loaded. The FP16 kernel's wgmma
   reads its operands from shared memory: its shared_efficiency (2 %, as ncu's) says why.
-Skips without a GPU (and the ncu comparison without ncu)."""
+The comparison with ncu runs in the ncu tier (make test-ncu). Skips without a GPU (and the ncu
+comparison without ncu)."""
 import os
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import require_gpu
+from gpuprof import ncu_tier, require_gpu
 
 
 def launches(doc, base):
@@ -43,6 +44,8 @@ def test_broadcast(folder):
            not eff[0].get("note"),
            "sharedDistinct: shared_efficiency about 100 %% (%s), no note"
            % (eff[0].get("value") if eff else None))
+    if not ncu_tier("broadcast: shared_efficiency agrees with ncu"):
+        return
     if mp.ncu_path() is None:
         tap.skip("broadcast: shared_efficiency agrees with ncu", "ncu not installed")
         return

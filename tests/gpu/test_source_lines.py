@@ -4,11 +4,12 @@ names its store line, whose store instructions take 32 sectors per request again
 of 4; the shared-memory transpose with pad 0 names its shared line with its bank conflict,
 gone with pad 1 in 32x32 blocks (in the default 32x16 blocks pad 1 leaves a 2-way conflict:
 a warp reads two tile columns, and ncu counts it too); the results
-stay checked; JSON holds every line and instruction and reads back; and, with ncu on the PATH,
-each patched instruction's executions, global sectors and ideal sectors equal ncu's source page
-(--section SourceCounters --page source --print-source sass) for the kernels of KERNELS,
-instruction for instruction (instruction-determined: exact). gpuprof and ncu run one after the
-other, so gpuprof never holds CUPTI while ncu profiles. Skips without a GPU."""
+stay checked; JSON holds every line and instruction and reads back; each kernel of KERNELS has
+a per-line view; and, in the ncu tier (make test-ncu) with ncu on the PATH, each patched
+instruction's executions, global sectors and ideal sectors equal ncu's source page (--section
+SourceCounters --page source --print-source sass) for those kernels, instruction for
+instruction (instruction-determined: exact). gpuprof and ncu run one after the other, so
+gpuprof never holds CUPTI while ncu profiles. Skips without a GPU."""
 import csv
 import io
 import json
@@ -18,7 +19,7 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, require_gpu
+from gpuprof import BIN, ncu_tier, require_gpu
 
 # (gpuprof arguments, a regular expression of the kernel ncu profiles, its name in our report)
 KERNELS = (
@@ -141,18 +142,26 @@ def ncu_instructions(rows_text, kernel):
     return out
 
 
-def test_against_ncu():
+def test_views():
+    """[(args, regex, name, its per-line view)] of the kernels of KERNELS that have one under
+    --source --metrics=none (what test_against_ncu sets against ncu)."""
+    views = []
+    for args, regex, name in KERNELS:
+        rc, doc, err = gpuprof_json(args + ["--source", "--metrics=none"])
+        k = kernel_named(doc, name)
+        if tap.ok(rc == 0 and k, "%s --source: the kernel %s has a per-line view"
+                  % (" ".join(args), name), err[-500:]):
+            views.append((args, regex, name, k))
+    return views
+
+
+def test_against_ncu(views):
     ncu = shutil.which("ncu")
     if not ncu:
         tap.skip("per-instruction counts against ncu's source page", "ncu not installed")
         return
     compared = 0
-    for args, regex, name in KERNELS:
-        rc, doc, err = gpuprof_json(args + ["--source", "--metrics=none"])
-        k = kernel_named(doc, name)
-        if not tap.ok(rc == 0 and k, "%s --source: the kernel %s has a per-line view"
-                      % (" ".join(args), name), err[-500:]):
-            continue
+    for args, regex, name, k in views:
         p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
                             "--page", "source", "--print-source", "sass", "--csv", "-k",
                             "regex:" + regex, "-c", "1", BIN] + args +
@@ -177,7 +186,9 @@ def main():
     require_gpu()
     test_transpose_views()
     test_text_and_report()
-    test_against_ncu()
+    views = test_views()
+    if ncu_tier("per-instruction counts against ncu's source page"):
+        test_against_ncu(views)
     tap.done()
 
 

@@ -7,7 +7,9 @@ each launch's instruction-determined counters equal to ncu's for the same launch
 first launch given its own first-launch treatment, and jitLoop's varying counts noted with
 their range. --source patches each code. tests/apps/torch_compile.py (PyTorch and Triton, when
 they are installed): Inductor's autotuned configurations must show as variants, each one's
-counters equal to those of ncu's launches of the same code. Skips without a GPU."""
+counters equal to those of ncu's launches of the same code. The comparisons with ncu (and
+ncu's run of the torch.compile loop, about 80 s on an H200) are in the ncu tier (make
+test-ncu). Skips without a GPU."""
 import csv
 import io
 import os
@@ -16,7 +18,7 @@ import sys
 import tempfile
 
 import tap
-from gpuprof import BIN, app, require_gpu
+from gpuprof import BIN, app, ncu_tier, require_gpu
 from memory_paths import ncu_path
 from schema import validate
 from test_exec import EXACT, exec_json, launches
@@ -136,7 +138,8 @@ def check_varying(mode, doc):
                "its 258th returns to the uninstrumented group", passes[255:259])
 
 
-def test_jit_variants(tmp):
+def test_jit_variants():
+    """jit_variants under each replay mode: {mode: its report}, for jit_against_ncu."""
     docs = {}
     for mode in ("auto", "rotate", "kernel"):
         rc, doc, out, err = exec_json("--replay=" + mode, app("jit_variants"), str(LAUNCHES),
@@ -149,6 +152,10 @@ def test_jit_variants(tmp):
         docs[mode] = doc
         check_variants(mode, doc)
         check_varying(mode, doc)
+    return docs
+
+
+def jit_against_ncu(docs, tmp):
     if not ncu_path():
         tap.skip("jit_variants against ncu", "ncu is not on the PATH")
         return
@@ -201,15 +208,17 @@ def variant_vectors(doc, name):
     return out
 
 
-def test_torch_compile(tmp):
+def test_torch_compile():
+    """The torch.compile loop under exec: (its report, its Triton kernels) for
+    torch_against_ncu, None when it did not run."""
     missing = torch_missing()
     if missing:
         tap.skip("torch.compile loop", "no PyTorch with Triton and a GPU: %s" % missing)
-        return
+        return None
     rc, doc, out, err = exec_json("--", sys.executable, TORCH_APP, "20")
     if not tap.ok(rc == 0 and doc and "torch_compile: ok" in out,
                   "torch.compile: the loop ran under exec, its result right", err[-400:]):
-        return
+        return None
     triton = sorted({l["kernel"] for l in launches(doc) if l["kernel"].startswith("triton_")})
     with_variants = [n for n in triton if len(kernels_named(doc, n)) > 1]
     tap.ok(triton and with_variants,
@@ -222,6 +231,10 @@ def test_torch_compile(tmp):
                       for n in with_variants)
     tap.ok(calls_right, "torch.compile: each autotuned kernel's variants with their calls, "
                         "adding up to its launches")
+    return doc, triton
+
+
+def torch_against_ncu(doc, triton, tmp):
     if not ncu_path():
         tap.skip("torch.compile against ncu", "ncu is not on the PATH")
         return
@@ -273,10 +286,15 @@ def test_torch_compile(tmp):
 
 def main():
     require_gpu("jit_variants")
-    with tempfile.TemporaryDirectory() as tmp:
-        test_jit_variants(tmp)
-        test_source()
-        test_torch_compile(tmp)
+    docs = test_jit_variants()
+    test_source()
+    compiled = test_torch_compile()
+    if ncu_tier("jit_variants' and torch.compile's counters against ncu's launches of the "
+                "same code"):
+        with tempfile.TemporaryDirectory() as tmp:
+            jit_against_ncu(docs, tmp)
+            if compiled:
+                torch_against_ncu(*compiled, tmp)
     tap.done()
 
 

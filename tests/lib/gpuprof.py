@@ -1,5 +1,5 @@
-"""Run the gpuprof binary from tests: exit code, stdout, stderr; and what the GPU tests need
-first: a GPU, the test programs of tests/apps."""
+"""Run the gpuprof binary from tests: exit code, stdout, stderr; what the GPU tests need
+first: a GPU, the test programs of tests/apps; and the test tier they run in."""
 import json
 import os
 import subprocess
@@ -9,6 +9,14 @@ import tap
 BUILD = os.environ.get("GPUPROF_BUILD", "build")
 BIN = os.path.join(BUILD, "gpuprof")
 APPS = os.path.join(BUILD, "tests", "apps")
+
+# The test tiers (README.md, Set up). The default tier (`make test`) checks gpuprof on its own.
+# The ncu tier (`make test-ncu`: tests/run_tests.py --tier=ncu sets GPUPROF_TEST_NCU=1) adds
+# the comparisons with Nsight Compute, the runs that exist only to be compared with it, and
+# the job on two GPUs. A suite with such a part asks ncu_tier() before it, or ncu_tier_only()
+# first of all; run_tests.py picks the ncu tier's suites by those calls.
+NCU_TIER = os.environ.get("GPUPROF_TEST_NCU") == "1"
+NCU_SKIP = "ncu comparisons: make test-ncu"
 
 
 def run(*args, env=None, timeout=600):
@@ -51,3 +59,19 @@ def require_gpu(*programs, missing="the test programs are not built (make apps)"
         tap.skip_all("no GPU: " + reason)
     if not all(os.path.exists(app(p)) for p in programs):
         tap.skip_all(missing)
+
+
+def ncu_tier(what):
+    """Whether the suite's part that runs ncu (or runs only to be compared with it) runs: in
+    the ncu tier, yes. Outside it, no, and one TAP skip line names `what`, all of what the
+    suite leaves to the ncu tier: a suite asks once, before its ncu part."""
+    if not NCU_TIER:
+        tap.skip(what, NCU_SKIP)
+    return NCU_TIER
+
+
+def ncu_tier_only(reason=NCU_SKIP):
+    """Skip the whole suite (TAP's plan of zero, exit 0) outside the ncu tier: one that is all
+    comparisons with ncu, or the job on two GPUs (`reason` then says so)."""
+    if not NCU_TIER:
+        tap.skip_all(reason)

@@ -263,19 +263,20 @@ def compare(m, ours, theirs, spread=0.0):
 
 
 def profile(program, args, group, cat, folder, ncu_runs=1):
-    """Profile one program both ways. Returns a dict: rc, doc, out, err (gpuprof exec's),
-    metrics (the group's catalogue rows), ncu_rc, ncu_err, rows (ncu's first run), rows2 (its
-    second, for its own spread, or None), pairs, unmatched."""
+    """Profile one program both ways: gpuprof exec, then ncu `ncu_runs` times (0: gpuprof
+    alone). Returns a dict: rc, doc, out, err (gpuprof exec's), metrics (the group's catalogue
+    rows), ncu_rc, ncu_err, rows (ncu's first run), rows2 (its second, for its own spread, or
+    None), pairs, unmatched."""
     metrics = group_metrics(cat, group)
     tag = "%s-%s" % (program, group)
     rc, doc, out, err = run_exec(program, args, group, os.path.join(folder, tag + ".json"))
     res = {"rc": rc, "doc": doc, "out": out, "err": err, "metrics": metrics, "ncu_rc": None,
            "ncu_err": "", "rows": [], "rows2": None, "pairs": [], "unmatched": []}
     names = list(dict.fromkeys(m["ncu_metric"] for m in comparable(metrics)))
-    if not names or ncu_path() is None:
+    if not names or ncu_runs < 1 or ncu_path() is None:
         return res
     runs = []
-    for r in range(max(1, ncu_runs)):
+    for r in range(ncu_runs):
         nrc, rows, nerr = run_ncu(program, args, names,
                                   os.path.join(folder, "%s-ncu-%d.csv" % (tag, r)))
         res["ncu_rc"], res["ncu_err"] = nrc, nerr

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Without a GPU: the test tiers (tests/lib/gpuprof.py, tests/run_tests.py --tier=ncu). Every
+GPU suite that runs ncu is in the ncu tier, and asks ncu_tier() at most once (its one TAP skip
+line in the default tier); the suites that are all ncu tier skip whole outside it, saying
+`make test-ncu`; run_tests.py --tier=ncu picks exactly the ncu tier's suites (it is not run
+here: on a GPU it would run them), and refuses a tier it does not know."""
+import glob
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+
+import tap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.abspath(os.environ.get("GPUPROF_BUILD", os.path.join(ROOT, "build")))
+RUN_TESTS = os.path.join(ROOT, "tests", "run_tests.py")
+# What a suite that runs ncu names: the lookups of ncu, ncu's runs in tests/lib, or ncu as an
+# example's launcher.
+RUNS_NCU = re.compile(r'ncu_path\(|which\("ncu"\)|run_ncu\(|ncu_runs=|"ncu"')
+ASKS = re.compile(r"\bncu_tier\(")
+# The suites that belong to the ncu tier whole.
+WHOLE = ("test_graph_ncu.py", "test_ddp.py")
+
+
+def load_run_tests():
+    spec = importlib.util.spec_from_file_location("run_tests", RUN_TESTS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def suites():
+    """{file name: text} of the GPU suites."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "gpu", "test_*.py"))):
+        with open(path) as f:
+            out[os.path.basename(path)] = f.read()
+    return out
+
+
+def test_marks(texts, run_tests):
+    tier = {name for name in texts
+            if run_tests.in_ncu_tier([os.path.join(ROOT, "tests", "gpu", name)])}
+    runs_ncu = {name for name, text in texts.items() if RUNS_NCU.search(text)}
+    tap.ok(runs_ncu and runs_ncu <= tier,
+           "every GPU suite that runs ncu is in the ncu tier (%d of %d)"
+           % (len(runs_ncu), len(tier)), sorted(runs_ncu - tier))
+    tap.ok(set(WHOLE) <= tier, "%s are in the ncu tier" % " and ".join(WHOLE))
+    twice = [name for name, text in texts.items() if len(ASKS.findall(text)) > 1]
+    tap.ok(not twice, "each suite asks ncu_tier() once at most: one skip line outside the tier",
+           twice)
+    return tier
+
+
+def test_whole_suites():
+    env = {k: v for k, v in os.environ.items() if k != "GPUPROF_TEST_NCU"}
+    env.update(GPUPROF_BUILD=BUILD, PYTHONPATH=os.path.join(ROOT, "tests", "lib"))
+    for name in WHOLE:
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "gpu", name)],
+                           capture_output=True, text=True, env=env, timeout=120)
+        tap.ok(p.returncode == 0 and re.match(r"1\.\.0 # SKIP .*: make test-ncu$", p.stdout),
+               "%s outside the ncu tier: a plan of zero, the reason naming make test-ncu" % name,
+               p.stdout + p.stderr)
+
+
+def test_run_tests(run_tests, texts, tier):
+    picked = {os.path.basename(n) for n, _ in run_tests.selected(BUILD, ("gpu",), "ncu")}
+    tap.ok(picked == tier, "run_tests.py --tier=ncu picks the ncu tier's suites, only them "
+           "(%d)" % len(picked), sorted(picked ^ tier))
+    everything = run_tests.selected(BUILD, run_tests.SUITES, "default")
+    tap.ok({os.path.basename(n) for n, _ in everything if n.startswith("gpu/")} == set(texts)
+           and any(n.startswith("cli/") for n, _ in everything) and
+           any(n == "unit" for n, _ in everything),
+           "the default tier picks every suite: unit, command-line and GPU")
+    q = subprocess.run([sys.executable, RUN_TESTS, BUILD, "--tier=fast"], capture_output=True,
+                       text=True, timeout=60)
+    tap.ok(q.returncode == 2 and "--tier=default|ncu" in q.stderr,
+           "run_tests.py --tier=fast: the usage, exit 2", q.stderr)
+
+
+def main():
+    texts = suites()
+    run_tests = load_run_tests()
+    tier = test_marks(texts, run_tests)
+    test_whole_suites()
+    test_run_tests(run_tests, texts, tier)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
