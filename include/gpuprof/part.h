@@ -33,6 +33,7 @@ typedef enum {
                                    back from them) */
     GP_NUMBER_ABSENT,           /* a cell's, for a key only some rows have: JSON leaves its
                                    key out; empty in CSV, "-" for people */
+    GP_NUMBER_SIGNED1,          /* a change: "+12.3" */
     GP_NUMBER_FORMATS
 } gp_number_format;
 
@@ -51,7 +52,9 @@ enum {
 };
 
 /* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
- * ("#3 ") is kept whole before the name when text cuts it. An estimated number says why
+ * ("#3 ", "" for none) is kept whole before the name when text cuts it, the name shortened
+ * to stay apart from the column's others; a cell of a name column without a tag is cut as
+ * any last column is. An estimated number says why
  * (`approx`): people read "~" before it, and the page the reason on hover. */
 typedef struct {
     const char *text;

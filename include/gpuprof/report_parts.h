@@ -4,6 +4,7 @@
 #ifndef GPUPROF_REPORT_PARTS_H
 #define GPUPROF_REPORT_PARTS_H
 
+#include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_labels.h"
 #include "gpuprof/part.h"
@@ -73,5 +74,13 @@ extern const gp_part gp_rank_cell_part;
 /* The ranks (gp_rank_entry): text's and HTML's table of ranks, JSON's ranks; read back with
  * the file as the document has it (the caller copies it). */
 extern const gp_part gp_rank_entry_part;
+
+/* ---- compare's rows (src/report/compare_part.c) -------------------------------------------- */
+
+/* A compared row (gp_compare_row of c->rows): its verdict, change and bound, both sides'
+ * time, noise and bandwidth, and its label (exec rows: the kernel's number and launch shape
+ * kept whole before its name). Text's table, CSV's cells before both sides' metrics, the
+ * page's numbers between its verdict and result cells. */
+extern const gp_part gp_compare_part;
 
 #endif

@@ -12,10 +12,12 @@
 #include "gpuprof/metrics.h"
 #include "gpuprof/origin_names.h"
 #include "gpuprof/registry.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/csv_activities.h"
 #include "render/csv_layout.h"
+#include "render/part.h"
 #include "gpuprof/kernel_labels.h"
 
 #include <math.h>
@@ -342,20 +344,10 @@ static size_t compare_metric_keys(const gp_comparison *c, const char **keys)
     return n;
 }
 
-static void put_csv_row(FILE *out, const gp_compare_row *row, const char **keys, size_t n)
+static void put_csv_row(FILE *out, const gp_comparison *c, const gp_compare_row *row,
+                        const char **keys, size_t n)
 {
-    char label[GP_COMPARE_LABEL_LEN];
-    gp_compare_label(row, label, sizeof label);
-    gp_csv_field(out, label, true);
-    fprintf(out, ",%s", gp_change_name(row->verdict));
-    put_number(out, row->change_pct);
-    put_number(out, row->bound_pct);
-    const gp_compare_side *sides[2] = {&row->base, &row->next};
-    for (size_t s = 0; s < 2; s++) {
-        put_number(out, sides[s]->present ? sides[s]->time_ms : NAN);
-        put_number(out, sides[s]->present ? sides[s]->noise_pct : NAN);
-        put_number(out, sides[s]->present ? sides[s]->gbps : NAN);
-    }
+    gp_part_csv_cells(out, &gp_compare_part, row, c);
     for (size_t k = 0; k < n; k++) {
         put_number(out, gp_compare_side_value(&row->base, keys[k]));
         put_number(out, gp_compare_side_value(&row->next, keys[k]));
@@ -368,14 +360,13 @@ int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o
     const char *keys[MAX_KEYS];
     const size_t n = compare_metric_keys(c, keys);
     if (!o || !o->no_header) {
-        fputs("result,verdict,change_pct,bound_pct,base_ms,base_noise_pct,base_gbps,new_ms,"
-              "new_noise_pct,new_gbps", out);
+        gp_part_csv_keys(out, &gp_compare_part, c);
         for (size_t k = 0; k < n; k++)
             fprintf(out, ",base_%s,new_%s", keys[k], keys[k]);
         fputc('\n', out);
     }
     for (size_t i = 0; i < c->n_rows; i++)
-        put_csv_row(out, &c->rows[i], keys, n);
+        put_csv_row(out, c, &c->rows[i], keys, n);
     return GP_OK;
 }
 

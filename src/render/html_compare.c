@@ -4,10 +4,12 @@
  * captured (a library call's, block -) is left out of the labels. */
 #include "render/html.h"
 
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_names.h"
 #include "render/html_page.h"
+#include "render/part.h"
 #include "render/svg.h"
 
 #include <stdlib.h>
@@ -337,14 +339,7 @@ static void compare_row(FILE *out, const gp_compare_row *row, double threshold_p
                         : row->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc " : "";
     fprintf(out, "<tr class=\"%s\"><td class=\"verdict\">%s%s</td>",
             verdict_class(row->verdict), arrow, gp_change_name(row->verdict));
-    gp_html_td_num(out, "%+.1f", row->change_pct);
-    gp_html_td_num(out, "%.1f", row->bound_pct);
-    gp_html_td_num(out, "%.4f", row->base.time_ms);
-    gp_html_td_num(out, "%.4f", row->next.time_ms);
-    gp_html_td_num(out, "%.1f", row->base.noise_pct);
-    gp_html_td_num(out, "%.1f", row->next.noise_pct);
-    gp_html_td_num(out, "%.1f", row->base.gbps);
-    gp_html_td_num(out, "%.1f", row->next.gbps);
+    gp_part_html_cells(out, &gp_compare_part, row, NULL);
     label_cell(out, label);
     changed_metrics(out, row, threshold_pct);
     fputs("</tr>\n", out);
@@ -352,13 +347,11 @@ static void compare_row(FILE *out, const gp_compare_row *row, double threshold_p
 
 static void compare_table(FILE *out, const gp_comparison *c)
 {
-    static const char *const titles[] = {"verdict", "change %", "bound %", "base ms",
-                                         "new ms", "base noise %", "new noise %",
-                                         "base GB/s", "new GB/s", "result", "metrics changed"};
+    static const char *const words[] = {"verdict", "result", "metrics changed"};
     fputs("<div class=\"table-wrap\"><table class=\"compare\"><tr>", out);
-    gp_html_th_list(out, titles, 1, 1);
-    gp_html_th_list(out, titles + 1, 8, 0);
-    gp_html_th_list(out, titles + 9, 2, 2);
+    gp_html_th_list(out, words, 1, 1);
+    gp_part_html_headings(out, &gp_compare_part, c);
+    gp_html_th_list(out, words + 1, 2, 2);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]))

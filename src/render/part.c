@@ -19,7 +19,7 @@ static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
     [GP_NUMBER_PERCENT2] = "%.2f%%", [GP_NUMBER_PERCENT1] = "%.1f%%",
     [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f%%",
-    [GP_NUMBER_RATIO2] = "%.2fx", [GP_NUMBER_FLAG] = "%.0f",
+    [GP_NUMBER_RATIO2] = "%.2fx", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
 };
 static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
@@ -27,7 +27,7 @@ static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_PERCENT1] = "%.1f",
     [GP_NUMBER_MS_ESTIMATED] = "~%.4f", [GP_NUMBER_BYTES_ESTIMATED] = "~%.0f",
     [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f",
-    [GP_NUMBER_RATIO2] = "%.2f", [GP_NUMBER_FLAG] = "%.0f",
+    [GP_NUMBER_RATIO2] = "%.2f", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
 };
 
 void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
@@ -81,8 +81,8 @@ void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, cons
                                 cell.number);
             text = number;
         }
-        if (t->columns[c].align == GP_ALIGN_NAME)
-            gp_table_name_cell(tt, cell.tag ? cell.tag : "", text);
+        if (t->columns[c].align == GP_ALIGN_NAME && cell.tag)
+            gp_table_name_cell(tt, cell.tag, text);
         else
             gp_table_cell(tt, text);
     }
@@ -103,12 +103,17 @@ int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const 
 
 /* ---- CSV ------------------------------------------------------------------------------- */
 
-void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
+void gp_part_csv_keys(FILE *out, const gp_part *t, const void *ctx)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
     for (size_t i = 0; i < n; i++)
         gp_csv_field(out, t->columns[cols[i]].key, i == 0);
+}
+
+void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
+{
+    gp_part_csv_keys(out, t, ctx);
     fputc('\n', out);
 }
 
@@ -123,7 +128,7 @@ static const char *csv_text(const gp_part *t, size_t c, const void *row, const v
     return *number;
 }
 
-void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
+void gp_part_csv_cells(FILE *out, const gp_part *t, const void *row, const void *ctx)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
@@ -131,6 +136,11 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
         char buf[CELL_LEN], number[64];
         gp_csv_field(out, csv_text(t, cols[i], row, ctx, buf, &number), i == 0);
     }
+}
+
+void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
+{
+    gp_part_csv_cells(out, t, row, ctx);
     fputc('\n', out);
 }
 

@@ -24,6 +24,9 @@ int gp_part_text(FILE *out, const gp_part *t, const void *rows, size_t n, const 
 
 /* CSV: the header line (the keys of the columns shown in CSV) and a row. */
 void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx);
+/* The same without the line's end, for a line that goes on with cells of its own. */
+void gp_part_csv_keys(FILE *out, const gp_part *t, const void *ctx);
+void gp_part_csv_cells(FILE *out, const gp_part *t, const void *row, const void *ctx);
 void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *ctx);
 /* The same through a layout, for --csv-columns and --no-header: the part's CSV columns as
  * the layout's cells (then gp_csv_layout_choose, gp_csv_layout_header), and a row of them. */

@@ -4,8 +4,10 @@
 #include "render/text.h"
 
 #include "gpuprof/compare.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/part.h"
 #include "render/text_layout.h"
 
 #include <math.h>
@@ -42,14 +44,6 @@ static void print_text_header(FILE *out, const gp_comparison *c, size_t width)
     fputc('\n', out);
 }
 
-static void add_number(gp_text_table *t, const char *fmt, double v)
-{
-    if (isfinite(v))
-        gp_table_cellf(t, fmt, v);
-    else
-        gp_table_cell(t, "-");
-}
-
 /* A compared metric's value, formatted as its unit deserves. */
 static void add_metric_value(gp_text_table *t, const gp_metric_value *like, double v)
 {
@@ -82,61 +76,21 @@ static void add_compare_metrics(gp_text_table *t, const gp_compare_row *row,
     }
 }
 
-/* An exec row's label: its kernel's number in the base report ("#2 "), or for a kernel only
- * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
- * name, which is cut in the middle where it is too long. */
-static void add_compare_label(gp_text_table *t, const gp_compare_row *row, bool exec)
+static void add_compare_row(gp_text_table *t, const gp_comparison *c, const gp_compare_row *row)
 {
-    if (!exec || row->n_keys == 0) {
-        char label[GP_COMPARE_LABEL_LEN];
-        gp_compare_label(row, label, sizeof label);
-        gp_table_cell(t, label);
-        return;
-    }
-    char tag[160] = "";
-    size_t used = 0;
-    if (row->number)
-        used = (size_t)snprintf(tag, sizeof tag, "%s#%zu ", row->number_is_new ? "new" : "",
-                                row->number);
-    for (size_t i = 1; i < row->n_keys && used < sizeof tag; i++)
-        used += (size_t)snprintf(tag + used, sizeof tag - used, "%s=%s ", row->keys[i].name,
-                                 row->keys[i].value);
-    gp_table_name_cell(t, tag, row->keys[0].value);
-}
-
-static void add_compare_row(gp_text_table *t, const gp_compare_row *row, double threshold_pct,
-                            bool exec)
-{
-    char cell[32];
-    gp_table_row(t);
-    gp_table_cell(t, gp_change_name(row->verdict));
-    add_number(t, "%+.1f", row->change_pct);
-    add_number(t, "%.1f", row->bound_pct);
-    gp_text_format_time(cell, sizeof cell, row->base.present ? row->base.time_ms : NAN);
-    gp_table_cell(t, cell);
-    gp_text_format_time(cell, sizeof cell, row->next.present ? row->next.time_ms : NAN);
-    gp_table_cell(t, cell);
-    add_number(t, "%.1f", row->base.present ? row->base.gbps : NAN);
-    add_number(t, "%.1f", row->next.present ? row->next.gbps : NAN);
-    add_compare_label(t, row, exec);
-    add_compare_metrics(t, row, threshold_pct);
+    gp_part_text_row(t, &gp_compare_part, row, c);
+    add_compare_metrics(t, row, c->threshold_pct);
 }
 
 int gp_text_compare(FILE *out, const gp_comparison *c, const gp_render_options *o)
 {
     const size_t width = gp_text_width(o);
     print_text_header(out, c, width);
-    static const gp_column_spec columns[] = {
-        {"verdict", GP_COLUMN_LEFT, 0},    {"change%", GP_COLUMN_RIGHT, 1},
-        {"bound%", GP_COLUMN_RIGHT, 1},    {"base", GP_COLUMN_RIGHT, 1},
-        {"new", GP_COLUMN_RIGHT, 1},       {"base_GB/s", GP_COLUMN_RIGHT, 1},
-        {"new_GB/s", GP_COLUMN_RIGHT, 1},  {"result", GP_COLUMN_NAME, 2},
-    };
     gp_text_table t;
     gp_table_init(&t, 0);
-    GP_TABLE_COLUMNS(&t, columns);
+    gp_part_text_columns(&t, &gp_compare_part, c);
     for (size_t i = 0; i < c->n_rows; i++)
-        add_compare_row(&t, &c->rows[i], c->threshold_pct, c->exec);
+        add_compare_row(&t, c, &c->rows[i]);
     const int rc = gp_table_print(out, &t, width);
     gp_table_free(&t);
     if (rc != GP_OK)

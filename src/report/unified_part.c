@@ -171,5 +171,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_rank_spread_part,
     &gp_rank_cell_part,
     &gp_rank_entry_part,
+    &gp_compare_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

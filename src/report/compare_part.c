@@ -1,0 +1,114 @@
+/* compare's rows as a part (gpuprof/report_parts.h). Its context is the comparison; the
+ * metrics that changed (text: rows under the row; the page: a cell) and both sides' every
+ * metric (CSV) stay with the views, their columns depending on what was measured. */
+#include "gpuprof/report_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const gp_compare_row *row_of(const void *row)
+{
+    return row;
+}
+
+/* A side's value, unknown where the side has no such result. */
+#define SIDE_GETTER(name, side, field)                                                         \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
+    {                                                                                          \
+        (void)ctx, (void)buf, (void)len;                                                       \
+        const gp_compare_side *s = &row_of(row)->side;                                         \
+        return GP_CELL_NUMBER(s->present ? s->field : NAN);                                    \
+    }
+
+SIDE_GETTER(get_base_ms, base, time_ms)
+SIDE_GETTER(get_base_noise, base, noise_pct)
+SIDE_GETTER(get_base_gbps, base, gbps)
+SIDE_GETTER(get_new_ms, next, time_ms)
+SIDE_GETTER(get_new_noise, next, noise_pct)
+SIDE_GETTER(get_new_gbps, next, gbps)
+
+static gp_cell get_change(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_NUMBER(row_of(row)->change_pct);
+}
+
+static gp_cell get_bound(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_NUMBER(row_of(row)->bound_pct);
+}
+
+static gp_cell get_verdict(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    return GP_CELL_TEXT(gp_change_name(row_of(row)->verdict));
+}
+
+static gp_cell get_result(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    gp_compare_label(row_of(row), buf, len);
+    return GP_CELL_TEXT(buf);
+}
+
+/* Text's label: an exec row's kernel number in the base report ("#2 "), or for a kernel only
+ * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
+ * name, which is cut in the middle where it is too long; other rows' keys joined. */
+static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_compare_row *r = row_of(row);
+    const gp_comparison *c = ctx;
+    if (!c->exec || r->n_keys == 0)
+        return get_result(row, ctx, buf, len);
+    size_t used = 0;
+    buf[0] = '\0';
+    if (r->number)
+        used = (size_t)snprintf(buf, len, "%s#%zu ", r->number_is_new ? "new" : "", r->number);
+    for (size_t i = 1; i < r->n_keys && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s=%s ", r->keys[i].name,
+                                 r->keys[i].value);
+    return (gp_cell){.text = r->keys[0].value, .tag = buf};
+}
+
+enum {
+    RESULT, VERDICT, CHANGE, BOUND, BASE_MS, BASE_NOISE, BASE_GBPS, NEW_MS, NEW_NOISE,
+    NEW_GBPS, LABEL
+};
+
+/* In CSV's order; text and the page have theirs. */
+static const gp_part_column columns[] = {
+    [RESULT] = {.key = "result", .in = GP_IN_CSV, .get = get_result},
+    [VERDICT] = {.key = "verdict", .header = "verdict", .align = GP_ALIGN_LEFT,
+                 .in = GP_IN_TEXT | GP_IN_CSV, .get = get_verdict,
+                 .legend = "slower or faster beyond the bound, same within it; only-base or "
+                           "only-new where one report lacks the result"},
+    [CHANGE] = {.key = "change_pct", .header = "change%", .html = "change %",
+                .format = GP_NUMBER_SIGNED1, .gap = 1, .in = GP_IN_ALL, .get = get_change},
+    [BOUND] = {.key = "bound_pct", .header = "bound%", .html = "bound %",
+               .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_bound,
+               .legend = "the threshold, or both runs' noise where larger"},
+    [BASE_MS] = {.key = "base_ms", .header = "base", .html = "base ms", .unit = "ms",
+                 .format = GP_NUMBER_MS, .gap = 1, .in = GP_IN_ALL, .get = get_base_ms},
+    [BASE_NOISE] = {.key = "base_noise_pct", .html = "base noise %", .format = GP_NUMBER_FIXED1,
+                    .in = GP_IN_CSV | GP_IN_HTML, .get = get_base_noise},
+    [BASE_GBPS] = {.key = "base_gbps", .header = "base_GB/s", .html = "base GB/s",
+                   .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_base_gbps},
+    [NEW_MS] = {.key = "new_ms", .header = "new", .html = "new ms", .unit = "ms",
+                .format = GP_NUMBER_MS, .gap = 1, .in = GP_IN_ALL, .get = get_new_ms},
+    [NEW_NOISE] = {.key = "new_noise_pct", .html = "new noise %", .format = GP_NUMBER_FIXED1,
+                   .in = GP_IN_CSV | GP_IN_HTML, .get = get_new_noise},
+    [NEW_GBPS] = {.key = "new_gbps", .header = "new_GB/s", .html = "new GB/s",
+                  .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_new_gbps},
+    [LABEL] = {.key = "label", .header = "result", .align = GP_ALIGN_NAME, .gap = 2,
+               .in = GP_IN_TEXT, .get = get_label},
+};
+
+const gp_part gp_compare_part = {
+    .key = "rows", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
+    .row_size = sizeof(gp_compare_row), .json_keyed_by = -1,
+    .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(VERDICT, CHANGE, BOUND, BASE_MS, NEW_MS,
+                                             BASE_GBPS, NEW_GBPS, LABEL),
+              [GP_VIEW_HTML] = GP_PART_ORDER(CHANGE, BOUND, BASE_MS, NEW_MS, BASE_NOISE,
+                                             NEW_NOISE, BASE_GBPS, NEW_GBPS)},
+};
