@@ -9,7 +9,7 @@
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/source_labels.h"
+#include "gpuprof/source_labels.h"
 
 #include <math.h>
 #include <stdlib.h>

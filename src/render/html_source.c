@@ -10,7 +10,7 @@
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_page.h"
-#include "render/source_labels.h"
+#include "gpuprof/source_labels.h"
 #include "render/svg.h"
 
 #include <math.h>

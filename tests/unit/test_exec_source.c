@@ -12,7 +12,7 @@
 #include "gpuprof/protocol.h"
 #include "gpuprof/status.h"
 #include "records/records.h"
-#include "render/source_labels.h"
+#include "gpuprof/source_labels.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
