@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 /* How a number is written for people (text, Markdown) and on a page (HTML). CSV writes
- * "%.10g" and JSON a number, whatever the format (but a flag's and an absent cell's, below);
- * an unknown number (NAN) is "-" for people, empty in CSV and null in JSON. */
+ * "%.10g" and JSON a number, whatever the format (but a flag's, an absent cell's and a
+ * count's, below); an unknown number (NAN) is "-" for people, empty in CSV and null in JSON. */
 typedef enum {
     GP_NUMBER_COLUMN = 0,   /* a cell's: the column's format */
     GP_NUMBER_WHOLE,        /* "12345" */
@@ -34,6 +34,8 @@ typedef enum {
     GP_NUMBER_ABSENT,           /* a cell's, for a key only some rows have: JSON leaves its
                                    key out; empty in CSV, "-" for people */
     GP_NUMBER_SIGNED1,          /* a change: "+12.3" */
+    GP_NUMBER_COUNT,            /* "12345678901": a count, whole in CSV too however many
+                                   digits (where "%.10g" would round it) */
     GP_NUMBER_FORMATS
 } gp_number_format;
 

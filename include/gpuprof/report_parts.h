@@ -83,4 +83,43 @@ extern const gp_part gp_rank_entry_part;
  * page's numbers between its verdict and result cells. */
 extern const gp_part gp_compare_part;
 
+/* ---- the per-line view, --source (src/report/source_part.c) ------------------------------ */
+
+/* What a kernel's lines and instructions are drawn with: the kernel and its excesses (a line's
+ * share of them); for CSV's leading columns, whose lines they are: a kernel command's result,
+ * or an exec view (gp_source_exec_line_part). */
+typedef struct {
+    const gp_source_kernel *kernel;
+    uint64_t excess, shared_excess;     /* the kernel's global and shared, over its lines */
+    const gp_result *result;            /* a result's: the result */
+    const gp_exec_source_view *view;    /* an exec view's: the view, */
+    const char *program;                /* its program, as exec's other rows give it, */
+    size_t number;                      /* its kernel's #N (0: the summary lacks it) */
+    const char *name;                   /* and the kernel's full name */
+} gp_source_context;
+
+/* The context of k's lines: k and its excesses, whose left empty. */
+gp_source_context gp_source_context_of(const gp_source_kernel *k);
+
+/* A kernel's lines (rows: gp_source_line; JSON's "lines"). Text: where the line is (file:line,
+ * or without line information its instruction by offset and access), warp instructions,
+ * global requests, global sectors per request accessed and ideal, the line's share of the
+ * kernel's global excess, shared wavefronts per shared request accessed and ideal, local
+ * sectors. HTML: the line's number and text (code: the page writes that cell), then as text
+ * from sectors per request on. CSV (a kernel command's): the result (family, variant, type,
+ * n, nx, ny, block, params) and the kernel (mangled), file, line, the offset of a line-less
+ * entry's instruction, each counter by its key, the excess. JSON: file and line (null and
+ * null without line information: read back by report/load_source.c, the loader takes no null
+ * word), the counters and the excess (read back as a check). */
+extern const gp_part gp_source_line_part;
+/* An exec report's lines in CSV: where the view comes from (source: its program; kernel_id:
+ * the kernel's #N; kernel: its name; mangled; pid; launch: the patched launch's id), then
+ * the line as a kernel command's CSV has it. */
+extern const gp_part gp_source_exec_line_part;
+/* A kernel's instructions (rows: gp_source_pc; JSON's "instructions"): text (--sass) shows
+ * each under its line, in the line part's columns (the offset and access where the line's
+ * place is); JSON their offset, the index of their line (checked against the lines by
+ * report/load_source.c), the counters and the excess. */
+extern const gp_part gp_source_pc_part;
+
 #endif

@@ -11,18 +11,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One source line of a kernel (or, without line information, one instruction). */
+/* One source line of a kernel (or, without line information, one instruction). Its counts
+ * come first, as an instruction's do, so that one column of the per-line part reads either
+ * (report/source_part.c). */
 typedef struct {
+    uint64_t counts[GP_SRC_COUNTERS];  /* its instructions' sums */
     char *file;                        /* NULL: no line information */
     uint32_t line;                     /* 0 with file NULL */
-    uint64_t counts[GP_SRC_COUNTERS];  /* its instructions' sums */
 } gp_source_line;
 
 /* One instruction, under its line. */
 typedef struct {
+    uint64_t counts[GP_SRC_COUNTERS];
     uint32_t pc;                       /* offset in the kernel's code */
     size_t line;                       /* index of its line in the kernel's lines */
-    uint64_t counts[GP_SRC_COUNTERS];
 } gp_source_pc;
 
 typedef struct {
@@ -55,5 +57,11 @@ bool gp_source_moves_memory(const uint64_t *counts);
 /* The kernel's global excess and shared excess, summed over its lines. */
 uint64_t gp_source_kernel_excess(const gp_source_kernel *k);
 uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k);
+
+/* The bytes the views keep of a line's text. */
+#define GP_SOURCE_TEXT_LEN 300
+/* Line `line` of a source file, without its indentation, in buf; "" when the file cannot be
+ * read (the per-line view shows it where the line information's path is readable). */
+void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len);
 
 #endif

@@ -246,26 +246,6 @@ char *gp_command_line_text(char *const *argv, size_t argc)
     return text;
 }
 
-void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = file ? fopen(file, "r") : NULL;
-    if (!f)
-        return;
-    char text[512];
-    for (uint32_t n = 1; fgets(text, sizeof text, f); ) {
-        const size_t got = strlen(text);
-        const bool whole = got && text[got - 1] == '\n';
-        if (n == line) {
-            const char *s = text + strspn(text, " \t");
-            snprintf(buf, len, "%.*s", (int)strcspn(s, "\r\n"), s);
-            break;
-        }
-        n += whole; /* a line longer than the buffer ends with its last piece */
-    }
-    fclose(f);
-}
-
 void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v)
 {
     if (!v->note[0])

@@ -25,9 +25,6 @@ void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
 /* A kernel's name in a --kernel-name style for text, its control characters shown as '?'. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style);
 void gp_text_format_time(char *buf, size_t len, double ms);
-/* Line `line` of a source file, without its indentation, in buf; "" when the file cannot be
- * read (the per-line view shows it where the line information's path is readable). */
-void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len);
 /* "4.19MB": bytes in decimal units (1 MB = 10^6 bytes), "-" when unknown. */
 void gp_text_format_bytes(char *buf, size_t len, double bytes);
 /* A kernel's total time, "~12.35ms" where it is an estimate (gpuprof/exec_summary.h). */

@@ -6,14 +6,12 @@
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/demangle.h"
-#include "gpuprof/source_view.h"
+#include "gpuprof/report_parts.h"
+#include "gpuprof/source_labels.h"
 #include "gpuprof/status.h"
-#include "render/cells.h"
 #include "render/html_page.h"
-#include "render/source_labels.h"
-#include "render/svg.h"
+#include "render/part.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,51 +25,45 @@ static double heat(const uint64_t *c, uint64_t global, uint64_t shared)
     return global && shared ? h / 2 : h;
 }
 
-static void ratio_cell(FILE *out, uint64_t num, uint64_t den)
+/* A line's row: the per-line part's cells, the line's text as code, in the heat colour of its
+ * share of the kernel's waste. */
+static void line_row(FILE *out, const gp_source_line *l, const gp_source_context *ctx)
 {
-    gp_html_td_num(out, "%.2f", den ? (double)num / (double)den : NAN);
-}
-
-static void line_row(FILE *out, const gp_source_line *l, uint64_t global, uint64_t shared)
-{
-    char text[300], where[32];
-    gp_source_line_text(l->file, l->line, text, sizeof text);
-    const double h = heat(l->counts, global, shared);
-    fprintf(out, "<tr style=\"background: rgba(214, 39, 40, %.2f)\">", 0.6 * h);
-    snprintf(where, sizeof where, "%u", l->line);
-    gp_html_td_text(out, l->file ? where : "?");
-    fputs("<td><code>", out);
-    gp_html_escape(out, text);
-    fputs("</code></td>", out);
-    const uint64_t *c = l->counts;
-    ratio_cell(out, c[GP_SRC_SECTORS], gp_source_requests(c));
-    ratio_cell(out, c[GP_SRC_SECTORS_IDEAL], gp_source_requests(c));
-    gp_html_td_num(out, "%.1f", global ? 100.0 * (double)gp_source_excess(c) / (double)global
-                                       : NAN);
-    ratio_cell(out, c[GP_SRC_WAVEFRONTS], gp_source_shared_requests(c));
-    ratio_cell(out, c[GP_SRC_WAVEFRONTS_IDEAL], gp_source_shared_requests(c));
-    gp_html_td_num(out, "%.0f", c[GP_SRC_LOCAL_SECTORS] ? (double)c[GP_SRC_LOCAL_SECTORS] : NAN);
+    const gp_part *t = &gp_source_line_part;
+    fprintf(out, "<tr style=\"background: rgba(214, 39, 40, %.2f)\">",
+            0.6 * heat(l->counts, ctx->excess, ctx->shared_excess));
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(t->columns[cols[i]].key, "source_text") != 0) {
+            gp_part_html_cell(out, t, cols[i], l, ctx);
+            continue;
+        }
+        char text[GP_SOURCE_TEXT_LEN];
+        const gp_cell cell = gp_part_cell(t, cols[i], l, ctx, text, sizeof text);
+        fputs("<td><code>", out);
+        gp_html_escape(out, cell.text);
+        fputs("</code></td>", out);
+    }
     fputs("</tr>\n", out);
 }
 
 /* One kernel's table under its heading (escaped here). */
 static void kernel_section(FILE *out, const char *heading, const gp_source_kernel *k)
 {
-    static const char *const titles[] = {"line", "source", "sectors/req", "ideal/req",
-                                         "excess %", "shared wf/req", "ideal/req", "local"};
     fputs("<h3>", out);
     gp_html_escape(out, heading);
     fputs("</h3>\n", out);
     if (!k->has_lines)
         fputs("<p>No line information in this kernel's code (compile with nvcc -lineinfo); "
               "JSON holds its instructions.</p>\n", out);
-    const uint64_t global = gp_source_kernel_excess(k), shared = gp_source_kernel_shared_excess(k);
+    const gp_source_context ctx = gp_source_context_of(k);
     fputs("<div class=\"scroll\"><table>\n<tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 2);
+    gp_part_html_headings(out, &gp_source_line_part, &ctx);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < k->n_lines; i++)
         if (gp_source_moves_memory(k->lines[i].counts))
-            line_row(out, &k->lines[i], global, shared);
+            line_row(out, &k->lines[i], &ctx);
     fputs("</table></div>\n", out);
 }
 
@@ -117,10 +109,11 @@ int gp_html_source(FILE *out, const gp_report *r)
 
 /* ---- exec's views ------------------------------------------------------------------------- */
 
-/* Where the kernels without lines are listed. */
+/* Where the kernels without lines are listed; whether the list has begun. */
 typedef struct {
     FILE *out;
     const gp_kernel_labels *kl;
+    bool listed;
 } exec_page;
 
 /* "#2 NAME: process 690, launch 2 of the kernel, id 7" ("#2 [3] NAME..." in a merged
@@ -146,14 +139,17 @@ static int view_section(FILE *out, const gp_source_label *l, const gp_kernel_lab
     return GP_OK;
 }
 
-/* A kernel without lines, and why: an item of a list. */
+/* A kernel without lines, and why: an item of a list, under its heading before the first. */
 static int item_without(void *ctx, size_t number, const char *kernel,
                         const gp_exec_source_view *v, const char *why)
 {
-    const exec_page *p = ctx;
+    exec_page *p = ctx;
     FILE *out = p->out;
     char tag[32 + GP_SOURCES_LEN];
     gp_source_tag(p->kl, number, v, tag, sizeof tag);
+    if (!p->listed)
+        fputs("<h3>Kernels without lines</h3>\n<ul>\n", out);
+    p->listed = true;
     fputs("<li>", out);
     gp_html_escape(out, tag);
     gp_html_escape(out, number ? gp_kernel_labels_label(p->kl, number) : kernel);
@@ -165,30 +161,15 @@ static int item_without(void *ctx, size_t number, const char *kernel,
     return GP_OK;
 }
 
-static int count_without(void *count, size_t number, const char *kernel,
-                         const gp_exec_source_view *v, const char *why)
-{
-    (void)number;
-    (void)kernel;
-    (void)v;
-    (void)why;
-    ++*(size_t *)count;
-    return GP_OK;
-}
-
 static int exec_sections(FILE *out, const gp_source_views *v)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->l[i].view->launch != GP_NO_LAUNCH)
             GP_TRY(view_section(out, &v->l[i], &v->kl));
-    size_t without = 0;
-    GP_TRY(gp_source_without_lines(v->l, v->n, v->k, v->nk, count_without, &without));
-    if (!without)
-        return GP_OK;
-    fputs("<h3>Kernels without lines</h3>\n<ul>\n", out);
-    exec_page p = {out, &v->kl};
+    exec_page p = {out, &v->kl, false};
     const int rc = gp_source_without_lines(v->l, v->n, v->k, v->nk, item_without, &p);
-    fputs("</ul>\n", out);
+    if (p.listed)
+        fputs("</ul>\n", out);
     return rc;
 }
 

@@ -1,54 +1,23 @@
-/* The per-line view of render/json_source.h: for each kernel its lines (file, line, the
- * counters of gpuprof/sass_source.h by key, and the excess over the ideal) and its
- * instructions (offset, the index of their line, the counters); exec's views say where they
- * come from besides. */
+/* The per-line view of render/json_source.h: for each kernel its lines and its instructions,
+ * the per-line view's parts (gpuprof/report_parts.h); exec's views say where they come from
+ * besides. */
 #include "render/json_source.h"
 
 #include "gpuprof/exec_source.h"
-#include "gpuprof/source_view.h"
+#include "gpuprof/report_parts.h"
 #include "render/json_out.h"
+#include "render/part.h"
 
-static void add_counts(cJSON *o, const uint64_t *c)
-{
-    for (int k = 0; k < GP_SRC_COUNTERS; k++)
-        cJSON_AddNumberToObject(o, gp_source_keys[k], (double)c[k]);
-    cJSON_AddNumberToObject(o, "excess_sectors", (double)gp_source_excess(c));
-}
-
-static cJSON *line_json(const gp_source_line *l)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (l->file) {
-        cJSON_AddStringToObject(o, "file", l->file);
-        cJSON_AddNumberToObject(o, "line", l->line);
-    } else {
-        cJSON_AddNullToObject(o, "file");
-        cJSON_AddNullToObject(o, "line");
-    }
-    add_counts(o, l->counts);
-    return o;
-}
-
-static cJSON *pc_json(const gp_source_pc *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "pc", p->pc);
-    cJSON_AddNumberToObject(o, "line", (double)p->line);
-    add_counts(o, p->counts);
-    return o;
-}
+#include <math.h>
 
 static cJSON *kernel_json(const gp_source_kernel *k)
 {
+    const gp_source_context ctx = gp_source_context_of(k);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddBoolToObject(o, "has_lines", k->has_lines);
-    cJSON *lines = cJSON_AddArrayToObject(o, "lines");
-    for (size_t i = 0; i < k->n_lines; i++)
-        cJSON_AddItemToArray(lines, line_json(&k->lines[i]));
-    cJSON *pcs = cJSON_AddArrayToObject(o, "instructions");
-    for (size_t i = 0; i < k->n_pcs; i++)
-        cJSON_AddItemToArray(pcs, pc_json(&k->pcs[i]));
+    gp_part_json(o, &gp_source_line_part, k->lines, k->n_lines, &ctx);
+    gp_part_json(o, &gp_source_pc_part, k->pcs, k->n_pcs, &ctx);
     return o;
 }
 
@@ -68,10 +37,7 @@ static cJSON *exec_view_json(const gp_exec_source_view *v, bool merged)
         cJSON_AddNumberToObject(o, "source", (double)v->input);
     cJSON_AddNumberToObject(o, "pid", v->pid);
     gp_json_add_code(o, "code", v->code);
-    if (v->launch == GP_NO_LAUNCH)
-        cJSON_AddNullToObject(o, "launch");
-    else
-        cJSON_AddNumberToObject(o, "launch", (double)v->launch);
+    gp_json_add_number(o, "launch", v->launch == GP_NO_LAUNCH ? NAN : (double)v->launch);
     if (v->note)
         cJSON_AddStringToObject(o, "note", v->note);
     else

@@ -20,6 +20,7 @@ static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_PERCENT2] = "%.2f%%", [GP_NUMBER_PERCENT1] = "%.1f%%",
     [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f%%",
     [GP_NUMBER_RATIO2] = "%.2fx", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
+    [GP_NUMBER_COUNT] = "%.0f",
 };
 static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
@@ -28,6 +29,7 @@ static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_MS_ESTIMATED] = "~%.4f", [GP_NUMBER_BYTES_ESTIMATED] = "~%.0f",
     [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f",
     [GP_NUMBER_RATIO2] = "%.2f", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
+    [GP_NUMBER_COUNT] = "%.0f",
 };
 
 void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
@@ -117,14 +119,18 @@ void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
     fputc('\n', out);
 }
 
-/* A cell's CSV text: its word, or its number in `number`. */
+/* A cell's CSV text: its word, or its number in `number` ("%.10g", a count whole however
+ * many digits: exact below 2^53). */
 static const char *csv_text(const gp_part *t, size_t c, const void *row, const void *ctx,
                             char *buf, char (*number)[64])
 {
     const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, CELL_LEN);
     if (cell.text)
         return cell.text;
-    gp_csv_number(*number, sizeof *number, cell.number);
+    if (cell.format == GP_NUMBER_COUNT && isfinite(cell.number))
+        snprintf(*number, sizeof *number, "%.0f", cell.number);
+    else
+        gp_csv_number(*number, sizeof *number, cell.number);
     return *number;
 }
 
@@ -199,19 +205,24 @@ void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
-    for (size_t i = 0; i < n; i++) {
-        const gp_part_column *col = &t->columns[cols[i]];
-        char buf[CELL_LEN];
-        const gp_cell cell = gp_part_cell(t, cols[i], row, ctx, buf, sizeof buf);
-        if (!cell.text) {
-            html_number(out, col, &cell);
-        } else if (col->html_class) {
-            fprintf(out, "<td class=\"%s\">", col->html_class);
-            gp_html_escape(out, cell.text);
-            fputs("</td>", out);
-        } else {
-            gp_html_td_text(out, cell.text);
-        }
+    for (size_t i = 0; i < n; i++)
+        gp_part_html_cell(out, t, cols[i], row, ctx);
+}
+
+void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
+                       const void *ctx)
+{
+    const gp_part_column *col = &t->columns[c];
+    char buf[CELL_LEN];
+    const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
+    if (!cell.text) {
+        html_number(out, col, &cell);
+    } else if (col->html_class) {
+        fprintf(out, "<td class=\"%s\">", col->html_class);
+        gp_html_escape(out, cell.text);
+        fputs("</td>", out);
+    } else {
+        gp_html_td_text(out, cell.text);
     }
 }
 

@@ -42,6 +42,9 @@ void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void
 /* The heading cells alone (<th>: a number column's, or one whose page class starts "num",
  * of class "num"), for a part whose table has cells of its own around the part's. */
 void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx);
+/* The cell of column c alone, for a part that writes a cell of its own among its cells. */
+void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
+                       const void *ctx);
 
 /* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
  * the key column's word) of `parent`. */

@@ -1,14 +1,14 @@
 /* exec --source's per-line views as text (render/text_exec_lines.h): each view's table as
  * text_source.c writes the kernel commands' (the worst lines first, --sass the instructions),
  * headed by the kernel's #N and name and the launch patched; then, in #N order, the kernels
- * that have no lines and why (render/source_labels.h). Of a kernel that ran several codes,
+ * that have no lines and why (gpuprof/source_labels.h). Of a kernel that ran several codes,
  * the view of its variant with the most calls; with --wide every variant's (JSON, CSV and
  * HTML hold them all). */
 #include "render/text_exec_lines.h"
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/status.h"
-#include "render/source_labels.h"
+#include "gpuprof/source_labels.h"
 #include "render/text_layout.h"
 #include "render/text_source.h"
 

@@ -6,9 +6,11 @@
 #include "render/text_source.h"
 
 #include "gpuprof/demangle.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/part.h"
 #include "render/text_layout.h"
 
 #include <stdio.h>
@@ -17,14 +19,6 @@
 
 /* Lines shown per kernel; the rest are counted below the table (JSON holds them all). */
 #define SHOWN_LINES 12
-
-/* ---- the source text ----------------------------------------------------------------------- */
-
-static const char *base_name(const char *path)
-{
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    return slash ? slash + 1 : path;
-}
 
 /* ---- order --------------------------------------------------------------------------------- */
 
@@ -50,97 +44,26 @@ static int worst_first(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
-/* ---- cells --------------------------------------------------------------------------------- */
+/* ---- rows ------------------------------------------------------------------------------ */
 
-static void add_count(gp_text_table *t, uint64_t v)
+/* A line's row (the per-line part's), and its source text under it where the file as the line
+ * information names it can be read. */
+static void add_line_row(gp_text_table *t, const gp_source_line *l, const gp_source_context *ctx)
 {
-    if (v)
-        gp_table_cellf(t, "%llu", (unsigned long long)v);
-    else
-        gp_table_cell(t, "-");
-}
-
-static void add_ratio(gp_text_table *t, uint64_t num, uint64_t den)
-{
-    if (den)
-        gp_table_cellf(t, "%.2f", (double)num / (double)den);
-    else
-        gp_table_cell(t, "-");
-}
-
-/* The counts' cells, from `inst` to `local`. */
-static void add_counts(gp_text_table *t, const uint64_t *c, uint64_t kernel_excess)
-{
-    const uint64_t req = gp_source_requests(c), shared = gp_source_shared_requests(c);
-    add_count(t, c[GP_SRC_INST]);
-    add_count(t, req);
-    add_ratio(t, c[GP_SRC_SECTORS], req);
-    add_ratio(t, c[GP_SRC_SECTORS_IDEAL], req);
-    if (gp_source_excess(c) && kernel_excess)
-        gp_table_cellf(t, "%.1f%%", 100.0 * (double)gp_source_excess(c) / (double)kernel_excess);
-    else
-        gp_table_cell(t, "-");
-    add_ratio(t, c[GP_SRC_WAVEFRONTS], shared);
-    add_ratio(t, c[GP_SRC_WAVEFRONTS_IDEAL], shared);
-    add_count(t, c[GP_SRC_LOCAL_SECTORS]);
-}
-
-/* What an instruction does, in words, from what it counted. */
-static const char *access_of(const uint64_t *c)
-{
-    if (c[GP_SRC_GLOBAL_LD])
-        return "global load";
-    if (c[GP_SRC_GLOBAL_ST])
-        return "global store";
-    if (c[GP_SRC_SHARED_LD])
-        return "shared load";
-    if (c[GP_SRC_SHARED_ST])
-        return "shared store";
-    if (c[GP_SRC_LOCAL_LD])
-        return "local load";
-    if (c[GP_SRC_LOCAL_ST])
-        return "local store";
-    return c[GP_SRC_SECTORS] || c[GP_SRC_WAVEFRONTS] ? "memory" : "";
-}
-
-/* A line's row, and its source text under it (the file as the line information names it,
- * when it can be read); without line information a "line" is one instruction, named by its
- * offset and what it does. */
-static void add_line_row(gp_text_table *t, const gp_source_kernel *k, const gp_source_line *l,
-                         uint64_t kernel_excess)
-{
-    char where[96], text[300];
-    gp_table_row(t);
-    text[0] = '\0';
-    if (l->file) {
-        snprintf(where, sizeof where, "%s:%u", base_name(l->file), l->line);
-        gp_source_line_text(l->file, l->line, text, sizeof text);
-    } else {
-        const size_t i = (size_t)(l - k->lines);
-        snprintf(where, sizeof where, "?");
-        for (size_t p = 0; p < k->n_pcs; p++)
-            if (k->pcs[p].line == i) {
-                snprintf(where, sizeof where, "+0x%04x %s", k->pcs[p].pc, access_of(l->counts));
-                break;
-            }
-    }
-    gp_table_cell(t, where);
-    add_counts(t, l->counts, kernel_excess);
+    gp_part_text_row(t, &gp_source_line_part, l, ctx);
+    char text[GP_SOURCE_TEXT_LEN];
+    gp_source_line_text(l->file, l->line, text, sizeof text);
     if (text[0])
         gp_table_note(t, text, 4);
 }
 
-static void add_instruction_rows(gp_text_table *t, const gp_source_kernel *k, size_t line,
-                                 uint64_t kernel_excess)
+/* --sass: the line's instructions that move memory, in the line's columns. */
+static void add_instruction_rows(gp_text_table *t, size_t line, const gp_source_context *ctx)
 {
-    for (size_t p = 0; p < k->n_pcs; p++) {
-        const gp_source_pc *pc = &k->pcs[p];
-        if (pc->line != line || !gp_source_moves_memory(pc->counts))
-            continue;
-        gp_table_row(t);
-        gp_table_cellf(t, "  +0x%04x %s", pc->pc, access_of(pc->counts));
-        add_counts(t, pc->counts, kernel_excess);
-    }
+    const gp_source_kernel *k = ctx->kernel;
+    for (size_t p = 0; p < k->n_pcs; p++)
+        if (k->pcs[p].line == line && gp_source_moves_memory(k->pcs[p].counts))
+            gp_part_text_row(t, &gp_source_pc_part, &k->pcs[p], ctx);
 }
 
 /* ---- one kernel ------------------------------------------------------------------------------ */
@@ -169,8 +92,9 @@ static int kernel_heading(FILE *out, const char *heading, const gp_source_kernel
 }
 
 /* The table's rows and notes: the lines that move memory, the worst first. */
-static int fill_table(gp_text_table *t, const gp_source_kernel *k, const gp_render_options *o)
+static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_render_options *o)
 {
+    const gp_source_kernel *k = ctx->kernel;
     ranked_line *order = malloc((k->n_lines ? k->n_lines : 1) * sizeof *order);
     if (!order)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
@@ -179,12 +103,11 @@ static int fill_table(gp_text_table *t, const gp_source_kernel *k, const gp_rend
         if (gp_source_moves_memory(k->lines[i].counts))
             order[moving++] = (ranked_line){&k->lines[i], i};
     qsort(order, moving, sizeof *order, worst_first);
-    const uint64_t excess = gp_source_kernel_excess(k);
     const size_t shown = o && o->wide ? moving : moving < SHOWN_LINES ? moving : SHOWN_LINES;
     for (size_t i = 0; i < shown; i++) {
-        add_line_row(t, k, order[i].line, excess);
+        add_line_row(t, order[i].line, ctx);
         if (o && o->sass)
-            add_instruction_rows(t, k, order[i].index, excess);
+            add_instruction_rows(t, order[i].index, ctx);
     }
     free(order);
     if (moving == 0)
@@ -205,18 +128,12 @@ static int fill_table(gp_text_table *t, const gp_source_kernel *k, const gp_rend
 int gp_text_source_kernel(FILE *out, const char *heading, const gp_source_kernel *k,
                           const gp_render_options *o)
 {
-    static const gp_column_spec columns[] = {
-        {"line", GP_COLUMN_LEFT, 0},        {"inst", GP_COLUMN_RIGHT, 2},
-        {"req", GP_COLUMN_RIGHT, 2},        {"sect/req", GP_COLUMN_RIGHT, 2},
-        {"ideal/req", GP_COLUMN_RIGHT, 2},  {"excess", GP_COLUMN_RIGHT, 2},
-        {"shm wf/req", GP_COLUMN_RIGHT, 2}, {"ideal/req", GP_COLUMN_RIGHT, 2},
-        {"local", GP_COLUMN_RIGHT, 2},
-    };
     GP_TRY(kernel_heading(out, heading, k, o));
+    const gp_source_context ctx = gp_source_context_of(k);
     gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
-    int rc = fill_table(&t, k, o);
+    gp_table_init(&t, gp_source_line_part.n_key);
+    gp_part_text_columns(&t, &gp_source_line_part, &ctx);
+    int rc = fill_table(&t, &ctx, o);
     if (rc == GP_OK)
         rc = gp_table_print(out, &t, gp_text_width(o));
     gp_table_free(&t);

@@ -1,77 +1,73 @@
-/* The per-line view of report/load_source.h. */
+/* The per-line view of report/load_source.h: each kernel's lines and instructions through
+ * their parts (gpuprof/report_parts.h), a line's file and line beside. */
 #include "report/load_source.h"
 
-#include "gpuprof/source_view.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "report/load_parts.h"
+#include "report/part_load.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-#define COUNT_LIMIT 9007199254740992ull /* 2^53: counts are exact in a JSON number below */
-
-static int read_counts(gp_json_reader *rd, const cJSON *o, uint64_t *c)
-{
-    for (int k = 0; k < GP_SRC_COUNTERS; k++)
-        GP_TRY(gp_json_get_integer(rd, o, gp_source_keys[k], 0, COUNT_LIMIT, &c[k]));
-    uint64_t excess;
-    GP_TRY(gp_json_get_integer(rd, o, "excess_sectors", 0, COUNT_LIMIT, &excess));
-    return gp_json_expect(rd, "excess_sectors", excess == gp_source_excess(c),
-                          "sectors minus ideal_sectors (0 when fewer)");
-}
 
 static void *grow(void *v, size_t n, size_t size)
 {
     return realloc(v, (n + 1) * size);
 }
 
-static int read_line(gp_json_reader *rd, const cJSON *o, void *kernel)
+/* The rows of part t, o[t->key]: an array that must be there. */
+static int read_part(gp_json_reader *rd, const cJSON *o, const gp_part *t, void **rows,
+                     size_t *n)
 {
-    gp_source_kernel *k = kernel;
-    gp_source_line *lines = grow(k->lines, k->n_lines, sizeof *lines);
-    if (!lines)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    k->lines = lines;
-    gp_source_line *l = &lines[k->n_lines++];
-    *l = (gp_source_line){0};
-    const cJSON *file;
-    GP_TRY(gp_json_need(rd, o, "file", &file));
-    if (!cJSON_IsNull(file)) {
-        uint64_t line;
-        GP_TRY(gp_json_get_string_copy(rd, o, "file", &l->file, false));
-        GP_TRY(gp_json_get_integer(rd, o, "line", 1, UINT32_MAX, &line));
-        l->line = (uint32_t)line;
-    } else {
-        const cJSON *line;
-        GP_TRY(gp_json_need(rd, o, "line", &line));
-        GP_TRY(gp_json_expect(rd, "line", cJSON_IsNull(line), "null when file is null"));
-    }
-    return read_counts(rd, o, l->counts);
+    const cJSON *a;
+    GP_TRY(gp_json_get_array(rd, o, t->key, &a));
+    return gp_part_load(rd, o, t, rows, n);
 }
 
-static int read_pc(gp_json_reader *rd, const cJSON *o, void *kernel)
+/* The next line's file and line: a string and a whole number, or null and null (the part's
+ * loader takes no null word). */
+static int read_place(gp_json_reader *rd, const cJSON *o, void *next_line)
 {
-    gp_source_kernel *k = kernel;
-    uint64_t pc, line;
-    GP_TRY(gp_json_get_integer(rd, o, "pc", 0, UINT32_MAX, &pc));
-    GP_TRY(gp_json_get_integer(rd, o, "line", 0, UINT64_MAX, &line));
-    GP_TRY(gp_json_expect(rd, "line", line < k->n_lines, "the index of one of the lines"));
-    gp_source_pc *pcs = grow(k->pcs, k->n_pcs, sizeof *pcs);
-    if (!pcs)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    k->pcs = pcs;
-    gp_source_pc *p = &pcs[k->n_pcs++];
-    *p = (gp_source_pc){.pc = (uint32_t)pc, .line = (size_t)line};
-    return read_counts(rd, o, p->counts);
+    gp_source_line *l = (*(gp_source_line **)next_line)++;
+    const cJSON *file, *line;
+    GP_TRY(gp_json_need(rd, o, "file", &file));
+    if (cJSON_IsNull(file)) {
+        GP_TRY(gp_json_need(rd, o, "line", &line));
+        return gp_json_expect(rd, "line", cJSON_IsNull(line), "null when file is null");
+    }
+    uint64_t number;
+    GP_TRY(gp_json_get_string_copy(rd, o, "file", &l->file, false));
+    GP_TRY(gp_json_get_integer(rd, o, "line", 1, UINT32_MAX, &number));
+    l->line = (uint32_t)number;
+    return GP_OK;
+}
+
+/* Each instruction's line is one of the kernel's. */
+static int check_instruction_lines(gp_json_reader *rd, const gp_source_kernel *k)
+{
+    for (size_t i = 0; i < k->n_pcs; i++)
+        if (k->pcs[i].line >= k->n_lines) {
+            const size_t at = gp_json_enter_key(rd, gp_source_pc_part.key);
+            gp_json_enter_index(rd, i);
+            const int rc = gp_json_expect(rd, "line", false, "the index of one of the lines");
+            gp_json_leave(rd, at);
+            return rc;
+        }
+    return GP_OK;
 }
 
 /* A kernel's name, lines and instructions, into k (zeroed). */
 static int read_view(gp_json_reader *rd, const cJSON *o, gp_source_kernel *k)
 {
+    void *rows;
     GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &k->kernel, false));
     GP_TRY(gp_json_get_bool(rd, o, "has_lines", &k->has_lines));
-    GP_TRY(gp_json_read_objects(rd, o, "lines", read_line, k));
-    return gp_json_read_objects(rd, o, "instructions", read_pc, k);
+    GP_TRY(read_part(rd, o, &gp_source_line_part, &rows, &k->n_lines));
+    k->lines = rows;
+    gp_source_line *next_line = k->lines;
+    GP_TRY(gp_json_read_objects(rd, o, gp_source_line_part.key, read_place, &next_line));
+    GP_TRY(read_part(rd, o, &gp_source_pc_part, &rows, &k->n_pcs));
+    k->pcs = rows;
+    return check_instruction_lines(rd, k);
 }
 
 static int read_kernel(gp_json_reader *rd, const cJSON *o, void *result)

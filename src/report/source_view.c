@@ -1,9 +1,10 @@
 /* The per-line view of gpuprof/source_view.h: instructions grouped by kernel, then by file
- * and line. */
+ * and line; a line's text read from its file. */
 #include "gpuprof/source_view.h"
 
 #include "gpuprof/status.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,4 +228,24 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
         }
     }
     return GP_OK;
+}
+
+void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f)
+        return;
+    char text[512];
+    for (uint32_t n = 1; fgets(text, sizeof text, f); ) {
+        const size_t got = strlen(text);
+        const bool whole = got && text[got - 1] == '\n';
+        if (n == line) {
+            const char *s = text + strspn(text, " \t");
+            snprintf(buf, len, "%.*s", (int)strcspn(s, "\r\n"), s);
+            break;
+        }
+        n += whole; /* a line longer than the buffer ends with its last piece */
+    }
+    fclose(f);
 }

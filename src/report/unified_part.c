@@ -172,5 +172,8 @@ const gp_part *const gp_report_parts[] = {
     &gp_rank_cell_part,
     &gp_rank_entry_part,
     &gp_compare_part,
+    &gp_source_line_part,
+    &gp_source_exec_line_part,
+    &gp_source_pc_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

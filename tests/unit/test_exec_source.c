@@ -10,9 +10,10 @@
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/protocol.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "records/records.h"
-#include "render/source_labels.h"
+#include "gpuprof/source_labels.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -313,9 +314,25 @@ static void why_no_view(void)
            "counters; an unprofiled one is not listed");
 }
 
+/* The per-line parts name each counter by its key (gpuprof/sass_source.h), in the counters'
+ * order, as JSON and CSV always have. */
+static void part_keys(void)
+{
+    const gp_part *parts[] = {&gp_source_line_part, &gp_source_exec_line_part,
+                              &gp_source_pc_part};
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+        int k = 0;
+        for (size_t c = 0; c < parts[p]->n_columns && k < GP_SRC_COUNTERS; c++)
+            k += strcmp(parts[p]->columns[c].key, gp_source_keys[k]) == 0;
+        tap_ok(k == GP_SRC_COUNTERS, "source: the %s part names every counter by its key, "
+               "in order", parts[p]->key);
+    }
+}
+
 void test_exec_source(void)
 {
     why_no_view();
+    part_keys();
     check_case("source", source_case);
     bad_records();
     application_runs();

@@ -2,8 +2,8 @@
  * shows them: by their kernel's #N (gpuprof/kernel_labels.h), then as the report holds them
  * (by file, process and launch); each with its kernel's full name, its number and the
  * patched launch's place among the kernel's launches. Text, CSV and HTML list them alike. */
-#ifndef GPUPROF_RENDER_SOURCE_LABELS_H
-#define GPUPROF_RENDER_SOURCE_LABELS_H
+#ifndef GPUPROF_SOURCE_LABELS_H
+#define GPUPROF_SOURCE_LABELS_H
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"

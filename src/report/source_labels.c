@@ -1,5 +1,5 @@
-/* The exec views of render/source_labels.h, labelled and ordered. */
-#include "render/source_labels.h"
+/* The exec views of gpuprof/source_labels.h, labelled and ordered. */
+#include "gpuprof/source_labels.h"
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/status.h"
