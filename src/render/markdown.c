@@ -5,6 +5,7 @@
  * reads as a heading, quote, list or rule escaped, inline markup characters escaped, and
  * consecutive lines kept apart by hard line breaks. A blank line parts tables from prose. */
 #include "render/markdown.h"
+#include "render/markdown_table.h"
 
 #include "gpuprof/status.h"
 #include "render/text.h"
@@ -12,48 +13,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Before each table line in the text written first, so that the prose pass knows it. */
-#define TABLE_LINE '\x01'
-
-/* ---- tables ---------------------------------------------------------------------------- */
-
-/* Inline characters that would be read as markup, or end a cell ('|'), escaped. */
-static void put_escaped(FILE *out, const char *s, bool cell)
-{
-    for (; *s; s++) {
-        if (strchr("\\`*_<>[]~", *s) || (cell && *s == '|'))
-            fputc('\\', out);
-        fputc(*s == '\n' ? ' ' : *s, out);
-    }
-}
-
-static void put_row(FILE *out, const gp_text_table *t, const gp_text_row *row)
-{
-    fputc(TABLE_LINE, out);
-    fputc('|', out);
-    for (size_t c = 0; c < t->n_columns; c++) {
-        const char *text = !row ? t->columns[c].title
-                           : row->cells ? row->cells[c]
-                           : c == 0 ? row->line : NULL;
-        fputc(' ', out);
-        put_escaped(out, text ? text : "", true);
-        fputs(" |", out);
-    }
-    fputc('\n', out);
-}
-
-void gp_markdown_table(FILE *out, const gp_text_table *t)
-{
-    put_row(out, t, NULL);
-    fputc(TABLE_LINE, out);
-    fputc('|', out);
-    for (size_t c = 0; c < t->n_columns; c++)
-        fputs(t->columns[c].kind == GP_COLUMN_RIGHT ? " ---: |" : " --- |", out);
-    fputc('\n', out);
-    for (size_t r = 0; r < t->n_rows; r++)
-        put_row(out, t, &t->rows[r]);
-}
 
 /* ---- prose ----------------------------------------------------------------------------- */
 
@@ -75,7 +34,7 @@ static void put_prose(FILE *out, const char *s, size_t n)
         if (*line && strchr("#>-+*=|", *line))
             fputc('\\', out);
     }
-    put_escaped(out, line + digits, false);
+    gp_markdown_escaped(out, line + digits, false);
     free(line);
 }
 
@@ -87,7 +46,7 @@ static void put_markdown(FILE *out, const char *text)
     for (const char *s = text; *s;) {
         const char *end = strchr(s, '\n');
         const size_t n = end ? (size_t)(end - s) : strlen(s);
-        const bool table = *s == TABLE_LINE;
+        const bool table = *s == GP_MARKDOWN_TABLE_LINE;
         const bool blank = !table && strspn(s, " ") == n;
         if (table) {
             if (before == PROSE)

@@ -2,7 +2,7 @@
  * paragraphs. Spaces are held back until text follows them, so that no line ends in one. */
 #include "render/text_layout.h"
 
-#include "render/markdown.h"
+#include "render/markdown_table.h"
 
 #include "gpuprof/hashmap.h"
 #include "gpuprof/kernel_name.h"

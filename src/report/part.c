@@ -25,7 +25,8 @@ size_t gp_part_columns(const gp_part *t, gp_part_view view, const void *ctx, siz
     size_t shown = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t c = order->n ? order->columns[i] : i;
-        if (c < t->n_columns && shown < GP_PART_MAX_COLUMNS && gp_part_shows(t, c, 1u << view, ctx))
+        const bool room = shown < GP_PART_MAX_COLUMNS;
+        if (c < t->n_columns && room && gp_part_shows(t, c, 1u << view, ctx))
             cols[shown++] = c;
     }
     return shown;
