@@ -122,4 +122,34 @@ extern const gp_part gp_source_exec_line_part;
  * report/load_source.c), the counters and the excess. */
 extern const gp_part gp_source_pc_part;
 
+/* ---- an exec report's launches, --launches (src/report/launches_part.c) ------------------- */
+
+/* What a launch's columns read besides the launch (gp_exec_launch, of r->exec.launches). */
+typedef struct {
+    const gp_report *r;
+    const gp_kernel_labels *labels;  /* CSV: the kernel's #N (NULL: no CSV rows) */
+    const char *const *programs;     /* CSV: the programs' command lines, by
+                                        gp_launch_program (NULL: no CSV rows) */
+    bool graphs;                     /* text: some launch ran as a graph node, a column says
+                                        which */
+} gp_launches_context;
+
+/* A row per launch. Text: its process, id, device, stream, graph node (where some launch ran
+ * as one), grid, block, shared memory and time, before the view's own how, metrics and
+ * kernel. CSV: kind (kernel), program, pid, id, kernel, mangled, device, context, stream,
+ * grid, block, shared_bytes, duration_ms, profiled, graph, graph_node, then after the
+ * metrics how, note, kernel_id and variant. JSON's launches: a merged report's source, pid,
+ * id, kernel, mangled, code, device, context, stream, then after the view's grid and block
+ * shared_bytes, duration_ms, profiled, graph and graph_node (how, note, passes and metrics
+ * the view's); read back but for source, mangled and code (the loader's). */
+extern const gp_part gp_launch_part;
+/* Where the views' own values go among the part's columns, by the place in the view's
+ * order: CSV's metrics before its column GP_LAUNCH_CSV_METRICS_AT (the columns after them
+ * came later, and no earlier column moved), JSON's grid and block before its column
+ * GP_LAUNCH_JSON_SHAPE_AT. */
+enum { GP_LAUNCH_CSV_METRICS_AT = 16, GP_LAUNCH_JSON_SHAPE_AT = 9 };
+/* The program a launch ran in: 0 for a report's own; in a merged report its source's index,
+ * or n_sources for a launch a merge of an older gpuprof did not tie to its source. */
+size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l);
+
 #endif

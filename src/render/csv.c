@@ -10,7 +10,6 @@
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/metrics.h"
-#include "gpuprof/origin_names.h"
 #include "gpuprof/registry.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
@@ -96,12 +95,6 @@ static void set_variant(row_cells *c, size_t i, unsigned variant)
         set_u64(c, i, variant);
     else
         c->text[i] = "";
-}
-
-static void set_int(row_cells *c, size_t i, long long v)
-{
-    snprintf(c->scratch[i], CELL_LEN, "%lld", v);
-    c->text[i] = c->scratch[i];
 }
 
 static void set_number(row_cells *c, size_t i, double v)
@@ -372,30 +365,12 @@ int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o
 
 /* ---- gpuprof exec: a row per kernel of each program, or per launch --------------------- */
 
-/* The cells every exec row has: kind (kernel; copies and memsets may join), the program. */
-enum { E_KIND, E_SOURCE };
-/* A launch's own cells. */
+/* A launch's cells are its part's (gp_launch_part), the metrics between. A kernel's own
+ * cells: kind (kernel; copies and memsets may join), the program, its calls and their times;
+ * then the cells only copies, memsets and unified-memory counters fill
+ * (render/csv_activities.c), empty on a kernel's row. */
 enum {
-    L_KIND = E_KIND, L_SOURCE = E_SOURCE, L_PID, L_ID, L_KERNEL, L_MANGLED, L_DEVICE,
-    L_CONTEXT, L_STREAM, L_GRID, L_BLOCK, L_SHARED, L_DURATION, L_PROFILED, L_GRAPH,
-    L_GRAPH_NODE,
-    L_HOW, L_NOTE,  /* after every metric: added with graph profiling, they move no column */
-    L_KERNEL_ID,    /* the kernel's number, #N of the other views (gpuprof/kernel_labels.h) */
-    L_VARIANT,      /* its code's variant of the kernel; empty when the kernel ran one code */
-    L_COUNT
-};
-static const char *const launch_columns[L_COUNT] = {
-    [L_KIND] = "kind", [L_SOURCE] = "source", [L_PID] = "pid", [L_ID] = "id",
-    [L_KERNEL] = "kernel", [L_MANGLED] = "mangled", [L_DEVICE] = "device",
-    [L_CONTEXT] = "context", [L_STREAM] = "stream", [L_GRID] = "grid", [L_BLOCK] = "block",
-    [L_SHARED] = "shared_bytes", [L_DURATION] = "duration_ms", [L_PROFILED] = "profiled",
-    [L_GRAPH] = "graph", [L_GRAPH_NODE] = "graph_node", [L_HOW] = "how", [L_NOTE] = "note",
-    [L_KERNEL_ID] = "kernel_id", [L_VARIANT] = "variant",
-};
-/* A kernel's own cells: its calls and their times; then the cells only copies, memsets and
- * unified-memory counters fill (render/csv_activities.c), empty on a kernel's row. */
-enum {
-    K_KIND = E_KIND, K_SOURCE = E_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
+    K_KIND, K_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
     K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS,
     K_TIMED, K_ESTIMATED,  /* after every metric: added with estimated totals, they move no
                               column; empty on the other activities' rows */
@@ -404,7 +379,7 @@ enum {
     K_VARIANT,             /* the variant of a kernel that ran several codes; else empty */
     K_COUNT
 };
-_Static_assert(R_COUNT <= MAX_CELLS && L_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
+_Static_assert(R_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
               "a row's own cells fit row_cells");
 static const char *const kernel_columns[K_COUNT] = {
     [K_KIND] = "kind", [K_SOURCE] = "source", [K_KERNEL] = "kernel",
@@ -421,13 +396,15 @@ static const char *const kernel_columns[K_COUNT] = {
 static int exec_layout(gp_csv_layout *l, bool per_launch, const gp_exec_info *e)
 {
     l->stats = !per_launch;
-    GP_TRY(per_launch ? gp_csv_layout_fixed(l, launch_columns, L_HOW)
+    GP_TRY(per_launch ? gp_part_csv_layout_from(l, &gp_launch_part, NULL, 0,
+                                                GP_LAUNCH_CSV_METRICS_AT)
                       : gp_csv_layout_fixed(l, kernel_columns, K_TIMED));
     GP_TRY(gp_csv_layout_catalogue(l));
     if (e && e->n_launches)
         GP_TRY(add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
                                     sizeof e->launches[0]));
-    return per_launch ? gp_csv_layout_fixed_from(l, launch_columns, L_HOW, L_COUNT)
+    return per_launch ? gp_part_csv_layout_from(l, &gp_launch_part, NULL,
+                                                GP_LAUNCH_CSV_METRICS_AT, SIZE_MAX)
                       : gp_csv_layout_fixed_from(l, kernel_columns, K_TIMED, K_COUNT);
 }
 
@@ -462,49 +439,15 @@ static int programs_of(const gp_report *r, programs *p)
     return GP_OK;
 }
 
-/* The row of programs a launch belongs to. */
-static size_t program_index(const gp_report *r, const gp_exec_launch *l)
-{
-    if (!r->n_sources)
-        return 0;
-    return l->input < r->n_sources ? l->input : r->n_sources;
-}
-
-static void launch_cells(const gp_exec_launch *l, const char *program,
-                         const gp_kernel_labels *kl, row_cells *c)
-{
-    c->text[L_KIND] = "kernel";
-    c->text[L_SOURCE] = program;
-    set_int(c, L_PID, l->pid);
-    set_u64(c, L_ID, l->id);
-    c->text[L_KERNEL] = l->kernel;
-    c->text[L_MANGLED] = l->mangled ? l->mangled : "";
-    set_int(c, L_DEVICE, l->device);
-    set_u64(c, L_CONTEXT, l->context);
-    set_u64(c, L_STREAM, l->stream);
-    set_dim(c, L_GRID, l->grid);
-    set_dim(c, L_BLOCK, l->block);
-    set_u64(c, L_SHARED, l->shared_bytes);
-    set_number(c, L_DURATION, l->duration_ms >= 0 ? l->duration_ms : NAN);
-    c->text[L_PROFILED] = l->profiled ? "yes" : "no";
-    set_u64(c, L_GRAPH, l->graph);
-    set_u64(c, L_GRAPH_NODE, l->graph_node);
-    gp_origins_join(l->origins, "+", c->scratch[L_HOW], CELL_LEN);
-    c->text[L_HOW] = c->scratch[L_HOW];
-    c->text[L_NOTE] = l->note ? l->note : "";
-    set_u64(c, L_KERNEL_ID, gp_kernel_labels_number(kl, l->kernel, l->variant));
-    set_variant(c, L_VARIANT, l->variant);
-}
-
 static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,
                            const programs *p, const gp_kernel_labels *kl)
 {
+    const gp_launches_context ctx = {.r = r, .labels = kl,
+                                     .programs = (const char *const *)p->text};
     for (size_t i = 0; i < r->exec.n_launches; i++) {
         const gp_exec_launch *launch = &r->exec.launches[i];
-        row_cells cells;
-        launch_cells(launch, p->text[program_index(r, launch)], kl, &cells);
-        const gp_csv_row row = {.fixed = cells.text, .metrics = &launch->metrics};
-        gp_csv_layout_row(out, l, &row);
+        const gp_csv_row metrics = {.metrics = &launch->metrics};
+        gp_part_csv_layout_row_with(out, l, &gp_launch_part, launch, &ctx, &metrics);
     }
 }
 
@@ -594,13 +537,13 @@ static void group_by_program(const gp_report *r, const programs *p, gp_exec_laun
 {
     memset(first, 0, (p->n + 1) * sizeof *first);
     for (size_t i = 0; i < r->exec.n_launches; i++)
-        first[program_index(r, &r->exec.launches[i]) + 1]++;
+        first[gp_launch_program(r, &r->exec.launches[i]) + 1]++;
     for (size_t g = 0; g < p->n; g++)
         first[g + 1] += first[g];
     size_t *next = first + p->n + 1;  /* the second half of the caller's array */
     memcpy(next, first, p->n * sizeof *first);
     for (size_t i = 0; i < r->exec.n_launches; i++)
-        grouped[next[program_index(r, &r->exec.launches[i])]++] = r->exec.launches[i];
+        grouped[next[gp_launch_program(r, &r->exec.launches[i])]++] = r->exec.launches[i];
 }
 
 static int write_kernels(FILE *out, const gp_csv_layout *l, const gp_report *r,

@@ -245,26 +245,15 @@ static void add_origins(cJSON *o, const gp_exec_launch *l)
     gp_json_add_string_or_null(o, "note", l->note);
 }
 
-static cJSON *exec_launch_json(const gp_exec_launch *l, bool merged)
+/* A launch: its part's columns, its grid and block among them; then how, note, passes and
+ * metrics. */
+static cJSON *exec_launch_json(const gp_exec_launch *l, const gp_launches_context *ctx)
 {
     cJSON *o = cJSON_CreateObject();
-    if (merged && l->input != GP_INPUT_UNKNOWN)
-        cJSON_AddNumberToObject(o, "source", (double)l->input);
-    cJSON_AddNumberToObject(o, "pid", l->pid);
-    cJSON_AddNumberToObject(o, "id", (double)l->id);
-    cJSON_AddStringToObject(o, "kernel", l->kernel);
-    gp_json_add_string_or_null(o, "mangled", l->mangled);
-    gp_json_add_code(o, "code", l->code);
-    cJSON_AddNumberToObject(o, "device", l->device);
-    cJSON_AddNumberToObject(o, "context", l->context);
-    cJSON_AddNumberToObject(o, "stream", l->stream);
+    gp_part_json_add(o, &gp_launch_part, l, ctx, 0, GP_LAUNCH_JSON_SHAPE_AT);
     cJSON_AddItemToObject(o, "grid", dim_array(l->grid));
     cJSON_AddItemToObject(o, "block", dim_array(l->block));
-    cJSON_AddNumberToObject(o, "shared_bytes", (double)l->shared_bytes);
-    gp_json_add_number(o, "duration_ms", l->duration_ms >= 0 ? l->duration_ms : NAN);
-    cJSON_AddBoolToObject(o, "profiled", l->profiled);
-    cJSON_AddNumberToObject(o, "graph", (double)l->graph);
-    cJSON_AddNumberToObject(o, "graph_node", (double)l->graph_node);
+    gp_part_json_add(o, &gp_launch_part, l, ctx, GP_LAUNCH_JSON_SHAPE_AT, SIZE_MAX);
     add_origins(o, l);
     if (l->passes)
         cJSON_AddItemToObject(o, "passes", pass_groups_json(l->passes));
@@ -309,8 +298,10 @@ static cJSON *rank_json(const gp_exec_rank *k)
     return o;
 }
 
-static cJSON *exec_json(const gp_exec_info *e, bool merged)
+static cJSON *exec_json(const gp_report *r)
 {
+    const gp_exec_info *e = &r->exec;
+    const bool merged = r->n_sources > 0;
     cJSON *o = cJSON_CreateObject();
     cJSON *argv = cJSON_AddArrayToObject(o, "program");
     for (size_t i = 0; i < e->argc; i++)
@@ -337,8 +328,9 @@ static cJSON *exec_json(const gp_exec_info *e, bool merged)
     for (size_t i = 0; i < e->n_devices; i++)
         cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+    const gp_launches_context launch_ctx = {.r = r};
     for (size_t i = 0; i < e->n_launches; i++)
-        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i], merged));
+        cJSON_AddItemToArray(launches, exec_launch_json(&e->launches[i], &launch_ctx));
     cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
@@ -445,7 +437,7 @@ static cJSON *report_json(const gp_report *r)
     for (size_t i = 0; i < r->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
     if (r->is_exec)
-        cJSON_AddItemToObject(root, "exec", exec_json(&r->exec, r->n_sources > 0));
+        cJSON_AddItemToObject(root, "exec", exec_json(r));
     return root;
 }
 

@@ -156,6 +156,18 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
 
 int gp_part_csv_layout(gp_csv_layout *l, const gp_part *t, const void *ctx)
 {
+    return gp_part_csv_layout_from(l, t, ctx, 0, SIZE_MAX);
+}
+
+void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                            const void *row, const void *ctx)
+{
+    gp_part_csv_layout_row_with(out, l, t, row, ctx, &(gp_csv_row){0});
+}
+
+int gp_part_csv_layout_from(gp_csv_layout *l, const gp_part *t, const void *ctx,
+                            size_t first, size_t end)
+{
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
     if (n > LAYOUT_COLUMNS)
@@ -163,11 +175,11 @@ int gp_part_csv_layout(gp_csv_layout *l, const gp_part *t, const void *ctx)
     const char *names[LAYOUT_COLUMNS];
     for (size_t i = 0; i < n; i++)
         names[i] = t->columns[cols[i]].key;
-    return gp_csv_layout_fixed(l, names, n);
+    return gp_csv_layout_fixed_from(l, names, first < n ? first : n, end < n ? end : n);
 }
 
-void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
-                            const void *row, const void *ctx)
+void gp_part_csv_layout_row_with(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                                 const void *row, const void *ctx, const gp_csv_row *rest)
 {
     const char *text[LAYOUT_COLUMNS];
     char buf[LAYOUT_COLUMNS][CELL_LEN], number[LAYOUT_COLUMNS][64];
@@ -176,7 +188,8 @@ void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
     const size_t n = all < LAYOUT_COLUMNS ? all : LAYOUT_COLUMNS;
     for (size_t i = 0; i < n; i++)
         text[i] = csv_text(t, cols[i], row, ctx, buf[i], &number[i]);
-    const gp_csv_row cells = {.fixed = text};
+    gp_csv_row cells = *rest;
+    cells.fixed = text;
     gp_csv_layout_row(out, l, &cells);
 }
 
@@ -258,9 +271,16 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
 cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
 {
     cJSON *o = cJSON_CreateObject();
+    gp_part_json_add(o, t, row, ctx, 0, SIZE_MAX);
+    return o;
+}
+
+void gp_part_json_add(cJSON *o, const gp_part *t, const void *row, const void *ctx,
+                      size_t first, size_t end)
+{
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_JSON, ctx, cols);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = first; i < n && i < end; i++) {
         const size_t c = cols[i];
         if ((int)c == t->json_keyed_by)
             continue;
@@ -275,7 +295,6 @@ cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx)
         else
             gp_json_add_number(o, t->columns[c].key, cell.number);
     }
-    return o;
 }
 
 void gp_part_json(cJSON *parent, const gp_part *t, const void *rows, size_t n,

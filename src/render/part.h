@@ -33,6 +33,15 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
 int gp_part_csv_layout(gp_csv_layout *l, const gp_part *t, const void *ctx);
 void gp_part_csv_layout_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
                             const void *row, const void *ctx);
+/* The part's CSV columns at places first to end - 1 of the view's order (an end past the
+ * last: to the last) as the layout's cells after its columns so far, for a document whose own
+ * columns stand among the part's (exec's launches: the metrics between). */
+int gp_part_csv_layout_from(gp_csv_layout *l, const gp_part *t, const void *ctx,
+                            size_t first, size_t end);
+/* A row through such a layout: the part's cells, and the document's own from `rest` (a
+ * launch's metrics; its fixed cells are the part's). */
+void gp_part_csv_layout_row_with(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                                 const void *row, const void *ctx, const gp_csv_row *rest);
 
 /* HTML: <table class="html_class">, a heading row and a row per row; or the cells of one
  * row alone (for a part that groups its rows). */
@@ -49,6 +58,11 @@ void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
 /* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
  * the key column's word) of `parent`. */
 cJSON *gp_part_json_row(const gp_part *t, const void *row, const void *ctx);
+/* A row's JSON columns at places first to end - 1 of the view's order (an end past the last:
+ * to the last) added to o, for an object that has values of its own among the part's
+ * (exec's launches: their grid and block arrays). */
+void gp_part_json_add(cJSON *o, const gp_part *t, const void *row, const void *ctx,
+                      size_t first, size_t end);
 void gp_part_json(cJSON *parent, const gp_part *t, const void *rows, size_t n,
                    const void *ctx);
 

@@ -1,6 +1,7 @@
 /* Text output of gpuprof exec, for people, as nvprof printed it: what ran and how it ended
  * ("N launches of K kernels"); the summary, one row per kernel (its share of the time, its
- * launches and their times), or with --launches one row per launch with its metrics; then,
+ * launches and their times), or with --launches one row per launch (the launch part's
+ * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel); then,
  * per kernel, one row per metric with its minimum, maximum and average over the profiled
  * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
  * means; with --source each kernel's lines (text_exec_lines.c). */
@@ -177,13 +178,6 @@ static void print_lacking(FILE *out, const gp_report *r, const gp_exec_kernel *k
 
 /* ---- the summary: one row per kernel ----------------------------------------------------- */
 
-static void add_time(gp_text_table *t, double ms)
-{
-    char cell[32];
-    gp_text_format_time(cell, sizeof cell, ms);
-    gp_table_cell(t, cell);
-}
-
 static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
                          const gp_kernel_labels *kl, const gp_render_options *o)
 {
@@ -346,42 +340,26 @@ static void add_how(gp_text_table *t, const gp_report *r, const gp_exec_launch *
 
 /* What the rows of the launch table share. */
 typedef struct {
-    const gp_report *r;
+    gp_launches_context part;    /* the part's columns', before the table's own */
     const gp_text_metric *cols;  /* the metric columns */
     size_t n;
-    const gp_kernel_labels *kl;
-    bool graphs;                 /* a graph column: the program ran graph nodes */
     gp_text_notes notes;         /* the launches' notes, numbered as met */
 } launch_table;
 
+/* The part's cells, then how its metrics were obtained, its metrics and its kernel. */
 static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
 {
-    char grid[48], block[48], tag[64];
-    gp_text_format_dim(grid, sizeof grid, l->grid, l->grid.y > 1 || l->grid.z > 1);
-    gp_text_format_dim(block, sizeof block, l->block, l->block.y > 1 || l->block.z > 1);
-    gp_table_row(t);
-    gp_table_cellf(t, "%d", l->pid);
-    gp_table_cellf(t, "%llu", (unsigned long long)l->id);
-    gp_table_cellf(t, "%d", l->device);
-    gp_table_cellf(t, "%u", l->stream);
-    if (lt->graphs) {
-        char graph[48];
-        gp_text_graph_cell(graph, sizeof graph, l);
-        gp_table_cell(t, graph);
-    }
-    gp_table_cell(t, grid);
-    gp_table_cell(t, block);
-    gp_table_cellf(t, "%zu", l->shared_bytes);
-    add_time(t, l->duration_ms);
-    add_how(t, lt->r, l, &lt->notes);
+    char tag[64];
+    gp_part_text_row(t, &gp_launch_part, l, &lt->part);
+    add_how(t, lt->part.r, l, &lt->notes);
     for (size_t i = 0; i < lt->n; i++) {
         char cell[48];
         gp_text_format_value(cell, sizeof cell,
                              gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }
-    launch_tag(tag, sizeof tag, lt->r, lt->kl, l);
-    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->kl, l->kernel, l->variant));
+    launch_tag(tag, sizeof tag, lt->part.r, lt->part.labels, l);
+    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->part.labels, l->kernel, l->variant));
 }
 
 /* The metric columns over every launch. */
@@ -411,21 +389,11 @@ static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels 
     const size_t width = gp_text_width(o);
     gp_text_table t;
     gp_table_init(&t, 2);
-    static const gp_column_spec where[] = {
-        {"pid", GP_COLUMN_RIGHT, 0},    {"id", GP_COLUMN_RIGHT, 1},
-        {"dev", GP_COLUMN_RIGHT, 1},    {"stream", GP_COLUMN_RIGHT, 1},
-    };
-    static const gp_column_spec shape[] = {
-        {"grid", GP_COLUMN_RIGHT, 1},   {"block", GP_COLUMN_RIGHT, 1},
-        {"smem", GP_COLUMN_RIGHT, 1},   {"time", GP_COLUMN_RIGHT, 1},
-        {"profiled", GP_COLUMN_RIGHT, 1},
-    };
-    launch_table lt = {.r = r, .cols = cols, .n = n, .kl = kl,
-                       .graphs = gp_text_has_graph_nodes(&r->exec)};
-    GP_TABLE_COLUMNS(&t, where);
-    if (lt.graphs)
-        gp_table_column(&t, "graph", GP_COLUMN_RIGHT, 1);
-    GP_TABLE_COLUMNS(&t, shape);
+    launch_table lt = {.part = {.r = r, .labels = kl,
+                                .graphs = gp_text_has_graph_nodes(&r->exec)},
+                       .cols = cols, .n = n};
+    gp_part_text_columns(&t, &gp_launch_part, &lt.part);
+    gp_table_column(&t, "profiled", GP_COLUMN_RIGHT, 1);
     char legend[MAX_METRIC_COLUMNS * 64] = "columns:";
     size_t used = strlen(legend);
     for (size_t i = 0; i < n; i++) {

@@ -7,13 +7,16 @@
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/origin_names.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "report/load_activities.h"
 #include "report/load_parts.h"
 #include "report/load_source.h"
+#include "report/part_load.h"
 
-#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- the launches, the filters, the program ------------------------------------------------ */
 
@@ -50,34 +53,24 @@ static int read_origins(gp_json_reader *rd, const cJSON *o, gp_exec_launch *l)
     return gp_json_expect(rd, "note", !l->note || l->note[0], "a note or null, not \"\"");
 }
 
+/* A launch: its part's columns (gpuprof/report_parts.h), then what the part does not read
+ * back: its source, mangled name, code, grid and block, passes, how, note and metrics. */
 static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_exec_info *e = &((gp_report *)report)->exec;
     gp_exec_launch *l;
-    uint64_t id, shared, graph, node;
     GP_TRY(gp_exec_add_launch(e, &l));
+    gp_exec_launch row = *l;   /* its kernel's name the document's until copied */
+    GP_TRY(gp_part_load_row(rd, o, &gp_launch_part, &row));
+    *l = row;
+    l->kernel = strdup(row.kernel);
+    if (!l->kernel)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     GP_TRY(gp_report_read_input(rd, o, report, &l->input));
-    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &l->pid));
-    GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
-    l->id = id;
-    GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &l->kernel, false));
     GP_TRY(gp_json_get_string_copy(rd, o, "mangled", &l->mangled, true));
     GP_TRY(gp_json_get_code(rd, o, "code", true, &l->code));
-    GP_TRY(gp_json_get_int(rd, o, "device", 0, &l->device));
-    GP_TRY(gp_json_get_uint(rd, o, "context", 0, &l->context));
-    GP_TRY(gp_json_get_uint(rd, o, "stream", 0, &l->stream));
     GP_TRY(gp_json_get_dim(rd, o, "grid", &l->grid));
     GP_TRY(gp_json_get_dim(rd, o, "block", &l->block));
-    GP_TRY(gp_json_get_integer(rd, o, "shared_bytes", 0, SIZE_MAX, &shared));
-    l->shared_bytes = (size_t)shared;
-    GP_TRY(gp_json_get_number(rd, o, "duration_ms", 0, true, &l->duration_ms));
-    if (isnan(l->duration_ms))
-        l->duration_ms = -1.0;
-    GP_TRY(gp_json_get_bool(rd, o, "profiled", &l->profiled));
-    GP_TRY(gp_json_get_integer(rd, o, "graph", 0, UINT64_MAX, &graph));
-    GP_TRY(gp_json_get_integer(rd, o, "graph_node", 0, UINT64_MAX, &node));
-    l->graph = graph;
-    l->graph_node = node;
     if (gp_json_field(o, "passes"))
         GP_TRY(gp_json_read_each(rd, o, "passes", read_pass, &l->passes));
     GP_TRY(read_origins(rd, o, l));

@@ -175,5 +175,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_source_line_part,
     &gp_source_exec_line_part,
     &gp_source_pc_part,
+    &gp_launch_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

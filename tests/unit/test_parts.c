@@ -201,9 +201,27 @@ static void test_declarations(void)
     }
 }
 
+/* The launches' views put values of their own among the part's columns at the places the
+ * part names: CSV's metrics after graph_node, JSON's grid and block after stream. */
+static void test_launch_places(void)
+{
+    size_t csv[GP_PART_MAX_COLUMNS], json[GP_PART_MAX_COLUMNS];
+    const gp_part *t = &gp_launch_part;
+    const size_t n_csv = gp_part_columns(t, GP_VIEW_CSV, NULL, csv);
+    const size_t n_json = gp_part_columns(t, GP_VIEW_JSON, NULL, json);
+    const size_t m = GP_LAUNCH_CSV_METRICS_AT, s = GP_LAUNCH_JSON_SHAPE_AT;
+    tap_ok(m < n_csv && strcmp(t->columns[csv[m - 1]].key, "graph_node") == 0 &&
+               strcmp(t->columns[csv[m]].key, "how") == 0,
+           "launches: CSV's metrics go between graph_node and how");
+    tap_ok(s < n_json && strcmp(t->columns[json[s - 1]].key, "stream") == 0 &&
+               strcmp(t->columns[json[s]].key, "shared_bytes") == 0,
+           "launches: JSON's grid and block go between stream and shared_bytes");
+}
+
 void test_parts(void)
 {
     test_declarations();
+    test_launch_places();
     test_new_column();
     test_loader_rules();
 }

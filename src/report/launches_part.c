@@ -1,0 +1,253 @@
+/* An exec report's launches as a part (gpuprof/report_parts.h): text's --launches table, CSV's
+ * row per launch and JSON's exec.launches, one row per gp_exec_launch. What depends on what
+ * was measured (each view's metric columns) and what no cell holds (JSON's grid and block
+ * arrays, how and passes; text's how with its note's number) stay the views'. Where the views
+ * write a value differently (text's grid "256", CSV's "256x1x1"; CSV's profiled "yes", JSON's
+ * true; CSV's source the program, JSON's the merged report's file) the part has a column per
+ * place, each in its views. */
+#include "gpuprof/report_parts.h"
+
+#include "gpuprof/origin_names.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+
+/* A getter whose cell is `expr`, of the launch l and the context c. */
+#define GETTER(name, expr)                                                                     \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
+    {                                                                                          \
+        const gp_exec_launch *l = row;                                                         \
+        const gp_launches_context *c = ctx;                                                    \
+        (void)l, (void)c, (void)buf, (void)len;                                                \
+        return expr;                                                                           \
+    }
+
+/* A setter of the launch l whose check (NULL, or why not) is `expr`, of the value v. */
+#define SETTER(name, expr)                                                                     \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
+    {                                                                                          \
+        gp_exec_launch *l = row;                                                               \
+        (void)l, (void)why, (void)len;                                                         \
+        return expr;                                                                           \
+    }
+
+#define NUMBER(v) GP_CELL_NUMBER((double)(v))
+/* A cell JSON leaves out: a key only some launches have. */
+#define ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
+
+size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l)
+{
+    if (!r->n_sources)
+        return 0;
+    return l->input < r->n_sources ? l->input : r->n_sources;
+}
+
+/* CSV's shape: "256x1x1"; empty for a library call's (CUB's own, not captured). */
+static gp_cell csv_dim(gp_dim3 d, char *buf, size_t len)
+{
+    if (d.x)
+        snprintf(buf, len, "%ux%ux%u", d.x, d.y, d.z);
+    return GP_CELL_TEXT(buf);
+}
+
+/* Text's shape: "256", "64x4" where it has a second or third dimension (the third not
+ * shown), "-" for a library call's. */
+static gp_cell text_dim(gp_dim3 d, char *buf, size_t len)
+{
+    if (!d.x)
+        return NUMBER(NAN);
+    if (d.y > 1 || d.z > 1)
+        snprintf(buf, len, "%ux%u", d.x, d.y);
+    else
+        snprintf(buf, len, "%u", d.x);
+    return GP_CELL_TEXT(buf);
+}
+
+/* A whole number from min to max (on failure the launch is refused). */
+static const char *whole(uint64_t *out, const gp_cell *v, uint64_t min, uint64_t max, char *why,
+                         size_t len)
+{
+    return gp_part_whole(v, min, max, out, why, len);
+}
+
+static const char *whole_int(int *out, const gp_cell *v, char *why, size_t len)
+{
+    uint64_t u = 0;
+    const char *bad = whole(&u, v, 0, INT_MAX, why, len);
+    *out = (int)u;
+    return bad;
+}
+
+static const char *whole_unsigned(unsigned *out, const gp_cell *v, char *why, size_t len)
+{
+    uint64_t u = 0;
+    const char *bad = whole(&u, v, 0, UINT_MAX, why, len);
+    *out = (unsigned)u;
+    return bad;
+}
+
+static const char *whole_size(size_t *out, const gp_cell *v, char *why, size_t len)
+{
+    uint64_t u = 0;
+    const char *bad = whole(&u, v, 0, SIZE_MAX, why, len);
+    *out = (size_t)u;
+    return bad;
+}
+
+/* Unknown (below 0 in the launch): null in JSON, empty in CSV, "-" for people. */
+static const char *set_duration(void *row, const gp_cell *v, char *why, size_t len)
+{
+    gp_exec_launch *l = row;
+    const char *bad = gp_part_at_least(v, 0, &l->duration_ms, why, len);
+    if (!bad && isnan(l->duration_ms))
+        l->duration_ms = -1.0;
+    return bad;
+}
+
+/* A code as a string of its decimal digits (a JSON number is exact only below 2^53). */
+static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_exec_launch *l = row;
+    (void)ctx;
+    if (!l->code)
+        return ABSENT;
+    snprintf(buf, len, "%" PRIu64, l->code);
+    return GP_CELL_TEXT(buf);
+}
+
+/* Text's graph node: "3:12", its graph's id and its own; "-" for a launch of the program's. */
+static gp_cell get_graph_text(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_exec_launch *l = row;
+    (void)ctx;
+    if (!l->graph_node)
+        return NUMBER(NAN);
+    snprintf(buf, len, "%" PRIu64 ":%" PRIu64, l->graph, l->graph_node);
+    return GP_CELL_TEXT(buf);
+}
+
+GETTER(get_kind, GP_CELL_TEXT("kernel"))
+GETTER(get_program, GP_CELL_TEXT(c->programs[gp_launch_program(c->r, l)]))
+/* A merged report's: the index of the launch's file, unless a merge of an older gpuprof lost
+ * it. */
+GETTER(get_source, c->r->n_sources && l->input != GP_INPUT_UNKNOWN ? NUMBER(l->input) : ABSENT)
+GETTER(get_pid, NUMBER(l->pid))
+SETTER(set_pid, whole_int(&l->pid, v, why, len))
+GETTER(get_id, NUMBER(l->id))
+SETTER(set_id, whole(&l->id, v, 0, UINT64_MAX, why, len))
+GETTER(get_kernel, GP_CELL_TEXT(l->kernel))
+/* The document's own name: the loader copies it. */
+SETTER(set_kernel, (l->kernel = (char *)v->text, NULL))
+/* Unknown: empty in CSV, null in JSON. */
+GETTER(get_mangled, l->mangled ? GP_CELL_TEXT(l->mangled) : NUMBER(NAN))
+GETTER(get_device, NUMBER(l->device))
+SETTER(set_device, whole_int(&l->device, v, why, len))
+GETTER(get_context, NUMBER(l->context))
+SETTER(set_context, whole_unsigned(&l->context, v, why, len))
+GETTER(get_stream, NUMBER(l->stream))
+SETTER(set_stream, whole_unsigned(&l->stream, v, why, len))
+GETTER(get_grid, csv_dim(l->grid, buf, len))
+GETTER(get_block, csv_dim(l->block, buf, len))
+GETTER(get_grid_text, text_dim(l->grid, buf, len))
+GETTER(get_block_text, text_dim(l->block, buf, len))
+GETTER(get_shared, NUMBER(l->shared_bytes))
+SETTER(set_shared, whole_size(&l->shared_bytes, v, why, len))
+GETTER(get_duration, NUMBER(l->duration_ms >= 0 ? l->duration_ms : NAN))
+GETTER(get_profiled_word, GP_CELL_TEXT(l->profiled ? "yes" : "no"))
+GETTER(get_profiled, NUMBER(l->profiled))
+SETTER(set_profiled, (l->profiled = v->number != 0, NULL))
+GETTER(get_graph, NUMBER(l->graph))
+SETTER(set_graph, whole(&l->graph, v, 0, UINT64_MAX, why, len))
+GETTER(get_graph_node, NUMBER(l->graph_node))
+SETTER(set_graph_node, whole(&l->graph_node, v, 0, UINT64_MAX, why, len))
+GETTER(get_how, (gp_origins_join(l->origins, "+", buf, len), GP_CELL_TEXT(buf)))
+GETTER(get_note, GP_CELL_TEXT(l->note ? l->note : ""))
+GETTER(get_kernel_id, NUMBER(gp_kernel_labels_number(c->labels, l->kernel, l->variant)))
+/* Empty for a kernel that ran one code. */
+GETTER(get_variant, NUMBER(l->variant ? l->variant : NAN))
+
+static bool when_graphs(const void *ctx)
+{
+    return ((const gp_launches_context *)ctx)->graphs;
+}
+
+enum {
+    KIND, PROGRAM, PID, ID, KERNEL, MANGLED, DEVICE, CONTEXT, STREAM, GRID, BLOCK, SHARED,
+    DURATION, PROFILED_WORD, GRAPH, GRAPH_NODE, HOW, NOTE, KERNEL_ID, VARIANT,
+    SOURCE, CODE, PROFILED, GRAPH_TEXT, GRID_TEXT, BLOCK_TEXT
+};
+_Static_assert((int)HOW == (int)GP_LAUNCH_CSV_METRICS_AT, "CSV's metrics go before how");
+
+#define CSV_JSON (GP_IN_CSV | GP_IN_JSON)
+#define ALL (GP_IN_TEXT | GP_IN_CSV | GP_IN_JSON)
+
+/* In CSV's order; text and JSON have theirs (below). */
+static const gp_part_column columns[] = {
+    [KIND] = {.key = "kind", .in = GP_IN_CSV, .get = get_kind,
+              .legend = "kernel (the kind of row exec's CSV has)"},
+    [PROGRAM] = {.key = "source", .in = GP_IN_CSV, .get = get_program,
+                 .legend = "the program's command line"},
+    [PID] = {.key = "pid", .header = "pid", .format = GP_NUMBER_COUNT, .in = ALL,
+             .get = get_pid, .set = set_pid, .legend = "its process"},
+    [ID] = {.key = "id", .header = "id", .format = GP_NUMBER_COUNT, .gap = 1, .in = ALL,
+            .get = get_id, .set = set_id,
+            .legend = "CUPTI's correlation id: launch order within the process"},
+    [KERNEL] = {.key = "kernel", .in = CSV_JSON, .get = get_kernel, .set = set_kernel,
+                .legend = "its demangled name"},
+    [MANGLED] = {.key = "mangled", .in = CSV_JSON, .get = get_mangled,
+                 .legend = "its mangled name; null when not known"},
+    [DEVICE] = {.key = "device", .header = "dev", .format = GP_NUMBER_COUNT, .gap = 1,
+                .in = ALL, .get = get_device, .set = set_device},
+    [CONTEXT] = {.key = "context", .format = GP_NUMBER_COUNT, .in = CSV_JSON,
+                 .get = get_context, .set = set_context},
+    [STREAM] = {.key = "stream", .header = "stream", .format = GP_NUMBER_COUNT, .gap = 1,
+                .in = ALL, .get = get_stream, .set = set_stream},
+    [GRID] = {.key = "grid", .in = GP_IN_CSV, .get = get_grid},
+    [BLOCK] = {.key = "block", .in = GP_IN_CSV, .get = get_block},
+    [SHARED] = {.key = "shared_bytes", .header = "smem", .unit = "bytes",
+                .format = GP_NUMBER_COUNT, .gap = 1, .in = ALL, .get = get_shared,
+                .set = set_shared, .legend = "dynamic shared memory"},
+    [DURATION] = {.key = "duration_ms", .header = "time", .unit = "ms", .format = GP_NUMBER_MS,
+                  .gap = 1, .in = ALL, .get = get_duration, .set = set_duration,
+                  .legend = "its time from CUPTI's activity record; null when not timed"},
+    [PROFILED_WORD] = {.key = "profiled", .in = GP_IN_CSV, .get = get_profiled_word},
+    [GRAPH] = {.key = "graph", .format = GP_NUMBER_COUNT, .in = CSV_JSON, .get = get_graph,
+               .set = set_graph},
+    [GRAPH_NODE] = {.key = "graph_node", .format = GP_NUMBER_COUNT, .in = CSV_JSON,
+                    .get = get_graph_node, .set = set_graph_node,
+                    .legend = "the CUDA graph node it ran as; 0: launched directly"},
+    [HOW] = {.key = "how", .in = GP_IN_CSV, .get = get_how,
+             .legend = "how its metrics were obtained: range, shadow, sampled, graph"},
+    [NOTE] = {.key = "note", .in = GP_IN_CSV, .get = get_note,
+              .legend = "why a metric is approximate or missing"},
+    [KERNEL_ID] = {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV,
+                   .get = get_kernel_id, .legend = "the kernel's #N of the other views"},
+    [VARIANT] = {.key = "variant", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV,
+                 .get = get_variant,
+                 .legend = "its code's variant of the kernel; empty when it ran one code"},
+    [SOURCE] = {.key = "source", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+                .get = get_source, .legend = "a merged report's: the index of its file"},
+    [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code,
+              .legend = "the code it ran: its cubin's CRC, decimal digits; absent unknown"},
+    [PROFILED] = {.key = "profiled", .format = GP_NUMBER_FLAG, .in = GP_IN_JSON,
+                  .get = get_profiled, .set = set_profiled,
+                  .legend = "its counters were collected"},
+    [GRAPH_TEXT] = {.key = "graph_label", .header = "graph", .gap = 1, .in = GP_IN_TEXT,
+                    .get = get_graph_text, .when = when_graphs},
+    [GRID_TEXT] = {.key = "grid_label", .header = "grid", .gap = 1, .in = GP_IN_TEXT,
+                   .get = get_grid_text},
+    [BLOCK_TEXT] = {.key = "block_label", .header = "block", .gap = 1, .in = GP_IN_TEXT,
+                    .get = get_block_text},
+};
+
+const gp_part gp_launch_part = {
+    .key = "launches", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
+    .row_size = sizeof(gp_exec_launch), .json_keyed_by = -1,
+    .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(PID, ID, DEVICE, STREAM, GRAPH_TEXT, GRID_TEXT,
+                                             BLOCK_TEXT, SHARED, DURATION),
+              [GP_VIEW_JSON] = GP_PART_ORDER(SOURCE, PID, ID, KERNEL, MANGLED, CODE, DEVICE,
+                                             CONTEXT, STREAM, SHARED, DURATION, PROFILED,
+                                             GRAPH, GRAPH_NODE)},
+};
