@@ -1,0 +1,282 @@
+/* A kernel command's results as a part (gpuprof/report_parts.h): a row per result (its
+ * configuration) of reduce, transpose, reduce2d and saxpy, and in text a row per kernel of
+ * a result that launched several. Declared in CSV's order; text and the page have theirs.
+ * The metric and parameter columns, which depend on what was measured, stay the views'. */
+#include "gpuprof/report_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const gp_result_row *row_of(const void *row)
+{
+    return row;
+}
+
+static const gp_results_context *context_of(const void *ctx)
+{
+    return ctx;
+}
+
+/* A launch's row has its kernel's shape and time; the result's measured columns stay empty. */
+static const gp_cell empty = {.text = ""};
+
+/* A number of the result, on its own row. */
+#define RESULT_GETTER(name, expr)                                                              \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
+    {                                                                                          \
+        (void)ctx, (void)buf, (void)len;                                                       \
+        const gp_result *res = row_of(row)->result;                                            \
+        return row_of(row)->launch ? empty : GP_CELL_NUMBER(expr);                             \
+    }
+
+RESULT_GETTER(get_n, (double)res->n)
+RESULT_GETTER(get_nx, (double)res->nx)
+RESULT_GETTER(get_ny, (double)res->ny)
+RESULT_GETTER(get_shared, (double)res->shared_bytes)
+RESULT_GETTER(get_min, res->timing.min_ms)
+RESULT_GETTER(get_max, res->timing.max_ms)
+RESULT_GETTER(get_noise, res->timing.noise_pct)
+RESULT_GETTER(get_repeats, (double)res->timing.repeats)
+RESULT_GETTER(get_bytes, (double)res->bytes_moved)
+RESULT_GETTER(get_gbps, res->gbps)
+RESULT_GETTER(get_peak, res->percent_of_peak)
+
+/* A word of the result. */
+#define WORD_GETTER(name, expr)                                                                \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
+    {                                                                                          \
+        (void)ctx, (void)buf, (void)len;                                                       \
+        const gp_result *res = row_of(row)->result;                                            \
+        return row_of(row)->launch ? empty : GP_CELL_TEXT(expr);                               \
+    }
+
+WORD_GETTER(get_family, res->family)
+WORD_GETTER(get_variant, res->variant)
+WORD_GETTER(get_type, res->type)
+WORD_GETTER(get_check, gp_check_status_name(res->check.status))
+
+/* The median time: a launch's own (unknown: NAN) on its row. */
+static gp_cell get_median(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_result_row *r = row_of(row);
+    if (r->launch)
+        return GP_CELL_NUMBER(r->launch->median_ms >= 0 ? r->launch->median_ms : NAN);
+    return GP_CELL_NUMBER(r->result->timing.median_ms);
+}
+
+/* The share of the peak of the GPU the result ran on, as the page has it: unknown where the
+ * report (or the result's file of a merged one) recorded no GPU. */
+static gp_cell get_peak_of_device(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_report *r = context_of(ctx)->r;
+    const gp_result *res = row_of(row)->result;
+    const bool device = r->n_sources && res->input < r->n_sources
+                            ? r->sources[res->input].has_device
+                            : r->has_device;
+    const gp_cell cell = get_peak(row, ctx, buf, len);
+    return device || cell.text ? cell : GP_CELL_NUMBER(NAN);
+}
+
+/* A merged report's result: its file, and the GPU it ran on; empty otherwise. */
+static const gp_report_source *source_of(const gp_result *res, const void *ctx)
+{
+    const gp_report *r = context_of(ctx)->r;
+    return r->n_sources ? &r->sources[res->input] : NULL;
+}
+
+static gp_cell get_device(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)buf, (void)len;
+    const gp_report *r = context_of(ctx)->r;
+    const gp_report_source *src = source_of(row_of(row)->result, ctx);
+    const bool has_device = src ? src->has_device : r->has_device;
+    return GP_CELL_TEXT(has_device ? (src ? src->device.name : r->device.name) : "");
+}
+
+static gp_cell get_source(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)buf, (void)len;
+    const gp_report_source *src = source_of(row_of(row)->result, ctx);
+    return GP_CELL_TEXT(src ? src->file : "");
+}
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
+/* The row's grid or block: the launch's on a launch's row. */
+static gp_dim3 shape_of(const gp_result_row *r, bool grid)
+{
+    if (r->launch)
+        return grid ? r->launch->grid : r->launch->block;
+    return grid ? r->result->grid : r->result->block;
+}
+
+/* As people read it: "256", "32x8" (a matrix's, or any of two dimensions); "-" for a library
+ * call's shape (CUB's own, not captured). */
+static gp_cell shown_shape(const void *row, bool grid, char *buf, size_t len)
+{
+    const gp_result_row *r = row_of(row);
+    const gp_dim3 d = shape_of(r, grid);
+    if (d.x == 0)
+        snprintf(buf, len, "-");
+    else if (r->result->nx != 0 || d.y > 1)
+        snprintf(buf, len, "%ux%u", d.x, d.y);
+    else
+        snprintf(buf, len, "%u", d.x);
+    return GP_CELL_TEXT(buf);
+}
+
+/* As CSV has it: "256x1x1"; empty for a library call's shape, as CSV leaves what is not
+ * measured. */
+static gp_cell csv_shape(const void *row, bool grid, char *buf, size_t len)
+{
+    const gp_dim3 d = shape_of(row_of(row), grid);
+    if (d.x != 0)
+        snprintf(buf, len, "%ux%ux%u", d.x, d.y, d.z);
+    return GP_CELL_TEXT(buf);
+}
+
+static gp_cell get_grid(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    return shown_shape(row, true, buf, len);
+}
+
+static gp_cell get_block(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    return shown_shape(row, false, buf, len);
+}
+
+static gp_cell get_csv_grid(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    return csv_shape(row, true, buf, len);
+}
+
+static gp_cell get_csv_block(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    return csv_shape(row, false, buf, len);
+}
+
+/* ---- labels --------------------------------------------------------------------------- */
+
+/* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
+static void varying_params(const gp_problem_span *pr, const gp_result *res, char *buf,
+                           size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; pr && i < res->n_params; i++) {
+        const gp_param *p = &res->params[i];
+        if (isnan(p->value) || !gp_problem_param_varies(pr, p->name))
+            continue;
+        const size_t used = strlen(buf);
+        snprintf(buf + used, len - used, " %s=%.10g", p->name, p->value);
+    }
+}
+
+/* Text's first cell: the variant, the parameters that vary, the file of a merged report's
+ * result (known before the result is measured); a launch's number and, for a workload of
+ * passes, the shape it reduced. */
+static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
+{
+    const gp_result_row *r = row_of(row);
+    const gp_results_context *c = context_of(ctx);
+    if (r->launch) {
+        const gp_launch_record *l = r->launch;
+        char shape[48] = "";
+        if (l->in_nx)
+            snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
+                     l->out_ny);
+        snprintf(buf, len, "  #%zu%s", (size_t)(l - r->result->launches) + 1, shape);
+        return GP_CELL_TEXT(buf);
+    }
+    char params[96], source[24] = "";
+    varying_params(c->problem, r->result, params, sizeof params);
+    if (c->r->n_sources > 1)    /* every row of a merged report says its file */
+        snprintf(source, sizeof source, " [%zu]", r->result->input + 1);
+    snprintf(buf, len, "%.60s%s%s", r->result->variant, params, source);
+    return GP_CELL_TEXT(buf);
+}
+
+/* The page's "pad=1 group=16": every parameter that applies. */
+static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    const gp_result *res = row_of(row)->result;
+    char text[GP_RESULT_MAX_PARAMS * 48] = "";
+    for (size_t p = 0; p < res->n_params; p++) {
+        const size_t used = strlen(text);
+        if (!isnan(res->params[p].value) && used + 1 < sizeof text)
+            snprintf(text + used, sizeof text - used, "%s%s=%.10g", used ? " " : "",
+                     res->params[p].name, res->params[p].value);
+    }
+    snprintf(buf, len, "%s", text);
+    return GP_CELL_TEXT(buf);
+}
+
+enum {
+    FAMILY, VARIANT, TYPE, N, NX, NY, CSV_GRID, CSV_BLOCK, SHARED, MEDIAN, MIN, MAX, NOISE,
+    REPEATS, BYTES, GBPS, PEAK, CHECK, DEVICE, SOURCE, LABEL, PARAMS, GRID, BLOCK, PAGE_PEAK
+};
+
+#define CSV GP_IN_CSV
+#define PEOPLE (GP_IN_TEXT | GP_IN_HTML)
+
+/* In CSV's order; text and the page have theirs (below). */
+static const gp_part_column columns[] = {
+    [FAMILY] = {.key = "family", .in = CSV, .get = get_family},
+    [VARIANT] = {.key = "variant", .in = CSV, .get = get_variant},
+    [TYPE] = {.key = "type", .in = CSV, .get = get_type},
+    [N] = {.key = "n", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_n,
+           .legend = "elements (a matrix's: nx x ny)"},
+    [NX] = {.key = "nx", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_nx},
+    [NY] = {.key = "ny", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_ny},
+    [CSV_GRID] = {.key = "grid", .in = CSV, .get = get_csv_grid},
+    [CSV_BLOCK] = {.key = "block", .in = CSV, .get = get_csv_block},
+    [SHARED] = {.key = "shared_bytes", .format = GP_NUMBER_COUNT, .in = CSV,
+                .get = get_shared},
+    [MEDIAN] = {.key = "median_ms", .header = "time", .html = "time_ms", .unit = "ms",
+                .format = GP_NUMBER_MS, .gap = 1, .in = PEOPLE | CSV, .get = get_median,
+                .legend = "the median of the timed runs"},
+    [MIN] = {.key = "min_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV, .get = get_min},
+    [MAX] = {.key = "max_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV, .get = get_max},
+    [NOISE] = {.key = "noise_pct", .header = "noise%", .html = "noise %",
+               .format = GP_NUMBER_FIXED1, .gap = 1, .in = PEOPLE | CSV, .get = get_noise,
+               .legend = "the runs' spread, 1.4826 x median absolute deviation / median"},
+    [REPEATS] = {.key = "repeats", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_repeats},
+    [BYTES] = {.key = "bytes_moved", .unit = "bytes", .format = GP_NUMBER_COUNT, .in = CSV,
+               .get = get_bytes, .legend = "the least the algorithm must read and write"},
+    [GBPS] = {.key = "bandwidth_gbps", .header = "GB/s", .html = "GB/s", .unit = "GB/s",
+              .format = GP_NUMBER_FIXED1, .gap = 1, .in = PEOPLE | CSV, .get = get_gbps,
+              .legend = "minimum bytes moved / median time"},
+    [PEAK] = {.key = "percent_of_peak", .header = "%peak", .format = GP_NUMBER_FIXED1,
+              .gap = 1, .in = GP_IN_TEXT | CSV, .get = get_peak,
+              .legend = "GB/s against the GPU's peak DRAM bandwidth"},
+    [CHECK] = {.key = "check", .header = "check", .align = GP_ALIGN_LEFT, .gap = 1,
+               .in = GP_IN_TEXT | CSV, .get = get_check,
+               .legend = "the result against the CPU's: passed, FAILED or skipped"},
+    [DEVICE] = {.key = "device", .in = CSV, .get = get_device},
+    [SOURCE] = {.key = "source", .in = CSV, .get = get_source,
+                .legend = "a merged report's result: the file it is from"},
+    [LABEL] = {.key = "label", .header = "variant", .align = GP_ALIGN_LEFT,
+               .in = GP_IN_TEXT, .get = get_label},
+    [PARAMS] = {.key = "params", .in = GP_IN_HTML, .get = get_params},
+    [GRID] = {.key = "grid", .header = "grid", .gap = 1, .in = PEOPLE, .get = get_grid,
+              .html_class = "num"},
+    [BLOCK] = {.key = "block", .header = "block", .gap = 1, .in = PEOPLE, .get = get_block,
+               .html_class = "num"},
+    [PAGE_PEAK] = {.key = "percent_of_peak", .html = "% peak", .format = GP_NUMBER_FIXED1,
+                   .in = GP_IN_HTML, .get = get_peak_of_device},
+};
+
+const gp_part gp_results_part = {
+    .key = "results", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
+    .n_key = 1, .row_size = sizeof(gp_result_row), .json_keyed_by = -1,
+    .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(LABEL, GRID, BLOCK, MEDIAN, NOISE, GBPS, PEAK,
+                                             CHECK),
+              [GP_VIEW_HTML] = GP_PART_ORDER(PARAMS, GRID, BLOCK, MEDIAN, NOISE, GBPS,
+                                             PAGE_PEAK)},
+};
