@@ -21,40 +21,30 @@ static const gp_results_context *context_of(const void *ctx)
 /* A launch's row has its kernel's shape and time; the result's measured columns stay empty. */
 static const gp_cell empty = {.text = ""};
 
-/* A number of the result, on its own row. */
-#define RESULT_GETTER(name, expr)                                                              \
+/* A value of the result, on its own row. */
+#define RESULT_GETTER(name, cell)                                                              \
     static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
     {                                                                                          \
         (void)ctx, (void)buf, (void)len;                                                       \
         const gp_result *res = row_of(row)->result;                                            \
-        return row_of(row)->launch ? empty : GP_CELL_NUMBER(expr);                             \
+        return row_of(row)->launch ? empty : cell;                                             \
     }
 
-RESULT_GETTER(get_n, (double)res->n)
-RESULT_GETTER(get_nx, (double)res->nx)
-RESULT_GETTER(get_ny, (double)res->ny)
-RESULT_GETTER(get_shared, (double)res->shared_bytes)
-RESULT_GETTER(get_min, res->timing.min_ms)
-RESULT_GETTER(get_max, res->timing.max_ms)
-RESULT_GETTER(get_noise, res->timing.noise_pct)
-RESULT_GETTER(get_repeats, (double)res->timing.repeats)
-RESULT_GETTER(get_bytes, (double)res->bytes_moved)
-RESULT_GETTER(get_gbps, res->gbps)
-RESULT_GETTER(get_peak, res->percent_of_peak)
-
-/* A word of the result. */
-#define WORD_GETTER(name, expr)                                                                \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                          \
-        (void)ctx, (void)buf, (void)len;                                                       \
-        const gp_result *res = row_of(row)->result;                                            \
-        return row_of(row)->launch ? empty : GP_CELL_TEXT(expr);                               \
-    }
-
-WORD_GETTER(get_family, res->family)
-WORD_GETTER(get_variant, res->variant)
-WORD_GETTER(get_type, res->type)
-WORD_GETTER(get_check, gp_check_status_name(res->check.status))
+RESULT_GETTER(get_n, GP_CELL_NUMBER((double)res->n))
+RESULT_GETTER(get_nx, GP_CELL_NUMBER((double)res->nx))
+RESULT_GETTER(get_ny, GP_CELL_NUMBER((double)res->ny))
+RESULT_GETTER(get_shared, GP_CELL_NUMBER((double)res->shared_bytes))
+RESULT_GETTER(get_min, GP_CELL_NUMBER(res->timing.min_ms))
+RESULT_GETTER(get_max, GP_CELL_NUMBER(res->timing.max_ms))
+RESULT_GETTER(get_noise, GP_CELL_NUMBER(res->timing.noise_pct))
+RESULT_GETTER(get_repeats, GP_CELL_NUMBER((double)res->timing.repeats))
+RESULT_GETTER(get_bytes, GP_CELL_NUMBER((double)res->bytes_moved))
+RESULT_GETTER(get_gbps, GP_CELL_NUMBER(res->gbps))
+RESULT_GETTER(get_peak, GP_CELL_NUMBER(res->percent_of_peak))
+RESULT_GETTER(get_family, GP_CELL_TEXT(res->family))
+RESULT_GETTER(get_variant, GP_CELL_TEXT(res->variant))
+RESULT_GETTER(get_type, GP_CELL_TEXT(res->type))
+RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(res->check.status)))
 
 /* The median time: a launch's own (unknown: NAN) on its row. */
 static gp_cell get_median(const void *row, const void *ctx, char *buf, size_t len)
@@ -137,29 +127,17 @@ static gp_cell csv_shape(const void *row, bool grid, char *buf, size_t len)
     return GP_CELL_TEXT(buf);
 }
 
-static gp_cell get_grid(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return shown_shape(row, true, buf, len);
-}
+#define SHAPE_GETTER(name, how, grid)                                                          \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
+    {                                                                                          \
+        (void)ctx;                                                                             \
+        return how(row, grid, buf, len);                                                       \
+    }
 
-static gp_cell get_block(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return shown_shape(row, false, buf, len);
-}
-
-static gp_cell get_csv_grid(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return csv_shape(row, true, buf, len);
-}
-
-static gp_cell get_csv_block(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return csv_shape(row, false, buf, len);
-}
+SHAPE_GETTER(get_grid, shown_shape, true)
+SHAPE_GETTER(get_block, shown_shape, false)
+SHAPE_GETTER(get_csv_grid, csv_shape, true)
+SHAPE_GETTER(get_csv_block, csv_shape, false)
 
 /* ---- labels --------------------------------------------------------------------------- */
 
