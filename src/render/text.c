@@ -196,6 +196,7 @@ static bool has_notes(const gp_report *r)
     return false;
 }
 
+/* A parameter's value, as a problem's heading gives it. */
 static void format_number(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.10g", v);
