@@ -174,8 +174,21 @@ typedef struct {
  * grid, block (x by y by z), shared bytes, median, least and most time, noise, repeats, bytes
  * moved, GB/s, %peak, check, device, source (a merged report's file), before the parameters'
  * and the metrics' columns. The page: the parameters, grid, block, time, noise, GB/s and
- * %peak (of a result with a GPU), between its variant's and check's own cells. JSON writes
- * and reads a result as nested objects of its own (render/json.c, report/load.c). */
+ * %peak (of a result with a GPU), between its variant's and check's own cells. JSON: family,
+ * variant, type; size: n, nx and ny (a matrix's); launch: shared_bytes, kernels; timing: min,
+ * median and max time, noise (where known), repeats, warmup; bytes_moved, bandwidth_gbps,
+ * percent_of_peak; check: status, exact, expected, got, tolerance, mismatches, detail,
+ * after_profile (null where not checked again); profile: passes, the SM and DRAM clocks (null
+ * where unknown). Read back by report/load.c, which checks each value its own way. */
 extern const gp_part gp_results_part;
+/* Where each of JSON's objects of a result begins, by the place in the view's order: its size,
+ * its launch (after the view's grid and block), timing, the bytes and bandwidth (in the
+ * result's own object), check, and its profile (the view's: null where not profiled), to
+ * the end. The view's own values go between them: a merged report's source first, the
+ * parameters after the size, the metrics, launches, passes and lines after the profile. */
+enum {
+    GP_RESULT_JSON_SIZE = 3, GP_RESULT_JSON_LAUNCH = 6, GP_RESULT_JSON_TIMING = 8,
+    GP_RESULT_JSON_MOVED = 14, GP_RESULT_JSON_CHECK = 17, GP_RESULT_JSON_PROFILE = 25
+};
 
 #endif

@@ -1,7 +1,9 @@
 /* A kernel command's results as a part (gpuprof/report_parts.h): a row per result (its
  * configuration) of reduce, transpose, reduce2d and saxpy, and in text a row per kernel of
- * a result that launched several. Declared in CSV's order; text and the page have theirs.
- * The metric and parameter columns, which depend on what was measured, stay the views'. */
+ * a result that launched several. Declared in CSV's order; text, the page and JSON (whose
+ * objects of a result begin at the places report_parts.h names) have theirs. The metric and
+ * parameter columns, which depend on what was measured, stay the views'; report/load.c reads
+ * JSON's back, each value checked its own way. */
 #include "gpuprof/report_parts.h"
 
 #include <math.h>
@@ -36,7 +38,6 @@ RESULT_GETTER(get_ny, GP_CELL_NUMBER((double)res->ny))
 RESULT_GETTER(get_shared, GP_CELL_NUMBER((double)res->shared_bytes))
 RESULT_GETTER(get_min, GP_CELL_NUMBER(res->timing.min_ms))
 RESULT_GETTER(get_max, GP_CELL_NUMBER(res->timing.max_ms))
-RESULT_GETTER(get_noise, GP_CELL_NUMBER(res->timing.noise_pct))
 RESULT_GETTER(get_repeats, GP_CELL_NUMBER((double)res->timing.repeats))
 RESULT_GETTER(get_bytes, GP_CELL_NUMBER((double)res->bytes_moved))
 RESULT_GETTER(get_gbps, GP_CELL_NUMBER(res->gbps))
@@ -45,6 +46,31 @@ RESULT_GETTER(get_family, GP_CELL_TEXT(res->family))
 RESULT_GETTER(get_variant, GP_CELL_TEXT(res->variant))
 RESULT_GETTER(get_type, GP_CELL_TEXT(res->type))
 RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(res->check.status)))
+RESULT_GETTER(get_kernels, GP_CELL_NUMBER((double)res->n_launches))
+RESULT_GETTER(get_warmup, GP_CELL_NUMBER((double)res->timing.warmup))
+RESULT_GETTER(get_exact, GP_CELL_NUMBER(res->check.exact ? 1.0 : 0.0))
+RESULT_GETTER(get_expected, GP_CELL_NUMBER(res->check.expected))
+RESULT_GETTER(get_got, GP_CELL_NUMBER(res->check.got))
+RESULT_GETTER(get_tolerance, GP_CELL_NUMBER(res->check.tolerance))
+RESULT_GETTER(get_mismatches, GP_CELL_NUMBER((double)res->check.mismatches))
+RESULT_GETTER(get_detail, GP_CELL_TEXT(res->check.detail))
+RESULT_GETTER(get_passes, GP_CELL_NUMBER(res->passes))
+RESULT_GETTER(get_sm_clock, GP_CELL_NUMBER(res->sm_clock_ghz >= 0 ? res->sm_clock_ghz : NAN))
+RESULT_GETTER(get_dram_clock,
+              GP_CELL_NUMBER(res->dram_clock_ghz >= 0 ? res->dram_clock_ghz : NAN))
+
+/* A key JSON leaves out: a matrix's sides for a vector, the noise of an older gpuprof's
+ * report (unknown). */
+static const gp_cell absent = {.number = NAN, .format = GP_NUMBER_ABSENT};
+
+RESULT_GETTER(get_noise, isnan(res->timing.noise_pct) ? absent
+                                                      : GP_CELL_NUMBER(res->timing.noise_pct))
+RESULT_GETTER(get_json_nx, res->nx ? GP_CELL_NUMBER((double)res->nx) : absent)
+RESULT_GETTER(get_json_ny, res->nx ? GP_CELL_NUMBER((double)res->ny) : absent)
+/* The check after profiling: null where it was not checked again. */
+RESULT_GETTER(get_after_profile, res->check.rechecked
+                                     ? GP_CELL_TEXT(gp_check_status_name(res->check.after_profile))
+                                     : GP_CELL_NUMBER(NAN))
 
 /* The median time: a launch's own (unknown: NAN) on its row. */
 static gp_cell get_median(const void *row, const void *ctx, char *buf, size_t len)
@@ -197,41 +223,47 @@ static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t le
 
 enum {
     FAMILY, VARIANT, TYPE, N, NX, NY, CSV_GRID, CSV_BLOCK, SHARED, MEDIAN, MIN, MAX, NOISE,
-    REPEATS, BYTES, GBPS, PEAK, CHECK, DEVICE, SOURCE, LABEL, PARAMS, GRID, BLOCK, PAGE_PEAK
+    REPEATS, BYTES, GBPS, PEAK, CHECK, DEVICE, SOURCE, LABEL, PARAMS, GRID, BLOCK, PAGE_PEAK,
+    JSON_NX, JSON_NY, KERNELS, WARMUP, STATUS, EXACT, EXPECTED, GOT, TOLERANCE, MISMATCHES,
+    DETAIL, AFTER_PROFILE, PASSES, SM_CLOCK, DRAM_CLOCK
 };
 
 #define CSV GP_IN_CSV
+#define JSON GP_IN_JSON
 #define PEOPLE (GP_IN_TEXT | GP_IN_HTML)
 
-/* In CSV's order; text and the page have theirs (below). */
+/* In CSV's order; text, the page and JSON have theirs (below). */
 static const gp_part_column columns[] = {
-    [FAMILY] = {.key = "family", .in = CSV, .get = get_family},
-    [VARIANT] = {.key = "variant", .in = CSV, .get = get_variant},
-    [TYPE] = {.key = "type", .in = CSV, .get = get_type},
-    [N] = {.key = "n", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_n,
+    [FAMILY] = {.key = "family", .in = CSV | JSON, .get = get_family},
+    [VARIANT] = {.key = "variant", .in = CSV | JSON, .get = get_variant},
+    [TYPE] = {.key = "type", .in = CSV | JSON, .get = get_type},
+    [N] = {.key = "n", .format = GP_NUMBER_COUNT, .in = CSV | JSON, .get = get_n,
            .legend = "elements (a matrix's: nx x ny)"},
     [NX] = {.key = "nx", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_nx},
     [NY] = {.key = "ny", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_ny},
     [CSV_GRID] = {.key = "grid", .in = CSV, .get = get_csv_grid},
     [CSV_BLOCK] = {.key = "block", .in = CSV, .get = get_csv_block},
-    [SHARED] = {.key = "shared_bytes", .format = GP_NUMBER_COUNT, .in = CSV,
+    [SHARED] = {.key = "shared_bytes", .format = GP_NUMBER_COUNT, .in = CSV | JSON,
                 .get = get_shared},
     [MEDIAN] = {.key = "median_ms", .header = "time", .html = "time_ms", .unit = "ms",
-                .format = GP_NUMBER_MS, .gap = 1, .in = PEOPLE | CSV, .get = get_median,
+                .format = GP_NUMBER_MS, .gap = 1, .in = GP_IN_ALL, .get = get_median,
                 .legend = "the median of the timed runs"},
-    [MIN] = {.key = "min_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV, .get = get_min},
-    [MAX] = {.key = "max_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV, .get = get_max},
+    [MIN] = {.key = "min_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV | JSON,
+             .get = get_min},
+    [MAX] = {.key = "max_ms", .unit = "ms", .format = GP_NUMBER_MS, .in = CSV | JSON,
+             .get = get_max},
     [NOISE] = {.key = "noise_pct", .header = "noise%", .html = "noise %",
-               .format = GP_NUMBER_FIXED1, .gap = 1, .in = PEOPLE | CSV, .get = get_noise,
+               .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_noise,
                .legend = "the runs' spread, 1.4826 x median absolute deviation / median"},
-    [REPEATS] = {.key = "repeats", .format = GP_NUMBER_COUNT, .in = CSV, .get = get_repeats},
-    [BYTES] = {.key = "bytes_moved", .unit = "bytes", .format = GP_NUMBER_COUNT, .in = CSV,
-               .get = get_bytes, .legend = "the least the algorithm must read and write"},
+    [REPEATS] = {.key = "repeats", .format = GP_NUMBER_COUNT, .in = CSV | JSON,
+                 .get = get_repeats},
+    [BYTES] = {.key = "bytes_moved", .unit = "bytes", .format = GP_NUMBER_COUNT,
+               .in = CSV | JSON, .get = get_bytes, .legend = "the least the algorithm must read and write"},
     [GBPS] = {.key = "bandwidth_gbps", .header = "GB/s", .html = "GB/s", .unit = "GB/s",
-              .format = GP_NUMBER_FIXED1, .gap = 1, .in = PEOPLE | CSV, .get = get_gbps,
+              .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_gbps,
               .legend = "minimum bytes moved / median time"},
     [PEAK] = {.key = "percent_of_peak", .header = "%peak", .format = GP_NUMBER_FIXED1,
-              .gap = 1, .in = GP_IN_TEXT | CSV, .get = get_peak,
+              .gap = 1, .in = GP_IN_TEXT | CSV | JSON, .get = get_peak,
               .legend = "GB/s against the GPU's peak DRAM bandwidth"},
     [CHECK] = {.key = "check", .header = "check", .align = GP_ALIGN_LEFT, .gap = 1,
                .in = GP_IN_TEXT | CSV, .get = get_check,
@@ -248,6 +280,29 @@ static const gp_part_column columns[] = {
                .html_class = "num"},
     [PAGE_PEAK] = {.key = "percent_of_peak", .html = "% peak", .format = GP_NUMBER_FIXED1,
                    .in = GP_IN_HTML, .get = get_peak_of_device},
+    [JSON_NX] = {.key = "nx", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_json_nx,
+                 .legend = "a matrix's columns (absent for a vector)"},
+    [JSON_NY] = {.key = "ny", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_json_ny},
+    [KERNELS] = {.key = "kernels", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_kernels,
+                 .legend = "the kernels the workload launches"},
+    [WARMUP] = {.key = "warmup", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_warmup},
+    [STATUS] = {.key = "status", .in = JSON, .get = get_check},
+    [EXACT] = {.key = "exact", .format = GP_NUMBER_FLAG, .in = JSON, .get = get_exact},
+    [EXPECTED] = {.key = "expected", .format = GP_NUMBER_FIXED2, .in = JSON,
+                  .get = get_expected},
+    [GOT] = {.key = "got", .format = GP_NUMBER_FIXED2, .in = JSON, .get = get_got},
+    [TOLERANCE] = {.key = "tolerance", .format = GP_NUMBER_FIXED2, .in = JSON,
+                   .get = get_tolerance},
+    [MISMATCHES] = {.key = "mismatches", .format = GP_NUMBER_COUNT, .in = JSON,
+                    .get = get_mismatches},
+    [DETAIL] = {.key = "detail", .in = JSON, .get = get_detail},
+    [AFTER_PROFILE] = {.key = "after_profile", .in = JSON, .get = get_after_profile,
+                       .legend = "the check again after profiling; null where not done"},
+    [PASSES] = {.key = "passes", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_passes},
+    [SM_CLOCK] = {.key = "sm_clock_ghz", .unit = "GHz", .format = GP_NUMBER_FIXED2,
+                  .in = JSON, .get = get_sm_clock},
+    [DRAM_CLOCK] = {.key = "dram_clock_ghz", .unit = "GHz", .format = GP_NUMBER_FIXED2,
+                    .in = JSON, .get = get_dram_clock},
 };
 
 const gp_part gp_results_part = {
@@ -256,5 +311,14 @@ const gp_part gp_results_part = {
     .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(LABEL, GRID, BLOCK, MEDIAN, NOISE, GBPS, PEAK,
                                              CHECK),
               [GP_VIEW_HTML] = GP_PART_ORDER(PARAMS, GRID, BLOCK, MEDIAN, NOISE, GBPS,
-                                             PAGE_PEAK)},
+                                             PAGE_PEAK),
+              [GP_VIEW_JSON] = GP_PART_ORDER(FAMILY, VARIANT, TYPE,            /* the result */
+                                             N, JSON_NX, JSON_NY,              /* size */
+                                             SHARED, KERNELS,                  /* launch */
+                                             MIN, MEDIAN, MAX, NOISE, REPEATS, /* timing */
+                                             WARMUP,
+                                             BYTES, GBPS, PEAK,                /* the result */
+                                             STATUS, EXACT, EXPECTED, GOT,     /* check */
+                                             TOLERANCE, MISMATCHES, DETAIL, AFTER_PROFILE,
+                                             PASSES, SM_CLOCK, DRAM_CLOCK)},   /* profile */
 };
