@@ -23,7 +23,7 @@ static const gp_results_context *context_of(const void *ctx)
 /* A launch's row has its kernel's shape and time; the result's measured columns stay empty. */
 static const gp_cell empty = {.text = ""};
 
-/* A value of the result, on its own row. */
+/* A value of the result, on its own row (a launch's: empty). */
 #define RESULT_GETTER(name, cell)                                                              \
     static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
     {                                                                                          \
@@ -258,7 +258,8 @@ static const gp_part_column columns[] = {
     [REPEATS] = {.key = "repeats", .format = GP_NUMBER_COUNT, .in = CSV | JSON,
                  .get = get_repeats},
     [BYTES] = {.key = "bytes_moved", .unit = "bytes", .format = GP_NUMBER_COUNT,
-               .in = CSV | JSON, .get = get_bytes, .legend = "the least the algorithm must read and write"},
+               .in = CSV | JSON, .get = get_bytes,
+               .legend = "the least the algorithm must read and write"},
     [GBPS] = {.key = "bandwidth_gbps", .header = "GB/s", .html = "GB/s", .unit = "GB/s",
               .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_gbps,
               .legend = "minimum bytes moved / median time"},
