@@ -6,6 +6,7 @@
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/group.h"
 #include "gpuprof/kernel_labels.h"
 #include "gpuprof/part.h"
 #include "gpuprof/ranks.h"
@@ -151,5 +152,43 @@ enum { GP_LAUNCH_CSV_METRICS_AT = 16, GP_LAUNCH_JSON_SHAPE_AT = 9 };
 /* The program a launch ran in: 0 for a report's own; in a merged report its source's index,
  * or n_sources for a launch a merge of an older gpuprof did not tie to its source. */
 size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l);
+
+/* ---- a kernel command's results (src/report/results_part.c) ------------------------------ */
+
+/* A row: a result (a configuration of reduce, transpose, reduce2d or saxpy), or in text one
+ * of the kernels of a result that launched several, under the result's row. */
+typedef struct {
+    const gp_result *result;
+    const gp_launch_record *launch;   /* NULL: the result's own row */
+} gp_result_row;
+
+/* What the results' columns read besides a row. */
+typedef struct {
+    const gp_report *r;
+    const gp_problem_span *problem;   /* text: the rows' problem, whose parameters that vary
+                                         label them (NULL: none) */
+} gp_results_context;
+
+/* Text: the label (variant, the parameters that vary, a merged report's [file]; a launch's
+ * #N), grid, block, time, noise, GB/s, %peak, check. CSV: family, variant, type, n, nx, ny,
+ * grid, block (x by y by z), shared bytes, median, least and most time, noise, repeats, bytes
+ * moved, GB/s, %peak, check, device, source (a merged report's file), before the parameters'
+ * and the metrics' columns. The page: the parameters, grid, block, time, noise, GB/s and
+ * %peak (of a result with a GPU), between its variant's and check's own cells. JSON: family,
+ * variant, type; size: n, nx and ny (a matrix's); launch: shared_bytes, kernels; timing: min,
+ * median and max time, noise (where known), repeats, warmup; bytes_moved, bandwidth_gbps,
+ * percent_of_peak; check: status, exact, expected, got, tolerance, mismatches, detail,
+ * after_profile (null where not checked again); profile: passes, the SM and DRAM clocks (null
+ * where unknown). Read back by report/load.c, which checks each value its own way. */
+extern const gp_part gp_results_part;
+/* Where each of JSON's objects of a result begins, by the place in the view's order: its size,
+ * its launch (after the view's grid and block), timing, the bytes and bandwidth (in the
+ * result's own object), check, and its profile (the view's: null where not profiled), to
+ * the end. The view's own values go between them: a merged report's source first, the
+ * parameters after the size, the metrics, launches, passes and lines after the profile. */
+enum {
+    GP_RESULT_JSON_SIZE = 3, GP_RESULT_JSON_LAUNCH = 6, GP_RESULT_JSON_TIMING = 8,
+    GP_RESULT_JSON_MOVED = 14, GP_RESULT_JSON_CHECK = 17, GP_RESULT_JSON_PROFILE = 25
+};
 
 #endif

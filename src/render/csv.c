@@ -58,22 +58,6 @@ static size_t add_metric_keys(const char **keys, size_t n, const gp_metric_value
     return n;
 }
 
-/* ---- the columns of a kernel command's rows -------------------------------------------- */
-
-/* A result's own cells: the columns every kernel command has, before its parameters. */
-enum {
-    R_FAMILY, R_VARIANT, R_TYPE, R_N, R_NX, R_NY, R_GRID, R_BLOCK, R_SHARED, R_MEDIAN, R_MIN,
-    R_MAX, R_NOISE, R_REPEATS, R_BYTES, R_GBPS, R_PEAK, R_CHECK, R_DEVICE, R_SOURCE, R_COUNT
-};
-static const char *const result_columns[R_COUNT] = {
-    [R_FAMILY] = "family", [R_VARIANT] = "variant", [R_TYPE] = "type", [R_N] = "n",
-    [R_NX] = "nx", [R_NY] = "ny", [R_GRID] = "grid", [R_BLOCK] = "block",
-    [R_SHARED] = "shared_bytes", [R_MEDIAN] = "median_ms", [R_MIN] = "min_ms",
-    [R_MAX] = "max_ms", [R_NOISE] = "noise_pct", [R_REPEATS] = "repeats",
-    [R_BYTES] = "bytes_moved", [R_GBPS] = "bandwidth_gbps", [R_PEAK] = "percent_of_peak",
-    [R_CHECK] = "check", [R_DEVICE] = "device", [R_SOURCE] = "source",
-};
-
 /* One row's own cells: text that points into the report, or a number written beside. */
 #define MAX_CELLS 24
 #define CELL_LEN 48
@@ -100,17 +84,6 @@ static void set_variant(row_cells *c, size_t i, unsigned variant)
 static void set_number(row_cells *c, size_t i, double v)
 {
     gp_csv_number(c->scratch[i], CELL_LEN, v);
-    c->text[i] = c->scratch[i];
-}
-
-/* "256x1x1"; empty for a library call's shape (CUB's own, not captured), as CSV leaves what
- * is not measured. */
-static void set_dim(row_cells *c, size_t i, gp_dim3 d)
-{
-    if (d.x == 0)
-        c->scratch[i][0] = '\0';
-    else
-        snprintf(c->scratch[i], CELL_LEN, "%ux%ux%u", d.x, d.y, d.z);
     c->text[i] = c->scratch[i];
 }
 
@@ -167,7 +140,7 @@ static int add_family_params(gp_csv_layout *l, const gp_family *f)
  * any parameter the table does not know, the catalogue, any other metric. */
 static int report_layout(gp_csv_layout *l, const gp_report *r)
 {
-    GP_TRY(gp_csv_layout_fixed(l, result_columns, R_COUNT));
+    GP_TRY(gp_part_csv_layout(l, &gp_results_part, NULL));
     size_t n;
     const gp_family *families = gp_family_table(&n);
     for (size_t f = 0; f < n; f++)
@@ -180,33 +153,6 @@ static int report_layout(gp_csv_layout *l, const gp_report *r)
     return r->n_results ? add_other_metrics_of(l, &r->results[0].metrics, r->n_results,
                                                sizeof r->results[0])
                         : GP_OK;
-}
-
-static void result_cells(const gp_report *r, const gp_result *res, row_cells *c)
-{
-    c->text[R_FAMILY] = res->family;
-    c->text[R_VARIANT] = res->variant;
-    c->text[R_TYPE] = res->type;
-    set_u64(c, R_N, res->n);
-    set_u64(c, R_NX, res->nx);
-    set_u64(c, R_NY, res->ny);
-    set_dim(c, R_GRID, res->grid);
-    set_dim(c, R_BLOCK, res->block);
-    set_u64(c, R_SHARED, res->shared_bytes);
-    set_number(c, R_MEDIAN, res->timing.median_ms);
-    set_number(c, R_MIN, res->timing.min_ms);
-    set_number(c, R_MAX, res->timing.max_ms);
-    set_number(c, R_NOISE, res->timing.noise_pct);
-    set_u64(c, R_REPEATS, res->timing.repeats);
-    set_u64(c, R_BYTES, res->bytes_moved);
-    set_number(c, R_GBPS, res->gbps);
-    set_number(c, R_PEAK, res->percent_of_peak);
-    c->text[R_CHECK] = gp_check_status_name(res->check.status);
-    /* merged reports: the result's own file and GPU */
-    const gp_report_source *src = r->n_sources ? &r->sources[res->input] : NULL;
-    const bool has_device = src ? src->has_device : r->has_device;
-    c->text[R_DEVICE] = has_device ? (src ? src->device.name : r->device.name) : "";
-    c->text[R_SOURCE] = src ? src->file : "";
 }
 
 static bool writes_header(const gp_render_options *o)
@@ -269,10 +215,10 @@ static int csv_stream_result(void *state, size_t i)
             gp_csv_source_result(s->out, res);
             continue;
         }
-        row_cells cells;
-        result_cells(s->r, res, &cells);
-        const gp_csv_row row = {.fixed = cells.text, .result = res, .metrics = &res->metrics};
-        gp_csv_layout_row(s->out, &s->layout, &row);
+        const gp_result_row row = {.result = res};
+        const gp_results_context ctx = {.r = s->r};
+        gp_part_csv_layout_row_with(s->out, &s->layout, &gp_results_part, &row, &ctx,
+                                    &(gp_csv_row){.result = res, .metrics = &res->metrics});
     }
     fflush(s->out); /* kept by a run cut short, in a pipe or a file too */
     return GP_OK;
@@ -379,7 +325,7 @@ enum {
     K_VARIANT,             /* the variant of a kernel that ran several codes; else empty */
     K_COUNT
 };
-_Static_assert(R_COUNT <= MAX_CELLS && K_COUNT <= MAX_CELLS,
+_Static_assert(K_COUNT <= MAX_CELLS,
               "a row's own cells fit row_cells");
 static const char *const kernel_columns[K_COUNT] = {
     [K_KIND] = "kind", [K_SOURCE] = "source", [K_KERNEL] = "kernel",
@@ -619,7 +565,7 @@ int gp_csv_check_columns(const gp_request *req)
     gp_csv_layout l = {0};
     int rc = GP_OK;
     if (req->family) {
-        rc = gp_csv_layout_fixed(&l, result_columns, R_COUNT);
+        rc = gp_part_csv_layout(&l, &gp_results_part, NULL);
         if (rc == GP_OK)
             rc = add_family_params(&l, req->family);
         if (rc == GP_OK)

@@ -8,11 +8,13 @@
 
 #include "gpuprof/group.h"
 #include "gpuprof/registry.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_heatmaps.h"
 #include "render/html_page.h"
 #include "render/html_sweeps.h"
+#include "render/part.h"
 #include "render/svg.h"
 
 #include <math.h>
@@ -371,26 +373,24 @@ static gp_svg_row *result_metric_rows(const void *ctx, const gp_html_metric_char
 
 /* ---- the tables: every number of the text table ------------------------------------------- */
 
+/* The variant's heading, the part's (report/results_part.c: a word column's a word's, though
+ * grid's and block's cells are numbers'), the check's and a merged report's file's. */
 static void results_head(FILE *out, const results_view *v)
 {
-    static const char *const titles[] = {"variant", "params", "grid", "block", "time_ms",
-                                         "noise %", "GB/s", "% peak", "check", "file"};
+    static const char *const words[] = {"variant", "check", "file"};
     fputs("<div class=\"table-wrap\"><table class=\"results\"><tr>", out);
-    gp_html_th_list(out, titles, 4, 4);
-    gp_html_th_list(out, titles + 4, 4, 0);
-    gp_html_th_list(out, titles + 8, v->label_sources ? 2 : 1, 2);
+    gp_html_th_list(out, words, 1, 1);
+    const gp_results_context ctx = {.r = v->r};
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(&gp_results_part, GP_VIEW_HTML, &ctx, cols);
+    for (size_t i = 0; i < n; i++) {
+        const gp_part_column *col = &gp_results_part.columns[cols[i]];
+        const char *title = col->html ? col->html : col->key;
+        gp_html_th_list(out, &title, 1, col->format != GP_NUMBER_COLUMN ? 0 : 1);
+    }
+    gp_html_th_list(out, words + 1, v->label_sources ? 2 : 1, 2);
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("</tr>\n", out);
-}
-
-static void params_cell(FILE *out, const gp_result *res)
-{
-    char text[GP_RESULT_MAX_PARAMS * 48] = "";
-    for (size_t p = 0; p < res->n_params; p++)
-        if (!isnan(res->params[p].value))
-            gp_html_appendf(text, sizeof text, "%s%s=%.10g", text[0] ? " " : "",
-                            res->params[p].name, res->params[p].value);
-    gp_html_td_text(out, text);
 }
 
 static void dim_cell(FILE *out, gp_dim3 d, bool two_d)
@@ -451,16 +451,10 @@ static void variant_cell(FILE *out, const gp_result *res)
 static void result_row(FILE *out, const results_view *v, size_t i)
 {
     const gp_result *res = &v->r->results[i];
-    const bool two_d = res->nx != 0;
+    const gp_results_context ctx = {.r = v->r};
     fputs(res->check.status == GP_CHECK_FAILED ? "<tr class=\"failed\">" : "<tr>", out);
     variant_cell(out, res);
-    params_cell(out, res);
-    dim_cell(out, res->grid, two_d);
-    dim_cell(out, res->block, two_d);
-    gp_html_td_num(out, "%.4f", res->timing.median_ms);
-    gp_html_td_num(out, "%.1f", res->timing.noise_pct);
-    gp_html_td_num(out, "%.1f", res->gbps);
-    gp_html_td_num(out, "%.1f", gp_html_result_device(v->r, res) ? res->percent_of_peak : NAN);
+    gp_part_html_cells(out, &gp_results_part, &(gp_result_row){.result = res}, &ctx);
     check_cell(out, &res->check);
     if (v->label_sources)
         fprintf(out, "<td>[%zu]</td>", res->input + 1);

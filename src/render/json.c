@@ -92,23 +92,6 @@ static cJSON *metrics_json(const gp_metric_set *s)
     return o;
 }
 
-static cJSON *check_json(const gp_check *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "status", gp_check_status_name(c->status));
-    cJSON_AddBoolToObject(o, "exact", c->exact);
-    gp_json_add_number(o, "expected", c->expected);
-    gp_json_add_number(o, "got", c->got);
-    cJSON_AddNumberToObject(o, "tolerance", c->tolerance);
-    cJSON_AddNumberToObject(o, "mismatches", (double)c->mismatches);
-    cJSON_AddStringToObject(o, "detail", c->detail);
-    if (c->rechecked)
-        cJSON_AddStringToObject(o, "after_profile", gp_check_status_name(c->after_profile));
-    else
-        cJSON_AddNullToObject(o, "after_profile");
-    return o;
-}
-
 static cJSON *launch_json(const gp_launch_record *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -148,48 +131,39 @@ static cJSON *passes_json(const gp_result *r)
     return a;
 }
 
-static cJSON *result_json(const gp_result *r, bool merged)
+/* The results part's columns from place `first` to `end` of its JSON order (an object of a
+ * result: gpuprof/report_parts.h) into the object `key` of o (NULL: o itself). */
+static void result_columns(cJSON *o, const char *key, const gp_result_row *row,
+                           const gp_results_context *ctx, size_t first, size_t end)
 {
+    gp_part_json_add(key ? cJSON_AddObjectToObject(o, key) : o, &gp_results_part, row, ctx,
+                     first, end);
+}
+
+/* A result: its part's columns in its objects, and the view's own values among them. */
+static cJSON *result_json(const gp_report *report, const gp_result *r)
+{
+    const gp_results_context ctx = {.r = report};
+    const gp_result_row row = {.result = r};
     cJSON *o = cJSON_CreateObject();
-    if (merged)
+    if (report->n_sources)   /* a merged report's: the index of its file */
         cJSON_AddNumberToObject(o, "source", (double)r->input);
-    cJSON_AddStringToObject(o, "family", r->family);
-    cJSON_AddStringToObject(o, "variant", r->variant);
-    cJSON_AddStringToObject(o, "type", r->type);
-    cJSON *size = cJSON_AddObjectToObject(o, "size");
-    cJSON_AddNumberToObject(size, "n", (double)r->n);
-    if (r->nx) {
-        cJSON_AddNumberToObject(size, "nx", r->nx);
-        cJSON_AddNumberToObject(size, "ny", r->ny);
-    }
+    result_columns(o, NULL, &row, &ctx, 0, GP_RESULT_JSON_SIZE);
+    result_columns(o, "size", &row, &ctx, GP_RESULT_JSON_SIZE, GP_RESULT_JSON_LAUNCH);
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (size_t i = 0; i < r->n_params; i++)
         gp_json_add_number(params, r->params[i].name, r->params[i].value);
     cJSON *launch = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(launch, "grid", dim_array(r->grid));
     cJSON_AddItemToObject(launch, "block", dim_array(r->block));
-    cJSON_AddNumberToObject(launch, "shared_bytes", (double)r->shared_bytes);
-    cJSON_AddNumberToObject(launch, "kernels", (double)r->n_launches);
-    cJSON *t = cJSON_AddObjectToObject(o, "timing");
-    cJSON_AddNumberToObject(t, "min_ms", r->timing.min_ms);
-    cJSON_AddNumberToObject(t, "median_ms", r->timing.median_ms);
-    cJSON_AddNumberToObject(t, "max_ms", r->timing.max_ms);
-    if (!isnan(r->timing.noise_pct)) /* unknown in reports of older versions */
-        cJSON_AddNumberToObject(t, "noise_pct", r->timing.noise_pct);
-    cJSON_AddNumberToObject(t, "repeats", r->timing.repeats);
-    cJSON_AddNumberToObject(t, "warmup", r->timing.warmup);
-    cJSON_AddNumberToObject(o, "bytes_moved", (double)r->bytes_moved);
-    gp_json_add_number(o, "bandwidth_gbps", r->gbps);
-    gp_json_add_number(o, "percent_of_peak", r->percent_of_peak);
-    cJSON_AddItemToObject(o, "check", check_json(&r->check));
-    if (r->profiled) {
-        cJSON *p = cJSON_AddObjectToObject(o, "profile");
-        cJSON_AddNumberToObject(p, "passes", r->passes);
-        gp_json_add_number(p, "sm_clock_ghz", r->sm_clock_ghz >= 0 ? r->sm_clock_ghz : NAN);
-        gp_json_add_number(p, "dram_clock_ghz", r->dram_clock_ghz >= 0 ? r->dram_clock_ghz : NAN);
-    } else {
+    result_columns(launch, NULL, &row, &ctx, GP_RESULT_JSON_LAUNCH, GP_RESULT_JSON_TIMING);
+    result_columns(o, "timing", &row, &ctx, GP_RESULT_JSON_TIMING, GP_RESULT_JSON_MOVED);
+    result_columns(o, NULL, &row, &ctx, GP_RESULT_JSON_MOVED, GP_RESULT_JSON_CHECK);
+    result_columns(o, "check", &row, &ctx, GP_RESULT_JSON_CHECK, GP_RESULT_JSON_PROFILE);
+    if (r->profiled)
+        result_columns(o, "profile", &row, &ctx, GP_RESULT_JSON_PROFILE, SIZE_MAX);
+    else
         cJSON_AddNullToObject(o, "profile");
-    }
     cJSON_AddItemToObject(o, "metrics", metrics_json(&r->metrics));
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
     for (size_t i = 0; i < r->n_launches; i++)
@@ -432,7 +406,7 @@ static cJSON *report_json(const gp_report *r)
     cJSON_AddItemToObject(root, "profiler", profiler_json(&r->profiler, r->is_exec));
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->n_results; i++)
-        cJSON_AddItemToArray(results, result_json(&r->results[i], r->n_sources > 0));
+        cJSON_AddItemToArray(results, result_json(r, &r->results[i]));
     cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
     for (size_t i = 0; i < r->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));

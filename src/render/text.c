@@ -11,8 +11,10 @@
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/registry.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
+#include "render/part.h"
 #include "render/text_layout.h"
 
 #include <math.h>
@@ -194,101 +196,33 @@ static bool has_notes(const gp_report *r)
     return false;
 }
 
-/* ---- parameters: the same in every row of a problem go in its heading, the others in
- * each row's name ---------------------------------------------------------------------- */
-
+/* A parameter's value, as a problem's heading gives it. */
 static void format_number(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.10g", v);
 }
 
-/* " pad=1 grid=4": the parameters that vary within the problem, where they apply. */
-static void row_params(const gp_problem_span *pr, const gp_result *res, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < res->n_params; i++) {
-        const gp_param *p = &res->params[i];
-        if (isnan(p->value) || !gp_problem_param_varies(pr, p->name))
-            continue;
-        char v[32];
-        format_number(v, sizeof v, p->value);
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, " %s=%s", p->name, v);
-    }
-}
-
 /* ---- a problem's table: a row per result, and per launch of multi-kernel workloads ---- */
 
-static void add_result_columns(gp_text_table *t, const metric_columns *m)
+/* The results' columns (report/results_part.c), then a column per metric. */
+static void add_result_columns(gp_text_table *t, const gp_results_context *ctx,
+                               const metric_columns *m)
 {
-    static const gp_column_spec columns[] = {
-        {"variant", GP_COLUMN_LEFT, 0}, {"grid", GP_COLUMN_RIGHT, 1},
-        {"block", GP_COLUMN_RIGHT, 1},  {"time", GP_COLUMN_RIGHT, 1},
-        {"noise%", GP_COLUMN_RIGHT, 1}, {"GB/s", GP_COLUMN_RIGHT, 1},
-        {"%peak", GP_COLUMN_RIGHT, 1},  {"check", GP_COLUMN_LEFT, 1},
-    };
-    GP_TABLE_COLUMNS(t, columns);
+    gp_part_text_columns(t, &gp_results_part, ctx);
     add_metric_titles(t, m);
 }
 
-static void add_launch_rows(gp_text_table *t, const gp_result *res, const metric_columns *m)
-{
-    const bool two_d = res->nx != 0;
-    for (size_t i = 0; res->n_launches > 1 && i < res->n_launches; i++) {
-        const gp_launch_record *l = &res->launches[i];
-        char shape[48] = "", cell[32];
-        if (l->in_nx)
-            snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
-                     l->out_ny);
-        gp_table_row(t);
-        gp_table_cellf(t, "  #%zu%s", i + 1, shape);
-        gp_text_format_dim(cell, sizeof cell, l->grid, two_d);
-        gp_table_cell(t, cell);
-        gp_text_format_dim(cell, sizeof cell, l->block, two_d);
-        gp_table_cell(t, cell);
-        gp_text_format_time(cell, sizeof cell, l->median_ms);
-        gp_table_cell(t, cell);
-        for (int k = 0; k < 4; k++)
-            gp_table_cell(t, "");
-        add_metric_cells(t, &l->metrics, m);
-    }
-}
-
-/* A result's first cell: its variant, the parameters that vary, its file when they differ;
- * known before the result is measured. */
-static void result_label(char *buf, size_t len, const gp_problem_span *pr, bool label_sources,
-                         const gp_result *res)
-{
-    char params[96], source[24] = "";
-    row_params(pr, res, params, sizeof params);
-    if (label_sources)
-        snprintf(source, sizeof source, " [%zu]", res->input + 1);
-    snprintf(buf, len, "%.60s%s%s", res->variant, params, source);
-}
-
-static void add_result_row(gp_text_table *t, const gp_problem_span *pr, bool label_sources,
+/* A result's row, and under it a row per kernel of a workload that launched several. */
+static void add_result_row(gp_text_table *t, const gp_results_context *ctx,
                            const gp_result *res, const metric_columns *m)
 {
-    const bool two_d = res->nx != 0;
-    char cell[32], label[192];
-    result_label(label, sizeof label, pr, label_sources, res);
-    gp_table_row(t);
-    gp_table_cell(t, label);
-    gp_text_format_dim(cell, sizeof cell, res->grid, two_d);
-    gp_table_cell(t, cell);
-    gp_text_format_dim(cell, sizeof cell, res->block, two_d);
-    gp_table_cell(t, cell);
-    gp_text_format_time(cell, sizeof cell, res->timing.median_ms);
-    gp_table_cell(t, cell);
-    if (isnan(res->timing.noise_pct))
-        gp_table_cell(t, "-");
-    else
-        gp_table_cellf(t, "%.1f", res->timing.noise_pct);
-    gp_table_cellf(t, "%.1f", res->gbps);
-    gp_table_cellf(t, "%.1f", res->percent_of_peak);
-    gp_table_cell(t, gp_check_status_name(res->check.status));
+    gp_part_text_row(t, &gp_results_part, &(gp_result_row){.result = res}, ctx);
     add_metric_cells(t, &res->metrics, m);
-    add_launch_rows(t, res, m);
+    for (size_t i = 0; res->n_launches > 1 && i < res->n_launches; i++) {
+        const gp_result_row launch = {.result = res, .launch = &res->launches[i]};
+        gp_part_text_row(t, &gp_results_part, &launch, ctx);
+        add_metric_cells(t, &res->launches[i].metrics, m);
+    }
 }
 
 /* The heading of a problem, with the parameters every one of its rows shares. */
@@ -373,11 +307,16 @@ static void print_failures(FILE *out, const gp_report *r, size_t width)
 
 /* ---- a kernel command's report, written as its results become final ------------------- */
 
-/* The widths of the measured columns of a live table after the grid (block, time, noise%,
- * GB/s, %peak, check: add_result_columns' order), decided before any is measured: the
+/* The widths of the measured columns of a live table, decided before any is measured: the
  * common values' (162.16us, 2460.0, passed; metrics 100.0, 2612.1); a wider value pushes the
  * rest of its line. */
-static const size_t measured_widths[] = {5, 8, 6, 6, 5, 6};
+static const struct {
+    const char *key;
+    size_t width;
+} measured_widths[] = {
+    {"block", 5}, {"median_ms", 8}, {"noise_pct", 6}, {"bandwidth_gbps", 6},
+    {"percent_of_peak", 5}, {"check", 6},
+};
 #define METRIC_WIDTH 7
 
 /* A grid as wide as the most blocks the result's size and block can take, one element per
@@ -404,7 +343,7 @@ typedef struct {
     size_t page;
     bool ahead;                /* widths decided before the rows: a live run */
     bool started;              /* the header is written */
-    bool label_sources;
+    gp_results_context ctx;    /* the rows' problem: s->pr */
     metric_columns *m;
     size_t next;               /* the next result to write */
     gp_problem_span pr;             /* the problem being written, while in_problem */
@@ -426,27 +365,45 @@ static int start(text_stream *s)
     return GP_OK;
 }
 
-/* A live table's widths: the labels of the problem's results (known before they run), the
- * measured columns' common widths, each at least its title. NULL where the lines would not
- * fit the page: the table is then written whole once its problem ends. */
+/* A result column's width ahead: the widest of the problem's labels (known before they run)
+ * or grids, or the common width of a measured column. */
+static size_t width_ahead(const text_stream *s, size_t column)
+{
+    const char *key = gp_results_part.columns[column].key;
+    const bool grid = strcmp(key, "grid") == 0;
+    if (!grid && strcmp(key, "label") != 0) {
+        for (size_t i = 0; i < sizeof measured_widths / sizeof *measured_widths; i++)
+            if (strcmp(measured_widths[i].key, key) == 0)
+                return measured_widths[i].width;
+        return 0;
+    }
+    size_t widest = 0;
+    for (size_t i = s->pr.first; i < s->pr.end; i++) {
+        const gp_result_row row = {.result = &s->r->results[i]};
+        char label[256];
+        const size_t w = grid ? grid_width(row.result)
+                              : gp_text_columns(gp_part_cell(&gp_results_part, column, &row,
+                                                             &s->ctx, label, sizeof label)
+                                                    .text);
+        widest = w > widest ? w : widest;
+    }
+    return widest;
+}
+
+/* A live table's widths: the result columns' ahead, the metrics' common width, each at least
+ * its title. NULL where the lines would not fit the page: the table is then written whole
+ * once its problem ends. */
 static size_t *decide_widths(const text_stream *s)
 {
     size_t *w = calloc(s->t.n_columns, sizeof *w);
     if (!w)
         return NULL;
     gp_table_title_widths(&s->t, w);
-    for (size_t i = s->pr.first; i < s->pr.end; i++) {
-        const gp_result *res = &s->r->results[i];
-        char label[192];
-        result_label(label, sizeof label, &s->pr, s->label_sources, res);
-        const size_t cols = gp_text_columns(label), grid = grid_width(res);
-        w[0] = cols > w[0] ? cols : w[0];
-        w[1] = grid > w[1] ? grid : w[1];
-    }
-    const size_t n_measured = sizeof measured_widths / sizeof measured_widths[0];
-    for (size_t c = 2; c < s->t.n_columns; c++) {
-        const size_t fixed = c - 2 < n_measured ? measured_widths[c - 2] : METRIC_WIDTH;
-        w[c] = fixed > w[c] ? fixed : w[c];
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(&gp_results_part, GP_VIEW_TEXT, &s->ctx, cols);
+    for (size_t c = 0; c < s->t.n_columns; c++) {
+        const size_t ahead = c < n ? width_ahead(s, cols[c]) : METRIC_WIDTH;
+        w[c] = ahead > w[c] ? ahead : w[c];
     }
     if (gp_table_line_width(&s->t, w) <= s->page)
         return w;
@@ -461,7 +418,7 @@ static int open_problem(text_stream *s, size_t first)
     s->written = 0;
     print_problem(s->out, &s->pr, s->page);
     gp_table_init(&s->t, 1);
-    add_result_columns(&s->t, s->m);
+    add_result_columns(&s->t, &s->ctx, s->m);
     s->widths = s->ahead ? decide_widths(s) : NULL;
     return s->widths ? gp_table_print_rows(s->out, &s->t, s->widths, true, 0, 0) : GP_OK;
 }
@@ -485,7 +442,7 @@ static int write_result(text_stream *s, size_t i)
         GP_TRY(start(s));
     if (!s->in_problem)
         GP_TRY(open_problem(s, i));
-    add_result_row(&s->t, &s->pr, s->label_sources, &s->r->results[i], s->m);
+    add_result_row(&s->t, &s->ctx, &s->r->results[i], s->m);
     if (s->widths) {
         GP_TRY(gp_table_print_rows(s->out, &s->t, s->widths, false, s->written, s->t.n_rows));
         s->written = s->t.n_rows;
@@ -504,9 +461,8 @@ static int text_stream_open(FILE *out, const gp_report *r, const gp_render_optio
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     }
     *s = (text_stream){.out = out, .r = r, .o = o ? *o : (gp_render_options){0},
-                       .page = gp_text_width(o), .ahead = ahead,
-                       /* every row of a merged report says its file, by the header's index */
-                       .label_sources = r->n_sources > 1, .m = m};
+                       .page = gp_text_width(o), .ahead = ahead, .m = m};
+    s->ctx = (gp_results_context){.r = r, .problem = &s->pr};
     *state = s;
     return GP_OK;
 }

@@ -176,5 +176,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_source_exec_line_part,
     &gp_source_pc_part,
     &gp_launch_part,
+    &gp_results_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

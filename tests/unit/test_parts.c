@@ -218,10 +218,37 @@ static void test_launch_places(void)
            "launches: JSON's grid and block go between stream and shared_bytes");
 }
 
+/* A result's JSON objects begin at the places the part names. */
+static void test_result_places(void)
+{
+    static const struct {
+        size_t at;
+        const char *key, *before;
+    } places[] = {
+        {GP_RESULT_JSON_SIZE, "n", "type"},
+        {GP_RESULT_JSON_LAUNCH, "shared_bytes", "ny"},
+        {GP_RESULT_JSON_TIMING, "min_ms", "kernels"},
+        {GP_RESULT_JSON_MOVED, "bytes_moved", "warmup"},
+        {GP_RESULT_JSON_CHECK, "status", "percent_of_peak"},
+        {GP_RESULT_JSON_PROFILE, "passes", "after_profile"},
+    };
+    size_t json[GP_PART_MAX_COLUMNS];
+    const gp_part *t = &gp_results_part;
+    const size_t n = gp_part_columns(t, GP_VIEW_JSON, NULL, json);
+    bool ok = true;
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++)
+        ok = ok && places[i].at < n &&
+             strcmp(t->columns[json[places[i].at]].key, places[i].key) == 0 &&
+             strcmp(t->columns[json[places[i].at - 1]].key, places[i].before) == 0;
+    tap_ok(ok, "results: JSON's size, launch, timing, bytes, check and profile begin at "
+               "their places");
+}
+
 void test_parts(void)
 {
     test_declarations();
     test_launch_places();
+    test_result_places();
     test_new_column();
     test_loader_rules();
 }
