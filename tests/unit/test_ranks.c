@@ -374,6 +374,8 @@ static void test_view_parts(void)
                strstr(gp_error(), "by_rank[1].total_estimated: expected true or false"),
            "rank view parts, JSON: a flag read back as a boolean only: %s", gp_error());
     gp_clear_error();
+    if (flag)
+        gp_report_free(&back);   /* what the reader got as far as reading */
     free(json);
     free(text);
     free(html);
