@@ -253,4 +253,10 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
                       const gp_activity_row *rows, size_t nr, gp_gpu_activity **out,
                       gp_gpu_activities_context *ctx);
 
+/* ---- each copy and memset (src/report/activities_part.c) --------------------------------- */
+
+/* Its rows are gp_exec_activity (gpuprof/report.h); its columns JSON's "activities", read
+ * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. */
+extern const gp_part gp_activities_part;
+
 #endif

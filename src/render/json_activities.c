@@ -13,23 +13,6 @@
 
 #include <math.h>
 
-static cJSON *activity_json(const gp_exec_activity *a)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "pid", a->pid);
-    cJSON_AddNumberToObject(o, "id", (double)a->id);
-    cJSON_AddStringToObject(o, "kind", gp_activity_keys[a->kind]);
-    cJSON_AddNumberToObject(o, "device", a->device);
-    cJSON_AddNumberToObject(o, "context", a->context);
-    cJSON_AddNumberToObject(o, "stream", a->stream);
-    cJSON_AddStringToObject(o, "src", gp_memory_names[a->src]);
-    cJSON_AddStringToObject(o, "dst", gp_memory_names[a->dst]);
-    cJSON_AddNumberToObject(o, "bytes", (double)a->bytes);
-    cJSON_AddNumberToObject(o, "start_ns", (double)a->start_ns);
-    cJSON_AddNumberToObject(o, "end_ns", (double)a->end_ns);
-    return o;
-}
-
 /* The rows by kind, each with its rows by host memory (an object keyed by the memory). */
 static int copies_json(cJSON *exec, const gp_exec_info *e)
 {
@@ -52,9 +35,7 @@ static int copies_json(cJSON *exec, const gp_exec_info *e)
 int gp_json_exec_activities(cJSON *exec, const gp_exec_info *e)
 {
     if (e->n_activities) {
-        cJSON *a = cJSON_AddArrayToObject(exec, "activities");
-        for (size_t i = 0; i < e->n_activities; i++)
-            cJSON_AddItemToArray(a, activity_json(&e->activities[i]));
+        gp_part_json(exec, &gp_activities_part, e->activities, e->n_activities, NULL);
         GP_TRY(copies_json(exec, e));
     }
     gp_um_row rows[GP_UM_COUNTERS];

@@ -1,12 +1,14 @@
-/* exec's GPU activities besides kernels as parts (gpuprof/report_parts.h): the copies and
- * memsets by kind and by kind and host memory (JSON's "copies", HTML's table, CSV's rows
- * under the kernels', text's table of the host memory), and text's GPU activities, nvprof's
- * table of the kernels, copies and memsets by the time they took. */
+/* exec's GPU activities besides kernels as parts (gpuprof/report_parts.h): each copy and
+ * memset (JSON's "activities", read back), the copies and memsets by kind and by kind and
+ * host memory (JSON's "copies", HTML's table, CSV's rows under the kernels', text's table of
+ * the host memory), and text's GPU activities, nvprof's table of the kernels, copies and
+ * memsets by the time they took. */
 #include "gpuprof/report_parts.h"
 
 #include "gpuprof/activity_names.h"
 #include "gpuprof/status.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,3 +251,78 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
     *out = a;
     return GP_OK;
 }
+
+/* ---- each copy and memset ----------------------------------------------------------------- */
+
+NUMBER_OF(gp_exec_activity, get_pid, (double)r->pid)
+NUMBER_OF(gp_exec_activity, get_id, (double)r->id)
+WORD_OF(gp_exec_activity, get_activity_kind, gp_activity_keys[r->kind])
+NUMBER_OF(gp_exec_activity, get_device, (double)r->device)
+NUMBER_OF(gp_exec_activity, get_context, (double)r->context)
+NUMBER_OF(gp_exec_activity, get_stream, (double)r->stream)
+WORD_OF(gp_exec_activity, get_src, gp_memory_names[r->src])
+WORD_OF(gp_exec_activity, get_dst, gp_memory_names[r->dst])
+NUMBER_OF(gp_exec_activity, get_activity_bytes_moved, (double)r->bytes)
+NUMBER_OF(gp_exec_activity, get_start, (double)r->start_ns)
+NUMBER_OF(gp_exec_activity, get_end, (double)r->end_ns)
+
+/* A setter of a whole number from 0 to max into a field of the activity. */
+#define WHOLE_INTO(name, field, max)                                                          \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)               \
+    {                                                                                         \
+        uint64_t x;                                                                           \
+        const char *bad = gp_part_whole(v, 0, (max), &x, why, len);                           \
+        if (!bad)                                                                             \
+            ((gp_exec_activity *)row)->field = x;                                             \
+        return bad;                                                                           \
+    }
+/* The same of one of names[0..n), its index into a field of enum type T. */
+#define ENUM_INTO(name, field, T, names, n)                                                   \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)               \
+    {                                                                                         \
+        int i;                                                                                \
+        const char *bad = gp_part_enum(v, (names), (n), &i, why, len);                        \
+        if (!bad)                                                                             \
+            ((gp_exec_activity *)row)->field = (T)i;                                          \
+        return bad;                                                                           \
+    }
+
+WHOLE_INTO(set_pid, pid, INT_MAX)
+WHOLE_INTO(set_id, id, UINT64_MAX)
+ENUM_INTO(set_kind, kind, gp_activity_kind, gp_activity_keys, GP_ACTIVITY_KINDS)
+WHOLE_INTO(set_device, device, INT_MAX)
+WHOLE_INTO(set_context, context, UINT_MAX)
+WHOLE_INTO(set_stream, stream, UINT_MAX)
+ENUM_INTO(set_src, src, gp_memory_kind, gp_memory_names, GP_MEMORY_KINDS)
+ENUM_INTO(set_dst, dst, gp_memory_kind, gp_memory_names, GP_MEMORY_KINDS)
+WHOLE_INTO(set_bytes, bytes, UINT64_MAX)
+WHOLE_INTO(set_start, start_ns, UINT64_MAX)
+WHOLE_INTO(set_end, end_ns, UINT64_MAX)
+
+/* A whole number of JSON's, read back. */
+#define JSON_WHOLE(name, getter, setter, what)                                                \
+    {.key = (name), .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON, .get = (getter),             \
+     .set = (setter), .legend = (what)}
+/* A word of JSON's, read back. */
+#define JSON_WORD(name, getter, setter, what)                                                 \
+    {.key = (name), .in = GP_IN_JSON, .get = (getter), .set = (setter), .legend = (what)}
+
+static const gp_part_column each_columns[] = {
+    JSON_WHOLE("pid", get_pid, set_pid, "the process"),
+    JSON_WHOLE("id", get_id, set_id,
+               "CUPTI's correlation id: the order the program issued it among the launches"),
+    JSON_WORD("kind", get_activity_kind, set_kind, "memcpy HtoD, ..., memset"),
+    JSON_WHOLE("device", get_device, set_device, "the GPU"),
+    JSON_WHOLE("context", get_context, set_context, "the CUDA context"),
+    JSON_WHOLE("stream", get_stream, set_stream, "the stream"),
+    JSON_WORD("src", get_src, set_src, "the memory copied from (a memset: unknown)"),
+    JSON_WORD("dst", get_dst, set_dst, "the memory copied to or set"),
+    JSON_WHOLE("bytes", get_activity_bytes_moved, set_bytes, "bytes copied or set"),
+    JSON_WHOLE("start_ns", get_start, set_start,
+               "from the start of the run's first copy or memset; end_ns < start_ns: time "
+               "unknown"),
+    JSON_WHOLE("end_ns", get_end, set_end, "its end, ns"),
+};
+
+const gp_part gp_activities_part =
+    GP_PART_DECLARE("activities", each_columns, 0, gp_exec_activity, -1);
