@@ -3,6 +3,7 @@
  * obtained and their note, so the table has a row per node and way, not per launch. */
 #include "render/html_graph.h"
 
+#include "gpuprof/exec_graph.h"
 #include "gpuprof/status.h"
 #include "render/html_page.h"
 #include "gpuprof/kernel_labels.h"
@@ -27,8 +28,8 @@ static int by_node(const void *pa, const void *pb)
         return a->graph < b->graph ? -1 : 1;
     if (a->graph_node != b->graph_node)
         return a->graph_node < b->graph_node ? -1 : 1;
-    gp_text_how(how_a, sizeof how_a, a);
-    gp_text_how(how_b, sizeof how_b, b);
+    gp_launch_how(how_a, sizeof how_a, a);
+    gp_launch_how(how_b, sizeof how_b, b);
     int c = strcmp(how_a, how_b);
     c = c ? c : note_order(a->note, b->note);
     return c ? c : (a->pid != b->pid ? (a->pid < b->pid ? -1 : 1)
@@ -38,8 +39,8 @@ static int by_node(const void *pa, const void *pb)
 static bool same_row(const gp_exec_launch *a, const gp_exec_launch *b)
 {
     char how_a[64], how_b[64];
-    gp_text_how(how_a, sizeof how_a, a);
-    gp_text_how(how_b, sizeof how_b, b);
+    gp_launch_how(how_a, sizeof how_a, a);
+    gp_launch_how(how_b, sizeof how_b, b);
     return a->graph == b->graph && a->graph_node == b->graph_node &&
            strcmp(how_a, how_b) == 0 && note_order(a->note, b->note) == 0 &&
            strcmp(a->kernel, b->kernel) == 0;
@@ -58,7 +59,7 @@ static void node_row(FILE *out, const gp_exec_launch *const *first, size_t n,
             timed++;
         }
     char how[64];
-    gp_text_how(how, sizeof how, l);
+    gp_launch_how(how, sizeof how, l);
     fprintf(out, "<tr><td class=\"num\">%llu</td><td class=\"num\">%llu</td>",
             (unsigned long long)l->graph, (unsigned long long)l->graph_node);
     fprintf(out, "<td class=\"num\">%zu</td>", n);
@@ -90,7 +91,7 @@ int gp_html_graph_nodes(FILE *out, const gp_report *r)
 {
     const gp_exec_info *e = &r->exec;
     char summary[1024];
-    if (!gp_text_graph_summary(summary, sizeof summary, e))
+    if (!gp_exec_graph_summary(summary, sizeof summary, e))
         return GP_OK;
     /* each kernel by its #N, as the page's other tables and the text number it */
     gp_exec_kernel *k = NULL;
