@@ -259,4 +259,26 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
  * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. */
 extern const gp_part gp_activities_part;
 
+/* ---- CUDA graph kernel nodes (src/report/graph_part.c) ----------------------------------- */
+
+/* The launches of one graph node that obtained their metrics one way, with one note: a row
+ * of the graph-nodes part (a graph launched a million times is a row per node and way). */
+typedef struct {
+    uint64_t graph, node;
+    const char *kernel;         /* its full name; points into the report */
+    unsigned variant;
+    size_t launches, timed;     /* timed: those whose duration is known */
+    double total_ms;            /* of the timed ones */
+    char how[64];               /* gp_launch_how's word (gpuprof/exec_graph.h) */
+    const char *note;           /* NULL: none; points into the report */
+} gp_graph_node;
+
+/* Its columns (HTML's): graph, node, launches, their average time, how their metrics were
+ * obtained ("metrics"), the kernel ("kernel"; the page writes those two cells, the way's
+ * note and the kernel's #N beside them). */
+extern const gp_part gp_graph_nodes_part;
+/* The rows of the launches that ran as graph nodes, by graph, node, way and note, into *out
+ * (free() it; NULL when there are none). */
+int gp_graph_nodes(const gp_exec_info *e, gp_graph_node **out, size_t *n);
+
 #endif

@@ -223,5 +223,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_host_memory_part,
     &gp_gpu_activities_part,
     &gp_activities_part,
+    &gp_graph_nodes_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

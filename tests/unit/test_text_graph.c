@@ -6,6 +6,7 @@
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/report.h"
+#include "gpuprof/report_parts.h"
 #include "render/text_graph.h"
 
 #include <stdlib.h>
@@ -87,8 +88,33 @@ static void uses_per_kernel(void)
            !gp_exec_has_graph_nodes(&direct), "graph summary: none without graph nodes");
 }
 
+/* The graph-nodes part's rows: a row per node, way and note, the launches counted, the
+ * timed ones' time summed; direct launches left out. */
+static void node_rows(void)
+{
+    gp_exec_launch launches[] = {
+        launch(3, 13, true, GP_ORIGIN_SAMPLED),
+        launch(3, 12, true, GP_ORIGIN_SHADOW),
+        launch(3, 12, false, 0),
+        launch(3, 12, true, GP_ORIGIN_SHADOW),
+        launch(0, 0, true, GP_ORIGIN_RANGE),
+    };
+    launches[1].duration_ms = 2.0;
+    launches[3].duration_ms = -1;   /* not timed */
+    const gp_exec_info e = {.launches = launches, .n_launches = 5};
+    gp_graph_node *rows = NULL;
+    size_t n = 0;
+    tap_ok(gp_graph_nodes(&e, &rows, &n) == 0 && n == 3, "graph nodes: a row per node and way");
+    tap_ok(n == 3 && rows[0].node == 12 && strcmp(rows[0].how, "shadow") == 0 &&
+               rows[0].launches == 2 && rows[0].timed == 1 && rows[0].total_ms == 2.0 &&
+               strcmp(rows[1].how, "timed") == 0 && rows[2].node == 13,
+           "graph nodes: by node then way, launches counted, the timed ones' time");
+    free(rows);
+}
+
 void test_text_graph(void)
 {
+    node_rows();
     how_words();
     notes_numbered_once();
     uses_per_kernel();
