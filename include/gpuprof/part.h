@@ -147,5 +147,9 @@ const char *gp_part_whole(const gp_cell *v, uint64_t min, uint64_t max, uint64_t
 /* A setter's check of a number of at least min, or null (NAN): NULL with *out set, or why
  * not, as the JSON reader says it. */
 const char *gp_part_at_least(const gp_cell *v, double min, double *out, char *why, size_t len);
+/* A setter's check of a word among names[0..n): NULL with *out its index, or why not, as
+ * the JSON reader says it ("expected one of 'memcpy', 'memcpy HtoD', ..."). */
+const char *gp_part_enum(const gp_cell *v, const char *const *names, size_t n, int *out,
+                         char *why, size_t len);
 
 #endif

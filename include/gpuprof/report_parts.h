@@ -5,6 +5,7 @@
 #define GPUPROF_REPORT_PARTS_H
 
 #include "gpuprof/compare.h"
+#include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/group.h"
 #include "gpuprof/kernel_labels.h"
@@ -190,5 +191,94 @@ enum {
     GP_RESULT_JSON_SIZE = 3, GP_RESULT_JSON_LAUNCH = 6, GP_RESULT_JSON_TIMING = 8,
     GP_RESULT_JSON_MOVED = 14, GP_RESULT_JSON_CHECK = 17, GP_RESULT_JSON_PROFILE = 25
 };
+
+/* ---- copies and memsets (src/report/activities_part.c) ----------------------------------- */
+
+/* The copies part's rows are gp_activity_row (gpuprof/exec_activities.h): the copies or
+ * memsets of a kind (host GP_MEMORY_UNKNOWN), or of a kind and host memory. */
+
+/* CSV's row column: a row to sum, or a share of its kind's total row by host memory (so
+ * that summing the total rows counts each copy once). */
+#define GP_ACTIVITY_ROW_TOTAL "total"
+#define GP_ACTIVITY_ROW_BY_HOST_MEMORY "by_host_memory"
+
+/* The context of the rows by host memory under their kind's row (JSON's host_memory
+ * object): their kind is their parent's, left out. Elsewhere NULL. */
+typedef struct {
+    bool under_kind;
+} gp_copies_context;
+
+/* Its columns: the kind (JSON and CSV its key, HTML its title on the kind's row), the host
+ * memory, calls, their total, average, least and most time (ms), bytes and GB/s; text's
+ * table of the copies by host memory: calls, bytes, time, GB/s, the copy and its memory.
+ * JSON's "copies" is an array of the rows by kind, derived whenever a report is written. */
+extern const gp_part gp_copies_part;
+/* The same columns as JSON's "host_memory" of a kind's row: an object keyed by the memory. */
+extern const gp_part gp_host_memory_part;
+
+/* The rows by kind, each followed by its rows by host memory (HTML's order), into *out
+ * (free() it); *out NULL when there are none. */
+int gp_copies_rows(const gp_activity_tables *t, gp_activity_row **out, size_t *n);
+/* The rows by host memory of the kind of t->rows[i]: their count, the first at *first. */
+size_t gp_copies_by_host(const gp_activity_tables *t, size_t i, size_t *first);
+
+/* ---- GPU activities: kernels, copies and memsets by time (src/report/activities_part.c) -- */
+
+/* A row of text's GPU activities, nvprof's: a kernel or a kind of copy or memset. */
+typedef struct {
+    const char *name;              /* a kernel's label, or the copy's title */
+    size_t number;                 /* a kernel's #N; 0: a copy or memset */
+    size_t calls, timed;
+    double total_ms, avg_ms, min_ms, max_ms;
+    bool estimated;                /* a kernel's total from the mean of some of its launches */
+    bool moves_bytes;
+    uint64_t bytes;
+    double gbps;
+} gp_gpu_activity;
+
+/* What the rows share: all their time (each row's %GPU of it) and whether a kernel's total
+ * is an estimate (then each row's timed calls show). */
+typedef struct {
+    double all_ms;
+    bool estimated;
+} gp_gpu_activities_context;
+
+/* Its columns: %GPU, Time, Calls, Timed (with estimated totals), Avg, Min, Max, Bytes, GB/s,
+ * Name (text only). */
+extern const gp_part gp_gpu_activities_part;
+/* The kernels' rows, labelled by kl, and the copies' and memsets', the most time first (ties
+ * by number, then name), into *out (free() it; NULL when there are none), and their
+ * context. */
+int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels *kl,
+                      const gp_activity_row *rows, size_t nr, gp_gpu_activity **out,
+                      gp_gpu_activities_context *ctx);
+
+/* ---- each copy and memset (src/report/activities_part.c) --------------------------------- */
+
+/* Its rows are gp_exec_activity (gpuprof/report.h); its columns JSON's "activities", read
+ * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. */
+extern const gp_part gp_activities_part;
+
+/* ---- CUDA graph kernel nodes (src/report/graph_part.c) ----------------------------------- */
+
+/* The launches of one graph node that obtained their metrics one way, with one note: a row
+ * of the graph-nodes part (a graph launched a million times is a row per node and way). */
+typedef struct {
+    uint64_t graph, node;
+    const char *kernel;         /* its full name; points into the report */
+    unsigned variant;
+    size_t launches, timed;     /* timed: those whose duration is known */
+    double total_ms;            /* of the timed ones */
+    char how[64];               /* gp_launch_how's word (gpuprof/exec_graph.h) */
+    const char *note;           /* NULL: none; points into the report */
+} gp_graph_node;
+
+/* Its columns (HTML's): graph, node, launches, their average time, how their metrics were
+ * obtained ("metrics"), the kernel ("kernel"; the page writes those two cells, the way's
+ * note and the kernel's #N beside them). */
+extern const gp_part gp_graph_nodes_part;
+/* The rows of the launches that ran as graph nodes, by graph, node, way and note, into *out
+ * (free() it; NULL when there are none). */
+int gp_graph_nodes(const gp_exec_info *e, gp_graph_node **out, size_t *n);
 
 #endif

@@ -14,7 +14,6 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/csv_activities.h"
 #include "render/csv_layout.h"
 #include "render/part.h"
 #include "gpuprof/kernel_labels.h"
@@ -313,8 +312,8 @@ int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o
 
 /* A launch's cells are its part's (gp_launch_part), the metrics between. A kernel's own
  * cells: kind (kernel; copies and memsets may join), the program, its calls and their times;
- * then the cells only copies, memsets and unified-memory counters fill
- * (render/csv_activities.c), empty on a kernel's row. */
+ * then the cells only copies, memsets and unified-memory counters fill (their parts' CSV
+ * columns), empty on a kernel's row. */
 enum {
     K_KIND, K_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
     K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS,
@@ -414,7 +413,7 @@ static void kernel_cells(const gp_exec_kernel *k, const char *program,
     set_u64(c, K_TIMED, k->timed);
     c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
     set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel, k->variant));
-    c->text[K_ROW] = GP_CSV_ROW_TOTAL;
+    c->text[K_ROW] = GP_ACTIVITY_ROW_TOTAL;
     set_variant(c, K_VARIANT, k->variant);
 }
 
@@ -438,42 +437,39 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
     return GP_OK;
 }
 
-static void activity_cells(const gp_csv_activity_line *a, const char *program, row_cells *c)
+/* A row of a part under the kernels' header: each of its CSV columns in the kernels' column
+ * of its key, the others empty; the program in source. */
+static void write_part_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
+                           const void *part_row, const char *program)
 {
-    c->text[K_KIND] = a->kind;
-    c->text[K_SOURCE] = program;
-    set_u64(c, K_CALLS, a->calls);
-    set_number(c, K_TOTAL, a->total_ms);
-    set_number(c, K_AVERAGE, a->avg_ms);
-    set_number(c, K_MIN, a->min_ms);
-    set_number(c, K_MAX, a->max_ms);
-    c->text[K_HOST_MEMORY] = a->host;
-    set_number(c, K_BYTES, a->bytes);
-    set_number(c, K_GBPS, a->gbps);
-    set_number(c, K_EVENTS, a->count);
-    c->text[K_ROW] = a->row;
+    const char *text[K_COUNT];
+    char buf[K_COUNT][GP_PART_CELL_LEN], number[K_COUNT][64];
+    for (size_t k = 0; k < K_COUNT; k++) {
+        text[k] = gp_part_csv_cell(t, kernel_columns[k], part_row, NULL, buf[k], &number[k]);
+        text[k] = text[k] ? text[k] : "";
+    }
+    text[K_SOURCE] = program;
+    gp_csv_layout_row(out, l, &(gp_csv_row){.fixed = text});
 }
 
-/* The copies, memsets and unified-memory counters after the kernels, as nvprof's "GPU
- * activities" listed them. Their program: the report's, or of a merged report the one
- * program all its sources ran, else none (activities are not kept per source). */
+/* The copies and memsets by kind, then by kind and host memory, then the unified-memory
+ * counters, after the kernels as nvprof listed them. Their program: the report's, or the one
+ * all a merged report's sources ran, else none (activities are not kept per source). */
 static int write_activities(FILE *out, const gp_csv_layout *l, const gp_report *r,
                             const programs *p)
 {
-    gp_csv_activity_line *lines;
-    size_t n;
-    GP_TRY(gp_csv_activity_lines(&r->exec, &lines, &n));
     const char *program = r->n_sources <= 1 ? p->text[0] : "";
-    for (size_t i = 0; i < n; i++) {
-        row_cells cells = {0};
-        for (size_t k = 0; k < K_COUNT; k++)
-            cells.text[k] = "";
-        activity_cells(&lines[i], program, &cells);
-        const gp_csv_row row = {.fixed = cells.text};
-        gp_csv_layout_row(out, l, &row);
-    }
-    free(lines);
-    return GP_OK;
+    gp_activity_tables t;
+    const int rc = gp_exec_activity_tables(&r->exec, &t);
+    for (size_t i = 0; rc == GP_OK && i < t.n + t.n_host; i++)
+        write_part_row(out, l, &gp_copies_part, i < t.n ? &t.rows[i] : &t.host[i - t.n],
+                       program);
+    gp_activity_tables_free(&t);
+    gp_um_row um[GP_UM_COUNTERS];
+    const size_t n_um = rc == GP_OK ? gp_unified_rows(&r->exec, um) : 0;
+    for (size_t i = 0; i < n_um; i++)
+        write_part_row(out, l, &gp_unified_part, &um[i], program);
+    return rc;
 }
 
 /* The launches grouped by program, in one pass, in their order within each program (shallow

@@ -1,6 +1,7 @@
 /* The exec page's "GPU activities" section: nvprof's rows for copies (by direction) and
  * memsets, each followed by its copies split by host memory (pageable, pinned, managed),
- * the pageable share, and the unified-memory counters. */
+ * the pageable share, and the unified-memory counters; the tables are parts
+ * (report/activities_part.c, report/unified_part.c). */
 #include "render/html_activities.h"
 
 #include "gpuprof/exec_activities.h"
@@ -9,45 +10,18 @@
 #include "render/html_page.h"
 #include "render/part.h"
 
-#include <math.h>
+#include <stdlib.h>
 
-static void row_cells(FILE *out, const gp_activity_row *row)
+/* Each kind's row followed by its rows by host memory. */
+static int copies_table(FILE *out, const gp_activity_tables *t)
 {
-    gp_html_td_num(out, "%.0f", (double)row->calls);
-    gp_html_td_num(out, "%.4f", gp_activity_total_ms(row));
-    gp_html_td_num(out, "%.4f", gp_activity_average_ms(row));
-    gp_html_td_num(out, "%.4f", row->min_ms);
-    gp_html_td_num(out, "%.4f", row->max_ms);
-    gp_html_td_num(out, "%.0f", (double)row->bytes);
-    gp_html_td_num(out, "%.2f", gp_activity_gbps(row));
-}
-
-static void copies_table(FILE *out, const gp_activity_tables *t)
-{
-    const gp_activity_row *rows = t->rows, *host = t->host;
-    const size_t n = t->n, n_host = t->n_host;
-    static const char *const titles[] = {"activity", "host memory", "calls", "total_ms",
-                                         "avg_ms", "min_ms", "max_ms", "bytes", "GB/s"};
-    fputs("<table class=\"activities\"><tr>", out);
-    gp_html_th_list(out, titles, sizeof titles / sizeof titles[0], 2);
-    fputs("</tr>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<tr>", out);
-        gp_html_td_text(out, gp_activity_title(rows[i].kind));
-        gp_html_td_text(out, "");
-        row_cells(out, &rows[i]);
-        fputs("</tr>\n", out);
-        for (size_t k = 0; k < n_host; k++) {
-            if (host[k].kind != rows[i].kind)
-                continue;
-            fputs("<tr>", out);
-            gp_html_td_text(out, "");
-            gp_html_td_text(out, gp_memory_names[host[k].host]);
-            row_cells(out, &host[k]);
-            fputs("</tr>\n", out);
-        }
-    }
-    fputs("</table>\n", out);
+    gp_activity_row *rows;
+    size_t n;
+    GP_TRY(gp_copies_rows(t, &rows, &n));
+    if (n)
+        gp_part_html(out, &gp_copies_part, rows, n, NULL, "activities");
+    free(rows);
+    return GP_OK;
 }
 
 static void pageable_note(FILE *out, const gp_exec_info *e)
@@ -79,11 +53,12 @@ int gp_html_activities(FILE *out, const gp_report *r)
     if (!gp_exec_has_activities(e))
         return GP_OK;
     gp_activity_tables t;
-    const int rc = gp_exec_activity_tables(e, &t);
+    int rc = gp_exec_activity_tables(e, &t);
     if (rc == GP_OK) {
         fputs("<h2>GPU activities</h2>\n", out);
-        if (t.n)
-            copies_table(out, &t);
+        rc = copies_table(out, &t);
+    }
+    if (rc == GP_OK) {
         pageable_note(out, e);
         unified_table(out, e);
     }

@@ -6,6 +6,7 @@
 #include "render/html.h"
 
 #include "gpuprof/exec_activities.h"
+#include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
@@ -17,7 +18,6 @@
 #include "render/kernel_rows.h"
 #include "render/part.h"
 #include "render/svg.h"
-#include "render/text_graph.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -179,7 +179,7 @@ static void exec_header(FILE *out, const gp_report *r)
              "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);
     gp_html_dd_text(out, "times", times);
     char graphs[1024];
-    if (gp_text_graph_summary(graphs, sizeof graphs, e))
+    if (gp_exec_graph_summary(graphs, sizeof graphs, e))
         gp_html_dd_text(out, "CUDA graphs", graphs);
     char how[160], replay[200];
     gp_exec_describe_replay(&r->profiler, how, sizeof how);

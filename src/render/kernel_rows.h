@@ -1,5 +1,5 @@
 /* The kernel summary's part context (gpuprof/report_parts.h) as the views need it: the graph
- * nodes each kernel ran as, written for people (render/text_graph.h), and whether some
+ * nodes each kernel ran as, written for people (gpuprof/exec_graph.h), and whether some
  * total is estimated. */
 #ifndef GPUPROF_RENDER_KERNEL_ROWS_H
 #define GPUPROF_RENDER_KERNEL_ROWS_H

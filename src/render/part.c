@@ -150,6 +150,19 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
     fputc('\n', out);
 }
 
+_Static_assert(GP_PART_CELL_LEN == CELL_LEN, "a caller's buffer holds any word of a cell");
+
+const char *gp_part_csv_cell(const gp_part *t, const char *key, const void *row,
+                             const void *ctx, char *buf, char (*number)[64])
+{
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t->columns[cols[i]].key, key) == 0)
+            return csv_text(t, cols[i], row, ctx, buf, number);
+    return NULL;
+}
+
 /* The most CSV columns a part has through a layout (its cells are all made before the row
  * is written). */
 #define LAYOUT_COLUMNS 48

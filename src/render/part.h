@@ -42,6 +42,13 @@ int gp_part_csv_layout_from(gp_csv_layout *l, const gp_part *t, const void *ctx,
  * launch's metrics; its fixed cells are the part's). */
 void gp_part_csv_layout_row_with(FILE *out, const gp_csv_layout *l, const gp_part *t,
                                  const void *row, const void *ctx, const gp_csv_row *rest);
+/* The cell of a row in t's CSV column keyed `key`, as CSV writes it (the getter's word, in
+ * buf's GP_PART_CELL_LEN bytes, or its number in `number`); NULL when t has no such CSV
+ * column. For rows that join another table's header by key (exec's copies and unified
+ * memory under the kernels'). */
+#define GP_PART_CELL_LEN 512
+const char *gp_part_csv_cell(const gp_part *t, const char *key, const void *row,
+                             const void *ctx, char *buf, char (*number)[64]);
 
 /* HTML: <table class="html_class">, a heading row and a row per row; or the cells of one
  * row alone (for a part that groups its rows). */

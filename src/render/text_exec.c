@@ -5,6 +5,7 @@
  * per kernel, one row per metric with its minimum, maximum and average over the profiled
  * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
  * means; with --source each kernel's lines (text_exec_lines.c). */
+#include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_labels.h"
@@ -309,14 +310,14 @@ static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k,
 
 /* ---- one row per launch ---------------------------------------------------------------- */
 
-/* How its metrics were obtained (render/text_graph.h: "yes", "shadow+sampled", "timed"),
+/* How its metrics were obtained (gpuprof/exec_graph.h: "yes", "shadow+sampled", "timed"),
  * or for a launch profiled with rotation the passes it carries: "p0", "p1", "all". */
 static void how_cell(char *buf, size_t len, const gp_report *r, const gp_exec_launch *l)
 {
     const int groups = r->profiler.pass_groups;
     if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes ||
         (l->origins & ~GP_ORIGIN_RANGE))
-        gp_text_how(buf, len, l);
+        gp_launch_how(buf, len, l);
     else if (l->passes == (uint32_t)((1ull << groups) - 1))
         snprintf(buf, len, "all");
     else
@@ -390,7 +391,7 @@ static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels 
     gp_text_table t;
     gp_table_init(&t, 2);
     launch_table lt = {.part = {.r = r, .labels = kl,
-                                .graphs = gp_text_has_graph_nodes(&r->exec)},
+                                .graphs = gp_exec_has_graph_nodes(&r->exec)},
                        .cols = cols, .n = n};
     gp_part_text_columns(&t, &gp_launch_part, &lt.part);
     gp_table_column(&t, "profiled", GP_COLUMN_RIGHT, 1);

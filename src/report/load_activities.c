@@ -10,33 +10,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static int get_memory(gp_json_reader *rd, const cJSON *o, const char *key, gp_memory_kind *m)
+/* Each copy and memset, read by the activities part's declaration. */
+static int read_each(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
 {
-    int i;
-    GP_TRY(gp_json_get_enum(rd, o, key, gp_memory_names, GP_MEMORY_KINDS, false, &i));
-    *m = (gp_memory_kind)i;
-    return GP_OK;
-}
-
-static int read_activity(gp_json_reader *rd, const cJSON *o, void *exec)
-{
-    gp_exec_activity *a;
-    uint64_t id;
-    int kind;
-    GP_TRY(gp_exec_add_activity(exec, &a));
-    GP_TRY(gp_json_get_int(rd, o, "pid", 0, &a->pid));
-    GP_TRY(gp_json_get_integer(rd, o, "id", 0, UINT64_MAX, &id));
-    a->id = id;
-    GP_TRY(gp_json_get_enum(rd, o, "kind", gp_activity_keys, GP_ACTIVITY_KINDS, false, &kind));
-    a->kind = (gp_activity_kind)kind;
-    GP_TRY(gp_json_get_int(rd, o, "device", 0, &a->device));
-    GP_TRY(gp_json_get_uint(rd, o, "context", 0, &a->context));
-    GP_TRY(gp_json_get_uint(rd, o, "stream", 0, &a->stream));
-    GP_TRY(get_memory(rd, o, "src", &a->src));
-    GP_TRY(get_memory(rd, o, "dst", &a->dst));
-    GP_TRY(gp_json_get_integer(rd, o, "bytes", 0, UINT64_MAX, &a->bytes));
-    GP_TRY(gp_json_get_integer(rd, o, "start_ns", 0, UINT64_MAX, &a->start_ns));
-    return gp_json_get_integer(rd, o, "end_ns", 0, UINT64_MAX, &a->end_ns);
+    void *rows;
+    size_t n;
+    GP_TRY(gp_part_load(rd, exec, &gp_activities_part, &rows, &n));
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        gp_exec_activity *a;
+        rc = gp_exec_add_activity(e, &a);
+        if (rc == GP_OK)
+            *a = *(const gp_exec_activity *)gp_part_row_at(&gp_activities_part, rows, i);
+    }
+    free(rows);
+    return rc;
 }
 
 /* The counters, each read by the unified-memory part's declaration. */
@@ -55,8 +43,7 @@ static int read_unified(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
 
 int gp_report_read_activities(gp_json_reader *rd, const cJSON *exec, gp_exec_info *e)
 {
-    if (gp_json_field(exec, "activities"))
-        GP_TRY(gp_json_read_objects(rd, exec, "activities", read_activity, e));
+    GP_TRY(read_each(rd, exec, e));
     /* The summary rows are derived from the activities: checked to be objects, not kept. */
     if (gp_json_field(exec, "copies"))
         GP_TRY(gp_json_read_objects(rd, exec, "copies", NULL, NULL));

@@ -83,6 +83,22 @@ const char *gp_part_at_least(const gp_cell *v, double min, double *out, char *wh
     return NULL;
 }
 
+const char *gp_part_enum(const gp_cell *v, const char *const *names, size_t n, int *out,
+                         char *why, size_t len)
+{
+    for (size_t i = 0; v->text && i < n; i++)
+        if (strcmp(v->text, names[i]) == 0) {
+            *out = (int)i;
+            return NULL;
+        }
+    char valid[128] = "";  /* the names as far as they fit, as gp_json_get_enum lists them */
+    for (size_t i = 0; i < n; i++)
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s'%s'",
+                 i ? ", " : "one of ", names[i]);
+    snprintf(why, len, "expected %s", valid);
+    return why;
+}
+
 /* o[key] of a column into the row: a string for a word column, true or false (1 or 0) for
  * a flag, a number (or null: NAN) for a number column, then its setter's check. */
 static int read_cell(gp_json_reader *rd, const cJSON *o, const gp_part_column *col, void *row)

@@ -1,7 +1,8 @@
 /* The unified-memory counters as a part (gpuprof/report_parts.h): text shows each counter's
  * records, average, least, most and total, and its time, then its name (nvprof's "Unified
  * Memory profiling result"); HTML and JSON the records, total, least and most (JSON keyed by
- * the counter's key, its time in ns). */
+ * the counter's key, its time in ns); CSV a row under the kernels' header (its kind, calls,
+ * time, and bytes or count). */
 #include "gpuprof/report_parts.h"
 
 #include "gpuprof/activity_names.h"
@@ -116,7 +117,42 @@ static const char *set_time_ns(void *row, const gp_cell *v, char *why, size_t le
     return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.time_ns, why, len);
 }
 
-enum { KEY, EVENTS, AVERAGE, MIN, MAX, TOTAL, TIME_MS, TIME_NS, NAME };
+/* CSV's row of the counter under the kernels' header: its kind "unified_memory <key>", its
+ * total as bytes or as a count, the row a total. */
+static gp_cell get_csv_kind(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    snprintf(buf, len, "unified_memory %s", gp_um_keys[row_of(row)->counter]);
+    return GP_CELL_TEXT(buf);
+}
+
+static gp_cell get_csv_bytes(const void *row, const void *ctx, char *buf, size_t len)
+{
+    return gp_um_is_bytes(row_of(row)->counter) ? get_total(row, ctx, buf, len)
+                                                : GP_CELL_NUMBER(NAN);
+}
+
+static gp_cell get_csv_count(const void *row, const void *ctx, char *buf, size_t len)
+{
+    return gp_um_is_bytes(row_of(row)->counter) ? GP_CELL_NUMBER(NAN)
+                                                : get_total(row, ctx, buf, len);
+}
+
+static gp_cell get_csv_row(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)row, (void)ctx, (void)buf, (void)len;
+    return GP_CELL_TEXT(GP_ACTIVITY_ROW_TOTAL);
+}
+
+/* A column of CSV's row alone. */
+#define CSV_COLUMN(name, number_format, getter)                                               \
+    {.key = (name), .format = (number_format), .in = GP_IN_CSV, .get = (getter)}
+
+enum {
+    KEY, EVENTS, AVERAGE, MIN, MAX, TOTAL, TIME_MS, TIME_NS, NAME,
+    /* CSV's, under the kernels' header: */
+    CSV_KIND, CSV_CALLS, CSV_TIME, CSV_BYTES, CSV_COUNT, CSV_ROW
+};
 
 /* In text's order (nvprof's listing); HTML and JSON have theirs (gpuprof's page since
  * before: the name first, the total before the least). */
@@ -145,6 +181,12 @@ static const gp_part_column columns[] = {
                  .legend = "the time of the records with a duration, ns"},
     [NAME] = {.key = "name", .header = "Name", .html = "counter", .align = GP_ALIGN_LEFT,
               .gap = 2, .in = GP_IN_TEXT | GP_IN_HTML, .get = get_title},
+    [CSV_KIND] = CSV_COLUMN("kind", GP_NUMBER_COLUMN, get_csv_kind),
+    [CSV_CALLS] = CSV_COLUMN("calls", GP_NUMBER_COUNT, get_events),
+    [CSV_TIME] = CSV_COLUMN("total_ms", GP_NUMBER_MS, get_time_ms),
+    [CSV_BYTES] = CSV_COLUMN("bytes", GP_NUMBER_BYTES, get_csv_bytes),
+    [CSV_COUNT] = CSV_COLUMN("count", GP_NUMBER_WHOLE, get_csv_count),
+    [CSV_ROW] = CSV_COLUMN("row", GP_NUMBER_COLUMN, get_csv_row),
 };
 
 const gp_part gp_unified_part = {
@@ -177,5 +219,10 @@ const gp_part *const gp_report_parts[] = {
     &gp_source_pc_part,
     &gp_launch_part,
     &gp_results_part,
+    &gp_copies_part,
+    &gp_host_memory_part,
+    &gp_gpu_activities_part,
+    &gp_activities_part,
+    &gp_graph_nodes_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

@@ -4,11 +4,12 @@
  * text view where a format has none of a document. */
 #include "tap.h"
 
+#include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
-#include "render/csv_activities.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -85,14 +86,15 @@ static size_t count_lines(const char *s)
     return n;
 }
 
-/* An exec report's rows besides the kernels': copies, memsets, unified-memory counters. */
+/* An exec report's rows besides the kernels': copies and memsets by kind and by kind and
+ * host memory, unified-memory counters. */
 static size_t exec_activity_rows(const gp_report *r)
 {
-    gp_csv_activity_line *lines = NULL;
-    size_t n = 0;
-    gp_csv_activity_lines(&r->exec, &lines, &n);
-    free(lines);
-    return n;
+    gp_activity_tables t;
+    gp_um_row um[GP_UM_COUNTERS];
+    const size_t n = gp_exec_activity_tables(&r->exec, &t) == GP_OK ? t.n + t.n_host : 0;
+    gp_activity_tables_free(&t);
+    return n + gp_unified_rows(&r->exec, um);
 }
 
 static void check_csv(const gp_report *r, const char *name)
