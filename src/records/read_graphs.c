@@ -75,11 +75,6 @@ static graph_records *records_of(reader *rd)
     return rd->graphs;
 }
 
-static int out_of_memory(void)
-{
-    return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-}
-
 void gp_records_free_graphs(reader *rd)
 {
     graph_records *g = rd->graphs;
@@ -140,7 +135,7 @@ static int read_after_host_node(gp_json_reader *j, const cJSON *v, void *ctx)
     after_host_node *a = gp_append_zeroed(&g->after_host, &g->n_after_host,
                                           &g->after_host_capacity, sizeof *a);
     if (!a)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *a = (after_host_node){sink->pid, sink->graph, node};
     return GP_OK;
 }
@@ -152,7 +147,7 @@ static int read_after_host(reader *rd, const cJSON *o, int pid, uint64_t graph)
         return GP_OK;
     after_host_sink sink = {records_of(rd), pid, graph};
     if (!sink.g)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     for (size_t i = 0; i < sink.g->n_after_host; i++)
         if (sink.g->after_host[i].pid == pid && sink.g->after_host[i].graph == graph)
             return GP_OK; /* the first record of a graph holds */
@@ -186,9 +181,9 @@ int gp_records_read_graph(reader *rd, const cJSON *o)
                                                sizeof *u)
                             : NULL;
     if (!u)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *u = (unshadowed_graph){pid, graph, strdup(reason)};
-    return u->reason ? GP_OK : out_of_memory();
+    return u->reason ? GP_OK : gp_records_out_of_memory();
 }
 
 /* ---- sampled records and P lines ------------------------------------------------------------- */
@@ -238,7 +233,7 @@ int gp_records_read_sampled(reader *rd, const cJSON *o)
                                                 &g->sampled_capacity, sizeof *kept)
                              : NULL;
     if (!kept)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     s.order = g->n_sampled - 1;
     *kept = s;
     return GP_OK;
@@ -260,7 +255,7 @@ int gp_records_read_sample(reader *rd, const uint64_t *p)
                                           sizeof *s)
                        : NULL;
     if (!s)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *s = (sample_line){(int)p[GP_P_PID], (int)p[GP_P_DEVICE], p[GP_P_ID],
                        {p[GP_P_START], p[GP_P_END], (double)p[GP_P_READ],
                         (double)p[GP_P_WRITE]}};
@@ -275,7 +270,7 @@ int gp_records_kernel_time(reader *rd, const uint64_t *k)
     kernel_time *t =
         gp_append_zeroed(&g->kernels, &g->n_kernels, &g->kernels_capacity, sizeof *t);
     if (!t)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *t = (kernel_time){(int)k[GP_K_PID], (int)k[GP_K_DEVICE], k[GP_K_ID], k[GP_K_NODE],
                        k[GP_K_START], k[GP_K_END], false};
     return GP_OK;
@@ -334,7 +329,7 @@ static int order_samples(graph_records *g)
         qsort(g->samples, g->n_samples, sizeof *g->samples, by_launch_and_time);
     g->ordered = malloc((g->n_samples ? g->n_samples : 1) * sizeof *g->ordered);
     if (!g->ordered)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     for (size_t i = 0; i < g->n_samples; i++)
         g->ordered[i] = g->samples[i].sample;
     for (size_t i = 0; i < g->n_sampled; i++) {
@@ -364,7 +359,7 @@ static int mark_kernel_overlaps(graph_records *g, const gp_exec_info *e)
     const size_t n = g->n_kernels + e->n_activities;
     gp_busy_interval *busy = malloc((n ? n : 1) * sizeof *busy);
     if (!busy)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     for (size_t i = 0; i < g->n_kernels; i++)
         busy[i] = (gp_busy_interval){g->kernels[i].device, g->kernels[i].start_ns,
                                      g->kernels[i].end_ns, i, false};

@@ -42,11 +42,6 @@ static source_records *records_of(reader *rd)
     return rd->source;
 }
 
-static int out_of_memory(void)
-{
-    return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-}
-
 void gp_records_free_source(reader *rd)
 {
     source_records *s = rd->source;
@@ -144,13 +139,13 @@ int gp_records_read_source(reader *rd, const cJSON *o)
     patched_instruction *p =
         s ? gp_append_zeroed(&s->ins, &s->n_ins, &s->ins_capacity, sizeof *p) : NULL;
     if (!p)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *p = (patched_instruction){.pid = r.pid, .launch = r.launch, .order = s->n_ins - 1,
                                .ins = {.function = strdup(r.kernel), .pc = (uint32_t)r.pc,
                                        .crc = r.crc, .line = r.line}};
     memcpy(p->ins.counts, r.counts, sizeof r.counts);
     p->ins.file = r.file ? strdup(r.file) : NULL;
-    return p->ins.function && (!r.file || p->ins.file) ? GP_OK : out_of_memory();
+    return p->ins.function && (!r.file || p->ins.file) ? GP_OK : gp_records_out_of_memory();
 }
 
 int gp_records_read_source_note(reader *rd, const cJSON *o)
@@ -169,10 +164,10 @@ int gp_records_read_source_note(reader *rd, const cJSON *o)
     kernel_note *n =
         s ? gp_append_zeroed(&s->notes, &s->n_notes, &s->notes_capacity, sizeof *n) : NULL;
     if (!n)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     *n = (kernel_note){.pid = pid, .kernel = strdup(kernel), .note = strdup(note),
                        .code = code};
-    return n->kernel && n->note ? GP_OK : out_of_memory();
+    return n->kernel && n->note ? GP_OK : gp_records_out_of_memory();
 }
 
 /* ---- the views --------------------------------------------------------------------------------- */
@@ -221,7 +216,7 @@ static int build_views(source_records *s, gp_exec_info *e)
     qsort(s->ins, s->n_ins, sizeof *s->ins, by_launch);
     gp_source_instruction *scratch = malloc(s->n_ins * sizeof *scratch);
     if (!scratch)
-        return out_of_memory();
+        return gp_records_out_of_memory();
     int rc = GP_OK;
     for (size_t first = 0, end; rc == GP_OK && first < s->n_ins; first = end) {
         for (end = first + 1; end < s->n_ins && same_launch(&s->ins[first], &s->ins[end]);)
@@ -243,7 +238,7 @@ static int add_note(gp_exec_info *e, const kernel_note *n)
             strcmp(v->view.kernel, n->kernel) != 0)
             continue;
         if (!v->note && !(v->note = strdup(n->note)))
-            return out_of_memory();
+            return gp_records_out_of_memory();
         return GP_OK;
     }
     gp_exec_source_view *v;
@@ -252,7 +247,7 @@ static int add_note(gp_exec_info *e, const kernel_note *n)
     v->code = n->code;
     v->view.kernel = strdup(n->kernel);
     v->note = strdup(n->note);
-    return v->view.kernel && v->note ? GP_OK : out_of_memory();
+    return v->view.kernel && v->note ? GP_OK : gp_records_out_of_memory();
 }
 
 /* The patched launch's time is not the kernel's own: its note says so. A graph node's lines

@@ -38,6 +38,11 @@ int gp_records_note_more_ignored(const reader *rd)
     return gp_report_add_warning(rd->report, warning);
 }
 
+int gp_records_out_of_memory(void)
+{
+    return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+}
+
 /* ---- contexts ------------------------------------------------------------------------------ */
 
 int gp_records_add_context(reader *rd, context_counters **out)

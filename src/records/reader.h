@@ -69,6 +69,9 @@ void gp_records_locate(reader *rd, const char *file, size_t line);
 int gp_records_ignore(reader *rd, const char *consequence);
 /* After every record: how many more were ignored than were said. */
 int gp_records_note_more_ignored(const reader *rd);
+/* The error when a record's contents find no host memory to be kept in (read_graphs.c and
+ * read_source.c keep theirs until every record is read, and fail so in many places). */
+int gp_records_out_of_memory(void);
 
 /* The context's collector, rebuilt from its profiler record (add), and found again. */
 int gp_records_add_context(reader *rd, context_counters **out);

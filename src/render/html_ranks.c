@@ -29,6 +29,10 @@ typedef struct {
     const gp_rank_view *v;
     char (*short_names)[SHORT_LEN];  /* per kernel: "#3 name" */
     bool by_rank;
+    /* The ranks' kernel time (gp_rank_view_time_spread), its most and least (indices): the
+     * glance and the table of ranks both say them, worked out once for the page. */
+    gp_rank_spread spread;
+    size_t slowest, fastest;
 } ranks_page;
 
 static int rank_at(const gp_rank_view *v, size_t index)
@@ -105,21 +109,18 @@ static void header(FILE *out, const ranks_page *p)
     fputs("</header>\n", out);
 }
 
-static int glance(FILE *out, const ranks_page *p)
+static void glance(FILE *out, const ranks_page *p)
 {
     const gp_rank_view *v = p->v;
-    gp_rank_spread s;
-    size_t slowest, fastest;
-    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
+    const gp_rank_spread s = p->spread;
     fprintf(out, "<section class=\"glance\">\n<p>%zu kernel%s on %zu rank%s.", v->n_kernels,
             v->n_kernels == 1 ? "" : "s", v->n_ranks, v->n_ranks == 1 ? "" : "s");
     if (s.ranks && s.median > 0)
         fprintf(out, " Most kernel time: <b>rank %d</b>, %s%.4f ms, %+.1f %% against the "
                 "median rank's %.4f ms (least: rank %d, %.4f ms).",
-                rank_at(v, slowest), s.estimated ? "~" : "", s.max,
-                100.0 * (s.max - s.median) / s.median, s.median, rank_at(v, fastest), s.min);
+                rank_at(v, p->slowest), s.estimated ? "~" : "", s.max,
+                100.0 * (s.max - s.median) / s.median, s.median, rank_at(v, p->fastest), s.min);
     fputs("</p>\n</section>\n", out);
-    return GP_OK;
 }
 
 /* ---- the chart of time by rank --------------------------------------------------------------- */
@@ -289,20 +290,16 @@ static void by_rank_table(FILE *out, const ranks_page *p)
     fputs("</table></div>\n", out);
 }
 
-static int ranks_table(FILE *out, const ranks_page *p)
+static void ranks_table(FILE *out, const ranks_page *p)
 {
     const gp_rank_view *v = p->v;
-    gp_rank_spread s;
-    size_t slowest, fastest;
-    GP_TRY(gp_rank_view_time_spread(v, &s, &slowest, &fastest));
-    const gp_rank_part_ctx c = {.view = v, .median_ms = s.median};
+    const gp_rank_part_ctx c = {.view = v, .median_ms = p->spread.median};
     fputs("<h2>Ranks</h2>\n<div class=\"table-wrap\"><table class=\"rank-list\"><tr>", out);
     gp_part_html_headings(out, &gp_rank_entry_part, &c);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < v->n_ranks; i++)
-        part_row(out, &gp_rank_entry_part, &v->ranks[i], &c, i == slowest && v->n_ranks > 1);
+        part_row(out, &gp_rank_entry_part, &v->ranks[i], &c, i == p->slowest && v->n_ranks > 1);
     fputs("</table></div>\n", out);
-    return GP_OK;
 }
 
 /* ---- the page -------------------------------------------------------------------------------- */
@@ -311,13 +308,14 @@ static int page(FILE *out, const void *ctx)
 {
     const ranks_page *p = ctx;
     header(out, p);
-    GP_TRY(glance(out, p));
+    glance(out, p);
     if (p->v->n_kernels)
         GP_TRY(time_chart(out, p));
     spread_table(out, p);
     if (p->by_rank)
         by_rank_table(out, p);
-    return ranks_table(out, p);
+    ranks_table(out, p);
+    return GP_OK;
 }
 
 /* "#3 name": each kernel's short name after its number, as every view numbers it. */
@@ -341,6 +339,7 @@ static int short_names(ranks_page *p)
 int gp_html_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     ranks_page p = {.r = r, .v = r->ranks, .by_rank = o && o->by_rank};
+    GP_TRY(gp_rank_view_time_spread(p.v, &p.spread, &p.slowest, &p.fastest));
     GP_TRY(short_names(&p));
     char title[GP_TEXT_LEN];
     snprintf(title, sizeof title, "gpuprof exec %.200s: %zu ranks",

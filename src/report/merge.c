@@ -5,6 +5,7 @@
 #include "gpuprof/ranks.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
+#include "report/merge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,29 +43,38 @@ static int add_sources(gp_report *into, const gp_report *part, const char *file)
     return add_source(into, &s);
 }
 
-/* A command line handed over whole: `from` is left empty, so freeing it frees none of it. */
-static void move_words(char ***to, size_t *to_len, char ***from, size_t *from_len)
+/* Freeing what `to` held costs the merge nothing (its first part finds `into` empty) and lets
+ * the rank view take a lower rank's header over the one it had. */
+void gp_merge_move_words(char ***to, size_t *to_len, char ***from, size_t *from_len)
 {
+    for (size_t i = 0; i < *to_len; i++)
+        free((*to)[i]);
+    free(*to);
     *to = *from;
     *to_len = *from_len;
     *from = NULL;
     *from_len = 0;
 }
 
-/* The first report gives the merged one its header: what it ran and how. */
-static void take_header(gp_report *into, gp_report *part)
+void gp_merge_take_header(gp_report *into, gp_report *part)
 {
     snprintf(into->tool_version, sizeof into->tool_version, "%s", part->tool_version);
     snprintf(into->command, sizeof into->command, "%s", part->command);
-    move_words(&into->command_line, &into->command_line_len, &part->command_line,
-               &part->command_line_len);
+    gp_merge_move_words(&into->command_line, &into->command_line_len, &part->command_line,
+                        &part->command_line_len);
     into->has_device = part->has_device;
     into->device = part->device;
+    into->profiler = part->profiler;
+}
+
+/* The first report gives the merged one its header: what it ran and how. */
+static void take_header(gp_report *into, gp_report *part)
+{
+    gp_merge_take_header(into, part);
     into->repeat = part->repeat;
     into->warmup = part->warmup;
     into->seed = part->seed;
     into->max_noise_pct = part->max_noise_pct;
-    into->profiler = part->profiler;
     into->is_exec = part->is_exec;
     into->exit_status = part->exit_status;
 }
@@ -106,6 +116,15 @@ static bool has_device(const gp_exec_info *e, const gp_device_info *d)
         if (e->devices[i].index == d->index && strcmp(e->devices[i].name, d->name) == 0)
             return true;
     return false;
+}
+
+int gp_merge_add_processes(gp_exec_info *into, const gp_exec_info *part)
+{
+    into->processes += part->processes;
+    for (size_t i = 0; i < part->n_devices; i++)
+        if (!has_device(into, &part->devices[i]))
+            GP_TRY(gp_exec_add_device(into, &part->devices[i]));
+    return GP_OK;
 }
 
 /* Their copies and memsets (after the others', as their pids tell the programs apart), and
@@ -156,16 +175,13 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
                      bool part_merged)
 {
     if (first) {
-        move_words(&into->argv, &into->argc, &part->argv, &part->argc);
+        gp_merge_move_words(&into->argv, &into->argc, &part->argv, &part->argc);
         into->pid = part->pid;
         into->exit_status = part->exit_status;
         into->signal = part->signal;
         into->request = part->request;
     }
-    into->processes += part->processes;
-    for (size_t i = 0; i < part->n_devices; i++)
-        if (!has_device(into, &part->devices[i]))
-            GP_TRY(gp_exec_add_device(into, &part->devices[i]));
+    GP_TRY(gp_merge_add_processes(into, part));
     for (size_t i = 0; i < part->n_launches; i++) {
         gp_exec_launch *l;
         GP_TRY(gp_exec_add_launch(into, &l));

@@ -12,6 +12,7 @@
 
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
+#include "report/merge.h"
 
 #include <float.h>
 #include <limits.h>
@@ -115,51 +116,22 @@ static int duplicate_rank(const gp_rank_merge *m, int rank, const char *file)
 
 /* ---- the header: the lowest rank's ------------------------------------------------------ */
 
-/* A command line handed over whole, the one it replaces freed: `from` is left empty. */
-static void replace_words(char ***to, size_t *to_len, char ***from, size_t *from_len)
-{
-    for (size_t i = 0; i < *to_len; i++)
-        free((*to)[i]);
-    free(*to);
-    *to = *from;
-    *to_len = *from_len;
-    *from = NULL;
-    *from_len = 0;
-}
-
-/* What ran and how, from the part, whose rank is the lowest so far. */
+/* What ran and how, from the part, whose rank is the lowest so far (the one it replaces
+ * freed): the header a merge takes, and the lowest rank's program. */
 static void take_header(gp_report *into, gp_report *part)
 {
-    snprintf(into->tool_version, sizeof into->tool_version, "%s", part->tool_version);
-    snprintf(into->command, sizeof into->command, "%s", part->command);
-    replace_words(&into->command_line, &into->command_line_len, &part->command_line,
-                  &part->command_line_len);
-    into->has_device = part->has_device;
-    into->device = part->device;
-    into->profiler = part->profiler;
+    gp_merge_take_header(into, part);
     gp_exec_info *e = &into->exec, *p = &part->exec;
-    replace_words(&e->argv, &e->argc, &p->argv, &p->argc);
+    gp_merge_move_words(&e->argv, &e->argc, &p->argv, &p->argc);
     e->pid = p->pid;
     e->request = p->request;
 }
 
-static bool has_device(const gp_exec_info *e, const gp_device_info *d)
-{
-    for (size_t i = 0; i < e->n_devices; i++)
-        if (e->devices[i].index == d->index && strcmp(e->devices[i].name, d->name) == 0)
-            return true;
-    return false;
-}
-
-/* The part's GPUs that the view lacks, its processes counted, and its header where its
+/* The part's processes counted, the GPUs that the view lacks, and its header where its
  * lowest rank is the lowest so far. */
 static int take_run(gp_rank_merge *m, gp_report *part, int lowest)
 {
-    gp_exec_info *e = &m->into->exec;
-    for (size_t i = 0; i < part->exec.n_devices; i++)
-        if (!has_device(e, &part->exec.devices[i]))
-            GP_TRY(gp_exec_add_device(e, &part->exec.devices[i]));
-    e->processes += part->exec.processes;
+    GP_TRY(gp_merge_add_processes(&m->into->exec, &part->exec));
     if (m->lowest < 0 || lowest < m->lowest) {
         take_header(m->into, part);
         m->lowest = lowest;
