@@ -291,21 +291,18 @@ static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t le
     return GP_CELL_TEXT(buf);
 }
 
-#define WHOSE(key_, format_, get_)                                                          \
-    {.key = key_, .format = format_, .in = GP_IN_CSV, .get = get_}
-
 /* ---- the parts -------------------------------------------------------------------------- */
 
 static const gp_part_column line_columns[] = {
-    WHOSE("family", GP_NUMBER_COLUMN, get_family),
-    WHOSE("variant", GP_NUMBER_COLUMN, get_variant),
-    WHOSE("type", GP_NUMBER_COLUMN, get_type),
-    WHOSE("n", GP_NUMBER_COUNT, get_n),
-    WHOSE("nx", GP_NUMBER_COUNT, get_nx),
-    WHOSE("ny", GP_NUMBER_COUNT, get_ny),
-    WHOSE("block", GP_NUMBER_COLUMN, get_block),
-    WHOSE("params", GP_NUMBER_COLUMN, get_params),
-    WHOSE("kernel", GP_NUMBER_COLUMN, get_mangled),
+    {.key = "family", .in = GP_IN_CSV, .get = get_family},
+    {.key = "variant", .in = GP_IN_CSV, .get = get_variant},
+    {.key = "type", .in = GP_IN_CSV, .get = get_type},
+    {.key = "n", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_n},
+    {.key = "nx", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_nx},
+    {.key = "ny", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_ny},
+    {.key = "block", .in = GP_IN_CSV, .get = get_block},
+    {.key = "params", .in = GP_IN_CSV, .get = get_params},
+    {.key = "kernel", .in = GP_IN_CSV, .get = get_mangled},
     {.key = "where", .header = "line", .align = GP_ALIGN_LEFT, .in = GP_IN_TEXT,
      .get = get_where},
     {.key = "line_number", .html = "line", .in = GP_IN_HTML, .get = get_line_number},
@@ -316,12 +313,12 @@ static const gp_part_column line_columns[] = {
 };
 
 static const gp_part_column exec_line_columns[] = {
-    WHOSE("source", GP_NUMBER_COLUMN, get_program),
-    WHOSE("kernel_id", GP_NUMBER_COUNT, get_number),
-    WHOSE("kernel", GP_NUMBER_COLUMN, get_name),
-    WHOSE("mangled", GP_NUMBER_COLUMN, get_mangled),
-    WHOSE("pid", GP_NUMBER_COUNT, get_pid),
-    WHOSE("launch", GP_NUMBER_COUNT, get_launch),
+    {.key = "source", .in = GP_IN_CSV, .get = get_program},
+    {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_number},
+    {.key = "kernel", .in = GP_IN_CSV, .get = get_name},
+    {.key = "mangled", .in = GP_IN_CSV, .get = get_mangled},
+    {.key = "pid", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_pid},
+    {.key = "launch", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_launch},
     PLACE_COLUMNS,
     COUNTER_COLUMNS,
 };
