@@ -207,10 +207,10 @@ const char *gp_part_enum(const gp_cell *v, const char *const *names, size_t n, i
     static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
     {                                                                                          \
         row_type *r = row;                                                                     \
-        int index;                                                                             \
-        const char *bad = gp_part_enum(v, (names), (n), &index, why, len);                     \
+        int found;                                                                             \
+        const char *bad = gp_part_enum(v, (names), (n), &found, why, len);                     \
         if (!bad)                                                                              \
-            (into) = index;                                                                    \
+            (into) = found;                                                                    \
         return bad;                                                                            \
     }
 /* A flag (JSON's true or false, read as 1 or 0) into the bool `into`; the reader has
