@@ -8,6 +8,7 @@
 #define GPUPROF_PART_H
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,8 +67,11 @@ typedef struct {
     const char *approx;
 } gp_cell;
 
-#define GP_CELL_NUMBER(v) ((gp_cell){.number = (v)})
+/* A number of any arithmetic type (a count, a flag, a difference of pointers) or a word. */
+#define GP_CELL_NUMBER(v) ((gp_cell){.number = (double)(v)})
 #define GP_CELL_TEXT(s) ((gp_cell){.text = (s)})
+/* A number cell JSON leaves out (its key only some rows have); empty in CSV, "-" for people. */
+#define GP_CELL_ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
 
 /* A row's cell of a column; buf (len bytes) holds a word made for it. ctx: the part's
  * context, as the renderer was given it. */
@@ -151,5 +155,71 @@ const char *gp_part_at_least(const gp_cell *v, double min, double *out, char *wh
  * the JSON reader says it ("expected one of 'memcpy', 'memcpy HtoD', ..."). */
 const char *gp_part_enum(const gp_cell *v, const char *const *names, size_t n, int *out,
                          char *why, size_t len);
+
+/* ---- getters and setters of one expression ----------------------------------------------
+ * Most of a part's cells are one expression of its row (and now and then of its context),
+ * and most of its setters one check of one field. A part declares those with the macros
+ * below rather than writing each function out, so that the functions' frame (the casts of
+ * row and context, the parameters a cell does not use) is written once for every part.
+ * In a getter's expression, r is the row (const row_type *) and c the context
+ * (const ctx_type *; void where the cell needs none); buf and len, as the getter has them,
+ * hold a word made for the cell. A getter with statements of its own stays a function. */
+#define GP_PART_GETTER(name, row_type, ctx_type, cell)                                         \
+    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
+    {                                                                                          \
+        const row_type *r = row;                                                               \
+        const ctx_type *c = ctx;                                                               \
+        (void)r, (void)c, (void)buf, (void)len;                                                \
+        return cell;                                                                           \
+    }
+/* A number cell: `value`, of any arithmetic type (NAN: unknown). */
+#define GP_PART_NUMBER_GETTER(name, row_type, ctx_type, value)                                 \
+    GP_PART_GETTER(name, row_type, ctx_type, GP_CELL_NUMBER(value))
+/* A word cell: `text`, a string that outlives the cell (one made for it goes in buf). */
+#define GP_PART_TEXT_GETTER(name, row_type, ctx_type, text)                                    \
+    GP_PART_GETTER(name, row_type, ctx_type, GP_CELL_TEXT(text))
+
+/* A setter whose answer is `check` (NULL, or why, written in why), of the value v and the
+ * row r (row_type *). */
+#define GP_PART_SETTER(name, row_type, check)                                                  \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
+    {                                                                                          \
+        row_type *r = row;                                                                     \
+        (void)r, (void)v, (void)why, (void)len;                                                \
+        return check;                                                                          \
+    }
+/* A whole number from min to max (gp_part_whole) into `into`, an lvalue of r of any integer
+ * type that holds max; min and max may read r, whose earlier columns are read already (the
+ * loader reads a row's columns in their order). A refused value leaves `into` as it was:
+ * the loader then drops the row or the document. */
+#define GP_PART_WHOLE_SETTER(name, row_type, into, min, max)                                   \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
+    {                                                                                          \
+        row_type *r = row;                                                                     \
+        uint64_t whole;                                                                        \
+        const char *bad = gp_part_whole(v, (min), (max), &whole, why, len);                    \
+        if (!bad)                                                                              \
+            (into) = whole;                                                                    \
+        return bad;                                                                            \
+    }
+/* A word among names[0..n) (gp_part_enum) into `into`, an enum of r: the word's index. */
+#define GP_PART_ENUM_SETTER(name, row_type, into, names, n)                                    \
+    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
+    {                                                                                          \
+        row_type *r = row;                                                                     \
+        int found;                                                                             \
+        const char *bad = gp_part_enum(v, (names), (n), &found, why, len);                     \
+        if (!bad)                                                                              \
+            (into) = found;                                                                    \
+        return bad;                                                                            \
+    }
+/* A flag (JSON's true or false, read as 1 or 0) into the bool `into`; the reader has
+ * checked its type, the whole check. */
+#define GP_PART_FLAG_SETTER(name, row_type, into)                                              \
+    GP_PART_SETTER(name, row_type, ((into) = v->number != 0, NULL))
+/* A word into `into`: the document's own string, which lasts as long as the document (the
+ * loader copies what it keeps). */
+#define GP_PART_TEXT_SETTER(name, row_type, into)                                              \
+    GP_PART_SETTER(name, row_type, ((into) = (char *)v->text, NULL))
 
 #endif

@@ -13,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A getter of a row of type T (r) whose cell is one expression: a number or a word. */
-#define CELL_OF(T, name, cell)                                                                \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                         \
-        (void)ctx, (void)buf, (void)len;                                                      \
-        const T *r = row;                                                                     \
-        return cell;                                                                          \
-    }
-#define NUMBER_OF(T, name, value) CELL_OF(T, name, GP_CELL_NUMBER(value))
-#define WORD_OF(T, name, value) CELL_OF(T, name, GP_CELL_TEXT(value))
-
 /* ---- the copies and memsets by kind and host memory --------------------------------------- */
 
 /* A row of every host memory of its kind (or of a kind without a host side). */
@@ -32,25 +21,27 @@ static bool is_kind_row(const gp_activity_row *r)
     return r->host == GP_MEMORY_UNKNOWN;
 }
 
-WORD_OF(gp_activity_row, get_title, gp_activity_title(r->kind))
-WORD_OF(gp_activity_row, get_kind_title, is_kind_row(r) ? gp_activity_title(r->kind) : "")
-WORD_OF(gp_activity_row, get_host, is_kind_row(r) ? "" : gp_memory_names[r->host])
-WORD_OF(gp_activity_row, get_row,
-        is_kind_row(r) ? GP_ACTIVITY_ROW_TOTAL : GP_ACTIVITY_ROW_BY_HOST_MEMORY)
-NUMBER_OF(gp_activity_row, get_calls, (double)r->calls)
-NUMBER_OF(gp_activity_row, get_total, gp_activity_total_ms(r))
-NUMBER_OF(gp_activity_row, get_average, gp_activity_average_ms(r))
-NUMBER_OF(gp_activity_row, get_min, r->min_ms)
-NUMBER_OF(gp_activity_row, get_max, r->max_ms)
-NUMBER_OF(gp_activity_row, get_bytes, (double)r->bytes)
-NUMBER_OF(gp_activity_row, get_gbps, gp_activity_gbps(r))
+GP_PART_TEXT_GETTER(get_title, gp_activity_row, void, gp_activity_title(r->kind))
+GP_PART_TEXT_GETTER(get_kind_title, gp_activity_row, void,
+                    is_kind_row(r) ? gp_activity_title(r->kind) : "")
+GP_PART_TEXT_GETTER(get_host, gp_activity_row, void,
+                    is_kind_row(r) ? "" : gp_memory_names[r->host])
+GP_PART_TEXT_GETTER(get_row, gp_activity_row, void,
+                    is_kind_row(r) ? GP_ACTIVITY_ROW_TOTAL : GP_ACTIVITY_ROW_BY_HOST_MEMORY)
+GP_PART_NUMBER_GETTER(get_calls, gp_activity_row, void, r->calls)
+GP_PART_NUMBER_GETTER(get_total, gp_activity_row, void, gp_activity_total_ms(r))
+GP_PART_NUMBER_GETTER(get_average, gp_activity_row, void, gp_activity_average_ms(r))
+GP_PART_NUMBER_GETTER(get_min, gp_activity_row, void, r->min_ms)
+GP_PART_NUMBER_GETTER(get_max, gp_activity_row, void, r->max_ms)
+GP_PART_NUMBER_GETTER(get_bytes, gp_activity_row, void, r->bytes)
+GP_PART_NUMBER_GETTER(get_gbps, gp_activity_row, void, gp_activity_gbps(r))
 
 /* The kind's key; under its kind's row (JSON's host_memory), left out: its parent's. */
 static gp_cell get_kind(const void *row, const void *ctx, char *buf, size_t len)
 {
     (void)buf, (void)len;
     if (ctx && ((const gp_copies_context *)ctx)->under_kind)
-        return (gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT};
+        return GP_CELL_ABSENT;
     return GP_CELL_TEXT(gp_activity_keys[((const gp_activity_row *)row)->kind]);
 }
 
@@ -155,13 +146,14 @@ static gp_cell get_activity_total(const void *row, const void *ctx, char *buf, s
                      .format = a->estimated ? GP_NUMBER_MS_ESTIMATED : GP_NUMBER_MS};
 }
 
-NUMBER_OF(gp_gpu_activity, get_activity_calls, (double)r->calls)
-NUMBER_OF(gp_gpu_activity, get_activity_timed, (double)r->timed)
-NUMBER_OF(gp_gpu_activity, get_activity_avg, timed(r) ? r->avg_ms : NAN)
-NUMBER_OF(gp_gpu_activity, get_activity_min, timed(r) ? r->min_ms : NAN)
-NUMBER_OF(gp_gpu_activity, get_activity_max, timed(r) ? r->max_ms : NAN)
-NUMBER_OF(gp_gpu_activity, get_activity_bytes, r->moves_bytes ? (double)r->bytes : NAN)
-NUMBER_OF(gp_gpu_activity, get_activity_gbps, r->moves_bytes ? r->gbps : NAN)
+GP_PART_NUMBER_GETTER(get_activity_calls, gp_gpu_activity, void, r->calls)
+GP_PART_NUMBER_GETTER(get_activity_timed, gp_gpu_activity, void, r->timed)
+GP_PART_NUMBER_GETTER(get_activity_avg, gp_gpu_activity, void, timed(r) ? r->avg_ms : NAN)
+GP_PART_NUMBER_GETTER(get_activity_min, gp_gpu_activity, void, timed(r) ? r->min_ms : NAN)
+GP_PART_NUMBER_GETTER(get_activity_max, gp_gpu_activity, void, timed(r) ? r->max_ms : NAN)
+GP_PART_NUMBER_GETTER(get_activity_bytes, gp_gpu_activity, void,
+                      r->moves_bytes ? (double)r->bytes : NAN)
+GP_PART_NUMBER_GETTER(get_activity_gbps, gp_gpu_activity, void, r->moves_bytes ? r->gbps : NAN)
 
 /* A kernel's name after its number ("#3 "), kept whole where text cuts the name. */
 static gp_cell get_activity_name(const void *row, const void *ctx, char *buf, size_t len)
@@ -254,50 +246,29 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
 
 /* ---- each copy and memset ----------------------------------------------------------------- */
 
-NUMBER_OF(gp_exec_activity, get_pid, (double)r->pid)
-NUMBER_OF(gp_exec_activity, get_id, (double)r->id)
-WORD_OF(gp_exec_activity, get_activity_kind, gp_activity_keys[r->kind])
-NUMBER_OF(gp_exec_activity, get_device, (double)r->device)
-NUMBER_OF(gp_exec_activity, get_context, (double)r->context)
-NUMBER_OF(gp_exec_activity, get_stream, (double)r->stream)
-WORD_OF(gp_exec_activity, get_src, gp_memory_names[r->src])
-WORD_OF(gp_exec_activity, get_dst, gp_memory_names[r->dst])
-NUMBER_OF(gp_exec_activity, get_activity_bytes_moved, (double)r->bytes)
-NUMBER_OF(gp_exec_activity, get_start, (double)r->start_ns)
-NUMBER_OF(gp_exec_activity, get_end, (double)r->end_ns)
+GP_PART_NUMBER_GETTER(get_pid, gp_exec_activity, void, r->pid)
+GP_PART_NUMBER_GETTER(get_id, gp_exec_activity, void, r->id)
+GP_PART_TEXT_GETTER(get_activity_kind, gp_exec_activity, void, gp_activity_keys[r->kind])
+GP_PART_NUMBER_GETTER(get_device, gp_exec_activity, void, r->device)
+GP_PART_NUMBER_GETTER(get_context, gp_exec_activity, void, r->context)
+GP_PART_NUMBER_GETTER(get_stream, gp_exec_activity, void, r->stream)
+GP_PART_TEXT_GETTER(get_src, gp_exec_activity, void, gp_memory_names[r->src])
+GP_PART_TEXT_GETTER(get_dst, gp_exec_activity, void, gp_memory_names[r->dst])
+GP_PART_NUMBER_GETTER(get_activity_bytes_moved, gp_exec_activity, void, r->bytes)
+GP_PART_NUMBER_GETTER(get_start, gp_exec_activity, void, r->start_ns)
+GP_PART_NUMBER_GETTER(get_end, gp_exec_activity, void, r->end_ns)
 
-/* A setter of a whole number from 0 to max into a field of the activity. */
-#define WHOLE_INTO(name, field, max)                                                          \
-    static const char *name(void *row, const gp_cell *v, char *why, size_t len)               \
-    {                                                                                         \
-        uint64_t x;                                                                           \
-        const char *bad = gp_part_whole(v, 0, (max), &x, why, len);                           \
-        if (!bad)                                                                             \
-            ((gp_exec_activity *)row)->field = x;                                             \
-        return bad;                                                                           \
-    }
-/* The same of one of names[0..n), its index into a field of enum type T. */
-#define ENUM_INTO(name, field, T, names, n)                                                   \
-    static const char *name(void *row, const gp_cell *v, char *why, size_t len)               \
-    {                                                                                         \
-        int i;                                                                                \
-        const char *bad = gp_part_enum(v, (names), (n), &i, why, len);                        \
-        if (!bad)                                                                             \
-            ((gp_exec_activity *)row)->field = (T)i;                                          \
-        return bad;                                                                           \
-    }
-
-WHOLE_INTO(set_pid, pid, INT_MAX)
-WHOLE_INTO(set_id, id, UINT64_MAX)
-ENUM_INTO(set_kind, kind, gp_activity_kind, gp_activity_keys, GP_ACTIVITY_KINDS)
-WHOLE_INTO(set_device, device, INT_MAX)
-WHOLE_INTO(set_context, context, UINT_MAX)
-WHOLE_INTO(set_stream, stream, UINT_MAX)
-ENUM_INTO(set_src, src, gp_memory_kind, gp_memory_names, GP_MEMORY_KINDS)
-ENUM_INTO(set_dst, dst, gp_memory_kind, gp_memory_names, GP_MEMORY_KINDS)
-WHOLE_INTO(set_bytes, bytes, UINT64_MAX)
-WHOLE_INTO(set_start, start_ns, UINT64_MAX)
-WHOLE_INTO(set_end, end_ns, UINT64_MAX)
+GP_PART_WHOLE_SETTER(set_pid, gp_exec_activity, r->pid, 0, INT_MAX)
+GP_PART_WHOLE_SETTER(set_id, gp_exec_activity, r->id, 0, UINT64_MAX)
+GP_PART_ENUM_SETTER(set_kind, gp_exec_activity, r->kind, gp_activity_keys, GP_ACTIVITY_KINDS)
+GP_PART_WHOLE_SETTER(set_device, gp_exec_activity, r->device, 0, INT_MAX)
+GP_PART_WHOLE_SETTER(set_context, gp_exec_activity, r->context, 0, UINT_MAX)
+GP_PART_WHOLE_SETTER(set_stream, gp_exec_activity, r->stream, 0, UINT_MAX)
+GP_PART_ENUM_SETTER(set_src, gp_exec_activity, r->src, gp_memory_names, GP_MEMORY_KINDS)
+GP_PART_ENUM_SETTER(set_dst, gp_exec_activity, r->dst, gp_memory_names, GP_MEMORY_KINDS)
+GP_PART_WHOLE_SETTER(set_bytes, gp_exec_activity, r->bytes, 0, UINT64_MAX)
+GP_PART_WHOLE_SETTER(set_start, gp_exec_activity, r->start_ns, 0, UINT64_MAX)
+GP_PART_WHOLE_SETTER(set_end, gp_exec_activity, r->end_ns, 0, UINT64_MAX)
 
 /* A whole number of JSON's, read back. */
 #define JSON_WHOLE(name, getter, setter, what)                                                \

@@ -6,58 +6,26 @@
 #include <math.h>
 #include <stdio.h>
 
-static const gp_compare_row *row_of(const void *row)
-{
-    return row;
-}
-
 /* A side's value, unknown where the side has no such result. */
-#define SIDE_GETTER(name, side, field)                                                         \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                          \
-        (void)ctx, (void)buf, (void)len;                                                       \
-        const gp_compare_side *s = &row_of(row)->side;                                         \
-        return GP_CELL_NUMBER(s->present ? s->field : NAN);                                    \
-    }
-
-SIDE_GETTER(get_base_ms, base, time_ms)
-SIDE_GETTER(get_base_noise, base, noise_pct)
-SIDE_GETTER(get_base_gbps, base, gbps)
-SIDE_GETTER(get_new_ms, next, time_ms)
-SIDE_GETTER(get_new_noise, next, noise_pct)
-SIDE_GETTER(get_new_gbps, next, gbps)
-
-static gp_cell get_change(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(row_of(row)->change_pct);
-}
-
-static gp_cell get_bound(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(row_of(row)->bound_pct);
-}
-
-static gp_cell get_verdict(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(gp_change_name(row_of(row)->verdict));
-}
-
-static gp_cell get_result(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    gp_compare_label(row_of(row), buf, len);
-    return GP_CELL_TEXT(buf);
-}
+GP_PART_NUMBER_GETTER(get_base_ms, gp_compare_row, void, r->base.present ? r->base.time_ms : NAN)
+GP_PART_NUMBER_GETTER(get_base_noise, gp_compare_row, void,
+                      r->base.present ? r->base.noise_pct : NAN)
+GP_PART_NUMBER_GETTER(get_base_gbps, gp_compare_row, void, r->base.present ? r->base.gbps : NAN)
+GP_PART_NUMBER_GETTER(get_new_ms, gp_compare_row, void, r->next.present ? r->next.time_ms : NAN)
+GP_PART_NUMBER_GETTER(get_new_noise, gp_compare_row, void,
+                      r->next.present ? r->next.noise_pct : NAN)
+GP_PART_NUMBER_GETTER(get_new_gbps, gp_compare_row, void, r->next.present ? r->next.gbps : NAN)
+GP_PART_NUMBER_GETTER(get_change, gp_compare_row, void, r->change_pct)
+GP_PART_NUMBER_GETTER(get_bound, gp_compare_row, void, r->bound_pct)
+GP_PART_TEXT_GETTER(get_verdict, gp_compare_row, void, gp_change_name(r->verdict))
+GP_PART_TEXT_GETTER(get_result, gp_compare_row, void, (gp_compare_label(r, buf, len), buf))
 
 /* Text's label: an exec row's kernel number in the base report ("#2 "), or for a kernel only
  * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
  * name, which is cut in the middle where it is too long; other rows' keys joined. */
 static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
 {
-    const gp_compare_row *r = row_of(row);
+    const gp_compare_row *r = row;
     const gp_comparison *c = ctx;
     if (!c->exec || r->n_keys == 0)
         return get_result(row, ctx, buf, len);

@@ -11,21 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A getter whose cell is one expression of the row g. */
-#define NODE_GETTER(name, cell)                                                               \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                         \
-        (void)ctx, (void)buf, (void)len;                                                      \
-        const gp_graph_node *g = row;                                                         \
-        return cell;                                                                          \
-    }
-
-NODE_GETTER(get_graph, GP_CELL_NUMBER((double)g->graph))
-NODE_GETTER(get_node, GP_CELL_NUMBER((double)g->node))
-NODE_GETTER(get_launches, GP_CELL_NUMBER((double)g->launches))
-NODE_GETTER(get_average, GP_CELL_NUMBER(g->timed ? g->total_ms / (double)g->timed : NAN))
-NODE_GETTER(get_how, GP_CELL_TEXT(g->how))
-NODE_GETTER(get_kernel, GP_CELL_TEXT(g->kernel))
+GP_PART_NUMBER_GETTER(get_graph, gp_graph_node, void, r->graph)
+GP_PART_NUMBER_GETTER(get_node, gp_graph_node, void, r->node)
+GP_PART_NUMBER_GETTER(get_launches, gp_graph_node, void, r->launches)
+GP_PART_NUMBER_GETTER(get_average, gp_graph_node, void,
+                      r->timed ? r->total_ms / (double)r->timed : NAN)
+GP_PART_TEXT_GETTER(get_how, gp_graph_node, void, r->how)
+GP_PART_TEXT_GETTER(get_kernel, gp_graph_node, void, r->kernel)
 
 static const gp_part_column columns[] = {
     {.key = "graph", .format = GP_NUMBER_WHOLE, .in = GP_IN_HTML, .get = get_graph,

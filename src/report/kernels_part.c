@@ -24,53 +24,26 @@ static size_t number_of(const void *row, const void *ctx)
     return (size_t)(kernel_of(row) - context_of(ctx)->kernels) + 1;
 }
 
-#define NUMBER_GETTER(name, expr)                                                              \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                          \
-        (void)ctx, (void)buf, (void)len;                                                       \
-        const gp_exec_kernel *k = kernel_of(row);                                              \
-        return GP_CELL_NUMBER(expr);                                                           \
-    }
-
-NUMBER_GETTER(get_percent, k->time_percent)
-NUMBER_GETTER(get_calls, (double)k->calls)
-NUMBER_GETTER(get_timed, (double)k->timed)
-NUMBER_GETTER(get_profiled, (double)k->profiled)
-NUMBER_GETTER(get_average, k->average_ms)
-NUMBER_GETTER(get_min, k->min_ms)
-NUMBER_GETTER(get_max, k->max_ms)
-NUMBER_GETTER(get_estimated, k->total_estimated ? 1.0 : 0.0)
-
+GP_PART_NUMBER_GETTER(get_percent, gp_exec_kernel, void, r->time_percent)
+GP_PART_NUMBER_GETTER(get_calls, gp_exec_kernel, void, r->calls)
+GP_PART_NUMBER_GETTER(get_timed, gp_exec_kernel, void, r->timed)
+GP_PART_NUMBER_GETTER(get_profiled, gp_exec_kernel, void, r->profiled)
+GP_PART_NUMBER_GETTER(get_average, gp_exec_kernel, void, r->average_ms)
+GP_PART_NUMBER_GETTER(get_min, gp_exec_kernel, void, r->min_ms)
+GP_PART_NUMBER_GETTER(get_max, gp_exec_kernel, void, r->max_ms)
+GP_PART_NUMBER_GETTER(get_estimated, gp_exec_kernel, void, r->total_estimated)
 /* A kernel of one code has no variant: JSON leaves those keys out. */
-static const gp_cell absent = {.number = NAN, .format = GP_NUMBER_ABSENT};
-
-static gp_cell get_variant(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_exec_kernel *k = kernel_of(row);
-    return k->variants ? GP_CELL_NUMBER((double)k->variant) : absent;
-}
-
-static gp_cell get_variants(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_exec_kernel *k = kernel_of(row);
-    return k->variants ? GP_CELL_NUMBER((double)k->variants) : absent;
-}
-
-static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_exec_kernel *k = kernel_of(row);
-    return (gp_cell){.number = k->total_ms,
-                     .approx = k->total_estimated ? GP_EXEC_ESTIMATE_NOTE : NULL};
-}
-
-static gp_cell get_number(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)number_of(row, ctx));
-}
+GP_PART_GETTER(get_variant, gp_exec_kernel, void,
+               r->variants ? GP_CELL_NUMBER(r->variant) : GP_CELL_ABSENT)
+GP_PART_GETTER(get_variants, gp_exec_kernel, void,
+               r->variants ? GP_CELL_NUMBER(r->variants) : GP_CELL_ABSENT)
+GP_PART_GETTER(get_total, gp_exec_kernel, void,
+               ((gp_cell){.number = r->total_ms,
+                          .approx = r->total_estimated ? GP_EXEC_ESTIMATE_NOTE : NULL}))
+GP_PART_NUMBER_GETTER(get_number, gp_exec_kernel, gp_kernels_context, number_of(r, c))
+GP_PART_TEXT_GETTER(get_graph_nodes, gp_exec_kernel, gp_kernels_context,
+                    c->graph_nodes[number_of(r, c) - 1])
+GP_PART_TEXT_GETTER(get_kernel, gp_exec_kernel, void, r->kernel)
 
 /* A code as a string of its decimal digits (a JSON number is exact only below 2^53). */
 static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
@@ -78,7 +51,7 @@ static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
     (void)ctx;
     const gp_exec_kernel *k = kernel_of(row);
     if (!k->variants || !k->code)
-        return absent;
+        return GP_CELL_ABSENT;
     snprintf(buf, len, "%" PRIu64, k->code);
     return GP_CELL_TEXT(buf);
 }
@@ -87,12 +60,6 @@ static gp_cell get_passes(const void *row, const void *ctx, char *buf, size_t le
 {
     gp_exec_describe_passes(&context_of(ctx)->r->profiler, kernel_of(row)->passes, buf, len);
     return GP_CELL_TEXT(buf);
-}
-
-static gp_cell get_graph_nodes(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    return GP_CELL_TEXT(context_of(ctx)->graph_nodes[number_of(row, ctx) - 1]);
 }
 
 /* The label: "#3 " (with a merged report's files, "#3 [1,2] ") kept whole before the name
@@ -104,12 +71,6 @@ static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len
     const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
     snprintf(buf, len, "#%zu %s%s", number_of(row, ctx), from, from[0] ? " " : "");
     return (gp_cell){.text = gp_kernel_labels_name(kl, k->kernel, k->variant), .tag = buf};
-}
-
-static gp_cell get_kernel(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(kernel_of(row)->kernel);
 }
 
 static bool when_estimated(const void *ctx)

@@ -14,29 +14,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/* A getter whose cell is `expr`, of the launch l and the context c. */
-#define GETTER(name, expr)                                                                     \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
-    {                                                                                          \
-        const gp_exec_launch *l = row;                                                         \
-        const gp_launches_context *c = ctx;                                                    \
-        (void)l, (void)c, (void)buf, (void)len;                                                \
-        return expr;                                                                           \
-    }
-
-/* A setter of the launch l whose check (NULL, or why not) is `expr`, of the value v. */
-#define SETTER(name, expr)                                                                     \
-    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
-    {                                                                                          \
-        gp_exec_launch *l = row;                                                               \
-        (void)l, (void)why, (void)len;                                                         \
-        return expr;                                                                           \
-    }
-
-#define NUMBER(v) GP_CELL_NUMBER((double)(v))
-/* A cell JSON leaves out: a key only some launches have. */
-#define ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
-
 size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l)
 {
     if (!r->n_sources)
@@ -57,43 +34,12 @@ static gp_cell csv_dim(gp_dim3 d, char *buf, size_t len)
 static gp_cell text_dim(gp_dim3 d, char *buf, size_t len)
 {
     if (!d.x)
-        return NUMBER(NAN);
+        return GP_CELL_NUMBER(NAN);
     if (d.y > 1 || d.z > 1)
         snprintf(buf, len, "%ux%u", d.x, d.y);
     else
         snprintf(buf, len, "%u", d.x);
     return GP_CELL_TEXT(buf);
-}
-
-/* A whole number from min to max (on failure the launch is refused). */
-static const char *whole(uint64_t *out, const gp_cell *v, uint64_t min, uint64_t max, char *why,
-                         size_t len)
-{
-    return gp_part_whole(v, min, max, out, why, len);
-}
-
-static const char *whole_int(int *out, const gp_cell *v, char *why, size_t len)
-{
-    uint64_t u = 0;
-    const char *bad = whole(&u, v, 0, INT_MAX, why, len);
-    *out = (int)u;
-    return bad;
-}
-
-static const char *whole_unsigned(unsigned *out, const gp_cell *v, char *why, size_t len)
-{
-    uint64_t u = 0;
-    const char *bad = whole(&u, v, 0, UINT_MAX, why, len);
-    *out = (unsigned)u;
-    return bad;
-}
-
-static const char *whole_size(size_t *out, const gp_cell *v, char *why, size_t len)
-{
-    uint64_t u = 0;
-    const char *bad = whole(&u, v, 0, SIZE_MAX, why, len);
-    *out = (size_t)u;
-    return bad;
 }
 
 /* Unknown (below 0 in the launch): null in JSON, empty in CSV, "-" for people. */
@@ -112,7 +58,7 @@ static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
     const gp_exec_launch *l = row;
     (void)ctx;
     if (!l->code)
-        return ABSENT;
+        return GP_CELL_ABSENT;
     snprintf(buf, len, "%" PRIu64, l->code);
     return GP_CELL_TEXT(buf);
 }
@@ -123,50 +69,56 @@ static gp_cell get_graph_text(const void *row, const void *ctx, char *buf, size_
     const gp_exec_launch *l = row;
     (void)ctx;
     if (!l->graph_node)
-        return NUMBER(NAN);
+        return GP_CELL_NUMBER(NAN);
     snprintf(buf, len, "%" PRIu64 ":%" PRIu64, l->graph, l->graph_node);
     return GP_CELL_TEXT(buf);
 }
 
-GETTER(get_kind, GP_CELL_TEXT("kernel"))
-GETTER(get_program, GP_CELL_TEXT(c->programs[gp_launch_program(c->r, l)]))
+GP_PART_TEXT_GETTER(get_kind, void, void, "kernel")
+GP_PART_TEXT_GETTER(get_program, gp_exec_launch, gp_launches_context,
+                    c->programs[gp_launch_program(c->r, r)])
 /* A merged report's: the index of the launch's file, unless a merge of an older gpuprof lost
  * it. */
-GETTER(get_source, c->r->n_sources && l->input != GP_INPUT_UNKNOWN ? NUMBER(l->input) : ABSENT)
-GETTER(get_pid, NUMBER(l->pid))
-SETTER(set_pid, whole_int(&l->pid, v, why, len))
-GETTER(get_id, NUMBER(l->id))
-SETTER(set_id, whole(&l->id, v, 0, UINT64_MAX, why, len))
-GETTER(get_kernel, GP_CELL_TEXT(l->kernel))
-/* The document's own name: the loader copies it. */
-SETTER(set_kernel, (l->kernel = (char *)v->text, NULL))
+GP_PART_GETTER(get_source, gp_exec_launch, gp_launches_context,
+               c->r->n_sources && r->input != GP_INPUT_UNKNOWN ? GP_CELL_NUMBER(r->input)
+                                                               : GP_CELL_ABSENT)
+GP_PART_NUMBER_GETTER(get_pid, gp_exec_launch, void, r->pid)
+GP_PART_WHOLE_SETTER(set_pid, gp_exec_launch, r->pid, 0, INT_MAX)
+GP_PART_NUMBER_GETTER(get_id, gp_exec_launch, void, r->id)
+GP_PART_WHOLE_SETTER(set_id, gp_exec_launch, r->id, 0, UINT64_MAX)
+GP_PART_TEXT_GETTER(get_kernel, gp_exec_launch, void, r->kernel)
+GP_PART_TEXT_SETTER(set_kernel, gp_exec_launch, r->kernel)
 /* Unknown: empty in CSV, null in JSON. */
-GETTER(get_mangled, l->mangled ? GP_CELL_TEXT(l->mangled) : NUMBER(NAN))
-GETTER(get_device, NUMBER(l->device))
-SETTER(set_device, whole_int(&l->device, v, why, len))
-GETTER(get_context, NUMBER(l->context))
-SETTER(set_context, whole_unsigned(&l->context, v, why, len))
-GETTER(get_stream, NUMBER(l->stream))
-SETTER(set_stream, whole_unsigned(&l->stream, v, why, len))
-GETTER(get_grid, csv_dim(l->grid, buf, len))
-GETTER(get_block, csv_dim(l->block, buf, len))
-GETTER(get_grid_text, text_dim(l->grid, buf, len))
-GETTER(get_block_text, text_dim(l->block, buf, len))
-GETTER(get_shared, NUMBER(l->shared_bytes))
-SETTER(set_shared, whole_size(&l->shared_bytes, v, why, len))
-GETTER(get_duration, NUMBER(l->duration_ms >= 0 ? l->duration_ms : NAN))
-GETTER(get_profiled_word, GP_CELL_TEXT(l->profiled ? "yes" : "no"))
-GETTER(get_profiled, NUMBER(l->profiled))
-SETTER(set_profiled, (l->profiled = v->number != 0, NULL))
-GETTER(get_graph, NUMBER(l->graph))
-SETTER(set_graph, whole(&l->graph, v, 0, UINT64_MAX, why, len))
-GETTER(get_graph_node, NUMBER(l->graph_node))
-SETTER(set_graph_node, whole(&l->graph_node, v, 0, UINT64_MAX, why, len))
-GETTER(get_how, (gp_origins_join(l->origins, "+", buf, len), GP_CELL_TEXT(buf)))
-GETTER(get_note, GP_CELL_TEXT(l->note ? l->note : ""))
-GETTER(get_kernel_id, NUMBER(gp_kernel_labels_number(c->labels, l->kernel, l->variant)))
+GP_PART_GETTER(get_mangled, gp_exec_launch, void,
+               r->mangled ? GP_CELL_TEXT(r->mangled) : GP_CELL_NUMBER(NAN))
+GP_PART_NUMBER_GETTER(get_device, gp_exec_launch, void, r->device)
+GP_PART_WHOLE_SETTER(set_device, gp_exec_launch, r->device, 0, INT_MAX)
+GP_PART_NUMBER_GETTER(get_context, gp_exec_launch, void, r->context)
+GP_PART_WHOLE_SETTER(set_context, gp_exec_launch, r->context, 0, UINT_MAX)
+GP_PART_NUMBER_GETTER(get_stream, gp_exec_launch, void, r->stream)
+GP_PART_WHOLE_SETTER(set_stream, gp_exec_launch, r->stream, 0, UINT_MAX)
+GP_PART_GETTER(get_grid, gp_exec_launch, void, csv_dim(r->grid, buf, len))
+GP_PART_GETTER(get_block, gp_exec_launch, void, csv_dim(r->block, buf, len))
+GP_PART_GETTER(get_grid_text, gp_exec_launch, void, text_dim(r->grid, buf, len))
+GP_PART_GETTER(get_block_text, gp_exec_launch, void, text_dim(r->block, buf, len))
+GP_PART_NUMBER_GETTER(get_shared, gp_exec_launch, void, r->shared_bytes)
+GP_PART_WHOLE_SETTER(set_shared, gp_exec_launch, r->shared_bytes, 0, SIZE_MAX)
+GP_PART_NUMBER_GETTER(get_duration, gp_exec_launch, void,
+                      r->duration_ms >= 0 ? r->duration_ms : NAN)
+GP_PART_TEXT_GETTER(get_profiled_word, gp_exec_launch, void, r->profiled ? "yes" : "no")
+GP_PART_NUMBER_GETTER(get_profiled, gp_exec_launch, void, r->profiled)
+GP_PART_FLAG_SETTER(set_profiled, gp_exec_launch, r->profiled)
+GP_PART_NUMBER_GETTER(get_graph, gp_exec_launch, void, r->graph)
+GP_PART_WHOLE_SETTER(set_graph, gp_exec_launch, r->graph, 0, UINT64_MAX)
+GP_PART_NUMBER_GETTER(get_graph_node, gp_exec_launch, void, r->graph_node)
+GP_PART_WHOLE_SETTER(set_graph_node, gp_exec_launch, r->graph_node, 0, UINT64_MAX)
+GP_PART_TEXT_GETTER(get_how, gp_exec_launch, void,
+                    (gp_origins_join(r->origins, "+", buf, len), buf))
+GP_PART_TEXT_GETTER(get_note, gp_exec_launch, void, r->note ? r->note : "")
+GP_PART_NUMBER_GETTER(get_kernel_id, gp_exec_launch, gp_launches_context,
+                      gp_kernel_labels_number(c->labels, r->kernel, r->variant))
 /* Empty for a kernel that ran one code. */
-GETTER(get_variant, NUMBER(l->variant ? l->variant : NAN))
+GP_PART_NUMBER_GETTER(get_variant, gp_exec_launch, void, r->variant ? r->variant : NAN)
 
 static bool when_graphs(const void *ctx)
 {

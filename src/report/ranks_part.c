@@ -11,29 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A getter whose cell is `expr`, of the row r (of its type) and the context c. */
-#define GETTER(name, type, expr)                                                               \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)               \
-    {                                                                                          \
-        const type *r = row;                                                                   \
-        const gp_rank_part_ctx *c = ctx;                                                       \
-        (void)r, (void)c, (void)buf, (void)len;                                                \
-        return expr;                                                                           \
-    }
-
-/* A setter whose check (NULL, or why not) is `expr`, of the row r and the value v. */
-#define SETTER(name, type, expr)                                                               \
-    static const char *name(void *row, const gp_cell *v, char *why, size_t len)                \
-    {                                                                                          \
-        type *r = row;                                                                         \
-        (void)r, (void)v, (void)why, (void)len;                                                \
-        return expr;                                                                           \
-    }
-
-#define NUMBER(v) GP_CELL_NUMBER((double)(v))
-/* A cell JSON leaves out: a key only some rows have. */
-#define ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
-
 /* A rank's number by its index in the view; unknown (NAN) for none (SIZE_MAX). */
 static gp_cell rank_number(const gp_rank_view *v, size_t index)
 {
@@ -69,61 +46,43 @@ static gp_cell against(double v, double median)
 
 /* ---- setters' checks ---------------------------------------------------------------------- */
 
-/* A whole number from min to max into a size_t or an int (on failure the row is dropped). */
-static const char *whole_size(size_t *out, const gp_cell *v, uint64_t min, uint64_t max,
-                              char *why, size_t len)
-{
-    uint64_t u = 0;
-    const char *bad = gp_part_whole(v, min, max, &u, why, len);
-    *out = (size_t)u;
-    return bad;
-}
-
-static const char *whole_int(int *out, const gp_cell *v, uint64_t min, uint64_t max,
-                             char *why, size_t len)
-{
-    size_t n;
-    const char *bad = whole_size(&n, v, min, max, why, len);
-    *out = (int)n;
-    return bad;
-}
-
 /* null (0) or a whole number from min. */
 static const char *int_or_null(int *out, const gp_cell *v, uint64_t min, char *why, size_t len)
 {
-    *out = 0;
-    return isnan(v->number) && !v->text ? NULL : whole_int(out, v, min, INT_MAX, why, len);
+    uint64_t whole = 0;
+    const char *bad = isnan(v->number) && !v->text
+                          ? NULL
+                          : gp_part_whole(v, min, INT_MAX, &whole, why, len);
+    *out = (int)whole;
+    return bad;
 }
 
 /* What the writer derives, read back to be checked (gp_rank_view_derive computes it again):
  * a flag's, the reader's check of its type is the whole check. */
-static const char *set_checked(void *row, const gp_cell *v, char *why, size_t len)
-{
-    (void)row, (void)v, (void)why, (void)len;
-    return NULL;
-}
-
-SETTER(set_count_checked, void, whole_size(&(size_t){0}, v, 0, UINT64_MAX, why, len))
-SETTER(set_number_checked, void, whole_size(&(size_t){0}, v, 1, UINT64_MAX, why, len))
-SETTER(set_rank_checked, void, int_or_null(&(int){0}, v, 0, why, len))
-SETTER(set_time_checked, void, gp_part_at_least(v, 0, &(double){0}, why, len))
+GP_PART_SETTER(set_checked, void, NULL)
+GP_PART_SETTER(set_count_checked, void, gp_part_whole(v, 0, UINT64_MAX, &(uint64_t){0}, why, len))
+GP_PART_SETTER(set_number_checked, void, gp_part_whole(v, 1, UINT64_MAX, &(uint64_t){0}, why, len))
+GP_PART_SETTER(set_rank_checked, void, int_or_null(&(int){0}, v, 0, why, len))
+GP_PART_SETTER(set_time_checked, void, gp_part_at_least(v, 0, &(double){0}, why, len))
 
 /* ---- each kernel over the ranks ---------------------------------------------------------- */
 
 /* Its #N in every view: its place in the view's kernels, from 1. */
-GETTER(get_kernel_id, gp_rank_kernel, NUMBER(r - c->view->kernels + 1))
-GETTER(get_kernel, gp_rank_kernel, GP_CELL_TEXT(r->kernel))
+GP_PART_NUMBER_GETTER(get_kernel_id, gp_rank_kernel, gp_rank_part_ctx, r - c->view->kernels + 1)
+GP_PART_TEXT_GETTER(get_kernel, gp_rank_kernel, void, r->kernel)
 /* Read back into a scratch row: the name lasts as long as the document. */
-SETTER(set_kernel, gp_rank_kernel, (r->kernel = (char *)v->text, NULL))
+GP_PART_TEXT_SETTER(set_kernel, gp_rank_kernel, r->kernel)
 /* Unknown: empty in CSV, null in JSON. */
-GETTER(get_mangled, gp_rank_kernel, r->mangled ? GP_CELL_TEXT(r->mangled) : NUMBER(NAN))
-GETTER(get_collective, gp_rank_kernel, NUMBER(r->collective))
+GP_PART_GETTER(get_mangled, gp_rank_kernel, void,
+               r->mangled ? GP_CELL_TEXT(r->mangled) : GP_CELL_NUMBER(NAN))
+GP_PART_NUMBER_GETTER(get_collective, gp_rank_kernel, void, r->collective)
 /* CSV's variant: empty for a kernel of one code. JSON's variant and variants: only a kernel
  * of several known codes has them. */
-GETTER(get_variant, gp_rank_kernel, NUMBER(r->variants ? r->variant : NAN))
-GETTER(get_variant_json, gp_rank_kernel, r->code && r->variants ? NUMBER(r->variant) : ABSENT)
-GETTER(get_variants_json, gp_rank_kernel,
-       r->code && r->variants ? NUMBER(r->variants) : ABSENT)
+GP_PART_NUMBER_GETTER(get_variant, gp_rank_kernel, void, r->variants ? r->variant : NAN)
+GP_PART_GETTER(get_variant_json, gp_rank_kernel, void,
+               r->code && r->variants ? GP_CELL_NUMBER(r->variant) : GP_CELL_ABSENT)
+GP_PART_GETTER(get_variants_json, gp_rank_kernel, void,
+               r->code && r->variants ? GP_CELL_NUMBER(r->variants) : GP_CELL_ABSENT)
 
 /* JSON's code: decimal digits (a JSON number is exact only below 2^53); left out when
  * unknown. */
@@ -132,7 +91,7 @@ static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
     const gp_rank_kernel *k = row;
     (void)ctx;
     if (!k->code)
-        return ABSENT;
+        return GP_CELL_ABSENT;
     snprintf(buf, len, "%llu", (unsigned long long)k->code);
     return GP_CELL_TEXT(buf);
 }
@@ -145,28 +104,34 @@ static gp_cell get_ranks_of(const void *row, const void *ctx, char *buf, size_t 
     return GP_CELL_TEXT(buf);
 }
 
-GETTER(get_ranks, gp_rank_kernel, NUMBER(r->n_cells))
-GETTER(get_of_ranks, gp_rank_kernel, NUMBER(c->view->n_ranks))
-GETTER(get_world_size, gp_rank_kernel, NUMBER(c->view->world_size ? c->view->world_size : NAN))
-GETTER(get_time_min, gp_rank_kernel, time_cell(r->time_ms.min, r->time_ms.estimated))
-GETTER(get_time_median, gp_rank_kernel, time_cell(r->time_ms.median, r->time_ms.estimated))
-GETTER(get_time_max, gp_rank_kernel, time_cell(r->time_ms.max, r->time_ms.estimated))
+GP_PART_NUMBER_GETTER(get_ranks, gp_rank_kernel, void, r->n_cells)
+GP_PART_NUMBER_GETTER(get_of_ranks, gp_rank_kernel, gp_rank_part_ctx, c->view->n_ranks)
+GP_PART_NUMBER_GETTER(get_world_size, gp_rank_kernel, gp_rank_part_ctx,
+                      c->view->world_size ? c->view->world_size : NAN)
+
+/* A spread's least, median and most (getters prefix_min, prefix_median, prefix_max), each a
+ * cell as `cell` (time_cell, bytes_cell, mb_cell) makes it of the value and the spread's
+ * estimated. */
+#define SPREAD_GETTERS(prefix, spread, cell)                                                   \
+    GP_PART_GETTER(prefix##_min, gp_rank_kernel, void,                                         \
+                   cell(r->spread.min, r->spread.estimated))                                   \
+    GP_PART_GETTER(prefix##_median, gp_rank_kernel, void,                                      \
+                   cell(r->spread.median, r->spread.estimated))                                \
+    GP_PART_GETTER(prefix##_max, gp_rank_kernel, void,                                         \
+                   cell(r->spread.max, r->spread.estimated))
+
+SPREAD_GETTERS(get_time, time_ms, time_cell)
 /* The most time over the median. */
-GETTER(get_ratio, gp_rank_kernel,
-       NUMBER(r->time_ms.ranks && r->time_ms.median > 0 ? r->time_ms.max / r->time_ms.median
-                                                        : NAN))
-GETTER(get_time_estimated, gp_rank_kernel, NUMBER(r->time_ms.estimated))
-GETTER(get_slowest_rank, gp_rank_kernel, rank_number(c->view, r->slowest))
-GETTER(get_fastest_rank, gp_rank_kernel, rank_number(c->view, r->fastest))
-GETTER(get_dram_min, gp_rank_kernel, bytes_cell(r->dram_bytes.min, r->dram_bytes.estimated))
-GETTER(get_dram_median, gp_rank_kernel,
-       bytes_cell(r->dram_bytes.median, r->dram_bytes.estimated))
-GETTER(get_dram_max, gp_rank_kernel, bytes_cell(r->dram_bytes.max, r->dram_bytes.estimated))
-GETTER(get_dram_min_mb, gp_rank_kernel, mb_cell(r->dram_bytes.min, r->dram_bytes.estimated))
-GETTER(get_dram_median_mb, gp_rank_kernel,
-       mb_cell(r->dram_bytes.median, r->dram_bytes.estimated))
-GETTER(get_dram_max_mb, gp_rank_kernel, mb_cell(r->dram_bytes.max, r->dram_bytes.estimated))
-GETTER(get_dram_estimated, gp_rank_kernel, NUMBER(r->dram_bytes.estimated))
+GP_PART_NUMBER_GETTER(get_ratio, gp_rank_kernel, void,
+                      r->time_ms.ranks && r->time_ms.median > 0
+                          ? r->time_ms.max / r->time_ms.median
+                          : NAN)
+GP_PART_NUMBER_GETTER(get_time_estimated, gp_rank_kernel, void, r->time_ms.estimated)
+GP_PART_GETTER(get_slowest_rank, gp_rank_kernel, gp_rank_part_ctx, rank_number(c->view, r->slowest))
+GP_PART_GETTER(get_fastest_rank, gp_rank_kernel, gp_rank_part_ctx, rank_number(c->view, r->fastest))
+SPREAD_GETTERS(get_dram, dram_bytes, bytes_cell)
+SPREAD_GETTERS(get_dram_mb, dram_bytes, mb_cell)
+GP_PART_NUMBER_GETTER(get_dram_estimated, gp_rank_kernel, void, r->dram_bytes.estimated)
 
 /* Text's slowest rank, "*" after a collective's (its note says why). */
 static gp_cell get_slowest_mark(const void *row, const void *ctx, char *buf, size_t len)
@@ -238,11 +203,11 @@ static const gp_part_column kernel_columns[] = {
     {.key = "dram_max_bytes", .header = "DRAM max", .format = GP_NUMBER_BYTES, .gap = 2,
      .in = GP_IN_TEXT | GP_IN_CSV, .get = get_dram_max},
     {.key = "dram_min_mb", .html = "DRAM min, MB", .format = GP_NUMBER_FIXED2,
-     .in = GP_IN_HTML, .get = get_dram_min_mb},
+     .in = GP_IN_HTML, .get = get_dram_mb_min},
     {.key = "dram_median_mb", .html = "median", .format = GP_NUMBER_FIXED2, .in = GP_IN_HTML,
-     .get = get_dram_median_mb},
+     .get = get_dram_mb_median},
     {.key = "dram_max_mb", .html = "max", .format = GP_NUMBER_FIXED2, .in = GP_IN_HTML,
-     .get = get_dram_max_mb},
+     .get = get_dram_mb_max},
     {.key = "dram_estimated", .format = GP_NUMBER_FLAG, .in = GP_IN_CSV,
      .get = get_dram_estimated},
     {.key = "variant", .format = GP_NUMBER_WHOLE, .in = GP_IN_CSV, .get = get_variant},
@@ -255,11 +220,11 @@ const gp_part gp_rank_kernel_part =
 
 /* ---- a kernel's spread ------------------------------------------------------------------- */
 
-GETTER(get_min, gp_rank_spread, NUMBER(r->min))
-GETTER(get_median, gp_rank_spread, NUMBER(r->median))
-GETTER(get_max, gp_rank_spread, NUMBER(r->max))
-GETTER(get_spread_ranks, gp_rank_spread, NUMBER(r->ranks))
-GETTER(get_spread_estimated, gp_rank_spread, NUMBER(r->estimated))
+GP_PART_NUMBER_GETTER(get_min, gp_rank_spread, void, r->min)
+GP_PART_NUMBER_GETTER(get_median, gp_rank_spread, void, r->median)
+GP_PART_NUMBER_GETTER(get_max, gp_rank_spread, void, r->max)
+GP_PART_NUMBER_GETTER(get_spread_ranks, gp_rank_spread, void, r->ranks)
+GP_PART_NUMBER_GETTER(get_spread_estimated, gp_rank_spread, void, r->estimated)
 
 /* JSON's alone: the number formats say only that the values are numbers. */
 static const gp_part_column spread_columns[] = {
@@ -283,35 +248,39 @@ const gp_part gp_rank_spread_part =
 /* ---- a kernel on each rank ------------------------------------------------------------------ */
 
 /* The cells' kernel's own columns, in CSV's rows of its cells. */
-GETTER(get_kernel_id_of_kernel, void, get_kernel_id(c->kernel, c, buf, len))
-GETTER(get_kernel_of_kernel, void, get_kernel(c->kernel, c, buf, len))
-GETTER(get_mangled_of_kernel, void, get_mangled(c->kernel, c, buf, len))
-GETTER(get_collective_of_kernel, void, get_collective(c->kernel, c, buf, len))
-GETTER(get_variant_of_kernel, void, get_variant(c->kernel, c, buf, len))
+GP_PART_GETTER(get_kernel_id_of_kernel, void, gp_rank_part_ctx,
+               get_kernel_id(c->kernel, c, buf, len))
+GP_PART_GETTER(get_kernel_of_kernel, void, gp_rank_part_ctx, get_kernel(c->kernel, c, buf, len))
+GP_PART_GETTER(get_mangled_of_kernel, void, gp_rank_part_ctx, get_mangled(c->kernel, c, buf, len))
+GP_PART_GETTER(get_collective_of_kernel, void, gp_rank_part_ctx,
+               get_collective(c->kernel, c, buf, len))
+GP_PART_GETTER(get_variant_of_kernel, void, gp_rank_part_ctx, get_variant(c->kernel, c, buf, len))
 
 /* Its rank's number; read back as the number, which the loader makes an index. */
-GETTER(get_cell_rank, gp_rank_cell, rank_number(c->view, r->rank))
-SETTER(set_cell_rank, gp_rank_cell, whole_size(&r->rank, v, 0, INT_MAX, why, len))
-GETTER(get_file, gp_rank_cell, GP_CELL_TEXT(c->view->ranks[r->rank].file))
-GETTER(get_calls, gp_rank_cell, NUMBER(r->calls))
-SETTER(set_calls, gp_rank_cell, whole_size(&r->calls, v, 1, UINT64_MAX, why, len))
+GP_PART_GETTER(get_cell_rank, gp_rank_cell, gp_rank_part_ctx, rank_number(c->view, r->rank))
+GP_PART_WHOLE_SETTER(set_cell_rank, gp_rank_cell, r->rank, 0, INT_MAX)
+GP_PART_TEXT_GETTER(get_file, gp_rank_cell, gp_rank_part_ctx, c->view->ranks[r->rank].file)
+GP_PART_NUMBER_GETTER(get_calls, gp_rank_cell, void, r->calls)
+GP_PART_WHOLE_SETTER(set_calls, gp_rank_cell, r->calls, 1, UINT64_MAX)
 /* After calls (the columns are read in order): timed and profiled, at most the calls. */
-GETTER(get_timed, gp_rank_cell, NUMBER(r->timed))
-SETTER(set_timed, gp_rank_cell, whole_size(&r->timed, v, 0, r->calls, why, len))
-GETTER(get_profiled, gp_rank_cell, NUMBER(r->profiled))
-SETTER(set_profiled, gp_rank_cell, whole_size(&r->profiled, v, 0, r->calls, why, len))
-GETTER(get_total, gp_rank_cell, time_cell(r->total_ms, r->total_estimated))
-GETTER(get_total_against, gp_rank_cell, against(r->total_ms, c->kernel->time_ms.median))
-GETTER(get_total_estimated, gp_rank_cell, NUMBER(r->total_estimated))
-SETTER(set_total_estimated, gp_rank_cell, (r->total_estimated = v->number != 0, NULL))
-GETTER(get_dram, gp_rank_cell, bytes_cell(r->dram_bytes, r->dram_estimated))
-SETTER(set_dram, gp_rank_cell, gp_part_at_least(v, 0, &r->dram_bytes, why, len))
-GETTER(get_dram_mb, gp_rank_cell, mb_cell(r->dram_bytes, r->dram_estimated))
-GETTER(get_dram_against, gp_rank_cell, against(r->dram_bytes, c->kernel->dram_bytes.median))
-GETTER(get_cell_dram_estimated, gp_rank_cell, NUMBER(r->dram_estimated))
-SETTER(set_dram_estimated, gp_rank_cell, (r->dram_estimated = v->number != 0, NULL))
-GETTER(get_is_slowest, gp_rank_cell, NUMBER(r->rank == c->kernel->slowest))
-GETTER(get_is_fastest, gp_rank_cell, NUMBER(r->rank == c->kernel->fastest))
+GP_PART_NUMBER_GETTER(get_timed, gp_rank_cell, void, r->timed)
+GP_PART_WHOLE_SETTER(set_timed, gp_rank_cell, r->timed, 0, r->calls)
+GP_PART_NUMBER_GETTER(get_profiled, gp_rank_cell, void, r->profiled)
+GP_PART_WHOLE_SETTER(set_profiled, gp_rank_cell, r->profiled, 0, r->calls)
+GP_PART_GETTER(get_total, gp_rank_cell, void, time_cell(r->total_ms, r->total_estimated))
+GP_PART_GETTER(get_total_against, gp_rank_cell, gp_rank_part_ctx,
+               against(r->total_ms, c->kernel->time_ms.median))
+GP_PART_NUMBER_GETTER(get_total_estimated, gp_rank_cell, void, r->total_estimated)
+GP_PART_FLAG_SETTER(set_total_estimated, gp_rank_cell, r->total_estimated)
+GP_PART_GETTER(get_dram, gp_rank_cell, void, bytes_cell(r->dram_bytes, r->dram_estimated))
+GP_PART_SETTER(set_dram, gp_rank_cell, gp_part_at_least(v, 0, &r->dram_bytes, why, len))
+GP_PART_GETTER(get_dram_mb, gp_rank_cell, void, mb_cell(r->dram_bytes, r->dram_estimated))
+GP_PART_GETTER(get_dram_against, gp_rank_cell, gp_rank_part_ctx,
+               against(r->dram_bytes, c->kernel->dram_bytes.median))
+GP_PART_NUMBER_GETTER(get_cell_dram_estimated, gp_rank_cell, void, r->dram_estimated)
+GP_PART_FLAG_SETTER(set_dram_estimated, gp_rank_cell, r->dram_estimated)
+GP_PART_NUMBER_GETTER(get_is_slowest, gp_rank_cell, gp_rank_part_ctx, r->rank == c->kernel->slowest)
+GP_PART_NUMBER_GETTER(get_is_fastest, gp_rank_cell, gp_rank_part_ctx, r->rank == c->kernel->fastest)
 
 /* After timed: a time exactly when a launch was timed. */
 static const char *set_total(void *row, const gp_cell *v, char *why, size_t len)
@@ -389,23 +358,24 @@ const gp_part gp_rank_cell_part = GP_PART_DECLARE("by_rank", cell_columns, 1, gp
 
 /* ---- the ranks ----------------------------------------------------------------------------- */
 
-GETTER(get_rank, gp_rank_entry, NUMBER(r->rank))
-SETTER(set_rank, gp_rank_entry, whole_int(&r->rank, v, 0, INT_MAX, why, len))
-GETTER(get_size, gp_rank_entry, NUMBER(r->size ? r->size : NAN))
-GETTER(get_from, gp_rank_entry, GP_CELL_TEXT(r->from))
-GETTER(get_rank_file, gp_rank_entry, GP_CELL_TEXT(r->file))
+GP_PART_NUMBER_GETTER(get_rank, gp_rank_entry, void, r->rank)
+GP_PART_WHOLE_SETTER(set_rank, gp_rank_entry, r->rank, 0, INT_MAX)
+GP_PART_NUMBER_GETTER(get_size, gp_rank_entry, void, r->size ? r->size : NAN)
+GP_PART_TEXT_GETTER(get_from, gp_rank_entry, void, r->from)
+GP_PART_TEXT_GETTER(get_rank_file, gp_rank_entry, void, r->file)
 /* Read back into a scratch row: the name lasts as long as the document. */
-SETTER(set_file, gp_rank_entry, (r->file = (char *)v->text, NULL))
-GETTER(get_pid, gp_rank_entry, NUMBER(r->pid))
-SETTER(set_pid, gp_rank_entry, whole_int(&r->pid, v, 0, INT_MAX, why, len))
-GETTER(get_exit_status, gp_rank_entry, NUMBER(r->exit_status))
-SETTER(set_exit_status, gp_rank_entry, whole_int(&r->exit_status, v, 0, 255, why, len))
-GETTER(get_signal, gp_rank_entry, NUMBER(r->signal ? r->signal : NAN))
-SETTER(set_signal, gp_rank_entry, int_or_null(&r->signal, v, 1, why, len))
-GETTER(get_launches, gp_rank_entry, NUMBER(r->launches))
-GETTER(get_kernel_ms, gp_rank_entry, time_cell(r->kernel_ms, r->kernel_estimated))
-GETTER(get_kernel_estimated, gp_rank_entry, NUMBER(r->kernel_estimated))
-GETTER(get_rank_against, gp_rank_entry, against(r->kernel_ms, c->median_ms))
+GP_PART_TEXT_SETTER(set_file, gp_rank_entry, r->file)
+GP_PART_NUMBER_GETTER(get_pid, gp_rank_entry, void, r->pid)
+GP_PART_WHOLE_SETTER(set_pid, gp_rank_entry, r->pid, 0, INT_MAX)
+GP_PART_NUMBER_GETTER(get_exit_status, gp_rank_entry, void, r->exit_status)
+GP_PART_WHOLE_SETTER(set_exit_status, gp_rank_entry, r->exit_status, 0, 255)
+GP_PART_NUMBER_GETTER(get_signal, gp_rank_entry, void, r->signal ? r->signal : NAN)
+GP_PART_SETTER(set_signal, gp_rank_entry, int_or_null(&r->signal, v, 1, why, len))
+GP_PART_NUMBER_GETTER(get_launches, gp_rank_entry, void, r->launches)
+GP_PART_GETTER(get_kernel_ms, gp_rank_entry, void, time_cell(r->kernel_ms, r->kernel_estimated))
+GP_PART_NUMBER_GETTER(get_kernel_estimated, gp_rank_entry, void, r->kernel_estimated)
+GP_PART_GETTER(get_rank_against, gp_rank_entry, gp_rank_part_ctx,
+               against(r->kernel_ms, c->median_ms))
 
 /* After rank: more than the rank, or null. */
 static const char *set_world(void *row, const gp_cell *v, char *why, size_t len)

@@ -23,64 +23,58 @@ static const gp_results_context *context_of(const void *ctx)
 /* A launch's row has its kernel's shape and time; the result's measured columns stay empty. */
 static const gp_cell empty = {.text = ""};
 
-/* A value of the result, on its own row (a launch's: empty). */
+/* A value of the result, on its own row (a launch's: empty): `cell`, of the row r, whose
+ * result is r->result. The shared getter (gpuprof/part.h) with the rule of this part's
+ * rows alone, that a launch's row leaves the result's values out. */
 #define RESULT_GETTER(name, cell)                                                              \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                          \
-        (void)ctx, (void)buf, (void)len;                                                       \
-        const gp_result *res = row_of(row)->result;                                            \
-        return row_of(row)->launch ? empty : cell;                                             \
-    }
+    GP_PART_GETTER(name, gp_result_row, void, r->launch ? empty : (cell))
 
-RESULT_GETTER(get_n, GP_CELL_NUMBER((double)res->n))
-RESULT_GETTER(get_nx, GP_CELL_NUMBER((double)res->nx))
-RESULT_GETTER(get_ny, GP_CELL_NUMBER((double)res->ny))
-RESULT_GETTER(get_shared, GP_CELL_NUMBER((double)res->shared_bytes))
-RESULT_GETTER(get_min, GP_CELL_NUMBER(res->timing.min_ms))
-RESULT_GETTER(get_max, GP_CELL_NUMBER(res->timing.max_ms))
-RESULT_GETTER(get_repeats, GP_CELL_NUMBER((double)res->timing.repeats))
-RESULT_GETTER(get_bytes, GP_CELL_NUMBER((double)res->bytes_moved))
-RESULT_GETTER(get_gbps, GP_CELL_NUMBER(res->gbps))
-RESULT_GETTER(get_peak, GP_CELL_NUMBER(res->percent_of_peak))
-RESULT_GETTER(get_family, GP_CELL_TEXT(res->family))
-RESULT_GETTER(get_variant, GP_CELL_TEXT(res->variant))
-RESULT_GETTER(get_type, GP_CELL_TEXT(res->type))
-RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(res->check.status)))
-RESULT_GETTER(get_kernels, GP_CELL_NUMBER((double)res->n_launches))
-RESULT_GETTER(get_warmup, GP_CELL_NUMBER((double)res->timing.warmup))
-RESULT_GETTER(get_exact, GP_CELL_NUMBER(res->check.exact ? 1.0 : 0.0))
-RESULT_GETTER(get_expected, GP_CELL_NUMBER(res->check.expected))
-RESULT_GETTER(get_got, GP_CELL_NUMBER(res->check.got))
-RESULT_GETTER(get_tolerance, GP_CELL_NUMBER(res->check.tolerance))
-RESULT_GETTER(get_mismatches, GP_CELL_NUMBER((double)res->check.mismatches))
-RESULT_GETTER(get_detail, GP_CELL_TEXT(res->check.detail))
-RESULT_GETTER(get_passes, GP_CELL_NUMBER(res->passes))
-RESULT_GETTER(get_sm_clock, GP_CELL_NUMBER(res->sm_clock_ghz >= 0 ? res->sm_clock_ghz : NAN))
+RESULT_GETTER(get_n, GP_CELL_NUMBER(r->result->n))
+RESULT_GETTER(get_nx, GP_CELL_NUMBER(r->result->nx))
+RESULT_GETTER(get_ny, GP_CELL_NUMBER(r->result->ny))
+RESULT_GETTER(get_shared, GP_CELL_NUMBER(r->result->shared_bytes))
+RESULT_GETTER(get_min, GP_CELL_NUMBER(r->result->timing.min_ms))
+RESULT_GETTER(get_max, GP_CELL_NUMBER(r->result->timing.max_ms))
+RESULT_GETTER(get_repeats, GP_CELL_NUMBER(r->result->timing.repeats))
+RESULT_GETTER(get_bytes, GP_CELL_NUMBER(r->result->bytes_moved))
+RESULT_GETTER(get_gbps, GP_CELL_NUMBER(r->result->gbps))
+RESULT_GETTER(get_peak, GP_CELL_NUMBER(r->result->percent_of_peak))
+RESULT_GETTER(get_family, GP_CELL_TEXT(r->result->family))
+RESULT_GETTER(get_variant, GP_CELL_TEXT(r->result->variant))
+RESULT_GETTER(get_type, GP_CELL_TEXT(r->result->type))
+RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(r->result->check.status)))
+RESULT_GETTER(get_kernels, GP_CELL_NUMBER(r->result->n_launches))
+RESULT_GETTER(get_warmup, GP_CELL_NUMBER(r->result->timing.warmup))
+RESULT_GETTER(get_exact, GP_CELL_NUMBER(r->result->check.exact ? 1.0 : 0.0))
+RESULT_GETTER(get_expected, GP_CELL_NUMBER(r->result->check.expected))
+RESULT_GETTER(get_got, GP_CELL_NUMBER(r->result->check.got))
+RESULT_GETTER(get_tolerance, GP_CELL_NUMBER(r->result->check.tolerance))
+RESULT_GETTER(get_mismatches, GP_CELL_NUMBER(r->result->check.mismatches))
+RESULT_GETTER(get_detail, GP_CELL_TEXT(r->result->check.detail))
+RESULT_GETTER(get_passes, GP_CELL_NUMBER(r->result->passes))
+RESULT_GETTER(get_sm_clock,
+              GP_CELL_NUMBER(r->result->sm_clock_ghz >= 0 ? r->result->sm_clock_ghz : NAN))
 RESULT_GETTER(get_dram_clock,
-              GP_CELL_NUMBER(res->dram_clock_ghz >= 0 ? res->dram_clock_ghz : NAN))
+              GP_CELL_NUMBER(r->result->dram_clock_ghz >= 0 ? r->result->dram_clock_ghz : NAN))
 
-/* A key JSON leaves out: a matrix's sides for a vector, the noise of an older gpuprof's
- * report (unknown). */
-static const gp_cell absent = {.number = NAN, .format = GP_NUMBER_ABSENT};
-
-RESULT_GETTER(get_noise, isnan(res->timing.noise_pct) ? absent
-                                                      : GP_CELL_NUMBER(res->timing.noise_pct))
-RESULT_GETTER(get_json_nx, res->nx ? GP_CELL_NUMBER((double)res->nx) : absent)
-RESULT_GETTER(get_json_ny, res->nx ? GP_CELL_NUMBER((double)res->ny) : absent)
+/* A key JSON leaves out (GP_CELL_ABSENT): a matrix's sides for a vector, the noise of an
+ * older gpuprof's report (unknown). */
+RESULT_GETTER(get_noise, isnan(r->result->timing.noise_pct)
+                             ? GP_CELL_ABSENT
+                             : GP_CELL_NUMBER(r->result->timing.noise_pct))
+RESULT_GETTER(get_json_nx, r->result->nx ? GP_CELL_NUMBER(r->result->nx) : GP_CELL_ABSENT)
+RESULT_GETTER(get_json_ny, r->result->nx ? GP_CELL_NUMBER(r->result->ny) : GP_CELL_ABSENT)
 /* The check after profiling: null where it was not checked again. */
-RESULT_GETTER(get_after_profile, res->check.rechecked
-                                     ? GP_CELL_TEXT(gp_check_status_name(res->check.after_profile))
-                                     : GP_CELL_NUMBER(NAN))
+RESULT_GETTER(get_after_profile,
+              r->result->check.rechecked
+                  ? GP_CELL_TEXT(gp_check_status_name(r->result->check.after_profile))
+                  : GP_CELL_NUMBER(NAN))
 
 /* The median time: a launch's own (unknown: NAN) on its row. */
-static gp_cell get_median(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_result_row *r = row_of(row);
-    if (r->launch)
-        return GP_CELL_NUMBER(r->launch->median_ms >= 0 ? r->launch->median_ms : NAN);
-    return GP_CELL_NUMBER(r->result->timing.median_ms);
-}
+GP_PART_NUMBER_GETTER(get_median, gp_result_row, void,
+                      !r->launch                  ? r->result->timing.median_ms
+                      : r->launch->median_ms >= 0 ? r->launch->median_ms
+                                                  : NAN)
 
 /* The share of the peak of the GPU the result ran on, as the page has it: unknown where the
  * report (or the result's file of a merged one) recorded no GPU. */
@@ -153,17 +147,10 @@ static gp_cell csv_shape(const void *row, bool grid, char *buf, size_t len)
     return GP_CELL_TEXT(buf);
 }
 
-#define SHAPE_GETTER(name, how, grid)                                                          \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)              \
-    {                                                                                          \
-        (void)ctx;                                                                             \
-        return how(row, grid, buf, len);                                                       \
-    }
-
-SHAPE_GETTER(get_grid, shown_shape, true)
-SHAPE_GETTER(get_block, shown_shape, false)
-SHAPE_GETTER(get_csv_grid, csv_shape, true)
-SHAPE_GETTER(get_csv_block, csv_shape, false)
+GP_PART_GETTER(get_grid, void, void, shown_shape(r, true, buf, len))
+GP_PART_GETTER(get_block, void, void, shown_shape(r, false, buf, len))
+GP_PART_GETTER(get_csv_grid, void, void, csv_shape(r, true, buf, len))
+GP_PART_GETTER(get_csv_block, void, void, csv_shape(r, false, buf, len))
 
 /* ---- labels --------------------------------------------------------------------------- */
 

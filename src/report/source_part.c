@@ -31,15 +31,6 @@ static const uint64_t *counts_of(const void *row)
     return row;
 }
 
-/* A getter of the row's counts alone, c: `value`, an expression of c. */
-#define COUNTS_GETTER(name, value)                                                          \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)            \
-    {                                                                                       \
-        (void)ctx, (void)buf, (void)len;                                                    \
-        const uint64_t *c = counts_of(row);                                                 \
-        return value;                                                                       \
-    }
-
 /* A count for people: unknown ("-") where there is none. */
 static gp_cell some(uint64_t v)
 {
@@ -130,19 +121,9 @@ static gp_cell get_text(const void *row, const void *ctx, char *buf, size_t len)
 }
 
 /* CSV and JSON: the file as the line information names it, or none. */
-static gp_cell get_file(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_source_line *l = row;
-    return l->file ? GP_CELL_TEXT(l->file) : GP_CELL_NUMBER(NAN);
-}
-
-static gp_cell get_line(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_source_line *l = row;
-    return GP_CELL_NUMBER(l->file ? (double)l->line : NAN);
-}
+GP_PART_GETTER(get_file, gp_source_line, void,
+               r->file ? GP_CELL_TEXT(r->file) : GP_CELL_NUMBER(NAN))
+GP_PART_NUMBER_GETTER(get_line, gp_source_line, void, r->file ? (double)r->line : NAN)
 
 /* CSV: the offset of a line-less entry's instruction. */
 static gp_cell get_pc_of_line(const void *row, const void *ctx, char *buf, size_t len)
@@ -154,63 +135,38 @@ static gp_cell get_pc_of_line(const void *row, const void *ctx, char *buf, size_
 
 /* ---- an instruction's place ------------------------------------------------------------- */
 
-static gp_cell get_pc(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER(((const gp_source_pc *)row)->pc);
-}
-
-static const char *set_pc(void *row, const gp_cell *v, char *why, size_t len)
-{
-    uint64_t pc = 0;
-    const char *bad = gp_part_whole(v, 0, UINT32_MAX, &pc, why, len);
-    ((gp_source_pc *)row)->pc = (uint32_t)pc;
-    return bad;
-}
-
-static gp_cell get_pc_line(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)((const gp_source_pc *)row)->line);
-}
-
-static const char *set_pc_line(void *row, const gp_cell *v, char *why, size_t len)
-{
-    uint64_t line = 0;
-    const char *bad = gp_part_whole(v, 0, SIZE_MAX, &line, why, len);
-    ((gp_source_pc *)row)->line = (size_t)line;
-    return bad;
-}
+GP_PART_NUMBER_GETTER(get_pc, gp_source_pc, void, r->pc)
+GP_PART_WHOLE_SETTER(set_pc, gp_source_pc, r->pc, 0, UINT32_MAX)
+GP_PART_NUMBER_GETTER(get_pc_line, gp_source_pc, void, r->line)
+GP_PART_WHOLE_SETTER(set_pc_line, gp_source_pc, r->line, 0, SIZE_MAX)
 
 /* ---- the counts ------------------------------------------------------------------------- */
 
-COUNTS_GETTER(get_inst, some(c[GP_SRC_INST]))
-COUNTS_GETTER(get_requests, some(gp_source_requests(c)))
-COUNTS_GETTER(get_sectors_per_request, ratio(c[GP_SRC_SECTORS], gp_source_requests(c)))
-COUNTS_GETTER(get_ideal_per_request, ratio(c[GP_SRC_SECTORS_IDEAL], gp_source_requests(c)))
-COUNTS_GETTER(get_wavefronts_per_request,
-              ratio(c[GP_SRC_WAVEFRONTS], gp_source_shared_requests(c)))
-COUNTS_GETTER(get_ideal_wavefronts_per_request,
-              ratio(c[GP_SRC_WAVEFRONTS_IDEAL], gp_source_shared_requests(c)))
-COUNTS_GETTER(get_local, some(c[GP_SRC_LOCAL_SECTORS]))
-COUNTS_GETTER(get_excess_sectors, GP_CELL_NUMBER((double)gp_source_excess(c)))
+GP_PART_GETTER(get_inst, uint64_t, void, some(r[GP_SRC_INST]))
+GP_PART_GETTER(get_requests, uint64_t, void, some(gp_source_requests(r)))
+GP_PART_GETTER(get_sectors_per_request, uint64_t, void,
+               ratio(r[GP_SRC_SECTORS], gp_source_requests(r)))
+GP_PART_GETTER(get_ideal_per_request, uint64_t, void,
+               ratio(r[GP_SRC_SECTORS_IDEAL], gp_source_requests(r)))
+GP_PART_GETTER(get_wavefronts_per_request, uint64_t, void,
+               ratio(r[GP_SRC_WAVEFRONTS], gp_source_shared_requests(r)))
+GP_PART_GETTER(get_ideal_wavefronts_per_request, uint64_t, void,
+               ratio(r[GP_SRC_WAVEFRONTS_IDEAL], gp_source_shared_requests(r)))
+GP_PART_GETTER(get_local, uint64_t, void, some(r[GP_SRC_LOCAL_SECTORS]))
+GP_PART_NUMBER_GETTER(get_excess_sectors, uint64_t, void, gp_source_excess(r))
 
-/* Text: the line's share of the kernel's global excess, "-" where it has none. */
-static gp_cell get_share(const void *row, const void *ctx, char *buf, size_t len)
+/* A share of the kernel's global excess in per cent; unknown where the kernel has none. */
+static double share(uint64_t excess, uint64_t all)
 {
-    (void)buf, (void)len;
-    const uint64_t excess = gp_source_excess(counts_of(row)), all = context(ctx)->excess;
-    return GP_CELL_NUMBER(excess && all ? 100.0 * (double)excess / (double)all : NAN);
+    return all ? 100.0 * (double)excess / (double)all : NAN;
 }
 
-/* HTML: the same, 0 where the line has none and the kernel some. */
-static gp_cell get_html_share(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)buf, (void)len;
-    const uint64_t all = context(ctx)->excess;
-    return GP_CELL_NUMBER(all ? 100.0 * (double)gp_source_excess(counts_of(row)) / (double)all
-                              : NAN);
-}
+/* Text: the line's share, "-" where it has none; HTML: 0 where it has none and the kernel
+ * some. */
+GP_PART_NUMBER_GETTER(get_share, uint64_t, gp_source_context,
+                      gp_source_excess(r) ? share(gp_source_excess(r), c->excess) : NAN)
+GP_PART_NUMBER_GETTER(get_html_share, uint64_t, gp_source_context,
+                      share(gp_source_excess(r), c->excess))
 
 /* Read back: the excess JSON writes is a check of the counts read before it. */
 static const char *set_excess_sectors(void *row, const gp_cell *v, char *why, size_t len)
@@ -226,11 +182,8 @@ static const char *set_excess_sectors(void *row, const gp_cell *v, char *why, si
 
 /* A counter of gpuprof/sass_source.h, named by its key (gp_source_keys[k]). */
 #define COUNTER(key, k)                                                                     \
-    COUNTS_GETTER(get_##key, GP_CELL_NUMBER((double)c[k]))                                  \
-    static const char *set_##key(void *row, const gp_cell *v, char *why, size_t len)        \
-    {                                                                                       \
-        return gp_part_whole(v, 0, UINT64_MAX, &((uint64_t *)row)[k], why, len);            \
-    }
+    GP_PART_NUMBER_GETTER(get_##key, uint64_t, void, r[k])                                  \
+    GP_PART_WHOLE_SETTER(set_##key, uint64_t, r[k], 0, UINT64_MAX)
 
 COUNTER(instructions, GP_SRC_INST)
 COUNTER(global_loads, GP_SRC_GLOBAL_LD)
@@ -304,27 +257,18 @@ COUNTER(local_sectors, GP_SRC_LOCAL_SECTORS)
 
 /* ---- whose line: CSV's leading columns -------------------------------------------------- */
 
-/* A getter of the context alone, x: `value`, an expression of x. */
-#define CONTEXT_GETTER(name, value)                                                         \
-    static gp_cell name(const void *row, const void *ctx, char *buf, size_t len)            \
-    {                                                                                       \
-        (void)row, (void)buf, (void)len;                                                    \
-        const gp_source_context *x = context(ctx);                                          \
-        return value;                                                                       \
-    }
-
-CONTEXT_GETTER(get_family, GP_CELL_TEXT(x->result->family))
-CONTEXT_GETTER(get_variant, GP_CELL_TEXT(x->result->variant))
-CONTEXT_GETTER(get_type, GP_CELL_TEXT(x->result->type))
-CONTEXT_GETTER(get_n, GP_CELL_NUMBER((double)x->result->n))
-CONTEXT_GETTER(get_nx, GP_CELL_NUMBER(x->result->nx))
-CONTEXT_GETTER(get_ny, GP_CELL_NUMBER(x->result->ny))
-CONTEXT_GETTER(get_mangled, GP_CELL_TEXT(x->kernel->kernel))
-CONTEXT_GETTER(get_program, GP_CELL_TEXT(x->program))
-CONTEXT_GETTER(get_number, GP_CELL_NUMBER((double)x->number))
-CONTEXT_GETTER(get_name, GP_CELL_TEXT(x->name))
-CONTEXT_GETTER(get_pid, GP_CELL_NUMBER(x->view->pid))
-CONTEXT_GETTER(get_launch, GP_CELL_NUMBER((double)x->view->launch))
+GP_PART_TEXT_GETTER(get_family, void, gp_source_context, c->result->family)
+GP_PART_TEXT_GETTER(get_variant, void, gp_source_context, c->result->variant)
+GP_PART_TEXT_GETTER(get_type, void, gp_source_context, c->result->type)
+GP_PART_NUMBER_GETTER(get_n, void, gp_source_context, c->result->n)
+GP_PART_NUMBER_GETTER(get_nx, void, gp_source_context, c->result->nx)
+GP_PART_NUMBER_GETTER(get_ny, void, gp_source_context, c->result->ny)
+GP_PART_TEXT_GETTER(get_mangled, void, gp_source_context, c->kernel->kernel)
+GP_PART_TEXT_GETTER(get_program, void, gp_source_context, c->program)
+GP_PART_NUMBER_GETTER(get_number, void, gp_source_context, c->number)
+GP_PART_TEXT_GETTER(get_name, void, gp_source_context, c->name)
+GP_PART_NUMBER_GETTER(get_pid, void, gp_source_context, c->view->pid)
+GP_PART_NUMBER_GETTER(get_launch, void, gp_source_context, c->view->launch)
 
 static gp_cell get_block(const void *row, const void *ctx, char *buf, size_t len)
 {
@@ -347,21 +291,18 @@ static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t le
     return GP_CELL_TEXT(buf);
 }
 
-#define WHOSE(key_, format_, get_)                                                          \
-    {.key = key_, .format = format_, .in = GP_IN_CSV, .get = get_}
-
 /* ---- the parts -------------------------------------------------------------------------- */
 
 static const gp_part_column line_columns[] = {
-    WHOSE("family", GP_NUMBER_COLUMN, get_family),
-    WHOSE("variant", GP_NUMBER_COLUMN, get_variant),
-    WHOSE("type", GP_NUMBER_COLUMN, get_type),
-    WHOSE("n", GP_NUMBER_COUNT, get_n),
-    WHOSE("nx", GP_NUMBER_COUNT, get_nx),
-    WHOSE("ny", GP_NUMBER_COUNT, get_ny),
-    WHOSE("block", GP_NUMBER_COLUMN, get_block),
-    WHOSE("params", GP_NUMBER_COLUMN, get_params),
-    WHOSE("kernel", GP_NUMBER_COLUMN, get_mangled),
+    {.key = "family", .in = GP_IN_CSV, .get = get_family},
+    {.key = "variant", .in = GP_IN_CSV, .get = get_variant},
+    {.key = "type", .in = GP_IN_CSV, .get = get_type},
+    {.key = "n", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_n},
+    {.key = "nx", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_nx},
+    {.key = "ny", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_ny},
+    {.key = "block", .in = GP_IN_CSV, .get = get_block},
+    {.key = "params", .in = GP_IN_CSV, .get = get_params},
+    {.key = "kernel", .in = GP_IN_CSV, .get = get_mangled},
     {.key = "where", .header = "line", .align = GP_ALIGN_LEFT, .in = GP_IN_TEXT,
      .get = get_where},
     {.key = "line_number", .html = "line", .in = GP_IN_HTML, .get = get_line_number},
@@ -372,12 +313,12 @@ static const gp_part_column line_columns[] = {
 };
 
 static const gp_part_column exec_line_columns[] = {
-    WHOSE("source", GP_NUMBER_COLUMN, get_program),
-    WHOSE("kernel_id", GP_NUMBER_COUNT, get_number),
-    WHOSE("kernel", GP_NUMBER_COLUMN, get_name),
-    WHOSE("mangled", GP_NUMBER_COLUMN, get_mangled),
-    WHOSE("pid", GP_NUMBER_COUNT, get_pid),
-    WHOSE("launch", GP_NUMBER_COUNT, get_launch),
+    {.key = "source", .in = GP_IN_CSV, .get = get_program},
+    {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_number},
+    {.key = "kernel", .in = GP_IN_CSV, .get = get_name},
+    {.key = "mangled", .in = GP_IN_CSV, .get = get_mangled},
+    {.key = "pid", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_pid},
+    {.key = "launch", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_launch},
     PLACE_COLUMNS,
     COUNTER_COLUMNS,
 };

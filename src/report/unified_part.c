@@ -10,11 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-static const gp_um_row *row_of(const void *row)
-{
-    return row;
-}
-
 /* An amount of the counter: bytes for the transfers, a count for the others. */
 static gp_cell amount(const gp_um_row *r, double v)
 {
@@ -22,11 +17,7 @@ static gp_cell amount(const gp_um_row *r, double v)
                      .format = gp_um_is_bytes(r->counter) ? GP_NUMBER_BYTES : GP_NUMBER_WHOLE};
 }
 
-static gp_cell get_key(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(gp_um_keys[row_of(row)->counter]);
-}
+GP_PART_TEXT_GETTER(get_key, gp_um_row, void, gp_um_keys[r->counter])
 
 static const char *set_key(void *row, const gp_cell *v, char *why, size_t len)
 {
@@ -40,109 +31,37 @@ static const char *set_key(void *row, const gp_cell *v, char *why, size_t len)
     return why;
 }
 
-static gp_cell get_title(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(gp_um_title(row_of(row)->counter));
-}
-
-static gp_cell get_events(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)row_of(row)->stats.events);
-}
-
-static const char *set_events(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return gp_part_whole(v, 1, UINT64_MAX, &((gp_um_row *)row)->stats.events, why, len);
-}
-
-static gp_cell get_average(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const gp_um_stats *s = &row_of(row)->stats;
-    return amount(row, (double)s->total / (double)s->events);
-}
-
-static gp_cell get_total(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return amount(row, (double)row_of(row)->stats.total);
-}
-
-static const char *set_total(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.total, why, len);
-}
-
-static gp_cell get_min(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return amount(row, (double)row_of(row)->stats.min);
-}
-
-static const char *set_min(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.min, why, len);
-}
-
-static gp_cell get_max(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return amount(row, (double)row_of(row)->stats.max);
-}
-
+GP_PART_TEXT_GETTER(get_title, gp_um_row, void, gp_um_title(r->counter))
+GP_PART_NUMBER_GETTER(get_events, gp_um_row, void, r->stats.events)
+GP_PART_WHOLE_SETTER(set_events, gp_um_row, r->stats.events, 1, UINT64_MAX)
+GP_PART_GETTER(get_average, gp_um_row, void,
+               amount(r, (double)r->stats.total / (double)r->stats.events))
+GP_PART_GETTER(get_total, gp_um_row, void, amount(r, (double)r->stats.total))
+GP_PART_WHOLE_SETTER(set_total, gp_um_row, r->stats.total, 0, UINT64_MAX)
+GP_PART_GETTER(get_min, gp_um_row, void, amount(r, (double)r->stats.min))
+GP_PART_WHOLE_SETTER(set_min, gp_um_row, r->stats.min, 0, UINT64_MAX)
+GP_PART_GETTER(get_max, gp_um_row, void, amount(r, (double)r->stats.max))
 /* After min (the columns are read in order): at least the least. */
-static const char *set_max(void *row, const gp_cell *v, char *why, size_t len)
-{
-    gp_um_stats *s = &((gp_um_row *)row)->stats;
-    return gp_part_whole(v, s->min, UINT64_MAX, &s->max, why, len);
-}
-
-static gp_cell get_time_ms(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const uint64_t ns = row_of(row)->stats.time_ns;
-    return GP_CELL_NUMBER(ns ? (double)ns * 1e-6 : NAN);
-}
-
-static gp_cell get_time_ns(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)row_of(row)->stats.time_ns);
-}
-
-static const char *set_time_ns(void *row, const gp_cell *v, char *why, size_t len)
-{
-    return gp_part_whole(v, 0, UINT64_MAX, &((gp_um_row *)row)->stats.time_ns, why, len);
-}
+GP_PART_WHOLE_SETTER(set_max, gp_um_row, r->stats.max, r->stats.min, UINT64_MAX)
+GP_PART_NUMBER_GETTER(get_time_ms, gp_um_row, void,
+                      r->stats.time_ns ? (double)r->stats.time_ns * 1e-6 : NAN)
+GP_PART_NUMBER_GETTER(get_time_ns, gp_um_row, void, r->stats.time_ns)
+GP_PART_WHOLE_SETTER(set_time_ns, gp_um_row, r->stats.time_ns, 0, UINT64_MAX)
 
 /* CSV's row of the counter under the kernels' header: its kind "unified_memory <key>", its
  * total as bytes or as a count, the row a total. */
 static gp_cell get_csv_kind(const void *row, const void *ctx, char *buf, size_t len)
 {
     (void)ctx;
-    snprintf(buf, len, "unified_memory %s", gp_um_keys[row_of(row)->counter]);
+    snprintf(buf, len, "unified_memory %s", gp_um_keys[((const gp_um_row *)row)->counter]);
     return GP_CELL_TEXT(buf);
 }
 
-static gp_cell get_csv_bytes(const void *row, const void *ctx, char *buf, size_t len)
-{
-    return gp_um_is_bytes(row_of(row)->counter) ? get_total(row, ctx, buf, len)
-                                                : GP_CELL_NUMBER(NAN);
-}
-
-static gp_cell get_csv_count(const void *row, const void *ctx, char *buf, size_t len)
-{
-    return gp_um_is_bytes(row_of(row)->counter) ? GP_CELL_NUMBER(NAN)
-                                                : get_total(row, ctx, buf, len);
-}
-
-static gp_cell get_csv_row(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)row, (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(GP_ACTIVITY_ROW_TOTAL);
-}
+GP_PART_GETTER(get_csv_bytes, gp_um_row, void,
+               gp_um_is_bytes(r->counter) ? get_total(r, c, buf, len) : GP_CELL_NUMBER(NAN))
+GP_PART_GETTER(get_csv_count, gp_um_row, void,
+               gp_um_is_bytes(r->counter) ? GP_CELL_NUMBER(NAN) : get_total(r, c, buf, len))
+GP_PART_TEXT_GETTER(get_csv_row, void, void, GP_ACTIVITY_ROW_TOTAL)
 
 /* A column of CSV's row alone. */
 #define CSV_COLUMN(name, number_format, getter)                                               \
