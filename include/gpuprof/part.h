@@ -25,9 +25,6 @@ typedef enum {
     GP_NUMBER_FIXED2,       /* "12.35" */
     GP_NUMBER_PERCENT2,     /* text "12.34%"; HTML "12.34" */
     GP_NUMBER_PERCENT1,         /* text "12.3%"; HTML "12.3" */
-    GP_NUMBER_MS_ESTIMATED,     /* an estimate: text "~3.80us"; HTML "~%.4f" */
-    GP_NUMBER_BYTES_ESTIMATED,  /* an estimate: text "~4.19MB"; HTML "~%.0f" */
-    GP_NUMBER_FIXED2_ESTIMATED, /* an estimate: "~12.35" */
     GP_NUMBER_SIGNED_PERCENT1,  /* against a reference: text "+12.3%"; HTML "+12.3" */
     GP_NUMBER_RATIO2,           /* text "1.52x"; HTML "1.52" */
     GP_NUMBER_FLAG,             /* 1 or 0: "1" or "0" in CSV, true or false in JSON (and read
@@ -57,8 +54,8 @@ enum {
 /* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
  * ("#3 ", "" for none) is kept whole before the name when text cuts it, the name shortened
  * to stay apart from the column's others; a cell of a name column without a tag is cut as
- * any last column is. An estimated number says why
- * (`approx`): people read "~" before it, and the page the reason on hover. */
+ * any last column is. An estimated number says why (`approx`): people read "~" before it,
+ * and the page the reason on hover (GP_CELL_ESTIMATED: none, the view says it elsewhere). */
 typedef struct {
     const char *text;
     double number;
@@ -70,6 +67,8 @@ typedef struct {
 /* A number of any arithmetic type (a count, a flag, a difference of pointers) or a word. */
 #define GP_CELL_NUMBER(v) ((gp_cell){.number = (double)(v)})
 #define GP_CELL_TEXT(s) ((gp_cell){.text = (s)})
+/* An estimate whose reason the view gives beside the table, not on the cell. */
+#define GP_CELL_ESTIMATED ""
 /* A number cell JSON leaves out (its key only some rows have); empty in CSV, "-" for people. */
 #define GP_CELL_ABSENT ((gp_cell){.number = NAN, .format = GP_NUMBER_ABSENT})
 

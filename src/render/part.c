@@ -18,7 +18,7 @@
 static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
     [GP_NUMBER_PERCENT2] = "%.2f%%", [GP_NUMBER_PERCENT1] = "%.1f%%",
-    [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f%%",
+    [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f%%",
     [GP_NUMBER_RATIO2] = "%.2fx", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
     [GP_NUMBER_COUNT] = "%.0f",
 };
@@ -26,8 +26,7 @@ static const char *const html_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_MS] = "%.4f", [GP_NUMBER_BYTES] = "%.0f",
     [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f", [GP_NUMBER_PERCENT2] = "%.2f",
     [GP_NUMBER_PERCENT1] = "%.1f",
-    [GP_NUMBER_MS_ESTIMATED] = "~%.4f", [GP_NUMBER_BYTES_ESTIMATED] = "~%.0f",
-    [GP_NUMBER_FIXED2_ESTIMATED] = "~%.2f", [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f",
+    [GP_NUMBER_SIGNED_PERCENT1] = "%+.1f",
     [GP_NUMBER_RATIO2] = "%.2f", [GP_NUMBER_FLAG] = "%.0f", [GP_NUMBER_SIGNED1] = "%+.1f",
     [GP_NUMBER_COUNT] = "%.0f",
 };
@@ -36,11 +35,7 @@ void gp_part_format_text(char *buf, size_t len, gp_number_format f, double v)
 {
     if (!isfinite(v))
         snprintf(buf, len, "-");
-    else if ((f == GP_NUMBER_MS_ESTIMATED || f == GP_NUMBER_BYTES_ESTIMATED) && len > 1) {
-        buf[0] = '~';   /* an estimate: the time's or the bytes' text after a tilde */
-        gp_part_format_text(buf + 1, len - 1,
-                            f == GP_NUMBER_MS_ESTIMATED ? GP_NUMBER_MS : GP_NUMBER_BYTES, v);
-    } else if (f == GP_NUMBER_MS)
+    else if (f == GP_NUMBER_MS)
         gp_text_format_time(buf, len, v);
     else if (f == GP_NUMBER_BYTES)
         gp_text_format_bytes(buf, len, v);
@@ -219,7 +214,7 @@ static void html_number(FILE *out, const gp_part_column *col, const gp_cell *cel
                         html_formats[cell->format] ? html_formats[cell->format] : "%g",
                         cell->number);
     fprintf(out, "<td class=\"%s\"", col->html_class ? col->html_class : "num");
-    if (approx) {
+    if (approx && cell->approx[0]) {
         fputs(" title=\"", out);
         gp_html_escape(out, cell->approx);
         fputc('"', out);

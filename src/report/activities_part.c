@@ -143,7 +143,7 @@ static gp_cell get_activity_total(const void *row, const void *ctx, char *buf, s
     (void)ctx, (void)buf, (void)len;
     const gp_gpu_activity *a = row;
     return (gp_cell){.number = timed(a) ? a->total_ms : NAN,
-                     .format = a->estimated ? GP_NUMBER_MS_ESTIMATED : GP_NUMBER_MS};
+                     .format = GP_NUMBER_MS, .approx = a->estimated ? GP_CELL_ESTIMATED : NULL};
 }
 
 GP_PART_NUMBER_GETTER(get_activity_calls, gp_gpu_activity, void, r->calls)

@@ -21,20 +21,20 @@ static gp_cell rank_number(const gp_rank_view *v, size_t index)
  * and bytes as MB (HTML's). */
 static gp_cell time_cell(double ms, bool estimated)
 {
-    return (gp_cell){.number = ms,
-                     .format = estimated ? GP_NUMBER_MS_ESTIMATED : GP_NUMBER_MS};
+    return (gp_cell){.number = ms, .format = GP_NUMBER_MS,
+                     .approx = estimated ? GP_CELL_ESTIMATED : NULL};
 }
 
 static gp_cell bytes_cell(double bytes, bool estimated)
 {
-    return (gp_cell){.number = bytes,
-                     .format = estimated ? GP_NUMBER_BYTES_ESTIMATED : GP_NUMBER_BYTES};
+    return (gp_cell){.number = bytes, .format = GP_NUMBER_BYTES,
+                     .approx = estimated ? GP_CELL_ESTIMATED : NULL};
 }
 
 static gp_cell mb_cell(double bytes, bool estimated)
 {
-    return (gp_cell){.number = bytes / 1e6,
-                     .format = estimated ? GP_NUMBER_FIXED2_ESTIMATED : GP_NUMBER_FIXED2};
+    return (gp_cell){.number = bytes / 1e6, .format = GP_NUMBER_FIXED2,
+                     .approx = estimated ? GP_CELL_ESTIMATED : NULL};
 }
 
 /* A value against the median of its kind, in per cent; unknown without both. */
