@@ -58,76 +58,30 @@ void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m)
 
 /* ---- the part ---------------------------------------------------------------------------- */
 
-static const gp_metric_stats *stats_of(const void *row)
-{
-    return row;
-}
-
-/* A metric's least, average or most: its word for people, its number (NAN: no launch had
- * one) for JSON. */
-static gp_cell value_cell(const gp_metric_value *v, char *buf, size_t len)
+/* A metric's least, average or most: its word for people ("*" after it where it was
+ * combined over launches of different passes: the block's legend says why), its number
+ * (NAN: no launch had one) for JSON. */
+static gp_cell value_cell(const gp_metric_value *v, bool combined, char *buf, size_t len)
 {
     gp_metric_value_text(buf, len, v);
+    const size_t used = strlen(buf);
+    if (combined && v->valid && used + 1 < len)
+        snprintf(buf + used, len - used, "*");
     return (gp_cell){.text = buf, .number = v->valid ? v->value : NAN};
 }
 
-static gp_cell get_key(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(stats_of(row)->average.key);
-}
-
-static gp_cell get_launches(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_NUMBER((double)stats_of(row)->launches);
-}
-
-static gp_cell get_min(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return value_cell(&stats_of(row)->min, buf, len);
-}
-
-static gp_cell get_max(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    return value_cell(&stats_of(row)->max, buf, len);
-}
-
-/* Combined over launches of different passes: "*" after it (the block's legend says why). */
-static gp_cell get_average(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    const gp_metric_stats *s = stats_of(row);
-    gp_cell cell = value_cell(&s->average, buf, len);
-    const size_t used = strlen(buf);
-    if (s->combined && s->average.valid && used + 1 < len)
-        snprintf(buf + used, len - used, "*");
-    return cell;
-}
-
-static gp_cell get_unit(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return GP_CELL_TEXT(stats_of(row)->average.unit);
-}
-
+GP_PART_TEXT_GETTER(get_key, gp_metric_stats, void, r->average.key)
+GP_PART_NUMBER_GETTER(get_launches, gp_metric_stats, void, r->launches)
+GP_PART_GETTER(get_min, gp_metric_stats, void, value_cell(&r->min, false, buf, len))
+GP_PART_GETTER(get_max, gp_metric_stats, void, value_cell(&r->max, false, buf, len))
+GP_PART_GETTER(get_average, gp_metric_stats, void,
+               value_cell(&r->average, r->combined, buf, len))
+GP_PART_TEXT_GETTER(get_unit, gp_metric_stats, void, r->average.unit)
 /* JSON has combined and note only where they say something. */
-static const gp_cell absent = {.number = NAN, .format = GP_NUMBER_ABSENT};
-
-static gp_cell get_combined(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    return stats_of(row)->combined ? GP_CELL_NUMBER(1.0) : absent;
-}
-
-static gp_cell get_note(const void *row, const void *ctx, char *buf, size_t len)
-{
-    (void)ctx, (void)buf, (void)len;
-    const char *note = stats_of(row)->average.note;
-    return note[0] ? GP_CELL_TEXT(note) : absent;
-}
+GP_PART_GETTER(get_combined, gp_metric_stats, void,
+               r->combined ? GP_CELL_NUMBER(1) : GP_CELL_ABSENT)
+GP_PART_GETTER(get_note, gp_metric_stats, void,
+               r->average.note[0] ? GP_CELL_TEXT(r->average.note) : GP_CELL_ABSENT)
 
 enum { LAUNCHES, KEY, MIN, MAX, AVERAGE, UNIT, COMBINED, NOTE };
 
