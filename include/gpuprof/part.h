@@ -34,6 +34,10 @@ typedef enum {
     GP_NUMBER_SIGNED1,          /* a change: "+12.3" */
     GP_NUMBER_COUNT,            /* "12345678901": a count, whole in CSV too however many
                                    digits (where "%.10g" would round it) */
+    GP_NUMBER_WORDED,           /* a number whose word for people its getter made (in the
+                                   cell's text: a metric's value with its unit's precision,
+                                   "n/a" when unknown): text and HTML show the word, CSV and
+                                   JSON the number */
     GP_NUMBER_FORMATS
 } gp_number_format;
 

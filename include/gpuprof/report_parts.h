@@ -281,4 +281,23 @@ extern const gp_part gp_graph_nodes_part;
  * (free() it; NULL when there are none). */
 int gp_graph_nodes(const gp_exec_info *e, gp_graph_node **out, size_t *n);
 
+/* ---- a kernel's metrics: one row per metric (src/report/metric_stats_part.c) -------------- */
+
+/* Its rows are a kernel's gp_metric_stats (gpuprof/exec_summary.h), its context none (NULL).
+ * Text (nvprof's --metrics layout, under each kernel's heading line): the launches that had a
+ * value, the metric, its least, most and average value (each in its unit's precision, "n/a"
+ * where no launch had one; the average "*" where it was combined over launches of different
+ * passes) and its unit. JSON's kernels[].metrics: an object keyed by the metric, each its
+ * unit, min, average, max (null where none), launches, combined (only where true) and note
+ * (only where there is one). Derived whenever a report is written, never read back. */
+extern const gp_part gp_metric_stats_part;
+
+/* A metric's value as people read it, with the precision its unit deserves: "4.00", "12.5",
+ * "43580"; "n/a" when m is NULL or not valid. Every view's metric cells (render/cells.h's
+ * gp_text_format_value) and this part's. */
+void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
+/* Whether a metric's values are counts (bytes, conflicts, sectors, ...; a raw PerfWorks
+ * .sum counter): written as whole numbers. */
+bool gp_metric_is_count(const gp_metric_value *m);
+
 #endif

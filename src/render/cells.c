@@ -4,32 +4,13 @@
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/metrics.h"
+#include "gpuprof/report_parts.h"
 #include "render/text_layout.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The catalogue's units whose values are counts: whole numbers, their averages rounded as
- * nvprof printed them. */
-static const char *const count_units[] = {
-    "bytes", "conflicts", "sectors", "requests", "instructions", "transactions", "wavefronts",
-    "cycles", "launches",
-};
-
-bool gp_metric_is_count(const gp_metric_value *m)
-{
-    const size_t n = strlen(m->key);
-    if (!gp_find_metric(m->key))
-        return n > 4 && strcmp(m->key + n - 4, ".sum") == 0 && !strpbrk(m->unit, "/%");
-    for (size_t i = 0; i < sizeof count_units / sizeof count_units[0]; i++)
-        if (strcmp(m->unit, count_units[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Metric values as text, with the precision their unit deserves; never an exponent below
- * 10^15. */
 void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_name_style style)
 {
     gp_kernel_name_format(kernel, style, buf, len);
@@ -38,28 +19,11 @@ void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_na
             *c = '?';
 }
 
+/* The report's words for a metric's value (gpuprof/report_parts.h), which its per-metric
+ * rows show too. */
 void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m)
 {
-    if (!m || !m->valid) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    const char *u = m->unit;
-    double v = m->value;
-    if (strcmp(u, "%") == 0 || strcmp(u, "GB/s") == 0)
-        snprintf(buf, len, "%.1f", v);
-    else if (strcmp(u, "fraction") == 0)
-        snprintf(buf, len, "%.3f", v);
-    else if (strstr(u, "/request") || strstr(u, "/instruction"))
-        snprintf(buf, len, "%.2f", v);
-    else if (fabs(v) >= 1e15)
-        snprintf(buf, len, "%.4g", v);
-    else if (gp_metric_is_count(m) || v == floor(v))
-        snprintf(buf, len, "%.0f", v);
-    else if (fabs(v) >= 1e4)
-        snprintf(buf, len, "%.1f", v);
-    else
-        snprintf(buf, len, "%.4g", v);
+    gp_metric_value_text(buf, len, m);
 }
 
 /* A time in the unit that suits it, as nvprof printed them: "850ns", "3.80us", "1.23ms". */

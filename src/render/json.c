@@ -235,30 +235,13 @@ static cJSON *exec_launch_json(const gp_exec_launch *l, const gp_launches_contex
     return o;
 }
 
-static cJSON *stats_json(const gp_metric_stats *s)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "unit", s->average.unit);
-    gp_json_add_number(o, "min", s->min.valid ? s->min.value : NAN);
-    gp_json_add_number(o, "average", s->average.valid ? s->average.value : NAN);
-    gp_json_add_number(o, "max", s->max.valid ? s->max.value : NAN);
-    cJSON_AddNumberToObject(o, "launches", (double)s->launches);
-    if (s->combined)
-        cJSON_AddTrueToObject(o, "combined");
-    if (s->average.note[0])
-        cJSON_AddStringToObject(o, "note", s->average.note);
-    return o;
-}
-
 /* A kernel of the summary: its part's columns, then its passes and metrics. */
 static cJSON *exec_kernel_json(const gp_exec_kernel *k, const gp_kernels_context *ctx)
 {
     cJSON *o = gp_part_json_row(&gp_kernels_part, k, ctx);
     if (k->passes)
         cJSON_AddItemToObject(o, "passes", pass_groups_json(k->passes));
-    cJSON *m = cJSON_AddObjectToObject(o, "metrics");
-    for (size_t i = 0; i < k->n_metrics; i++)
-        cJSON_AddItemToObject(m, k->metrics[i].average.key, stats_json(&k->metrics[i]));
+    gp_part_json(o, &gp_metric_stats_part, k->metrics, k->n_metrics, NULL);
     return o;
 }
 

@@ -115,12 +115,12 @@ void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
 }
 
 /* A cell's CSV text: its word, or its number in `number` ("%.10g", a count whole however
- * many digits: exact below 2^53). */
+ * many digits: exact below 2^53; a worded number's number, its word being for people). */
 static const char *csv_text(const gp_part *t, size_t c, const void *row, const void *ctx,
                             char *buf, char (*number)[64])
 {
     const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, CELL_LEN);
-    if (cell.text)
+    if (cell.text && cell.format != GP_NUMBER_WORDED)
         return cell.text;
     if (cell.format == GP_NUMBER_COUNT && isfinite(cell.number))
         snprintf(*number, sizeof *number, "%.0f", cell.number);
@@ -238,8 +238,8 @@ void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
     const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
     if (!cell.text) {
         html_number(out, col, &cell);
-    } else if (col->html_class) {
-        fprintf(out, "<td class=\"%s\">", col->html_class);
+    } else if (col->html_class || cell.format == GP_NUMBER_WORDED) {
+        fprintf(out, "<td class=\"%s\">", col->html_class ? col->html_class : "num");
         gp_html_escape(out, cell.text);
         fputs("</td>", out);
     } else {
@@ -296,7 +296,7 @@ void gp_part_json_add(cJSON *o, const gp_part *t, const void *row, const void *c
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
         if (cell.format == GP_NUMBER_ABSENT)
             continue;
-        if (cell.text)
+        if (cell.text && cell.format != GP_NUMBER_WORDED)
             cJSON_AddStringToObject(o, t->columns[c].key, cell.text);
         else if (cell.format == GP_NUMBER_FLAG)
             cJSON_AddBoolToObject(o, t->columns[c].key, cell.number != 0);

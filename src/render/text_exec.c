@@ -199,9 +199,17 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
 
 /* ---- per kernel, one row per metric: nvprof's --metrics layout -------------------------- */
 
-/* The metrics a kernel's rows list: the table's, or with --metrics-detail every one. */
+/* A kernel's block: the metrics it lists (what each means for --metrics-detail) and their
+ * rows of the part. */
+typedef struct {
+    gp_text_metric cols[MAX_METRIC_COLUMNS];
+    const gp_metric_stats *stats[MAX_METRIC_COLUMNS];
+} metric_block;
+
+/* The kernel's metrics in the table's order: the table's, or with --metrics-detail (or a set
+ * other than the default) every one; their number. */
 static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool detail,
-                             gp_text_metric *cols, size_t max)
+                             metric_block *b)
 {
     gp_metric_value *values = calloc(k->n_metrics ? k->n_metrics : 1, sizeof *values);
     if (!values)
@@ -211,99 +219,83 @@ static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool d
     const gp_metric_set set = {NULL, 0, values, k->n_metrics};
     const gp_metric_set *sets[] = {&set};
     const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
-    const size_t n = gp_text_table_metrics(sets, 1, every, cols, max);
-    /* A PerfWorks counter's column names it by the copy's key: point at the kernel's own. */
+    const size_t n = gp_text_table_metrics(sets, 1, every, b->cols, MAX_METRIC_COLUMNS);
+    size_t m = 0;
     for (size_t c = 0; c < n; c++)
         for (size_t i = 0; i < k->n_metrics; i++)
-            if (cols[c].key == values[i].key)
-                cols[c].key = cols[c].label = k->metrics[i].average.key;
+            if (strcmp(b->cols[c].key, values[i].key) == 0) {
+                b->cols[m] = b->cols[c];
+                b->stats[m++] = &k->metrics[i];
+                break;
+            }
     free(values);
-    return n;
+    return m;
 }
 
-static const gp_metric_stats *stats_of(const gp_exec_kernel *k, const char *key)
+/* The line across the table before a kernel's rows: "Kernel #3 [1,2]: name". */
+static void kernel_heading(gp_text_table *t, const gp_exec_kernel *k, const gp_kernel_labels *kl)
 {
-    for (size_t i = 0; i < k->n_metrics; i++)
-        if (strcmp(k->metrics[i].average.key, key) == 0)
-            return &k->metrics[i];
-    return NULL;
-}
-
-static void add_stat(gp_text_table *t, const gp_metric_value *v, bool combined)
-{
-    char cell[48];
-    gp_text_format_value(cell, sizeof cell, v);
-    if (combined && v->valid)
-        gp_table_cellf(t, "%s*", cell);
-    else
-        gp_table_cell(t, cell);
-}
-
-/* The kernel's rows; whether any metric was combined over launches of different passes. */
-static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                               const gp_kernel_labels *kl, const gp_render_options *o,
-                               gp_text_metric *cols)
-{
-    const bool detail = o && o->metrics_detail;
-    const size_t n = kernel_metrics(r, k, detail, cols, MAX_METRIC_COLUMNS);
     char head[48 + GP_SOURCES_LEN];
     const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
     snprintf(head, sizeof head, "Kernel #%zu%s%s: ",
              gp_kernel_labels_number(kl, k->kernel, k->variant), from[0] ? " " : "", from);
     gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel, k->variant));
+}
+
+/* The kernel's heading and rows (with --metrics-detail each with what it means), then its
+ * metrics' notes, each once; whether any metric was combined over launches of different
+ * passes. */
+static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
+                               const gp_kernel_labels *kl, bool detail, metric_block *b)
+{
+    const size_t n = kernel_metrics(r, k, detail, b);
+    kernel_heading(t, k, kl);
     gp_text_metric_notes notes = {.n = 0};
     bool combined = false;
     for (size_t i = 0; i < n; i++) {
-        const gp_metric_stats *s = stats_of(k, cols[i].key);
-        if (!s)
-            continue;
-        gp_table_row(t);
-        gp_table_cellf(t, "%zu", s->launches);
-        gp_table_cell(t, cols[i].key);
-        add_stat(t, &s->min, false);
-        add_stat(t, &s->max, false);
-        add_stat(t, &s->average, s->combined);
-        gp_table_cell(t, s->average.unit);
-        combined = combined || s->combined;
+        gp_part_text_row(t, &gp_metric_stats_part, b->stats[i], NULL);
+        combined = combined || b->stats[i]->combined;
         if (detail)
-            gp_table_note(t, cols[i].description, 12);
-        gp_text_metric_notes_add(&notes, &s->average);
+            gp_table_note(t, b->cols[i].description, 12);
+        gp_text_metric_notes_add(&notes, &b->stats[i]->average);
     }
-    gp_text_metric_notes_rows(&notes, t, 10);  /* each note once, after the kernel's rows */
+    gp_text_metric_notes_rows(&notes, t, 10);
     return combined;
 }
 
-static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_kernel_labels *kl, const gp_render_options *o)
+/* The block's heading, its table, and what "*" means where a metric was combined. */
+static int print_metric_table(FILE *out, gp_text_table *t, bool combined, size_t width)
 {
-    gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
-    if (!cols)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    static const gp_column_spec columns[] = {
-        {"launches", GP_COLUMN_RIGHT, 0}, {"metric", GP_COLUMN_LEFT, 2},
-        {"min", GP_COLUMN_RIGHT, 1},      {"max", GP_COLUMN_RIGHT, 1},
-        {"avg", GP_COLUMN_RIGHT, 1},      {"unit", GP_COLUMN_LEFT, 2},
-    };
-    gp_text_table t;
-    gp_table_init(&t, 2);
-    GP_TABLE_COLUMNS(&t, columns);
-    bool combined = false;
-    for (size_t i = 0; i < nk; i++)
-        if (k[i].profiled && k[i].n_metrics)
-            combined = add_kernel_metrics(&t, r, &k[i], kl, o, cols) || combined;
-    free(cols);
     int rc = GP_OK;
-    const size_t width = gp_text_width(o);
-    if (t.n_rows) {
+    if (t->n_rows) {
         fputc('\n', out);
         gp_text_paragraph(out, "metrics of each kernel: minimum, maximum and average over its "
                           "profiled launches (launches: those that had a value)", width, 2);
-        rc = gp_table_print(out, &t, width);
+        rc = gp_table_print(out, t, width);
     }
     if (rc == GP_OK && combined)
         gp_text_paragraph(out, "*: no launch collected every input of the metric (they were "
                           "in different passes): derived from each input's mean over the "
                           "launches that collected it", width, 3);
+    return rc;
+}
+
+static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                         const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    metric_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    gp_text_table t;
+    gp_table_init(&t, gp_metric_stats_part.n_key);
+    gp_part_text_columns(&t, &gp_metric_stats_part, NULL);
+    bool combined = false;
+    for (size_t i = 0; i < nk; i++)
+        if (k[i].profiled && k[i].n_metrics)
+            combined = add_kernel_metrics(&t, r, &k[i], kl, o && o->metrics_detail, b) ||
+                       combined;
+    free(b);
+    const int rc = print_metric_table(out, &t, combined, gp_text_width(o));
     gp_table_free(&t);
     return rc;
 }

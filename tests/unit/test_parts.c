@@ -244,6 +244,37 @@ static void test_result_places(void)
                "their places");
 }
 
+/* A worded number (a kernel's metric: gp_metric_stats_part) shows its word in text ("n/a",
+ * the combined average's "*") and its number in JSON (null where unknown). */
+static int write_metric(FILE *f, const void *arg)
+{
+    return gp_part_text(f, &gp_metric_stats_part, arg, 1, NULL, GP_TEXT_WIDTH);
+}
+
+static void test_worded_numbers(void)
+{
+    gp_metric_stats s = {.launches = 1, .combined = true};
+    snprintf(s.average.key, sizeof s.average.key, "gld_throughput");
+    snprintf(s.average.unit, sizeof s.average.unit, "GB/s");
+    s.average.valid = true;
+    s.average.value = 219.0008;
+    s.min = s.max = s.average;
+    s.min.valid = s.max.valid = false;
+    char *text = tap_capture(write_metric, &s);
+    tap_ok(text && strstr(text, "gld_throughput") && strstr(text, " n/a n/a 219.0*  GB/s"),
+           "a worded number shows its word in text: %s", text ? text : "");
+    cJSON *o = cJSON_CreateObject();
+    gp_part_json(o, &gp_metric_stats_part, &s, 1, NULL);
+    const cJSON *m = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "metrics"), "gld_throughput");
+    tap_ok(m && cJSON_IsNull(cJSON_GetObjectItem(m, "min")) &&
+               cJSON_GetObjectItem(m, "average")->valuedouble == 219.0008 &&
+               cJSON_IsTrue(cJSON_GetObjectItem(m, "combined")) &&
+               !cJSON_GetObjectItem(m, "note"),
+           "and its number in JSON, null where unknown");
+    cJSON_Delete(o);
+    free(text);
+}
+
 void test_parts(void)
 {
     test_declarations();
@@ -251,4 +282,5 @@ void test_parts(void)
     test_result_places();
     test_new_column();
     test_loader_rules();
+    test_worded_numbers();
 }
