@@ -300,4 +300,29 @@ void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
  * .sum counter): written as whole numbers. */
 bool gp_metric_is_count(const gp_metric_value *m);
 
+/* ---- the catalogue commands: list (src/report/catalogue_parts.c) ------------------------- */
+
+/* A kernel variant as `gpuprof list` shows it, in plain words and numbers: the family table
+ * is catalogue/'s, which report/ may not read, so catalogue/ makes these rows from it
+ * (gp_variant_rows, gpuprof/registry.h) and the part reads them. */
+typedef struct gp_variant_row {
+    const char *family, *family_summary;
+    const char *name, *summary, *origin;
+    char default_block[32];      /* "512", "32x16"; "-" for a library call */
+    char blocks[96];             /* the blocks it takes: "32..1024, powers of two" */
+    unsigned block_x_mask, block_y_mask;   /* bit k set: 2^k allowed (JSON's arrays) */
+    gp_dim3 default_shape;       /* the default block (JSON's array) */
+    bool in_place;
+} gp_variant_row;
+
+/* Text (a table per family, under the view's heading): the variant, its default block, the
+ * blocks it takes, its summary. CSV: family, variant, default_block, blocks, origin, summary.
+ * JSON (a family's "variants"): name, summary, origin, then the view's block_x, block_y and
+ * default_block arrays before its column GP_VARIANT_JSON_BLOCKS_AT, in_place. Not read back. */
+extern const gp_part gp_variant_part;
+enum { GP_VARIANT_JSON_BLOCKS_AT = 3 };
+/* The end of the family of rows[first]: the index of the first row after it of another
+ * family, or n (a family's rows are consecutive). */
+size_t gp_variant_family_end(const gp_variant_row *rows, size_t n, size_t first);
+
 #endif

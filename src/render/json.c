@@ -427,35 +427,37 @@ static cJSON *mask_array(unsigned mask)
     return a;
 }
 
-static cJSON *variant_json(const gp_variant *v)
+/* A variant: the part's name, summary and origin, its blocks as arrays, the part's rest. */
+static cJSON *variant_json(const gp_variant_row *v)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", v->name);
-    cJSON_AddStringToObject(o, "summary", v->summary);
-    cJSON_AddStringToObject(o, "origin", v->origin);
+    gp_part_json_add(o, &gp_variant_part, v, NULL, 0, GP_VARIANT_JSON_BLOCKS_AT);
     cJSON_AddItemToObject(o, "block_x", mask_array(v->block_x_mask));
     cJSON_AddItemToObject(o, "block_y", mask_array(v->block_y_mask));
-    cJSON_AddItemToObject(o, "default_block", dim_array(v->default_block));
-    cJSON_AddBoolToObject(o, "in_place", (v->flags & GP_VF_IN_PLACE) != 0);
+    cJSON_AddItemToObject(o, "default_block", dim_array(v->default_shape));
+    gp_part_json_add(o, &gp_variant_part, v, NULL, GP_VARIANT_JSON_BLOCKS_AT, SIZE_MAX);
     return o;
 }
 
 int gp_json_list(FILE *out, const gp_render_options *o)
 {
     (void)o;
+    gp_variant_row *rows;
+    size_t n;
+    GP_TRY(gp_variant_rows(&rows, &n));
     cJSON *root = document();
     cJSON *families = cJSON_AddArrayToObject(root, "families");
-    size_t n;
-    const gp_family *table = gp_family_table(&n);
-    for (size_t f = 0; f < n; f++) {
+    for (size_t f = 0, end; f < n; f = end) {
+        end = gp_variant_family_end(rows, n, f);
         cJSON *fam = cJSON_CreateObject();
-        cJSON_AddStringToObject(fam, "name", table[f].name);
-        cJSON_AddStringToObject(fam, "summary", table[f].summary);
+        cJSON_AddStringToObject(fam, "name", rows[f].family);
+        cJSON_AddStringToObject(fam, "summary", rows[f].family_summary);
         cJSON *variants = cJSON_AddArrayToObject(fam, "variants");
-        for (size_t i = 0; i < table[f].n_variants; i++)
-            cJSON_AddItemToArray(variants, variant_json(&table[f].variants[i]));
+        for (size_t i = f; i < end; i++)
+            cJSON_AddItemToArray(variants, variant_json(&rows[i]));
         cJSON_AddItemToArray(families, fam);
     }
+    free(rows);
     return gp_json_print(out, root);
 }
 
