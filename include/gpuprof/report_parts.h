@@ -300,7 +300,7 @@ void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
  * .sum counter): written as whole numbers. */
 bool gp_metric_is_count(const gp_metric_value *m);
 
-/* ---- the catalogue commands: list (src/report/catalogue_parts.c) ------------------------- */
+/* ---- the catalogue commands: list, device (src/report/catalogue_parts.c) ----------------- */
 
 /* A kernel variant as `gpuprof list` shows it, in plain words and numbers: the family table
  * is catalogue/'s, which report/ may not read, so catalogue/ makes these rows from it
@@ -324,5 +324,13 @@ enum { GP_VARIANT_JSON_BLOCKS_AT = 3 };
 /* The end of the family of rows[first]: the index of the first row after it of another
  * family, or n (a family's rows are consecutive). */
 size_t gp_variant_family_end(const gp_variant_row *rows, size_t n, size_t first);
+
+/* A GPU (gp_device_info) as JSON writes it, the rows of `gpuprof device`'s "devices", and a
+ * report's "device", its sources' and an exec report's devices: index, name,
+ * compute_capability, multiprocessors, memory_bytes, l2_bytes, the SM and memory clocks,
+ * memory_bus_bits, peak_bandwidth_gbps, copy_bandwidth_gbps (null where not measured), the
+ * driver's and runtime's versions. Read back by report/load_parts.c (gp_report_read_device),
+ * which checks each value its own way. Text's listing of a device is the view's. */
+extern const gp_part gp_device_part;
 
 #endif

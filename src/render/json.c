@@ -46,27 +46,11 @@ static cJSON *pair_array(unsigned a, unsigned b)
     return arr;
 }
 
-static cJSON *device_json(const gp_device_info *d)
+/* o's "device": the GPU, or null where none is known. */
+static void add_device(cJSON *o, bool has, const gp_device_info *d)
 {
-    cJSON *o = cJSON_CreateObject();
-    char cc[16], drv[16], rt[16];
-    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    snprintf(drv, sizeof drv, "%d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
-    snprintf(rt, sizeof rt, "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
-    cJSON_AddNumberToObject(o, "index", d->index);
-    cJSON_AddStringToObject(o, "name", d->name);
-    cJSON_AddStringToObject(o, "compute_capability", cc);
-    cJSON_AddNumberToObject(o, "multiprocessors", d->multiprocessors);
-    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
-    cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes);
-    cJSON_AddNumberToObject(o, "sm_clock_mhz", d->sm_clock_mhz);
-    cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
-    cJSON_AddNumberToObject(o, "memory_bus_bits", d->memory_bus_bits);
-    cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", d->peak_gbps);
-    gp_json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
-    cJSON_AddStringToObject(o, "driver_version", drv);
-    cJSON_AddStringToObject(o, "runtime_version", rt);
-    return o;
+    cJSON_AddItemToObject(o, "device",
+                          has ? gp_part_json_row(&gp_device_part, d, NULL) : cJSON_CreateNull());
 }
 
 static cJSON *metrics_json(const gp_metric_set *s)
@@ -281,9 +265,7 @@ static cJSON *exec_json(const gp_report *r)
     cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(q->graph_profiling));
     if (q->graph_samples != UINT64_MAX) /* absent: every graph launch was profiled */
         cJSON_AddNumberToObject(o, "graph_samples", (double)q->graph_samples);
-    cJSON *devices = cJSON_AddArrayToObject(o, "devices");
-    for (size_t i = 0; i < e->n_devices; i++)
-        cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
+    gp_part_json(o, &gp_device_part, e->devices, e->n_devices, NULL);
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
     const gp_launches_context launch_ctx = {.r = r};
     for (size_t i = 0; i < e->n_launches; i++)
@@ -345,10 +327,7 @@ static cJSON *sources_json(const gp_report *r)
         cJSON_AddStringToObject(o, "file", s->file);
         cJSON_AddStringToObject(o, "tool_version", s->tool_version);
         cJSON_AddStringToObject(o, "command", s->command);
-        if (s->has_device)
-            cJSON_AddItemToObject(o, "device", device_json(&s->device));
-        else
-            cJSON_AddNullToObject(o, "device");
+        add_device(o, s->has_device, &s->device);
         if (s->program) {
             cJSON *program = cJSON_AddArrayToObject(o, "program");
             for (size_t w = 0; w < s->program_len; w++)
@@ -370,10 +349,7 @@ static cJSON *report_json(const gp_report *r)
     cJSON *argv = cJSON_AddArrayToObject(root, "command_line");
     for (size_t i = 0; i < r->command_line_len; i++)
         cJSON_AddItemToArray(argv, cJSON_CreateString(r->command_line[i]));
-    if (r->has_device)
-        cJSON_AddItemToObject(root, "device", device_json(&r->device));
-    else
-        cJSON_AddNullToObject(root, "device");
+    add_device(root, r->has_device, &r->device);
     if (!r->is_exec) {
         cJSON *run = cJSON_AddObjectToObject(root, "run");
         cJSON_AddNumberToObject(run, "repeat", r->repeat);
@@ -466,9 +442,7 @@ int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
 {
     (void)o;
     cJSON *root = document();
-    cJSON *arr = cJSON_AddArrayToObject(root, "devices");
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, device_json(&devices[i]));
+    gp_part_json(root, &gp_device_part, devices, n, NULL);
     return gp_json_print(out, root);
 }
 
