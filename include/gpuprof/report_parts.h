@@ -300,7 +300,7 @@ void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
  * .sum counter): written as whole numbers. */
 bool gp_metric_is_count(const gp_metric_value *m);
 
-/* ---- the catalogue commands: list, device (src/report/catalogue_parts.c) ----------------- */
+/* ---- the catalogue commands: list, device, metrics (src/report/catalogue_parts.c) -------- */
 
 /* A kernel variant as `gpuprof list` shows it, in plain words and numbers: the family table
  * is catalogue/'s, which report/ may not read, so catalogue/ makes these rows from it
@@ -332,5 +332,19 @@ size_t gp_variant_family_end(const gp_variant_row *rows, size_t n, size_t first)
  * driver's and runtime's versions. Read back by report/load_parts.c (gp_report_read_device),
  * which checks each value its own way. Text's listing of a device is the view's. */
 extern const gp_part gp_device_part;
+
+/* What the metric catalogue's rows (gp_metric_catalogue's own array) read besides a row. */
+typedef struct {
+    const gp_metric_def *catalogue;              /* the rows, so that a row knows its index */
+    const gp_metric_availability *availability;  /* per row, on the chip; NULL: no chip */
+} gp_metric_catalogue_context;
+
+/* A metric of the catalogue as `gpuprof metrics --json` writes it: key, unit, description,
+ * formula, then the view's inputs array before its column GP_METRIC_JSON_INPUTS_AT, set,
+ * ncu_metric (null: no single one), ncu_scale, available (null without a chip), missing (an
+ * unavailable one's first missing counter; absent otherwise). Text's listing of the
+ * catalogue is the view's. */
+extern const gp_part gp_metric_def_part;
+enum { GP_METRIC_JSON_INPUTS_AT = 4 };
 
 #endif

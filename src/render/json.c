@@ -446,28 +446,15 @@ int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
     return gp_json_print(out, root);
 }
 
-static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, size_t i)
+/* A metric: the part's key, unit, description and formula, its inputs, the part's rest. */
+static cJSON *metric_def_json(const gp_metric_def *m, const gp_metric_catalogue_context *c)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "key", m->key);
-    cJSON_AddStringToObject(o, "unit", m->unit);
-    cJSON_AddStringToObject(o, "description", m->description);
-    cJSON_AddStringToObject(o, "formula", m->formula);
+    gp_part_json_add(o, &gp_metric_def_part, m, c, 0, GP_METRIC_JSON_INPUTS_AT);
     cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
     for (size_t k = 0; k < m->n_inputs; k++)
         cJSON_AddItemToArray(inputs, cJSON_CreateString(m->inputs[k]));
-    cJSON_AddStringToObject(o, "set", gp_metric_group_name(m->group));
-    if (m->ncu_metric)
-        cJSON_AddStringToObject(o, "ncu_metric", m->ncu_metric);
-    else
-        cJSON_AddNullToObject(o, "ncu_metric");
-    cJSON_AddNumberToObject(o, "ncu_scale", m->ncu_scale);
-    if (c->chip)
-        cJSON_AddBoolToObject(o, "available", c->availability[i].available);
-    else
-        cJSON_AddNullToObject(o, "available");
-    if (c->chip && !c->availability[i].available)
-        cJSON_AddStringToObject(o, "missing", c->availability[i].missing);
+    gp_part_json_add(o, &gp_metric_def_part, m, c, GP_METRIC_JSON_INPUTS_AT, SIZE_MAX);
     return o;
 }
 
@@ -487,10 +474,11 @@ int gp_json_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
         cJSON_AddNullToObject(root, "passes");
     }
     size_t n;
-    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    const gp_metric_catalogue_context ctx = {gp_metric_catalogue(&n),
+                                             c->chip ? c->availability : NULL};
     cJSON *arr = cJSON_AddArrayToObject(root, "metrics");
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, metric_def_json(&cat[i], c, i));
+        cJSON_AddItemToArray(arr, metric_def_json(&ctx.catalogue[i], &ctx));
     return gp_json_print(out, root);
 }
 

@@ -1,14 +1,15 @@
 /* The catalogue commands' tables as parts (gpuprof/report_parts.h): `gpuprof list`'s variants
- * (rows made by catalogue/ from its family table: report/ may not read it), and `gpuprof
- * device`'s GPUs in JSON (every report's device objects too). A device's text is a listing,
- * not a table: the view writes it. */
+ * (rows made by catalogue/ from its family table: report/ may not read it), `gpuprof
+ * device`'s GPUs in JSON (every report's device objects too) and `gpuprof metrics --json`'s
+ * catalogue. Their text is a listing (a device's lines, a metric's block), not a table: the
+ * views write it. */
 #include "gpuprof/report_parts.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A column in JSON alone (the devices'). The number format says how people
+/* A column in JSON alone (the devices' and the metrics'). The number format says how people
  * would read it; JSON writes the number as it is. */
 #define JSON_COLUMN(name, number_format, getter, meaning)                                     \
     {.key = (name), .format = (number_format), .in = GP_IN_JSON, .get = (getter),             \
@@ -109,3 +110,56 @@ static const gp_part_column device_columns[] = {
 };
 
 const gp_part gp_device_part = GP_PART_DECLARE("devices", device_columns, 1, gp_device_info, -1);
+
+/* ---- metrics: the catalogue ------------------------------------------------------------- */
+
+/* The metric's availability on the context's chip; NULL without a chip. */
+static const gp_metric_availability *on_chip(const gp_metric_def *m,
+                                             const gp_metric_catalogue_context *c)
+{
+    return c && c->availability ? &c->availability[m - c->catalogue] : NULL;
+}
+
+/* Available: true or false on a chip; without one, null (an unknown number, not a flag). */
+static gp_cell availability(const gp_metric_availability *a)
+{
+    return a ? (gp_cell){.number = a->available, .format = GP_NUMBER_FLAG}
+             : (gp_cell){.number = NAN, .format = GP_NUMBER_WHOLE};
+}
+
+/* An unavailable metric's first missing counter; left out for the others. */
+static gp_cell missing(const gp_metric_availability *a)
+{
+    return a && !a->available ? GP_CELL_TEXT(a->missing) : GP_CELL_ABSENT;
+}
+
+GP_PART_TEXT_GETTER(get_key, gp_metric_def, void, r->key)
+GP_PART_TEXT_GETTER(get_unit, gp_metric_def, void, r->unit)
+GP_PART_TEXT_GETTER(get_description, gp_metric_def, void, r->description)
+GP_PART_TEXT_GETTER(get_formula, gp_metric_def, void, r->formula)
+GP_PART_TEXT_GETTER(get_set, gp_metric_def, void, gp_metric_group_name(r->group))
+GP_PART_GETTER(get_ncu_metric, gp_metric_def, void,
+               r->ncu_metric ? GP_CELL_TEXT(r->ncu_metric) : GP_CELL_NUMBER(NAN))
+GP_PART_NUMBER_GETTER(get_ncu_scale, gp_metric_def, void, r->ncu_scale)
+GP_PART_GETTER(get_available, gp_metric_def, gp_metric_catalogue_context,
+               availability(on_chip(r, c)))
+GP_PART_GETTER(get_missing, gp_metric_def, gp_metric_catalogue_context,
+               missing(on_chip(r, c)))
+
+static const gp_part_column metric_columns[] = {
+    JSON_COLUMN("key", GP_NUMBER_COLUMN, get_key, "the metric's name, as --metrics takes it"),
+    JSON_COLUMN("unit", GP_NUMBER_COLUMN, get_unit, NULL),
+    JSON_COLUMN("description", GP_NUMBER_COLUMN, get_description, NULL),
+    JSON_COLUMN("formula", GP_NUMBER_COLUMN, get_formula, "how it is derived from its inputs"),
+    JSON_COLUMN("set", GP_NUMBER_COLUMN, get_set, "the group of metrics it belongs to"),
+    JSON_COLUMN("ncu_metric", GP_NUMBER_COLUMN, get_ncu_metric,
+                "Nsight Compute's metric for the same quantity; null: no single one"),
+    JSON_COLUMN("ncu_scale", GP_NUMBER_FIXED2, get_ncu_scale, "ours = ncu's x ncu_scale"),
+    JSON_COLUMN("available", GP_NUMBER_FLAG, get_available,
+                "whether the chip has its inputs; null: no chip"),
+    JSON_COLUMN("missing", GP_NUMBER_COLUMN, get_missing,
+                "an unavailable metric's first missing input"),
+};
+
+const gp_part gp_metric_def_part = GP_PART_DECLARE("metrics", metric_columns, 1, gp_metric_def,
+                                                   -1);

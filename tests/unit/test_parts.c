@@ -276,7 +276,8 @@ static void test_worded_numbers(void)
 }
 
 /* The catalogue's JSON puts arrays of its own among the parts' columns at the places the
- * parts name: a variant's blocks between origin and in_place. */
+ * parts name: a variant's blocks between origin and in_place, a metric's inputs between
+ * formula and set. */
 static void test_catalogue_places(void)
 {
     const struct {
@@ -285,6 +286,7 @@ static void test_catalogue_places(void)
         const char *key, *before;
     } places[] = {
         {&gp_variant_part, GP_VARIANT_JSON_BLOCKS_AT, "in_place", "origin"},
+        {&gp_metric_def_part, GP_METRIC_JSON_INPUTS_AT, "set", "formula"},
     };
     for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
         size_t json[GP_PART_MAX_COLUMNS];
