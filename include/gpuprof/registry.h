@@ -124,4 +124,9 @@ void gp_format_block(gp_dim3 block, bool two_d, char *buf, size_t len);
 /* "a, b, c": the variant names of a family. */
 void gp_list_variant_names(const gp_family *f, char *buf, size_t len);
 
+/* `gpuprof list`'s rows: every variant of every family, family by family, in plain words and
+ * numbers (report/'s variants part, gpuprof/report_parts.h), into *out (free() it). */
+struct gp_variant_row;
+int gp_variant_rows(struct gp_variant_row **out, size_t *n);
+
 #endif

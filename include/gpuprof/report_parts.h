@@ -300,4 +300,51 @@ void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
  * .sum counter): written as whole numbers. */
 bool gp_metric_is_count(const gp_metric_value *m);
 
+/* ---- the catalogue commands: list, device, metrics (src/report/catalogue_parts.c) -------- */
+
+/* A kernel variant as `gpuprof list` shows it, in plain words and numbers: the family table
+ * is catalogue/'s, which report/ may not read, so catalogue/ makes these rows from it
+ * (gp_variant_rows, gpuprof/registry.h) and the part reads them. */
+typedef struct gp_variant_row {
+    const char *family, *family_summary;
+    const char *name, *summary, *origin;
+    char default_block[32];      /* "512", "32x16"; "-" for a library call */
+    char blocks[96];             /* the blocks it takes: "32..1024, powers of two" */
+    unsigned block_x_mask, block_y_mask;   /* bit k set: 2^k allowed (JSON's arrays) */
+    gp_dim3 default_shape;       /* the default block (JSON's array) */
+    bool in_place;
+} gp_variant_row;
+
+/* Text (a table per family, under the view's heading): the variant, its default block, the
+ * blocks it takes, its summary. CSV: family, variant, default_block, blocks, origin, summary.
+ * JSON (a family's "variants"): name, summary, origin, then the view's block_x, block_y and
+ * default_block arrays before its column GP_VARIANT_JSON_BLOCKS_AT, in_place. Not read back. */
+extern const gp_part gp_variant_part;
+enum { GP_VARIANT_JSON_BLOCKS_AT = 3 };
+/* The end of the family of rows[first]: the index of the first row after it of another
+ * family, or n (a family's rows are consecutive). */
+size_t gp_variant_family_end(const gp_variant_row *rows, size_t n, size_t first);
+
+/* A GPU (gp_device_info) as JSON writes it, the rows of `gpuprof device`'s "devices", and a
+ * report's "device", its sources' and an exec report's devices: index, name,
+ * compute_capability, multiprocessors, memory_bytes, l2_bytes, the SM and memory clocks,
+ * memory_bus_bits, peak_bandwidth_gbps, copy_bandwidth_gbps (null where not measured), the
+ * driver's and runtime's versions. Read back by report/load_parts.c (gp_report_read_device),
+ * which checks each value its own way. Text's listing of a device is the view's. */
+extern const gp_part gp_device_part;
+
+/* What the metric catalogue's rows (gp_metric_catalogue's own array) read besides a row. */
+typedef struct {
+    const gp_metric_def *catalogue;              /* the rows, so that a row knows its index */
+    const gp_metric_availability *availability;  /* per row, on the chip; NULL: no chip */
+} gp_metric_catalogue_context;
+
+/* A metric of the catalogue as `gpuprof metrics --json` writes it: key, unit, description,
+ * formula, then the view's inputs array before its column GP_METRIC_JSON_INPUTS_AT, set,
+ * ncu_metric (null: no single one), ncu_scale, available (null without a chip), missing (an
+ * unavailable one's first missing counter; absent otherwise). Text's listing of the
+ * catalogue is the view's. */
+extern const gp_part gp_metric_def_part;
+enum { GP_METRIC_JSON_INPUTS_AT = 4 };
+
 #endif

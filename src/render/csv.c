@@ -32,11 +32,6 @@ static void put_number(FILE *out, double v)
         fputs(",", out);
 }
 
-static void put_text(FILE *out, const char *s)
-{
-    gp_csv_field(out, s, false);
-}
-
 /* The first time each name appears over the results, in order. */
 static size_t add_unique(const char **names, size_t n, const char *name)
 {
@@ -241,24 +236,14 @@ int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
 
 int gp_csv_list(FILE *out, const gp_render_options *o)
 {
-    if (!o || !o->no_header)
-        fputs("family,variant,default_block,blocks,origin,summary\n", out);
+    gp_variant_row *rows;
     size_t n;
-    const gp_family *families = gp_family_table(&n);
-    for (size_t f = 0; f < n; f++)
-        for (size_t i = 0; i < families[f].n_variants; i++) {
-            const gp_variant *v = &families[f].variants[i];
-            char blocks[96], def[32];
-            gp_describe_blocks(&families[f], v, blocks, sizeof blocks);
-            gp_describe_default_block(&families[f], v, def, sizeof def);
-            gp_csv_field(out, families[f].name, true);
-            put_text(out, v->name);
-            put_text(out, def);
-            put_text(out, blocks);
-            put_text(out, v->origin);
-            put_text(out, v->summary);
-            fputc('\n', out);
-        }
+    GP_TRY(gp_variant_rows(&rows, &n));
+    if (!o || !o->no_header)
+        gp_part_csv_header(out, &gp_variant_part, NULL);
+    for (size_t i = 0; i < n; i++)
+        gp_part_csv_row(out, &gp_variant_part, &rows[i], NULL);
+    free(rows);
     return GP_OK;
 }
 

@@ -46,27 +46,11 @@ static cJSON *pair_array(unsigned a, unsigned b)
     return arr;
 }
 
-static cJSON *device_json(const gp_device_info *d)
+/* o's "device": the GPU, or null where none is known. */
+static void add_device(cJSON *o, bool has, const gp_device_info *d)
 {
-    cJSON *o = cJSON_CreateObject();
-    char cc[16], drv[16], rt[16];
-    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    snprintf(drv, sizeof drv, "%d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
-    snprintf(rt, sizeof rt, "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
-    cJSON_AddNumberToObject(o, "index", d->index);
-    cJSON_AddStringToObject(o, "name", d->name);
-    cJSON_AddStringToObject(o, "compute_capability", cc);
-    cJSON_AddNumberToObject(o, "multiprocessors", d->multiprocessors);
-    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
-    cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes);
-    cJSON_AddNumberToObject(o, "sm_clock_mhz", d->sm_clock_mhz);
-    cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
-    cJSON_AddNumberToObject(o, "memory_bus_bits", d->memory_bus_bits);
-    cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", d->peak_gbps);
-    gp_json_add_number(o, "copy_bandwidth_gbps", d->copy_gbps >= 0 ? d->copy_gbps : NAN);
-    cJSON_AddStringToObject(o, "driver_version", drv);
-    cJSON_AddStringToObject(o, "runtime_version", rt);
-    return o;
+    cJSON_AddItemToObject(o, "device",
+                          has ? gp_part_json_row(&gp_device_part, d, NULL) : cJSON_CreateNull());
 }
 
 static cJSON *metrics_json(const gp_metric_set *s)
@@ -281,9 +265,7 @@ static cJSON *exec_json(const gp_report *r)
     cJSON_AddStringToObject(o, "graph_profiling", gp_graph_profiling_name(q->graph_profiling));
     if (q->graph_samples != UINT64_MAX) /* absent: every graph launch was profiled */
         cJSON_AddNumberToObject(o, "graph_samples", (double)q->graph_samples);
-    cJSON *devices = cJSON_AddArrayToObject(o, "devices");
-    for (size_t i = 0; i < e->n_devices; i++)
-        cJSON_AddItemToArray(devices, device_json(&e->devices[i]));
+    gp_part_json(o, &gp_device_part, e->devices, e->n_devices, NULL);
     cJSON *launches = cJSON_AddArrayToObject(o, "launches");
     const gp_launches_context launch_ctx = {.r = r};
     for (size_t i = 0; i < e->n_launches; i++)
@@ -345,10 +327,7 @@ static cJSON *sources_json(const gp_report *r)
         cJSON_AddStringToObject(o, "file", s->file);
         cJSON_AddStringToObject(o, "tool_version", s->tool_version);
         cJSON_AddStringToObject(o, "command", s->command);
-        if (s->has_device)
-            cJSON_AddItemToObject(o, "device", device_json(&s->device));
-        else
-            cJSON_AddNullToObject(o, "device");
+        add_device(o, s->has_device, &s->device);
         if (s->program) {
             cJSON *program = cJSON_AddArrayToObject(o, "program");
             for (size_t w = 0; w < s->program_len; w++)
@@ -370,10 +349,7 @@ static cJSON *report_json(const gp_report *r)
     cJSON *argv = cJSON_AddArrayToObject(root, "command_line");
     for (size_t i = 0; i < r->command_line_len; i++)
         cJSON_AddItemToArray(argv, cJSON_CreateString(r->command_line[i]));
-    if (r->has_device)
-        cJSON_AddItemToObject(root, "device", device_json(&r->device));
-    else
-        cJSON_AddNullToObject(root, "device");
+    add_device(root, r->has_device, &r->device);
     if (!r->is_exec) {
         cJSON *run = cJSON_AddObjectToObject(root, "run");
         cJSON_AddNumberToObject(run, "repeat", r->repeat);
@@ -427,35 +403,37 @@ static cJSON *mask_array(unsigned mask)
     return a;
 }
 
-static cJSON *variant_json(const gp_variant *v)
+/* A variant: the part's name, summary and origin, its blocks as arrays, the part's rest. */
+static cJSON *variant_json(const gp_variant_row *v)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", v->name);
-    cJSON_AddStringToObject(o, "summary", v->summary);
-    cJSON_AddStringToObject(o, "origin", v->origin);
+    gp_part_json_add(o, &gp_variant_part, v, NULL, 0, GP_VARIANT_JSON_BLOCKS_AT);
     cJSON_AddItemToObject(o, "block_x", mask_array(v->block_x_mask));
     cJSON_AddItemToObject(o, "block_y", mask_array(v->block_y_mask));
-    cJSON_AddItemToObject(o, "default_block", dim_array(v->default_block));
-    cJSON_AddBoolToObject(o, "in_place", (v->flags & GP_VF_IN_PLACE) != 0);
+    cJSON_AddItemToObject(o, "default_block", dim_array(v->default_shape));
+    gp_part_json_add(o, &gp_variant_part, v, NULL, GP_VARIANT_JSON_BLOCKS_AT, SIZE_MAX);
     return o;
 }
 
 int gp_json_list(FILE *out, const gp_render_options *o)
 {
     (void)o;
+    gp_variant_row *rows;
+    size_t n;
+    GP_TRY(gp_variant_rows(&rows, &n));
     cJSON *root = document();
     cJSON *families = cJSON_AddArrayToObject(root, "families");
-    size_t n;
-    const gp_family *table = gp_family_table(&n);
-    for (size_t f = 0; f < n; f++) {
+    for (size_t f = 0, end; f < n; f = end) {
+        end = gp_variant_family_end(rows, n, f);
         cJSON *fam = cJSON_CreateObject();
-        cJSON_AddStringToObject(fam, "name", table[f].name);
-        cJSON_AddStringToObject(fam, "summary", table[f].summary);
+        cJSON_AddStringToObject(fam, "name", rows[f].family);
+        cJSON_AddStringToObject(fam, "summary", rows[f].family_summary);
         cJSON *variants = cJSON_AddArrayToObject(fam, "variants");
-        for (size_t i = 0; i < table[f].n_variants; i++)
-            cJSON_AddItemToArray(variants, variant_json(&table[f].variants[i]));
+        for (size_t i = f; i < end; i++)
+            cJSON_AddItemToArray(variants, variant_json(&rows[i]));
         cJSON_AddItemToArray(families, fam);
     }
+    free(rows);
     return gp_json_print(out, root);
 }
 
@@ -464,34 +442,19 @@ int gp_json_devices(FILE *out, const gp_device_info *devices, size_t n,
 {
     (void)o;
     cJSON *root = document();
-    cJSON *arr = cJSON_AddArrayToObject(root, "devices");
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, device_json(&devices[i]));
+    gp_part_json(root, &gp_device_part, devices, n, NULL);
     return gp_json_print(out, root);
 }
 
-static cJSON *metric_def_json(const gp_metric_def *m, const gp_chip_metrics *c, size_t i)
+/* A metric: the part's key, unit, description and formula, its inputs, the part's rest. */
+static cJSON *metric_def_json(const gp_metric_def *m, const gp_metric_catalogue_context *c)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "key", m->key);
-    cJSON_AddStringToObject(o, "unit", m->unit);
-    cJSON_AddStringToObject(o, "description", m->description);
-    cJSON_AddStringToObject(o, "formula", m->formula);
+    gp_part_json_add(o, &gp_metric_def_part, m, c, 0, GP_METRIC_JSON_INPUTS_AT);
     cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
     for (size_t k = 0; k < m->n_inputs; k++)
         cJSON_AddItemToArray(inputs, cJSON_CreateString(m->inputs[k]));
-    cJSON_AddStringToObject(o, "set", gp_metric_group_name(m->group));
-    if (m->ncu_metric)
-        cJSON_AddStringToObject(o, "ncu_metric", m->ncu_metric);
-    else
-        cJSON_AddNullToObject(o, "ncu_metric");
-    cJSON_AddNumberToObject(o, "ncu_scale", m->ncu_scale);
-    if (c->chip)
-        cJSON_AddBoolToObject(o, "available", c->availability[i].available);
-    else
-        cJSON_AddNullToObject(o, "available");
-    if (c->chip && !c->availability[i].available)
-        cJSON_AddStringToObject(o, "missing", c->availability[i].missing);
+    gp_part_json_add(o, &gp_metric_def_part, m, c, GP_METRIC_JSON_INPUTS_AT, SIZE_MAX);
     return o;
 }
 
@@ -511,10 +474,11 @@ int gp_json_chip_metrics(FILE *out, const gp_chip_metrics *c, const gp_render_op
         cJSON_AddNullToObject(root, "passes");
     }
     size_t n;
-    const gp_metric_def *cat = gp_metric_catalogue(&n);
+    const gp_metric_catalogue_context ctx = {gp_metric_catalogue(&n),
+                                             c->chip ? c->availability : NULL};
     cJSON *arr = cJSON_AddArrayToObject(root, "metrics");
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, metric_def_json(&cat[i], c, i));
+        cJSON_AddItemToArray(arr, metric_def_json(&ctx.catalogue[i], &ctx));
     return gp_json_print(out, root);
 }
 

@@ -515,33 +515,16 @@ int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 
 int gp_text_list(FILE *out, const gp_render_options *o)
 {
+    gp_variant_row *rows;
     size_t n;
-    const gp_family *families = gp_family_table(&n);
+    GP_TRY(gp_variant_rows(&rows, &n));
     int rc = GP_OK;
-    for (size_t f = 0; f < n && rc == GP_OK; f++) {
-        const gp_family *fam = &families[f];
-        fprintf(out, "%s%s: %s\n", f ? "\n" : "", fam->name, fam->summary);
-        static const gp_column_spec columns[] = {
-            {"variant", GP_COLUMN_LEFT, 2}, {"default", GP_COLUMN_LEFT, 2},
-            {"blocks", GP_COLUMN_LEFT, 2}, {"summary", GP_COLUMN_PROSE, 2},
-        };
-        gp_text_table t;
-        gp_table_init(&t, 1);
-        GP_TABLE_COLUMNS(&t, columns);
-        for (size_t i = 0; i < fam->n_variants; i++) {
-            const gp_variant *v = &fam->variants[i];
-            char blocks[96], def[32];
-            gp_describe_blocks(fam, v, blocks, sizeof blocks);
-            gp_describe_default_block(fam, v, def, sizeof def);
-            gp_table_row(&t);
-            gp_table_cell(&t, v->name);
-            gp_table_cell(&t, def);
-            gp_table_cell(&t, blocks);
-            gp_table_cell(&t, v->summary);
-        }
-        rc = gp_table_print(out, &t, gp_text_width(o));
-        gp_table_free(&t);
+    for (size_t f = 0, end; f < n && rc == GP_OK; f = end) {
+        end = gp_variant_family_end(rows, n, f);
+        fprintf(out, "%s%s: %s\n", f ? "\n" : "", rows[f].family, rows[f].family_summary);
+        rc = gp_part_text(out, &gp_variant_part, &rows[f], end - f, NULL, gp_text_width(o));
     }
+    free(rows);
     return rc;
 }
 

@@ -144,5 +144,8 @@ const gp_part *const gp_report_parts[] = {
     &gp_activities_part,
     &gp_graph_nodes_part,
     &gp_metric_stats_part,
+    &gp_variant_part,
+    &gp_device_part,
+    &gp_metric_def_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

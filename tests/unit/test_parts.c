@@ -275,11 +275,37 @@ static void test_worded_numbers(void)
     free(text);
 }
 
+/* The catalogue's JSON puts arrays of its own among the parts' columns at the places the
+ * parts name: a variant's blocks between origin and in_place, a metric's inputs between
+ * formula and set. */
+static void test_catalogue_places(void)
+{
+    const struct {
+        const gp_part *part;
+        size_t at;
+        const char *key, *before;
+    } places[] = {
+        {&gp_variant_part, GP_VARIANT_JSON_BLOCKS_AT, "in_place", "origin"},
+        {&gp_metric_def_part, GP_METRIC_JSON_INPUTS_AT, "set", "formula"},
+    };
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        size_t json[GP_PART_MAX_COLUMNS];
+        const gp_part *t = places[i].part;
+        const size_t n = gp_part_columns(t, GP_VIEW_JSON, NULL, json);
+        tap_ok(places[i].at < n &&
+                   strcmp(t->columns[json[places[i].at]].key, places[i].key) == 0 &&
+                   strcmp(t->columns[json[places[i].at - 1]].key, places[i].before) == 0,
+               "%s: JSON's own arrays go between %s and %s", t->key, places[i].before,
+               places[i].key);
+    }
+}
+
 void test_parts(void)
 {
     test_declarations();
     test_launch_places();
     test_result_places();
+    test_catalogue_places();
     test_new_column();
     test_loader_rules();
     test_worded_numbers();
