@@ -161,6 +161,8 @@ size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l);
 typedef struct {
     const gp_result *result;
     const gp_launch_record *launch;   /* NULL: the result's own row */
+    const char *summary;              /* the page's: what the variant does, on hover (the
+                                         registry's, which the report knows not); NULL: none */
 } gp_result_row;
 
 /* What the results' columns read besides a row. */
@@ -174,8 +176,10 @@ typedef struct {
  * #N), grid, block, time, noise, GB/s, %peak, check. CSV: family, variant, type, n, nx, ny,
  * grid, block (x by y by z), shared bytes, median, least and most time, noise, repeats, bytes
  * moved, GB/s, %peak, check, device, source (a merged report's file), before the parameters'
- * and the metrics' columns. The page: the parameters, grid, block, time, noise, GB/s and
- * %peak (of a result with a GPU), between its variant's and check's own cells. JSON: family,
+ * and the metrics' columns. The page: the variant (what it does on hover), the parameters,
+ * grid, block, time, noise, GB/s, %peak (of a result with a GPU), the check (its detail on
+ * hover) and, where a merged report's files differ, the result's [file], before the metrics'
+ * cells; a failed result's row of class "failed". JSON: family,
  * variant, type; size: n, nx and ny (a matrix's); launch: shared_bytes, kernels; timing: min,
  * median and max time, noise (where known), repeats, warmup; bytes_moved, bandwidth_gbps,
  * percent_of_peak; check: status, exact, expected, got, tolerance, mismatches, detail,

@@ -40,7 +40,8 @@ RESULT_GETTER(get_bytes, GP_CELL_NUMBER(r->result->bytes_moved))
 RESULT_GETTER(get_gbps, GP_CELL_NUMBER(r->result->gbps))
 RESULT_GETTER(get_peak, GP_CELL_NUMBER(r->result->percent_of_peak))
 RESULT_GETTER(get_family, GP_CELL_TEXT(r->result->family))
-RESULT_GETTER(get_variant, GP_CELL_TEXT(r->result->variant))
+/* The variant, on the page with what it does on hover (its row's summary). */
+RESULT_GETTER(get_variant, ((gp_cell){.text = r->result->variant, .title = r->summary}))
 RESULT_GETTER(get_type, GP_CELL_TEXT(r->result->type))
 RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(r->result->check.status)))
 RESULT_GETTER(get_kernels, GP_CELL_NUMBER(r->result->n_launches))
@@ -87,6 +88,34 @@ static gp_cell get_peak_of_device(const void *row, const void *ctx, char *buf, s
                             : r->has_device;
     const gp_cell cell = get_peak(row, ctx, buf, len);
     return device || cell.text ? cell : GP_CELL_NUMBER(NAN);
+}
+
+/* The page's check: its status, and that it failed again after profiling where it did; its
+ * detail on hover. */
+static gp_cell get_page_check(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    const gp_check *c = &row_of(row)->result->check;
+    snprintf(buf, len, "%s%s", gp_check_status_name(c->status),
+             c->rechecked && c->after_profile == GP_CHECK_FAILED ? " (failed after profiling)"
+                                                                 : "");
+    return (gp_cell){.text = buf, .title = c->detail};
+}
+
+/* The page's file of a merged report's result: "[2]", where the results' files differ. */
+GP_PART_GETTER(get_page_source, gp_result_row, void,
+               (snprintf(buf, len, "[%zu]", r->result->input + 1), GP_CELL_TEXT(buf)))
+
+static bool when_sources_differ(const void *ctx)
+{
+    return gp_report_sources_differ(context_of(ctx)->r);
+}
+
+/* The page's class of a failed result's row. */
+static const char *page_row_class(const void *row, const void *ctx)
+{
+    (void)ctx;
+    return row_of(row)->result->check.status == GP_CHECK_FAILED ? "failed" : NULL;
 }
 
 /* A merged report's result: its file, and the GPU it ran on; empty otherwise. */
@@ -212,7 +241,7 @@ enum {
     FAMILY, VARIANT, TYPE, N, NX, NY, CSV_GRID, CSV_BLOCK, SHARED, MEDIAN, MIN, MAX, NOISE,
     REPEATS, BYTES, GBPS, PEAK, CHECK, DEVICE, SOURCE, LABEL, PARAMS, GRID, BLOCK, PAGE_PEAK,
     JSON_NX, JSON_NY, KERNELS, WARMUP, STATUS, EXACT, EXPECTED, GOT, TOLERANCE, MISMATCHES,
-    DETAIL, AFTER_PROFILE, PASSES, SM_CLOCK, DRAM_CLOCK
+    DETAIL, AFTER_PROFILE, PASSES, SM_CLOCK, DRAM_CLOCK, PAGE_CHECK, PAGE_SOURCE
 };
 
 #define CSV GP_IN_CSV
@@ -222,7 +251,7 @@ enum {
 /* In CSV's order; text, the page and JSON have theirs (below). */
 static const gp_part_column columns[] = {
     [FAMILY] = {.key = "family", .in = CSV | JSON, .get = get_family},
-    [VARIANT] = {.key = "variant", .in = CSV | JSON, .get = get_variant},
+    [VARIANT] = {.key = "variant", .in = CSV | GP_IN_HTML | JSON, .get = get_variant},
     [TYPE] = {.key = "type", .in = CSV | JSON, .get = get_type},
     [N] = {.key = "n", .format = GP_NUMBER_COUNT, .in = CSV | JSON, .get = get_n,
            .legend = "elements (a matrix's: nx x ny)"},
@@ -263,9 +292,9 @@ static const gp_part_column columns[] = {
                .in = GP_IN_TEXT, .get = get_label},
     [PARAMS] = {.key = "params", .in = GP_IN_HTML, .get = get_params},
     [GRID] = {.key = "grid", .header = "grid", .gap = 1, .in = PEOPLE, .get = get_grid,
-              .html_class = "num"},
+              .html_class = "num", .html_word_heading = true},
     [BLOCK] = {.key = "block", .header = "block", .gap = 1, .in = PEOPLE, .get = get_block,
-               .html_class = "num"},
+               .html_class = "num", .html_word_heading = true},
     [PAGE_PEAK] = {.key = "percent_of_peak", .html = "% peak", .format = GP_NUMBER_FIXED1,
                    .in = GP_IN_HTML, .get = get_peak_of_device},
     [JSON_NX] = {.key = "nx", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_json_nx,
@@ -291,6 +320,9 @@ static const gp_part_column columns[] = {
                   .in = JSON, .get = get_sm_clock},
     [DRAM_CLOCK] = {.key = "dram_clock_ghz", .unit = "GHz", .format = GP_NUMBER_FIXED2,
                     .in = JSON, .get = get_dram_clock},
+    [PAGE_CHECK] = {.key = "check", .in = GP_IN_HTML, .get = get_page_check},
+    [PAGE_SOURCE] = {.key = "source", .html = "file", .in = GP_IN_HTML, .get = get_page_source,
+                     .when = when_sources_differ},
 };
 
 const gp_part gp_results_part = {
@@ -298,8 +330,8 @@ const gp_part gp_results_part = {
     .n_key = 1, .row_size = sizeof(gp_result_row), .json_keyed_by = -1,
     .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(LABEL, GRID, BLOCK, MEDIAN, NOISE, GBPS, PEAK,
                                              CHECK),
-              [GP_VIEW_HTML] = GP_PART_ORDER(PARAMS, GRID, BLOCK, MEDIAN, NOISE, GBPS,
-                                             PAGE_PEAK),
+              [GP_VIEW_HTML] = GP_PART_ORDER(VARIANT, PARAMS, GRID, BLOCK, MEDIAN, NOISE,
+                                             GBPS, PAGE_PEAK, PAGE_CHECK, PAGE_SOURCE),
               [GP_VIEW_JSON] = GP_PART_ORDER(FAMILY, VARIANT, TYPE,            /* the result */
                                              N, JSON_NX, JSON_NY,              /* size */
                                              SHARED, KERNELS,                  /* launch */
@@ -309,4 +341,5 @@ const gp_part gp_results_part = {
                                              STATUS, EXACT, EXPECTED, GOT,     /* check */
                                              TOLERANCE, MISMATCHES, DETAIL, AFTER_PROFILE,
                                              PASSES, SM_CLOCK, DRAM_CLOCK)},   /* profile */
+    .html_row_class = page_row_class,
 };
