@@ -61,19 +61,22 @@ typedef struct {
     const gp_rank_kernel *kernel;    /* the kernel whose cells are gp_rank_cell_part's rows */
     double median_ms;                /* the ranks' median kernel time (gp_rank_view_time_spread),
                                         for gp_rank_entry_part's "vs median" */
+    const gp_rank_entry *slowest;    /* the rank of the most kernel time, whose row the page
+                                        marks (of several); NULL: none */
 } gp_rank_part_ctx;
 
 /* Each kernel over the ranks (gp_rank_kernel): text's and HTML's table of kernels (HTML's
- * count of ranks and kernel cell are its own), CSV's row per kernel, each kernel's head in
+ * kernel cell is its own), CSV's row per kernel, each kernel's head in
  * JSON (its spreads, gp_rank_spread_part, go before its slowest_rank). Read back: its
  * name, and what it derives, checked. */
 extern const gp_part gp_rank_kernel_part;
 /* A spread (gp_rank_spread): JSON's time_ms and dram_bytes of a kernel, checked when read. */
 extern const gp_part gp_rank_spread_part;
 /* A kernel on each rank it ran on (gp_rank_cell, of ctx->kernel): --by-rank's rows in each
- * format, JSON's by_rank; read back with the rank's number in cell.rank (not its index). */
+ * format (the page's of its slowest rank of class "slowest"), JSON's by_rank; read back with the rank's number in cell.rank (not its index). */
 extern const gp_part gp_rank_cell_part;
-/* The ranks (gp_rank_entry): text's and HTML's table of ranks, JSON's ranks; read back with
+/* The ranks (gp_rank_entry): text's and HTML's table of ranks (the page's row of
+ * ctx->slowest of class "slowest"), JSON's ranks; read back with
  * the file as the document has it (the caller copies it). */
 extern const gp_part gp_rank_entry_part;
 
