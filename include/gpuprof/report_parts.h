@@ -85,7 +85,8 @@ extern const gp_part gp_rank_entry_part;
 /* A compared row (gp_compare_row of c->rows): its verdict, change and bound, both sides'
  * time, noise and bandwidth, and its label (exec rows: the kernel's number and launch shape
  * kept whole before its name). Text's table, CSV's cells before both sides' metrics, the
- * page's numbers between its verdict and result cells. */
+ * page's verdict (an arrow before a significant change's) and numbers before its result
+ * cell, its row's class the verdict's (html_row_class, also its bars'). */
 extern const gp_part gp_compare_part;
 
 /* ---- the per-line view, --source (src/report/source_part.c) ------------------------------ */
