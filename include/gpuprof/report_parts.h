@@ -279,11 +279,13 @@ typedef struct {
     double total_ms;            /* of the timed ones */
     char how[64];               /* gp_launch_how's word (gpuprof/exec_graph.h) */
     const char *note;           /* NULL: none; points into the report */
+    size_t footnote;            /* the page's: its note's number among those it lists under
+                                   the table (0: none) */
 } gp_graph_node;
 
 /* Its columns (HTML's): graph, node, launches, their average time, how their metrics were
- * obtained ("metrics"), the kernel ("kernel"; the page writes those two cells, the way's
- * note and the kernel's #N beside them). */
+ * obtained ("metrics": with a footnote, its note on hover), the kernel ("kernel": its #N
+ * before it, of the context, a gp_kernel_labels). */
 extern const gp_part gp_graph_nodes_part;
 /* The rows of the launches that ran as graph nodes, by graph, node, way and note, into *out
  * (free() it; NULL when there are none). */
