@@ -199,6 +199,10 @@ enum {
     GP_RESULT_JSON_SIZE = 3, GP_RESULT_JSON_LAUNCH = 6, GP_RESULT_JSON_TIMING = 8,
     GP_RESULT_JSON_MOVED = 14, GP_RESULT_JSON_CHECK = 17, GP_RESULT_JSON_PROFILE = 25
 };
+/* The page's row of a launch of a result that launched several: the first cells of the
+ * view's order (the variant's: the launch's #N and shape; the parameters': its kernel; grid,
+ * block, time), the others one empty cell. */
+enum { GP_RESULT_HTML_LAUNCH_CELLS = 5 };
 
 /* ---- copies and memsets (src/report/activities_part.c) ----------------------------------- */
 

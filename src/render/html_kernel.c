@@ -382,30 +382,20 @@ static void results_head(FILE *out, const results_view *v)
     fputs("</tr>\n", out);
 }
 
-static void dim_cell(FILE *out, gp_dim3 d, bool two_d)
-{
-    char cell[48];
-    gp_text_format_dim(cell, sizeof cell, d, two_d);
-    fprintf(out, "<td class=\"num\">%s</td>", cell);
-}
-
+/* A row per launch of a result that launched several: the part's first cells, then its
+ * metrics. */
 static void launch_rows(FILE *out, const results_view *v, const gp_result *res)
 {
+    const gp_results_context ctx = {.r = v->r};
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(&gp_results_part, GP_VIEW_HTML, &ctx, cols);
     for (size_t i = 0; res->n_launches > 1 && i < res->n_launches; i++) {
-        const gp_launch_record *l = &res->launches[i];
-        char name[96];
-        snprintf(name, sizeof name, "#%zu", i + 1);
-        if (l->in_nx)
-            gp_html_appendf(name, sizeof name, " %ux%u\xe2\x86\x92%ux%u", l->in_nx,
-                            l->in_ny, l->out_nx, l->out_ny);
+        const gp_result_row row = {.result = res, .launch = &res->launches[i]};
         fputs("<tr class=\"launch\">", out);
-        gp_html_td_text(out, name);
-        gp_html_td_text(out, l->kernel);
-        dim_cell(out, l->grid, res->nx != 0);
-        dim_cell(out, l->block, res->nx != 0);
-        gp_html_td_num(out, "%.4f", l->median_ms >= 0 ? l->median_ms : NAN);
-        fprintf(out, "<td colspan=\"%d\"></td>", v->label_sources ? 5 : 4);
-        gp_html_metric_cells(out, &l->metrics, v->keys, v->n_keys);
+        for (size_t c = 0; c < GP_RESULT_HTML_LAUNCH_CELLS; c++)
+            gp_part_html_cell(out, &gp_results_part, cols[c], &row, &ctx);
+        fprintf(out, "<td colspan=\"%zu\"></td>", n - GP_RESULT_HTML_LAUNCH_CELLS);
+        gp_html_metric_cells(out, &res->launches[i].metrics, v->keys, v->n_keys);
         fputs("</tr>\n", out);
     }
 }

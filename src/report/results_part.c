@@ -40,8 +40,6 @@ RESULT_GETTER(get_bytes, GP_CELL_NUMBER(r->result->bytes_moved))
 RESULT_GETTER(get_gbps, GP_CELL_NUMBER(r->result->gbps))
 RESULT_GETTER(get_peak, GP_CELL_NUMBER(r->result->percent_of_peak))
 RESULT_GETTER(get_family, GP_CELL_TEXT(r->result->family))
-/* The variant, on the page with what it does on hover (its row's summary). */
-RESULT_GETTER(get_variant, ((gp_cell){.text = r->result->variant, .title = r->summary}))
 RESULT_GETTER(get_type, GP_CELL_TEXT(r->result->type))
 RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(r->result->check.status)))
 RESULT_GETTER(get_kernels, GP_CELL_NUMBER(r->result->n_launches))
@@ -197,22 +195,34 @@ static void varying_params(const gp_problem_span *pr, const gp_result *res, char
     }
 }
 
+/* A launch's number and, for a workload of passes, the shape it reduced: text's "  #2
+ * 64x64->8x8" under its result's label, the page's "#2 64x64→8x8". */
+static gp_cell launch_name(const gp_result_row *r, bool page, char *buf, size_t len)
+{
+    const gp_launch_record *l = r->launch;
+    char shape[48] = "";
+    if (l->in_nx)
+        snprintf(shape, sizeof shape, " %ux%u%s%ux%u", l->in_nx, l->in_ny,
+                 page ? "\xe2\x86\x92" : "->", l->out_nx, l->out_ny);
+    snprintf(buf, len, "%s#%zu%s", page ? "" : "  ", (size_t)(l - r->result->launches) + 1,
+             shape);
+    return GP_CELL_TEXT(buf);
+}
+
+/* The variant, on the page with what it does on hover (its row's summary); a launch's
+ * name on the page's row of the launch. */
+GP_PART_GETTER(get_variant, gp_result_row, void,
+               r->launch ? launch_name(r, true, buf, len)
+                         : ((gp_cell){.text = r->result->variant, .title = r->summary}))
+
 /* Text's first cell: the variant, the parameters that vary, the file of a merged report's
- * result (known before the result is measured); a launch's number and, for a workload of
- * passes, the shape it reduced. */
+ * result (known before the result is measured); a launch's name. */
 static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
 {
     const gp_result_row *r = row_of(row);
     const gp_results_context *c = context_of(ctx);
-    if (r->launch) {
-        const gp_launch_record *l = r->launch;
-        char shape[48] = "";
-        if (l->in_nx)
-            snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
-                     l->out_ny);
-        snprintf(buf, len, "  #%zu%s", (size_t)(l - r->result->launches) + 1, shape);
-        return GP_CELL_TEXT(buf);
-    }
+    if (r->launch)
+        return launch_name(r, false, buf, len);
     char params[96], source[24] = "";
     varying_params(c->problem, r->result, params, sizeof params);
     if (c->r->n_sources > 1)    /* every row of a merged report says its file */
@@ -221,11 +231,13 @@ static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len
     return GP_CELL_TEXT(buf);
 }
 
-/* The page's "pad=1 group=16": every parameter that applies. */
+/* The page's "pad=1 group=16": every parameter that applies; a launch's kernel on its row. */
 static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t len)
 {
     (void)ctx;
     const gp_result *res = row_of(row)->result;
+    if (row_of(row)->launch)
+        return GP_CELL_TEXT(row_of(row)->launch->kernel);
     char text[GP_RESULT_MAX_PARAMS * 48] = "";
     for (size_t p = 0; p < res->n_params; p++) {
         const size_t used = strlen(text);

@@ -242,6 +242,14 @@ static void test_result_places(void)
              strcmp(t->columns[json[places[i].at - 1]].key, places[i].before) == 0;
     tap_ok(ok, "results: JSON's size, launch, timing, bytes, check and profile begin at "
                "their places");
+    static const gp_report one_file;
+    size_t html[GP_PART_MAX_COLUMNS];
+    const size_t n_html = gp_part_columns(t, GP_VIEW_HTML,
+                                          &(gp_results_context){.r = &one_file}, html);
+    const size_t l = GP_RESULT_HTML_LAUNCH_CELLS;
+    tap_ok(l < n_html && strcmp(t->columns[html[l - 1]].key, "median_ms") == 0 &&
+               strcmp(t->columns[html[l]].key, "noise_pct") == 0,
+           "results: the page's row of a launch has the cells to its time");
 }
 
 /* A worded number (a kernel's metric: gp_metric_stats_part) shows its word in text ("n/a",
