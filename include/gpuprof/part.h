@@ -57,9 +57,10 @@ enum {
 
 /* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
  * ("#3 ", "" for none) is kept whole before the name when text cuts it, the name shortened
- * to stay apart from the column's others; a cell of a name column without a tag is cut as
- * any last column is; the page writes the tag before the word. An estimated number says why (`approx`): people read "~" before it,
- * and the page the reason on hover (GP_CELL_ESTIMATED: none, the view says it elsewhere). */
+ * to stay apart from the column's others (the page writes it before the word); a cell of a
+ * name column without a tag is cut as any last column is. An estimated number says why
+ * (`approx`): people read "~" before it, and the page the reason on hover
+ * (GP_CELL_ESTIMATED: none, the view says it elsewhere). */
 typedef struct {
     const char *text;
     double number;

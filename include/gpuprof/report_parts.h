@@ -73,11 +73,12 @@ extern const gp_part gp_rank_kernel_part;
 /* A spread (gp_rank_spread): JSON's time_ms and dram_bytes of a kernel, checked when read. */
 extern const gp_part gp_rank_spread_part;
 /* A kernel on each rank it ran on (gp_rank_cell, of ctx->kernel): --by-rank's rows in each
- * format (the page's of its slowest rank of class "slowest"), JSON's by_rank; read back with the rank's number in cell.rank (not its index). */
+ * format (the page's of its slowest rank of class "slowest"), JSON's by_rank; read back with
+ * the rank's number in cell.rank (not its index). */
 extern const gp_part gp_rank_cell_part;
 /* The ranks (gp_rank_entry): text's and HTML's table of ranks (the page's row of
- * ctx->slowest of class "slowest"), JSON's ranks; read back with
- * the file as the document has it (the caller copies it). */
+ * ctx->slowest of class "slowest"), JSON's ranks; read back with the file as the document
+ * has it (the caller copies it). */
 extern const gp_part gp_rank_entry_part;
 
 /* ---- compare's rows (src/report/compare_part.c) -------------------------------------------- */
