@@ -57,15 +57,20 @@ enum {
 
 /* One cell's value: a word (text not NULL) or a number (NAN: unknown). A name cell's tag
  * ("#3 ", "" for none) is kept whole before the name when text cuts it, the name shortened
- * to stay apart from the column's others; a cell of a name column without a tag is cut as
- * any last column is. An estimated number says why (`approx`): people read "~" before it,
- * and the page the reason on hover (GP_CELL_ESTIMATED: none, the view says it elsewhere). */
+ * to stay apart from the column's others (the page writes it before the word); a cell of a
+ * name column without a tag is cut as any last column is. An estimated number says why
+ * (`approx`): people read "~" before it, and the page the reason on hover
+ * (GP_CELL_ESTIMATED: none, the view says it elsewhere). */
 typedef struct {
     const char *text;
     double number;
     gp_number_format format;    /* GP_NUMBER_COLUMN: the column's */
     const char *tag;
     const char *approx;
+    const char *title;          /* the page's words on hover (a number's estimate: its
+                                   approx instead); NULL: none */
+    size_t footnote;            /* the page's: its note's number among those listed under
+                                   the table, after the word as <sup>[N]</sup>; 0: none */
 } gp_cell;
 
 /* A number of any arithmetic type (a count, a flag, a difference of pointers) or a word. */
@@ -87,6 +92,8 @@ typedef const char *gp_cell_setter(void *row, const gp_cell *value, char *why, s
  * always). CSV and JSON carry every column they have, whatever the context, so that a CSV
  * header and a JSON object keep their keys. */
 typedef bool gp_column_when(const void *ctx);
+/* The page's class of a row's <tr> (a failed result, the slowest rank); NULL: none. */
+typedef const char *gp_row_class(const void *row, const void *ctx);
 
 typedef struct {
     const char *key;            /* JSON's and CSV's name */
@@ -103,6 +110,7 @@ typedef struct {
     const char *legend;         /* what the column means, for legends and the schema */
     const char *html_class;     /* the page's class of its cells (NULL: "num" for numbers);
                                    one starting "num" makes its heading a number's too */
+    bool html_word_heading;     /* the page's heading a word's (<th>) whatever its cells */
 } gp_part_column;
 
 /* The most columns a part declares. */
@@ -129,6 +137,7 @@ typedef struct {
     int json_keyed_by;          /* >= 0: JSON is an object keyed by this column's word,
                                    each row an object without it; -1: an array of rows */
     gp_part_order order[GP_PART_VIEWS];  /* n 0: the declaration's order */
+    gp_row_class *html_row_class;        /* NULL: no row has a class */
 } gp_part;
 
 #define GP_PART_DECLARE(name_key, cols, key_columns, row_type, keyed_by)                     \

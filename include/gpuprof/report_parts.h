@@ -61,20 +61,24 @@ typedef struct {
     const gp_rank_kernel *kernel;    /* the kernel whose cells are gp_rank_cell_part's rows */
     double median_ms;                /* the ranks' median kernel time (gp_rank_view_time_spread),
                                         for gp_rank_entry_part's "vs median" */
+    const gp_rank_entry *slowest;    /* the rank of the most kernel time, whose row the page
+                                        marks (of several); NULL: none */
 } gp_rank_part_ctx;
 
 /* Each kernel over the ranks (gp_rank_kernel): text's and HTML's table of kernels (HTML's
- * count of ranks and kernel cell are its own), CSV's row per kernel, each kernel's head in
+ * kernel cell is its own), CSV's row per kernel, each kernel's head in
  * JSON (its spreads, gp_rank_spread_part, go before its slowest_rank). Read back: its
  * name, and what it derives, checked. */
 extern const gp_part gp_rank_kernel_part;
 /* A spread (gp_rank_spread): JSON's time_ms and dram_bytes of a kernel, checked when read. */
 extern const gp_part gp_rank_spread_part;
 /* A kernel on each rank it ran on (gp_rank_cell, of ctx->kernel): --by-rank's rows in each
- * format, JSON's by_rank; read back with the rank's number in cell.rank (not its index). */
+ * format (the page's of its slowest rank of class "slowest"), JSON's by_rank; read back with
+ * the rank's number in cell.rank (not its index). */
 extern const gp_part gp_rank_cell_part;
-/* The ranks (gp_rank_entry): text's and HTML's table of ranks, JSON's ranks; read back with
- * the file as the document has it (the caller copies it). */
+/* The ranks (gp_rank_entry): text's and HTML's table of ranks (the page's row of
+ * ctx->slowest of class "slowest"), JSON's ranks; read back with the file as the document
+ * has it (the caller copies it). */
 extern const gp_part gp_rank_entry_part;
 
 /* ---- compare's rows (src/report/compare_part.c) -------------------------------------------- */
@@ -82,7 +86,8 @@ extern const gp_part gp_rank_entry_part;
 /* A compared row (gp_compare_row of c->rows): its verdict, change and bound, both sides'
  * time, noise and bandwidth, and its label (exec rows: the kernel's number and launch shape
  * kept whole before its name). Text's table, CSV's cells before both sides' metrics, the
- * page's numbers between its verdict and result cells. */
+ * page's verdict (an arrow before a significant change's) and numbers before its result
+ * cell, its row's class the verdict's (html_row_class, also its bars'). */
 extern const gp_part gp_compare_part;
 
 /* ---- the per-line view, --source (src/report/source_part.c) ------------------------------ */
@@ -161,6 +166,8 @@ size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l);
 typedef struct {
     const gp_result *result;
     const gp_launch_record *launch;   /* NULL: the result's own row */
+    const char *summary;              /* the page's: what the variant does, on hover (the
+                                         registry's, which the report knows not); NULL: none */
 } gp_result_row;
 
 /* What the results' columns read besides a row. */
@@ -174,8 +181,10 @@ typedef struct {
  * #N), grid, block, time, noise, GB/s, %peak, check. CSV: family, variant, type, n, nx, ny,
  * grid, block (x by y by z), shared bytes, median, least and most time, noise, repeats, bytes
  * moved, GB/s, %peak, check, device, source (a merged report's file), before the parameters'
- * and the metrics' columns. The page: the parameters, grid, block, time, noise, GB/s and
- * %peak (of a result with a GPU), between its variant's and check's own cells. JSON: family,
+ * and the metrics' columns. The page: the variant (what it does on hover), the parameters,
+ * grid, block, time, noise, GB/s, %peak (of a result with a GPU), the check (its detail on
+ * hover) and, where a merged report's files differ, the result's [file], before the metrics'
+ * cells; a failed result's row of class "failed". JSON: family,
  * variant, type; size: n, nx and ny (a matrix's); launch: shared_bytes, kernels; timing: min,
  * median and max time, noise (where known), repeats, warmup; bytes_moved, bandwidth_gbps,
  * percent_of_peak; check: status, exact, expected, got, tolerance, mismatches, detail,
@@ -191,6 +200,10 @@ enum {
     GP_RESULT_JSON_SIZE = 3, GP_RESULT_JSON_LAUNCH = 6, GP_RESULT_JSON_TIMING = 8,
     GP_RESULT_JSON_MOVED = 14, GP_RESULT_JSON_CHECK = 17, GP_RESULT_JSON_PROFILE = 25
 };
+/* The page's row of a launch of a result that launched several: the first cells of the
+ * view's order (the variant's: the launch's #N and shape; the parameters': its kernel; grid,
+ * block, time), the others one empty cell. */
+enum { GP_RESULT_HTML_LAUNCH_CELLS = 5 };
 
 /* ---- copies and memsets (src/report/activities_part.c) ----------------------------------- */
 
@@ -271,11 +284,13 @@ typedef struct {
     double total_ms;            /* of the timed ones */
     char how[64];               /* gp_launch_how's word (gpuprof/exec_graph.h) */
     const char *note;           /* NULL: none; points into the report */
+    size_t footnote;            /* the page's: its note's number among those it lists under
+                                   the table (0: none) */
 } gp_graph_node;
 
 /* Its columns (HTML's): graph, node, launches, their average time, how their metrics were
- * obtained ("metrics"), the kernel ("kernel"; the page writes those two cells, the way's
- * note and the kernel's #N beside them). */
+ * obtained ("metrics": with a footnote, its note on hover), the kernel ("kernel": its #N
+ * before it, of the context, a gp_kernel_labels). */
 extern const gp_part gp_graph_nodes_part;
 /* The rows of the launches that ran as graph nodes, by graph, node, way and note, into *out
  * (free() it; NULL when there are none). */

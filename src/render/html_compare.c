@@ -73,12 +73,6 @@ static size_t n_matched(const gp_comparison *c)
 
 /* The colour says it, and so do a class, an arrow and a word, for readers who cannot tell
  * the colours apart and for tests. */
-static const char *verdict_class(gp_change v)
-{
-    return v == GP_CHANGE_SLOWER ? "significant slower"
-           : v == GP_CHANGE_FASTER ? "significant faster" : "same";
-}
-
 static void verdict_marker(char *buf, size_t len, const gp_compare_row *row)
 {
     if (row->verdict == GP_CHANGE_SLOWER)
@@ -212,7 +206,7 @@ static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
     out->label = label;
     out->full = full;
     out->marker = marker;
-    out->row_class = verdict_class(row->verdict);
+    out->row_class = gp_compare_part.html_row_class(row, NULL);
     const gp_compare_side *sides[2] = {&row->base, &row->next};
     for (size_t s = 0; s < 2; s++) {
         out->values[s] = sides[s]->time_ms;
@@ -335,11 +329,7 @@ static void compare_row(FILE *out, const gp_compare_row *row, double threshold_p
 {
     char label[GP_COMPARE_LABEL_LEN];
     full_label(row, label, sizeof label);
-    const char *arrow = row->verdict == GP_CHANGE_SLOWER ? "\xe2\x96\xb2 "
-                        : row->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc " : "";
-    fprintf(out, "<tr class=\"%s\"><td class=\"verdict\">%s%s</td>",
-            verdict_class(row->verdict), arrow, gp_change_name(row->verdict));
-    gp_part_html_cells(out, &gp_compare_part, row, NULL);
+    gp_part_html_tr(out, &gp_compare_part, row, NULL);
     label_cell(out, label);
     changed_metrics(out, row, threshold_pct);
     fputs("</tr>\n", out);
@@ -347,11 +337,10 @@ static void compare_row(FILE *out, const gp_compare_row *row, double threshold_p
 
 static void compare_table(FILE *out, const gp_comparison *c)
 {
-    static const char *const words[] = {"verdict", "result", "metrics changed"};
+    static const char *const words[] = {"result", "metrics changed"};
     fputs("<div class=\"table-wrap\"><table class=\"compare\"><tr>", out);
-    gp_html_th_list(out, words, 1, 1);
     gp_part_html_headings(out, &gp_compare_part, c);
-    gp_html_th_list(out, words + 1, 2, 2);
+    gp_html_th_list(out, words, 2, 2);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]))

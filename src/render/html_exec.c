@@ -452,8 +452,7 @@ static void kernel_cell(FILE *out, const char *full, const char *short_name)
 
 static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 {
-    fputs("<tr>", out);
-    gp_part_html_cells(out, &gp_kernels_part, &v->k[i], &v->rows.ctx);
+    gp_part_html_tr(out, &gp_kernels_part, &v->k[i], &v->rows.ctx);
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
     kernel_cell(out, v->k[i].kernel, v->short_names[i]);
     fputs("</tr>\n", out);

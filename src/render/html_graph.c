@@ -12,49 +12,18 @@
 #include "render/text_graph.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* The page's own cells: the kernel's, its #N before its name; the way's with a note, the
- * note as its tooltip and its number after the way. false: the part's cell. */
-static bool own_cell(FILE *out, const char *key, const gp_graph_node *g,
-                     gp_text_notes *notes, const gp_kernel_labels *kl)
-{
-    if (strcmp(key, "kernel") == 0) {
-        fprintf(out, "<td class=\"kernel mono\">#%zu ",
-                gp_kernel_labels_number(kl, g->kernel, g->variant));
-        gp_html_escape(out, g->kernel);
-        fputs("</td>", out);
-        return true;
-    }
-    const size_t note = strcmp(key, "metrics") == 0 && g->note
-                            ? gp_text_note_number(notes, g->note)
-                            : 0;
-    if (!note)
-        return false;
-    fputs("<td title=\"", out);
-    gp_html_escape(out, g->note);
-    fputs("\">", out);
-    gp_html_escape(out, g->how);
-    fprintf(out, " <sup>[%zu]</sup></td>", note);
-    return true;
-}
-
-static void nodes_table(FILE *out, const gp_graph_node *rows, size_t n, gp_text_notes *notes,
+/* The part's table, each way's note numbered as first met. */
+static void nodes_table(FILE *out, gp_graph_node *rows, size_t n, gp_text_notes *notes,
                         const gp_kernel_labels *kl)
 {
-    const gp_part *t = &gp_graph_nodes_part;
-    size_t cols[GP_PART_MAX_COLUMNS];
-    const size_t n_cols = gp_part_columns(t, GP_VIEW_HTML, NULL, cols);
+    for (size_t i = 0; i < n; i++)
+        rows[i].footnote = rows[i].note ? gp_text_note_number(notes, rows[i].note) : 0;
     fputs("<div class=\"table-wrap\"><table class=\"graph-nodes\"><tr>", out);
-    gp_part_html_headings(out, t, NULL);
+    gp_part_html_headings(out, &gp_graph_nodes_part, kl);
     fputs("</tr>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<tr>", out);
-        for (size_t c = 0; c < n_cols; c++)
-            if (!own_cell(out, t->columns[cols[c]].key, &rows[i], notes, kl))
-                gp_part_html_cell(out, t, cols[c], &rows[i], NULL);
-        fputs("</tr>\n", out);
-    }
+    for (size_t i = 0; i < n; i++)
+        gp_part_html_row(out, &gp_graph_nodes_part, &rows[i], kl);
     fputs("</table></div>\n<p class=\"note\">Metrics: how the launches' metrics were obtained "
           "(shadow: the node launched alone before its graph launch; sampled: DRAM traffic "
           "sampled during the graph launch; graph: one range around the whole graph launch; "

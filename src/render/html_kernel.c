@@ -373,91 +373,41 @@ static gp_svg_row *result_metric_rows(const void *ctx, const gp_html_metric_char
 
 /* ---- the tables: every number of the text table ------------------------------------------- */
 
-/* The variant's heading, the part's (report/results_part.c: a word column's a word's, though
- * grid's and block's cells are numbers'), the check's and a merged report's file's. */
+/* The part's headings (report/results_part.c), then the metrics'. */
 static void results_head(FILE *out, const results_view *v)
 {
-    static const char *const words[] = {"variant", "check", "file"};
     fputs("<div class=\"table-wrap\"><table class=\"results\"><tr>", out);
-    gp_html_th_list(out, words, 1, 1);
-    const gp_results_context ctx = {.r = v->r};
-    size_t cols[GP_PART_MAX_COLUMNS];
-    const size_t n = gp_part_columns(&gp_results_part, GP_VIEW_HTML, &ctx, cols);
-    for (size_t i = 0; i < n; i++) {
-        const gp_part_column *col = &gp_results_part.columns[cols[i]];
-        const char *title = col->html ? col->html : col->key;
-        gp_html_th_list(out, &title, 1, col->format != GP_NUMBER_COLUMN ? 0 : 1);
-    }
-    gp_html_th_list(out, words + 1, v->label_sources ? 2 : 1, 2);
+    gp_part_html_headings(out, &gp_results_part, &(gp_results_context){.r = v->r});
     gp_html_metric_titles(out, v->keys, v->key_labels, v->n_keys);
     fputs("</tr>\n", out);
 }
 
-static void dim_cell(FILE *out, gp_dim3 d, bool two_d)
-{
-    char cell[48];
-    gp_text_format_dim(cell, sizeof cell, d, two_d);
-    fprintf(out, "<td class=\"num\">%s</td>", cell);
-}
-
-static void check_cell(FILE *out, const gp_check *c)
-{
-    fputs("<td title=\"", out);
-    gp_html_escape(out, c->detail);
-    fputs("\">", out);
-    fputs(gp_check_status_name(c->status), out);
-    if (c->rechecked && c->after_profile == GP_CHECK_FAILED)
-        fputs(" (failed after profiling)", out);
-    fputs("</td>", out);
-}
-
+/* A row per launch of a result that launched several: the part's first cells, then its
+ * metrics. */
 static void launch_rows(FILE *out, const results_view *v, const gp_result *res)
 {
+    const gp_results_context ctx = {.r = v->r};
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(&gp_results_part, GP_VIEW_HTML, &ctx, cols);
     for (size_t i = 0; res->n_launches > 1 && i < res->n_launches; i++) {
-        const gp_launch_record *l = &res->launches[i];
-        char name[96];
-        snprintf(name, sizeof name, "#%zu", i + 1);
-        if (l->in_nx)
-            gp_html_appendf(name, sizeof name, " %ux%u\xe2\x86\x92%ux%u", l->in_nx,
-                            l->in_ny, l->out_nx, l->out_ny);
+        const gp_result_row row = {.result = res, .launch = &res->launches[i]};
         fputs("<tr class=\"launch\">", out);
-        gp_html_td_text(out, name);
-        gp_html_td_text(out, l->kernel);
-        dim_cell(out, l->grid, res->nx != 0);
-        dim_cell(out, l->block, res->nx != 0);
-        gp_html_td_num(out, "%.4f", l->median_ms >= 0 ? l->median_ms : NAN);
-        fprintf(out, "<td colspan=\"%d\"></td>", v->label_sources ? 5 : 4);
-        gp_html_metric_cells(out, &l->metrics, v->keys, v->n_keys);
+        for (size_t c = 0; c < GP_RESULT_HTML_LAUNCH_CELLS; c++)
+            gp_part_html_cell(out, &gp_results_part, cols[c], &row, &ctx);
+        fprintf(out, "<td colspan=\"%zu\"></td>", n - GP_RESULT_HTML_LAUNCH_CELLS);
+        gp_html_metric_cells(out, &res->launches[i].metrics, v->keys, v->n_keys);
         fputs("</tr>\n", out);
     }
 }
 
-/* The variant, with the registry's line on what it does for a tooltip. */
-static void variant_cell(FILE *out, const gp_result *res)
-{
-    const gp_family *f = gp_find_family(res->family);
-    const gp_variant *var = f ? gp_find_variant(f, res->variant) : NULL;
-    fputs("<td", out);
-    if (var && var->summary) {
-        fputs(" title=\"", out);
-        gp_html_escape(out, var->summary);
-        fputc('"', out);
-    }
-    fputc('>', out);
-    gp_html_escape(out, res->variant);
-    fputs("</td>", out);
-}
-
+/* The part's row, the registry's line on what its variant does for a tooltip; its metrics. */
 static void result_row(FILE *out, const results_view *v, size_t i)
 {
     const gp_result *res = &v->r->results[i];
-    const gp_results_context ctx = {.r = v->r};
-    fputs(res->check.status == GP_CHECK_FAILED ? "<tr class=\"failed\">" : "<tr>", out);
-    variant_cell(out, res);
-    gp_part_html_cells(out, &gp_results_part, &(gp_result_row){.result = res}, &ctx);
-    check_cell(out, &res->check);
-    if (v->label_sources)
-        fprintf(out, "<td>[%zu]</td>", res->input + 1);
+    const gp_family *f = gp_find_family(res->family);
+    const gp_variant *var = f ? gp_find_variant(f, res->variant) : NULL;
+    const gp_result_row row = {.result = res, .summary = var ? var->summary : NULL};
+    gp_part_html_tr(out, &gp_results_part, &row, &(gp_results_context){.r = v->r});
     gp_html_metric_cells(out, &res->metrics, v->keys, v->n_keys);
     fputs("</tr>\n", out);
     launch_rows(out, v, res);

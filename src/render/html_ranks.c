@@ -228,28 +228,18 @@ static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *short_na
     fputs("</div></td>", out);
 }
 
-/* A row of a part's cells, marked as its slowest where it is. */
-static void part_row(FILE *out, const gp_part *t, const void *row, const gp_rank_part_ctx *c,
-                     bool slowest)
-{
-    fputs(slowest ? "<tr class=\"slowest\">" : "<tr>", out);
-    gp_part_html_cells(out, t, row, c);
-    fputs("</tr>\n", out);
-}
-
-/* Each kernel's spread: its count of ranks, the part's cells, its names. */
+/* Each kernel's spread: the part's cells, its names. */
 static void spread_table(FILE *out, const ranks_page *p)
 {
     const gp_rank_view *v = p->v;
     const gp_rank_part_ctx c = {.view = v};
     fputs("<h2>Kernels over the ranks</h2>\n<div class=\"table-wrap\"><table class=\"kernels "
-          "ranks\"><tr><th class=\"num\">ranks</th>", out);
+          "ranks\"><tr>", out);
     gp_part_html_headings(out, &gp_rank_kernel_part, &c);
     fputs("<th>kernel</th></tr>\n", out);
     for (size_t i = 0; i < v->n_kernels; i++) {
         const gp_rank_kernel *k = &v->kernels[i];
-        fprintf(out, "<tr><td class=\"num\">%zu/%zu</td>", k->n_cells, v->n_ranks);
-        gp_part_html_cells(out, &gp_rank_kernel_part, k, &c);
+        gp_part_html_tr(out, &gp_rank_kernel_part, k, &c);
         kernel_cell(out, k, p->short_names[i]);
         fputs("</tr>\n", out);
     }
@@ -284,8 +274,7 @@ static void by_rank_table(FILE *out, const ranks_page *p)
         fprintf(out, "</b>%s</td></tr>\n", k->collective ? " <i>(collective)</i>" : "");
         c.kernel = k;
         for (size_t r = 0; r < k->n_cells; r++)
-            part_row(out, &gp_rank_cell_part, &k->cells[r], &c,
-                     k->cells[r].rank == k->slowest && k->n_cells > 1);
+            gp_part_html_row(out, &gp_rank_cell_part, &k->cells[r], &c);
     }
     fputs("</table></div>\n", out);
 }
@@ -293,12 +282,13 @@ static void by_rank_table(FILE *out, const ranks_page *p)
 static void ranks_table(FILE *out, const ranks_page *p)
 {
     const gp_rank_view *v = p->v;
-    const gp_rank_part_ctx c = {.view = v, .median_ms = p->spread.median};
+    const gp_rank_entry *slowest = p->slowest < v->n_ranks ? &v->ranks[p->slowest] : NULL;
+    const gp_rank_part_ctx c = {.view = v, .median_ms = p->spread.median, .slowest = slowest};
     fputs("<h2>Ranks</h2>\n<div class=\"table-wrap\"><table class=\"rank-list\"><tr>", out);
     gp_part_html_headings(out, &gp_rank_entry_part, &c);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < v->n_ranks; i++)
-        part_row(out, &gp_rank_entry_part, &v->ranks[i], &c, i == p->slowest && v->n_ranks > 1);
+        gp_part_html_row(out, &gp_rank_entry_part, &v->ranks[i], &c);
     fputs("</table></div>\n", out);
 }
 

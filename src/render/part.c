@@ -203,6 +203,20 @@ void gp_part_csv_layout_row_with(FILE *out, const gp_csv_layout *l, const gp_par
 
 /* ---- HTML ------------------------------------------------------------------------------ */
 
+/* A cell's <td>: its class (NULL: none) and its words on hover (NULL: none). */
+static void html_td(FILE *out, const char *html_class, const char *title)
+{
+    fputs("<td", out);
+    if (html_class)
+        fprintf(out, " class=\"%s\"", html_class);
+    if (title) {
+        fputs(" title=\"", out);
+        gp_html_escape(out, title);
+        fputc('"', out);
+    }
+    fputc('>', out);
+}
+
 /* A number's cell: "num" or the column's class, the reason of an estimate on hover. */
 static void html_number(FILE *out, const gp_part_column *col, const gp_cell *cell)
 {
@@ -213,13 +227,9 @@ static void html_number(FILE *out, const gp_part_column *col, const gp_cell *cel
     gp_html_fmt_num(text + approx, sizeof text - approx,
                         html_formats[cell->format] ? html_formats[cell->format] : "%g",
                         cell->number);
-    fprintf(out, "<td class=\"%s\"", col->html_class ? col->html_class : "num");
-    if (approx && cell->approx[0]) {
-        fputs(" title=\"", out);
-        gp_html_escape(out, cell->approx);
-        fputc('"', out);
-    }
-    fprintf(out, ">%s</td>", text);
+    html_td(out, col->html_class ? col->html_class : "num",
+            approx && cell->approx[0] ? cell->approx : cell->title);
+    fprintf(out, "%s</td>", text);
 }
 
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx)
@@ -238,13 +248,16 @@ void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
     const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
     if (!cell.text) {
         html_number(out, col, &cell);
-    } else if (col->html_class || cell.format == GP_NUMBER_WORDED) {
-        fprintf(out, "<td class=\"%s\">", col->html_class ? col->html_class : "num");
-        gp_html_escape(out, cell.text);
-        fputs("</td>", out);
-    } else {
-        gp_html_td_text(out, cell.text);
+        return;
     }
+    const char *worded = cell.format == GP_NUMBER_WORDED ? "num" : NULL;
+    html_td(out, col->html_class ? col->html_class : worded, cell.title);
+    if (cell.tag)
+        gp_html_escape(out, cell.tag);
+    gp_html_escape(out, cell.text);
+    if (cell.footnote)
+        fprintf(out, " <sup>[%zu]</sup>", cell.footnote);
+    fputs("</td>", out);
 }
 
 void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx)
@@ -253,8 +266,9 @@ void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx)
     const size_t n = gp_part_columns(t, GP_VIEW_HTML, ctx, cols);
     for (size_t i = 0; i < n; i++) {
         const gp_part_column *col = &t->columns[cols[i]];
-        const bool number = col->format != GP_NUMBER_COLUMN ||
-                            (col->html_class && strncmp(col->html_class, "num", 3) == 0);
+        const bool number = !col->html_word_heading &&
+                            (col->format != GP_NUMBER_COLUMN ||
+                             (col->html_class && strncmp(col->html_class, "num", 3) == 0));
         const char *title = col->html ? col->html : col->key;
         gp_html_th_list(out, &title, 1, number ? 0 : 1);
     }
@@ -266,12 +280,25 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
     fprintf(out, "<table class=\"%s\"><tr>", html_class);
     gp_part_html_headings(out, t, ctx);
     fputs("</tr>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<tr>", out);
-        gp_part_html_cells(out, t, gp_part_row_at(t, rows, i), ctx);
-        fputs("</tr>\n", out);
-    }
+    for (size_t i = 0; i < n; i++)
+        gp_part_html_row(out, t, gp_part_row_at(t, rows, i), ctx);
     fputs("</table>\n", out);
+}
+
+void gp_part_html_tr(FILE *out, const gp_part *t, const void *row, const void *ctx)
+{
+    const char *row_class = t->html_row_class ? t->html_row_class(row, ctx) : NULL;
+    if (row_class)
+        fprintf(out, "<tr class=\"%s\">", row_class);
+    else
+        fputs("<tr>", out);
+    gp_part_html_cells(out, t, row, ctx);
+}
+
+void gp_part_html_row(FILE *out, const gp_part *t, const void *row, const void *ctx)
+{
+    gp_part_html_tr(out, t, row, ctx);
+    fputs("</tr>\n", out);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */

@@ -56,11 +56,16 @@ void gp_part_html(FILE *out, const gp_part *t, const void *rows, size_t n, const
                    const char *html_class);
 void gp_part_html_cells(FILE *out, const gp_part *t, const void *row, const void *ctx);
 /* The heading cells alone (<th>: a number column's, or one whose page class starts "num",
- * of class "num"), for a part whose table has cells of its own around the part's. */
+ * of class "num", but html_word_heading's), for a part whose table has cells of its own
+ * around the part's. */
 void gp_part_html_headings(FILE *out, const gp_part *t, const void *ctx);
 /* The cell of column c alone, for a part that writes a cell of its own among its cells. */
 void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
                        const void *ctx);
+/* A row: its <tr> (of the part's row class), its cells and </tr>; or the row left open
+ * after the part's cells, for a page that writes cells of its own after them. */
+void gp_part_html_row(FILE *out, const gp_part *t, const void *row, const void *ctx);
+void gp_part_html_tr(FILE *out, const gp_part *t, const void *row, const void *ctx);
 
 /* JSON: a row as an object, and every row under t->key (an array, or an object keyed by
  * the key column's word) of `parent`. */

@@ -19,6 +19,24 @@ GP_PART_NUMBER_GETTER(get_change, gp_compare_row, void, r->change_pct)
 GP_PART_NUMBER_GETTER(get_bound, gp_compare_row, void, r->bound_pct)
 GP_PART_TEXT_GETTER(get_verdict, gp_compare_row, void, gp_change_name(r->verdict))
 GP_PART_TEXT_GETTER(get_result, gp_compare_row, void, (gp_compare_label(r, buf, len), buf))
+/* The page's verdict: an arrow before a significant change's. */
+GP_PART_TEXT_GETTER(get_page_verdict, gp_compare_row, void,
+                    (snprintf(buf, len, "%s%s",
+                              r->verdict == GP_CHANGE_SLOWER   ? "\xe2\x96\xb2 "
+                              : r->verdict == GP_CHANGE_FASTER ? "\xe2\x96\xbc "
+                                                               : "",
+                              gp_change_name(r->verdict)),
+                     buf))
+
+/* The page's class of a row (and of its bars): a significant change's, or the same. */
+static const char *row_class(const void *row, const void *ctx)
+{
+    (void)ctx;
+    const gp_change v = ((const gp_compare_row *)row)->verdict;
+    return v == GP_CHANGE_SLOWER   ? "significant slower"
+           : v == GP_CHANGE_FASTER ? "significant faster"
+                                   : "same";
+}
 
 /* Text's label: an exec row's kernel number in the base report ("#2 "), or for a kernel only
  * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
@@ -41,7 +59,7 @@ static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len
 
 enum {
     RESULT, VERDICT, CHANGE, BOUND, BASE_MS, BASE_NOISE, BASE_GBPS, NEW_MS, NEW_NOISE,
-    NEW_GBPS, LABEL
+    NEW_GBPS, LABEL, PAGE_VERDICT
 };
 
 /* In CSV's order; text and the page have theirs. */
@@ -70,6 +88,8 @@ static const gp_part_column columns[] = {
                   .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .get = get_new_gbps},
     [LABEL] = {.key = "label", .header = "result", .align = GP_ALIGN_NAME, .gap = 2,
                .in = GP_IN_TEXT, .get = get_label},
+    [PAGE_VERDICT] = {.key = "verdict", .in = GP_IN_HTML, .get = get_page_verdict,
+                      .html_class = "verdict"},
 };
 
 const gp_part gp_compare_part = {
@@ -77,6 +97,7 @@ const gp_part gp_compare_part = {
     .row_size = sizeof(gp_compare_row), .json_keyed_by = -1,
     .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(VERDICT, CHANGE, BOUND, BASE_MS, NEW_MS,
                                              BASE_GBPS, NEW_GBPS, LABEL),
-              [GP_VIEW_HTML] = GP_PART_ORDER(CHANGE, BOUND, BASE_MS, NEW_MS, BASE_NOISE,
-                                             NEW_NOISE, BASE_GBPS, NEW_GBPS)},
+              [GP_VIEW_HTML] = GP_PART_ORDER(PAGE_VERDICT, CHANGE, BOUND, BASE_MS, NEW_MS,
+                                             BASE_NOISE, NEW_NOISE, BASE_GBPS, NEW_GBPS)},
+    .html_row_class = row_class,
 };

@@ -1,13 +1,14 @@
 /* CUDA graph kernel nodes as a part (gpuprof/report_parts.h): the launches that ran as graph
  * nodes grouped by graph, node, the way their metrics were obtained and their note, so that
  * a graph launched a million times is a row per node and way, not per launch. HTML shows
- * them (render/html_graph.c). */
+ * them (render/html_graph.c), each way's note numbered as the page lists it. */
 #include "gpuprof/report_parts.h"
 
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/status.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,14 @@ GP_PART_NUMBER_GETTER(get_node, gp_graph_node, void, r->node)
 GP_PART_NUMBER_GETTER(get_launches, gp_graph_node, void, r->launches)
 GP_PART_NUMBER_GETTER(get_average, gp_graph_node, void,
                       r->timed ? r->total_ms / (double)r->timed : NAN)
-GP_PART_TEXT_GETTER(get_how, gp_graph_node, void, r->how)
-GP_PART_TEXT_GETTER(get_kernel, gp_graph_node, void, r->kernel)
+/* The way; with its note's footnote, the note on hover. */
+GP_PART_GETTER(get_how, gp_graph_node, void,
+               ((gp_cell){.text = r->how, .title = r->footnote ? r->note : NULL,
+                          .footnote = r->footnote}))
+/* The kernel, its #N (of the labels, the context) before it. */
+GP_PART_GETTER(get_kernel, gp_graph_node, gp_kernel_labels,
+               (snprintf(buf, len, "#%zu ", gp_kernel_labels_number(c, r->kernel, r->variant)),
+                (gp_cell){.text = r->kernel, .tag = buf}))
 
 static const gp_part_column columns[] = {
     {.key = "graph", .format = GP_NUMBER_WHOLE, .in = GP_IN_HTML, .get = get_graph,
@@ -29,7 +36,7 @@ static const gp_part_column columns[] = {
      .legend = "the average time of the timed launches, ms"},
     {.key = "metrics", .in = GP_IN_HTML, .get = get_how,
      .legend = "how the launches' metrics were obtained: shadow, sampled, graph, timed"},
-    {.key = "kernel", .in = GP_IN_HTML, .get = get_kernel},
+    {.key = "kernel", .in = GP_IN_HTML, .get = get_kernel, .html_class = "kernel mono"},
 };
 
 const gp_part gp_graph_nodes_part = GP_PART_DECLARE("graph_nodes", columns, 2, gp_graph_node,

@@ -96,7 +96,7 @@ static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
     return GP_CELL_TEXT(buf);
 }
 
-/* Text's "3/4": the ranks it ran on, of the view's. */
+/* People's "3/4": the ranks it ran on, of the view's. */
 static gp_cell get_ranks_of(const void *row, const void *ctx, char *buf, size_t len)
 {
     const gp_rank_kernel *k = row;
@@ -172,7 +172,8 @@ static const gp_part_column kernel_columns[] = {
     {.key = "collective", .format = GP_NUMBER_FLAG, .in = GP_IN_CSV | GP_IN_JSON,
      .get = get_collective, .set = set_checked,
      .legend = "NCCL's or NVSHMEM's: its time includes waiting for the other ranks"},
-    {.key = "ranks", .header = "ranks", .in = GP_IN_TEXT, .get = get_ranks_of},
+    {.key = "ranks", .header = "ranks", .in = GP_IN_TEXT | GP_IN_HTML, .get = get_ranks_of,
+     .html_class = "num"},
     {.key = "ranks", .format = GP_NUMBER_WHOLE, .in = GP_IN_CSV, .get = get_ranks},
     {.key = "of_ranks", .format = GP_NUMBER_WHOLE, .in = GP_IN_CSV, .get = get_of_ranks},
     {.key = "world_size", .format = GP_NUMBER_WHOLE, .in = GP_IN_CSV, .get = get_world_size},
@@ -354,7 +355,17 @@ static const gp_part_column cell_columns[] = {
      .get = get_variant_of_kernel},
 };
 
-const gp_part gp_rank_cell_part = GP_PART_DECLARE("by_rank", cell_columns, 1, gp_rank_cell, -1);
+/* The page's row of the slowest rank of a kernel that ran on several. */
+static const char *slowest_cell(const void *row, const void *ctx)
+{
+    const gp_rank_kernel *k = ((const gp_rank_part_ctx *)ctx)->kernel;
+    return ((const gp_rank_cell *)row)->rank == k->slowest && k->n_cells > 1 ? "slowest" : NULL;
+}
+
+const gp_part gp_rank_cell_part = {
+    .key = "by_rank", .columns = cell_columns,
+    .n_columns = sizeof cell_columns / sizeof *cell_columns, .n_key = 1,
+    .row_size = sizeof(gp_rank_cell), .json_keyed_by = -1, .html_row_class = slowest_cell};
 
 /* ---- the ranks ----------------------------------------------------------------------------- */
 
@@ -454,4 +465,14 @@ static const gp_part_column entry_columns[] = {
      .in = GP_IN_TEXT | GP_IN_HTML, .get = get_rank_file},
 };
 
-const gp_part gp_rank_entry_part = GP_PART_DECLARE("ranks", entry_columns, 1, gp_rank_entry, -1);
+/* The page's row of the rank of the most kernel time, of several. */
+static const char *slowest_entry(const void *row, const void *ctx)
+{
+    const gp_rank_part_ctx *c = ctx;
+    return row == c->slowest && c->view->n_ranks > 1 ? "slowest" : NULL;
+}
+
+const gp_part gp_rank_entry_part = {
+    .key = "ranks", .columns = entry_columns,
+    .n_columns = sizeof entry_columns / sizeof *entry_columns, .n_key = 1,
+    .row_size = sizeof(gp_rank_entry), .json_keyed_by = -1, .html_row_class = slowest_entry};

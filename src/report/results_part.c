@@ -40,7 +40,6 @@ RESULT_GETTER(get_bytes, GP_CELL_NUMBER(r->result->bytes_moved))
 RESULT_GETTER(get_gbps, GP_CELL_NUMBER(r->result->gbps))
 RESULT_GETTER(get_peak, GP_CELL_NUMBER(r->result->percent_of_peak))
 RESULT_GETTER(get_family, GP_CELL_TEXT(r->result->family))
-RESULT_GETTER(get_variant, GP_CELL_TEXT(r->result->variant))
 RESULT_GETTER(get_type, GP_CELL_TEXT(r->result->type))
 RESULT_GETTER(get_check, GP_CELL_TEXT(gp_check_status_name(r->result->check.status)))
 RESULT_GETTER(get_kernels, GP_CELL_NUMBER(r->result->n_launches))
@@ -87,6 +86,34 @@ static gp_cell get_peak_of_device(const void *row, const void *ctx, char *buf, s
                             : r->has_device;
     const gp_cell cell = get_peak(row, ctx, buf, len);
     return device || cell.text ? cell : GP_CELL_NUMBER(NAN);
+}
+
+/* The page's check: its status, and that it failed again after profiling where it did; its
+ * detail on hover. */
+static gp_cell get_page_check(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    const gp_check *c = &row_of(row)->result->check;
+    snprintf(buf, len, "%s%s", gp_check_status_name(c->status),
+             c->rechecked && c->after_profile == GP_CHECK_FAILED ? " (failed after profiling)"
+                                                                 : "");
+    return (gp_cell){.text = buf, .title = c->detail};
+}
+
+/* The page's file of a merged report's result: "[2]", where the results' files differ. */
+GP_PART_GETTER(get_page_source, gp_result_row, void,
+               (snprintf(buf, len, "[%zu]", r->result->input + 1), GP_CELL_TEXT(buf)))
+
+static bool when_sources_differ(const void *ctx)
+{
+    return gp_report_sources_differ(context_of(ctx)->r);
+}
+
+/* The page's class of a failed result's row. */
+static const char *page_row_class(const void *row, const void *ctx)
+{
+    (void)ctx;
+    return row_of(row)->result->check.status == GP_CHECK_FAILED ? "failed" : NULL;
 }
 
 /* A merged report's result: its file, and the GPU it ran on; empty otherwise. */
@@ -168,22 +195,34 @@ static void varying_params(const gp_problem_span *pr, const gp_result *res, char
     }
 }
 
+/* A launch's number and, for a workload of passes, the shape it reduced: text's "  #2
+ * 64x64->8x8" under its result's label, the page's "#2 64x64→8x8". */
+static gp_cell launch_name(const gp_result_row *r, bool page, char *buf, size_t len)
+{
+    const gp_launch_record *l = r->launch;
+    char shape[48] = "";
+    if (l->in_nx)
+        snprintf(shape, sizeof shape, " %ux%u%s%ux%u", l->in_nx, l->in_ny,
+                 page ? "\xe2\x86\x92" : "->", l->out_nx, l->out_ny);
+    snprintf(buf, len, "%s#%zu%s", page ? "" : "  ", (size_t)(l - r->result->launches) + 1,
+             shape);
+    return GP_CELL_TEXT(buf);
+}
+
+/* The variant, on the page with what it does on hover (its row's summary); a launch's
+ * name on the page's row of the launch. */
+GP_PART_GETTER(get_variant, gp_result_row, void,
+               r->launch ? launch_name(r, true, buf, len)
+                         : ((gp_cell){.text = r->result->variant, .title = r->summary}))
+
 /* Text's first cell: the variant, the parameters that vary, the file of a merged report's
- * result (known before the result is measured); a launch's number and, for a workload of
- * passes, the shape it reduced. */
+ * result (known before the result is measured); a launch's name. */
 static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
 {
     const gp_result_row *r = row_of(row);
     const gp_results_context *c = context_of(ctx);
-    if (r->launch) {
-        const gp_launch_record *l = r->launch;
-        char shape[48] = "";
-        if (l->in_nx)
-            snprintf(shape, sizeof shape, " %ux%u->%ux%u", l->in_nx, l->in_ny, l->out_nx,
-                     l->out_ny);
-        snprintf(buf, len, "  #%zu%s", (size_t)(l - r->result->launches) + 1, shape);
-        return GP_CELL_TEXT(buf);
-    }
+    if (r->launch)
+        return launch_name(r, false, buf, len);
     char params[96], source[24] = "";
     varying_params(c->problem, r->result, params, sizeof params);
     if (c->r->n_sources > 1)    /* every row of a merged report says its file */
@@ -192,11 +231,13 @@ static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len
     return GP_CELL_TEXT(buf);
 }
 
-/* The page's "pad=1 group=16": every parameter that applies. */
+/* The page's "pad=1 group=16": every parameter that applies; a launch's kernel on its row. */
 static gp_cell get_params(const void *row, const void *ctx, char *buf, size_t len)
 {
     (void)ctx;
     const gp_result *res = row_of(row)->result;
+    if (row_of(row)->launch)
+        return GP_CELL_TEXT(row_of(row)->launch->kernel);
     char text[GP_RESULT_MAX_PARAMS * 48] = "";
     for (size_t p = 0; p < res->n_params; p++) {
         const size_t used = strlen(text);
@@ -212,7 +253,7 @@ enum {
     FAMILY, VARIANT, TYPE, N, NX, NY, CSV_GRID, CSV_BLOCK, SHARED, MEDIAN, MIN, MAX, NOISE,
     REPEATS, BYTES, GBPS, PEAK, CHECK, DEVICE, SOURCE, LABEL, PARAMS, GRID, BLOCK, PAGE_PEAK,
     JSON_NX, JSON_NY, KERNELS, WARMUP, STATUS, EXACT, EXPECTED, GOT, TOLERANCE, MISMATCHES,
-    DETAIL, AFTER_PROFILE, PASSES, SM_CLOCK, DRAM_CLOCK
+    DETAIL, AFTER_PROFILE, PASSES, SM_CLOCK, DRAM_CLOCK, PAGE_CHECK, PAGE_SOURCE
 };
 
 #define CSV GP_IN_CSV
@@ -222,7 +263,7 @@ enum {
 /* In CSV's order; text, the page and JSON have theirs (below). */
 static const gp_part_column columns[] = {
     [FAMILY] = {.key = "family", .in = CSV | JSON, .get = get_family},
-    [VARIANT] = {.key = "variant", .in = CSV | JSON, .get = get_variant},
+    [VARIANT] = {.key = "variant", .in = CSV | GP_IN_HTML | JSON, .get = get_variant},
     [TYPE] = {.key = "type", .in = CSV | JSON, .get = get_type},
     [N] = {.key = "n", .format = GP_NUMBER_COUNT, .in = CSV | JSON, .get = get_n,
            .legend = "elements (a matrix's: nx x ny)"},
@@ -263,9 +304,9 @@ static const gp_part_column columns[] = {
                .in = GP_IN_TEXT, .get = get_label},
     [PARAMS] = {.key = "params", .in = GP_IN_HTML, .get = get_params},
     [GRID] = {.key = "grid", .header = "grid", .gap = 1, .in = PEOPLE, .get = get_grid,
-              .html_class = "num"},
+              .html_class = "num", .html_word_heading = true},
     [BLOCK] = {.key = "block", .header = "block", .gap = 1, .in = PEOPLE, .get = get_block,
-               .html_class = "num"},
+               .html_class = "num", .html_word_heading = true},
     [PAGE_PEAK] = {.key = "percent_of_peak", .html = "% peak", .format = GP_NUMBER_FIXED1,
                    .in = GP_IN_HTML, .get = get_peak_of_device},
     [JSON_NX] = {.key = "nx", .format = GP_NUMBER_COUNT, .in = JSON, .get = get_json_nx,
@@ -291,6 +332,9 @@ static const gp_part_column columns[] = {
                   .in = JSON, .get = get_sm_clock},
     [DRAM_CLOCK] = {.key = "dram_clock_ghz", .unit = "GHz", .format = GP_NUMBER_FIXED2,
                     .in = JSON, .get = get_dram_clock},
+    [PAGE_CHECK] = {.key = "check", .in = GP_IN_HTML, .get = get_page_check},
+    [PAGE_SOURCE] = {.key = "source", .html = "file", .in = GP_IN_HTML, .get = get_page_source,
+                     .when = when_sources_differ},
 };
 
 const gp_part gp_results_part = {
@@ -298,8 +342,8 @@ const gp_part gp_results_part = {
     .n_key = 1, .row_size = sizeof(gp_result_row), .json_keyed_by = -1,
     .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(LABEL, GRID, BLOCK, MEDIAN, NOISE, GBPS, PEAK,
                                              CHECK),
-              [GP_VIEW_HTML] = GP_PART_ORDER(PARAMS, GRID, BLOCK, MEDIAN, NOISE, GBPS,
-                                             PAGE_PEAK),
+              [GP_VIEW_HTML] = GP_PART_ORDER(VARIANT, PARAMS, GRID, BLOCK, MEDIAN, NOISE,
+                                             GBPS, PAGE_PEAK, PAGE_CHECK, PAGE_SOURCE),
               [GP_VIEW_JSON] = GP_PART_ORDER(FAMILY, VARIANT, TYPE,            /* the result */
                                              N, JSON_NX, JSON_NY,              /* size */
                                              SHARED, KERNELS,                  /* launch */
@@ -309,4 +353,5 @@ const gp_part gp_results_part = {
                                              STATUS, EXACT, EXPECTED, GOT,     /* check */
                                              TOLERANCE, MISMATCHES, DETAIL, AFTER_PROFILE,
                                              PASSES, SM_CLOCK, DRAM_CLOCK)},   /* profile */
+    .html_row_class = page_row_class,
 };

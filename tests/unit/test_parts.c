@@ -242,6 +242,14 @@ static void test_result_places(void)
              strcmp(t->columns[json[places[i].at - 1]].key, places[i].before) == 0;
     tap_ok(ok, "results: JSON's size, launch, timing, bytes, check and profile begin at "
                "their places");
+    static const gp_report one_file;
+    size_t html[GP_PART_MAX_COLUMNS];
+    const size_t n_html = gp_part_columns(t, GP_VIEW_HTML,
+                                          &(gp_results_context){.r = &one_file}, html);
+    const size_t l = GP_RESULT_HTML_LAUNCH_CELLS;
+    tap_ok(l < n_html && strcmp(t->columns[html[l - 1]].key, "median_ms") == 0 &&
+               strcmp(t->columns[html[l]].key, "noise_pct") == 0,
+           "results: the page's row of a launch has the cells to its time");
 }
 
 /* A worded number (a kernel's metric: gp_metric_stats_part) shows its word in text ("n/a",
@@ -300,8 +308,67 @@ static void test_catalogue_places(void)
     }
 }
 
+/* ---- what the page's cells may say besides a value ---------------------------------------- */
+
+typedef struct {
+    const char *name, *summary, *way, *note;
+    size_t note_number;
+    bool failed;
+} page_row;
+
+GP_PART_GETTER(get_page_name, page_row, void,
+               ((gp_cell){.text = r->name, .tag = "#2 ", .title = r->summary}))
+GP_PART_TEXT_GETTER(get_page_count, page_row, void, "3/4")
+GP_PART_TEXT_GETTER(get_page_shape, page_row, void, "32x8")
+GP_PART_GETTER(get_page_way, page_row, void,
+               ((gp_cell){.text = r->way, .title = r->note, .footnote = r->note_number}))
+
+static const char *page_row_class(const void *row, const void *ctx)
+{
+    (void)ctx;
+    return ((const page_row *)row)->failed ? "failed" : NULL;
+}
+
+static const gp_part_column page_columns[] = {
+    {.key = "name", .in = GP_IN_HTML, .get = get_page_name, .html_class = "kernel"},
+    {.key = "ranks", .in = GP_IN_HTML, .get = get_page_count, .html_class = "num"},
+    {.key = "grid", .in = GP_IN_HTML, .get = get_page_shape, .html_class = "num",
+     .html_word_heading = true},
+    {.key = "way", .in = GP_IN_HTML, .get = get_page_way},
+};
+
+static int write_page(FILE *f, const void *arg)
+{
+    static const page_row rows[] = {
+        {"reduce", "sums <pairs>", "shadow", "ran alone", 1, true},
+        {"scan", NULL, "timed", NULL, 0, false},
+    };
+    gp_part part = GP_PART_DECLARE("page", page_columns, 1, page_row, -1);
+    part.html_row_class = page_row_class;
+    gp_part_html(f, &part, rows, 2, arg, "page");
+    return GP_OK;
+}
+
+static void test_html_cells(void)
+{
+    char *html = tap_capture(write_page, NULL);
+    tap_ok(html && strstr(html, "<tr class=\"failed\"><td class=\"kernel\" title=\"sums "
+                                "&lt;pairs&gt;\">#2 reduce</td>") &&
+               strstr(html, "<tr><td class=\"kernel\">#2 scan</td>"),
+           "HTML: a row's class (none where its getter says NULL), a word's title on hover "
+           "(none where NULL), a name's tag before it");
+    tap_ok(html && strstr(html, "<th class=\"num\">ranks</th><th>grid</th>") &&
+               strstr(html, "<td class=\"num\">3/4</td><td class=\"num\">32x8</td>"),
+           "HTML: words of a number's class, under a number's heading or a word's");
+    tap_ok(html && strstr(html, "<td title=\"ran alone\">shadow <sup>[1]</sup></td>") &&
+               strstr(html, "<td>timed</td>"),
+           "HTML: a word's note on hover and its number after it");
+    free(html);
+}
+
 void test_parts(void)
 {
+    test_html_cells();
     test_declarations();
     test_launch_places();
     test_result_places();
