@@ -8,6 +8,7 @@
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_activities.h"
@@ -15,7 +16,6 @@
 #include "render/html_names.h"
 #include "render/html_page.h"
 #include "render/html_source.h"
-#include "render/kernel_rows.h"
 #include "render/part.h"
 #include "render/svg.h"
 

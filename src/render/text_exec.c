@@ -14,7 +14,6 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/kernel_rows.h"
 #include "render/part.h"
 #include "render/text_activities.h"
 #include "render/text_exec_lines.h"

@@ -4,9 +4,13 @@
  * variant of gp_exec_summarize. */
 #include "gpuprof/report_parts.h"
 
+#include "gpuprof/exec_graph.h"
+#include "gpuprof/status.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const gp_exec_kernel *kernel_of(const void *row)
 {
@@ -143,3 +147,20 @@ const gp_part gp_kernels_part = {
                                              PROFILED, TIMED, TOTAL, ESTIMATED, AVERAGE, MIN,
                                              MAX, PERCENT)},
 };
+
+/* ---- the context of the views ------------------------------------------------------- */
+
+int gp_kernel_rows_init(gp_kernel_rows *kr, const gp_report *r, const gp_exec_kernel *k,
+                        size_t nk, const gp_kernel_labels *kl)
+{
+    GP_TRY(gp_exec_graph_cells(&r->exec, k, nk, &kr->graph));
+    kr->ctx = (gp_kernels_context){r, k, kl, (const char *const *)kr->graph,
+                                   gp_exec_any_estimated(k, nk)};
+    return GP_OK;
+}
+
+void gp_kernel_rows_free(gp_kernel_rows *kr)
+{
+    free(kr->graph);
+    kr->graph = NULL;
+}
