@@ -346,15 +346,14 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
 
 /* A row of a part under the kernels' header: each of its CSV columns in the kernels' column
  * of its key, the others empty; the program in source. */
-#define KERNEL_CSV_COLUMNS 24
 static void write_part_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
                            const void *part_row, const char *program)
 {
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(&gp_kernels_part, GP_VIEW_CSV, NULL, cols);
-    const char *text[KERNEL_CSV_COLUMNS];
-    char buf[KERNEL_CSV_COLUMNS][GP_PART_CELL_LEN], number[KERNEL_CSV_COLUMNS][64];
-    for (size_t k = 0; k < n && k < KERNEL_CSV_COLUMNS; k++) {
+    const char *text[GP_PART_MAX_COLUMNS];
+    char buf[GP_PART_MAX_COLUMNS][GP_PART_CELL_LEN], number[GP_PART_MAX_COLUMNS][64];
+    for (size_t k = 0; k < n; k++) {
         const char *key = gp_kernels_part.columns[cols[k]].key;
         text[k] = strcmp(key, "source") == 0
                       ? program
