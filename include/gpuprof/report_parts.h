@@ -43,13 +43,18 @@ typedef struct {
     const char *const *graph_nodes;  /* per kernel, the graph nodes it ran as (people's
                                         views); NULL: no kernel ran in a graph */
     bool estimated;                  /* some kernel's total is estimated: a timed column */
+    const char *program;             /* CSV's source: the program the rows' launches ran in */
 } gp_kernels_context;
 
 /* A row per kernel and variant: its share of the kernels' time, total, calls, timed and
  * profiled launches, passes (rotated), graph nodes, average, least and most time, and its
- * label; JSON adds its full name, number, variant and code. Derived whenever a report is
- * written, never read back. */
+ * label; JSON adds its full name, number, variant and code. CSV (exec's row per kernel of a
+ * program): kind, source, kernel, calls, profiled, time_percent, total_ms, avg_ms, min_ms,
+ * max_ms, the copies' host_memory, bytes, gbps and count (empty), then after the metrics'
+ * stats (at place GP_KERNELS_CSV_METRICS_AT of its order) timed, total_estimated, kernel_id,
+ * row and variant. Derived whenever a report is written, never read back. */
 extern const gp_part gp_kernels_part;
+enum { GP_KERNELS_CSV_METRICS_AT = 14 };
 
 /* The summary's context as the views need it: the graph nodes each kernel ran as, written for
  * people (gpuprof/exec_graph.h), and whether some total is estimated. */

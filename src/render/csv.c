@@ -52,35 +52,6 @@ static size_t add_metric_keys(const char **keys, size_t n, const gp_metric_value
     return n;
 }
 
-/* One row's own cells: text that points into the report, or a number written beside. */
-#define MAX_CELLS 24
-#define CELL_LEN 48
-typedef struct {
-    const char *text[MAX_CELLS];
-    char scratch[MAX_CELLS][CELL_LEN];
-} row_cells;
-
-static void set_u64(row_cells *c, size_t i, unsigned long long v)
-{
-    snprintf(c->scratch[i], CELL_LEN, "%llu", v);
-    c->text[i] = c->scratch[i];
-}
-
-/* A variant's number; empty for a kernel of one code (variant 0). */
-static void set_variant(row_cells *c, size_t i, unsigned variant)
-{
-    if (variant)
-        set_u64(c, i, variant);
-    else
-        c->text[i] = "";
-}
-
-static void set_number(row_cells *c, size_t i, double v)
-{
-    gp_csv_number(c->scratch[i], CELL_LEN, v);
-    c->text[i] = c->scratch[i];
-}
-
 /* The metric keys outside the catalogue (PerfWorks counters named in --metrics, or metrics
  * of another gpuprof version): a column each after the catalogue's, in order of appearance.
  * Each key is looked at once (an exec report may hold a million launches). */
@@ -295,47 +266,21 @@ int gp_csv_compare(FILE *out, const gp_comparison *c, const gp_render_options *o
 
 /* ---- gpuprof exec: a row per kernel of each program, or per launch --------------------- */
 
-/* A launch's cells are its part's (gp_launch_part), the metrics between. A kernel's own
- * cells: kind (kernel; copies and memsets may join), the program, its calls and their times;
- * then the cells only copies, memsets and unified-memory counters fill (their parts' CSV
- * columns), empty on a kernel's row. */
-enum {
-    K_KIND, K_SOURCE, K_KERNEL, K_CALLS, K_PROFILED, K_TIME_PERCENT,
-    K_TOTAL, K_AVERAGE, K_MIN, K_MAX, K_HOST_MEMORY, K_BYTES, K_GBPS, K_EVENTS,
-    K_TIMED, K_ESTIMATED,  /* after every metric: added with estimated totals, they move no
-                              column; empty on the other activities' rows */
-    K_KERNEL_ID,           /* the kernel's number, #N of the other views; empty on the others */
-    K_ROW,                 /* total, or by_host_memory: a copy row's share of its kind's row */
-    K_VARIANT,             /* the variant of a kernel that ran several codes; else empty */
-    K_COUNT
-};
-_Static_assert(K_COUNT <= MAX_CELLS,
-              "a row's own cells fit row_cells");
-static const char *const kernel_columns[K_COUNT] = {
-    [K_KIND] = "kind", [K_SOURCE] = "source", [K_KERNEL] = "kernel",
-    [K_CALLS] = "calls", [K_PROFILED] = "profiled", [K_TIME_PERCENT] = "time_percent",
-    [K_TOTAL] = "total_ms", [K_AVERAGE] = "avg_ms", [K_MIN] = "min_ms", [K_MAX] = "max_ms",
-    [K_HOST_MEMORY] = "host_memory", [K_BYTES] = "bytes", [K_GBPS] = "gbps", [K_EVENTS] = "count",
-    [K_TIMED] = "timed", [K_ESTIMATED] = "total_estimated", [K_KERNEL_ID] = "kernel_id",
-    [K_ROW] = "row", [K_VARIANT] = "variant",
-};
-
-/* The columns of exec's rows: per launch its own cells and a value per metric; per kernel
- * its own cells and each metric's minimum, average and maximum over its profiled launches.
- * Then any metric outside the catalogue (PerfWorks counters named in --metrics). */
+/* The columns of exec's rows: a launch's part's or a kernel's, and between them a value per
+ * metric (per kernel: each metric's minimum, average and maximum over its profiled launches),
+ * then any metric outside the catalogue (PerfWorks counters named in --metrics). The kernels'
+ * columns are also the copies', memsets' and unified memory's. */
 static int exec_layout(gp_csv_layout *l, bool per_launch, const gp_exec_info *e)
 {
+    const gp_part *t = per_launch ? &gp_launch_part : &gp_kernels_part;
+    const size_t at = per_launch ? GP_LAUNCH_CSV_METRICS_AT : GP_KERNELS_CSV_METRICS_AT;
     l->stats = !per_launch;
-    GP_TRY(per_launch ? gp_part_csv_layout_from(l, &gp_launch_part, NULL, 0,
-                                                GP_LAUNCH_CSV_METRICS_AT)
-                      : gp_csv_layout_fixed(l, kernel_columns, K_TIMED));
+    GP_TRY(gp_part_csv_layout_from(l, t, NULL, 0, at));
     GP_TRY(gp_csv_layout_catalogue(l));
     if (e && e->n_launches)
         GP_TRY(add_other_metrics_of(l, &e->launches[0].metrics, e->n_launches,
                                     sizeof e->launches[0]));
-    return per_launch ? gp_part_csv_layout_from(l, &gp_launch_part, NULL,
-                                                GP_LAUNCH_CSV_METRICS_AT, SIZE_MAX)
-                      : gp_csv_layout_fixed_from(l, kernel_columns, K_TIMED, K_COUNT);
+    return gp_part_csv_layout_from(l, t, NULL, at, SIZE_MAX);
 }
 
 /* The programs the rows came from: the report's own, or each source's of a merged report
@@ -381,27 +326,6 @@ static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r
     }
 }
 
-static void kernel_cells(const gp_exec_kernel *k, const char *program,
-                         const gp_kernel_labels *kl, row_cells *c)
-{
-    c->text[K_KIND] = "kernel";
-    c->text[K_SOURCE] = program;
-    c->text[K_KERNEL] = k->kernel;
-    set_u64(c, K_CALLS, k->calls);
-    set_u64(c, K_PROFILED, k->profiled);
-    set_number(c, K_TIME_PERCENT, k->time_percent);
-    set_number(c, K_TOTAL, k->total_ms);
-    set_number(c, K_AVERAGE, k->average_ms);
-    set_number(c, K_MIN, k->min_ms);
-    set_number(c, K_MAX, k->max_ms);
-    c->text[K_HOST_MEMORY] = c->text[K_BYTES] = c->text[K_GBPS] = c->text[K_EVENTS] = "";
-    set_u64(c, K_TIMED, k->timed);
-    c->text[K_ESTIMATED] = k->total_estimated ? "1" : "0";
-    set_u64(c, K_KERNEL_ID, gp_kernel_labels_number(kl, k->kernel, k->variant));
-    c->text[K_ROW] = GP_ACTIVITY_ROW_TOTAL;
-    set_variant(c, K_VARIANT, k->variant);
-}
-
 /* One program's kernels, the most time first: summarized over its own launches. */
 static int write_program_kernels(FILE *out, const gp_csv_layout *l, const programs *p,
                                  size_t program, const gp_exec_info *own,
@@ -412,12 +336,10 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
     gp_exec_kernel *k = NULL;
     size_t nk = 0;
     GP_TRY(gp_exec_summarize(own, &k, &nk));
-    for (size_t i = 0; i < nk; i++) {
-        row_cells cells;
-        kernel_cells(&k[i], p->text[program], kl, &cells);
-        const gp_csv_row row = {.fixed = cells.text, .kernel = &k[i]};
-        gp_csv_layout_row(out, l, &row);
-    }
+    const gp_kernels_context ctx = {.kernels = k, .labels = kl, .program = p->text[program]};
+    for (size_t i = 0; i < nk; i++)
+        gp_part_csv_layout_row_with(out, l, &gp_kernels_part, &k[i], &ctx,
+                                    &(gp_csv_row){.kernel = &k[i]});
     gp_exec_summary_free(k, nk);
     return GP_OK;
 }
@@ -427,13 +349,17 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
 static void write_part_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
                            const void *part_row, const char *program)
 {
-    const char *text[K_COUNT];
-    char buf[K_COUNT][GP_PART_CELL_LEN], number[K_COUNT][64];
-    for (size_t k = 0; k < K_COUNT; k++) {
-        text[k] = gp_part_csv_cell(t, kernel_columns[k], part_row, NULL, buf[k], &number[k]);
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(&gp_kernels_part, GP_VIEW_CSV, NULL, cols);
+    const char *text[GP_PART_MAX_COLUMNS];
+    char buf[GP_PART_MAX_COLUMNS][GP_PART_CELL_LEN], number[GP_PART_MAX_COLUMNS][64];
+    for (size_t k = 0; k < n; k++) {
+        const char *key = gp_kernels_part.columns[cols[k]].key;
+        text[k] = strcmp(key, "source") == 0
+                      ? program
+                      : gp_part_csv_cell(t, key, part_row, NULL, buf[k], &number[k]);
         text[k] = text[k] ? text[k] : "";
     }
-    text[K_SOURCE] = program;
     gp_csv_layout_row(out, l, &(gp_csv_row){.fixed = text});
 }
 

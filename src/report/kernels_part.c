@@ -1,7 +1,8 @@
 /* An exec report's kernel summary as a part (gpuprof/report_parts.h): text's table (most time
- * first), the page's kernel table (before its metric columns and the kernel's own cell) and
- * JSON's `kernels` (before each kernel's passes and metrics), one row per kernel and
- * variant of gp_exec_summarize. */
+ * first), the page's kernel table (before its metric columns and the kernel's own cell),
+ * JSON's `kernels` (before each kernel's passes and metrics) and exec's CSV row per kernel of
+ * a program (its metrics' stats between its columns), one row per kernel and variant of
+ * gp_exec_summarize. */
 #include "gpuprof/report_parts.h"
 
 #include "gpuprof/exec_graph.h"
@@ -48,6 +49,15 @@ GP_PART_NUMBER_GETTER(get_number, gp_exec_kernel, gp_kernels_context, number_of(
 GP_PART_TEXT_GETTER(get_graph_nodes, gp_exec_kernel, gp_kernels_context,
                     c->graph_nodes[number_of(r, c) - 1])
 GP_PART_TEXT_GETTER(get_kernel, gp_exec_kernel, void, r->kernel)
+GP_PART_TEXT_GETTER(get_kind, void, void, "kernel")
+GP_PART_TEXT_GETTER(get_program, void, gp_kernels_context, c->program)
+/* CSV's columns of copies, memsets and unified memory (their rows share the kernels'
+ * header): empty on a kernel's row. */
+GP_PART_TEXT_GETTER(get_empty, void, void, "")
+GP_PART_TEXT_GETTER(get_row, void, void, GP_ACTIVITY_ROW_TOTAL)
+/* Its #N by name and variant: CSV's rows are a program's own summary, not the context's. */
+GP_PART_NUMBER_GETTER(get_kernel_id, gp_exec_kernel, gp_kernels_context,
+                      gp_kernel_labels_number(c->labels, r->kernel, r->variant))
 
 /* A code as a string of its decimal digits (a JSON number is exact only below 2^53). */
 static gp_cell get_code(const void *row, const void *ctx, char *buf, size_t len)
@@ -94,24 +104,26 @@ static bool when_graph(const void *ctx)
 
 enum {
     PERCENT, TOTAL, CALLS, TIMED, PROFILED, PASSES, GRAPH, AVERAGE, MIN, MAX, LABEL,
-    KERNEL, NUMBER, VARIANT, VARIANTS, CODE, ESTIMATED
+    KERNEL, NUMBER, VARIANT, VARIANTS, CODE, ESTIMATED,
+    KIND, PROGRAM, AVERAGE_CSV, HOST_MEMORY, BYTES, GBPS, EVENTS, KERNEL_ID, ROW
 };
 
 #define PEOPLE (GP_IN_TEXT | GP_IN_HTML)
+#define CSV_JSON (GP_IN_CSV | GP_IN_JSON)
 
 /* In text's order; the page and JSON have theirs (below). */
 static const gp_part_column columns[] = {
     [PERCENT] = {.key = "time_percent", .header = "%kernels", .html = "% of kernel time",
-                 .format = GP_NUMBER_PERCENT1, .in = PEOPLE | GP_IN_JSON, .get = get_percent,
+                 .format = GP_NUMBER_PERCENT1, .in = GP_IN_ALL, .get = get_percent,
                  .legend = "each kernel's share of the time of all kernels"},
     [TOTAL] = {.key = "total_ms", .header = "time", .unit = "ms", .format = GP_NUMBER_MS,
-               .gap = 1, .in = PEOPLE | GP_IN_JSON, .get = get_total},
-    [CALLS] = {.key = "calls", .header = "calls", .format = GP_NUMBER_WHOLE, .gap = 1,
-               .in = PEOPLE | GP_IN_JSON, .get = get_calls},
-    [TIMED] = {.key = "timed", .header = "timed", .format = GP_NUMBER_WHOLE, .gap = 1,
-               .in = PEOPLE | GP_IN_JSON, .get = get_timed, .when = when_estimated},
-    [PROFILED] = {.key = "profiled", .header = "profiled", .format = GP_NUMBER_WHOLE, .gap = 1,
-                  .in = PEOPLE | GP_IN_JSON, .get = get_profiled},
+               .gap = 1, .in = GP_IN_ALL, .get = get_total},
+    [CALLS] = {.key = "calls", .header = "calls", .format = GP_NUMBER_COUNT, .gap = 1,
+               .in = GP_IN_ALL, .get = get_calls},
+    [TIMED] = {.key = "timed", .header = "timed", .format = GP_NUMBER_COUNT, .gap = 1,
+               .in = GP_IN_ALL, .get = get_timed, .when = when_estimated},
+    [PROFILED] = {.key = "profiled", .header = "profiled", .format = GP_NUMBER_COUNT, .gap = 1,
+                  .in = GP_IN_ALL, .get = get_profiled},
     [PASSES] = {.key = "passes", .header = "passes", .gap = 1, .in = PEOPLE,
                 .get = get_passes, .when = when_rotated, .html_class = "num passes"},
     [GRAPH] = {.key = "graph_nodes", .header = "graph nodes", .html = "graph nodes",
@@ -121,21 +133,35 @@ static const gp_part_column columns[] = {
                  .format = GP_NUMBER_MS, .gap = 1, .in = PEOPLE | GP_IN_JSON,
                  .get = get_average},
     [MIN] = {.key = "min_ms", .header = "min", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
-             .in = PEOPLE | GP_IN_JSON, .get = get_min},
+             .in = GP_IN_ALL, .get = get_min},
     [MAX] = {.key = "max_ms", .header = "max", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
-             .in = PEOPLE | GP_IN_JSON, .get = get_max},
+             .in = GP_IN_ALL, .get = get_max},
     [LABEL] = {.key = "label", .header = "kernel", .align = GP_ALIGN_NAME, .gap = 2,
                .in = GP_IN_TEXT, .get = get_label},
-    [KERNEL] = {.key = "kernel", .in = GP_IN_JSON, .get = get_kernel},
+    [KERNEL] = {.key = "kernel", .in = CSV_JSON, .get = get_kernel},
     [NUMBER] = {.key = "number", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
                 .get = get_number},
-    [VARIANT] = {.key = "variant", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
+    [VARIANT] = {.key = "variant", .format = GP_NUMBER_WHOLE, .in = CSV_JSON,
                  .get = get_variant},
     [VARIANTS] = {.key = "variants", .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON,
                   .get = get_variants},
     [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code},
-    [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_FLAG, .in = GP_IN_JSON,
+    [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_FLAG, .in = CSV_JSON,
                    .get = get_estimated},
+    [KIND] = {.key = "kind", .in = GP_IN_CSV, .get = get_kind,
+              .legend = "kernel; copies, memsets and unified memory join under its header"},
+    [PROGRAM] = {.key = "source", .in = GP_IN_CSV, .get = get_program,
+                 .legend = "the program's command line"},
+    [AVERAGE_CSV] = {.key = "avg_ms", .format = GP_NUMBER_MS, .in = GP_IN_CSV,
+                     .get = get_average},
+    [HOST_MEMORY] = {.key = "host_memory", .in = GP_IN_CSV, .get = get_empty},
+    [BYTES] = {.key = "bytes", .in = GP_IN_CSV, .get = get_empty},
+    [GBPS] = {.key = "gbps", .in = GP_IN_CSV, .get = get_empty},
+    [EVENTS] = {.key = "count", .in = GP_IN_CSV, .get = get_empty},
+    [KERNEL_ID] = {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV,
+                   .get = get_kernel_id, .legend = "the kernel's #N of the other views"},
+    [ROW] = {.key = "row", .in = GP_IN_CSV, .get = get_row,
+             .legend = "total; by_host_memory: a copy row's share of its kind's row"},
 };
 
 const gp_part gp_kernels_part = {
@@ -143,6 +169,12 @@ const gp_part gp_kernels_part = {
     .row_size = sizeof(gp_exec_kernel), .json_keyed_by = -1,
     .order = {[GP_VIEW_HTML] = GP_PART_ORDER(CALLS, TIMED, PROFILED, PASSES, PERCENT, TOTAL,
                                              AVERAGE, MIN, MAX, GRAPH),
+              /* the metrics' stats after count, at GP_KERNELS_CSV_METRICS_AT; timed and the
+                 later columns were added after them, so that no column moves */
+              [GP_VIEW_CSV] = GP_PART_ORDER(KIND, PROGRAM, KERNEL, CALLS, PROFILED, PERCENT,
+                                            TOTAL, AVERAGE_CSV, MIN, MAX, HOST_MEMORY, BYTES,
+                                            GBPS, EVENTS, TIMED, ESTIMATED, KERNEL_ID, ROW,
+                                            VARIANT),
               [GP_VIEW_JSON] = GP_PART_ORDER(KERNEL, NUMBER, VARIANT, VARIANTS, CODE, CALLS,
                                              PROFILED, TIMED, TOTAL, ESTIMATED, AVERAGE, MIN,
                                              MAX, PERCENT)},
@@ -154,8 +186,9 @@ int gp_kernel_rows_init(gp_kernel_rows *kr, const gp_report *r, const gp_exec_ke
                         size_t nk, const gp_kernel_labels *kl)
 {
     GP_TRY(gp_exec_graph_cells(&r->exec, k, nk, &kr->graph));
-    kr->ctx = (gp_kernels_context){r, k, kl, (const char *const *)kr->graph,
-                                   gp_exec_any_estimated(k, nk)};
+    kr->ctx = (gp_kernels_context){.r = r, .kernels = k, .labels = kl,
+                                   .graph_nodes = (const char *const *)kr->graph,
+                                   .estimated = gp_exec_any_estimated(k, nk)};
     return GP_OK;
 }
 
