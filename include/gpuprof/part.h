@@ -3,7 +3,7 @@
  * renderer per format prints any such table (src/render/part.c: text and Markdown, CSV,
  * HTML, JSON) and one loader reads its JSON back (src/report/part.c). A part is then
  * its rows and its declaration; what is not a table (headings, notes, warnings) stays a small
- * function beside it. The parts' declarations: gpuprof/report_tables.h. */
+ * function beside it. The parts' declarations: gpuprof/report_parts.h. */
 #ifndef GPUPROF_PART_H
 #define GPUPROF_PART_H
 
@@ -17,13 +17,13 @@
  * "%.10g" and JSON a number, whatever the format (but a flag's, an absent cell's and a
  * count's, below); an unknown number (NAN) is "-" for people, empty in CSV and null in JSON. */
 typedef enum {
-    GP_NUMBER_COLUMN = 0,   /* a cell's: the column's format */
-    GP_NUMBER_WHOLE,        /* "12345" */
-    GP_NUMBER_MS,           /* text "850ns", "3.80us", "12.35ms"; HTML "%.4f" */
-    GP_NUMBER_BYTES,        /* text "4.19MB" (decimal); HTML the whole number */
-    GP_NUMBER_FIXED1,       /* "12.3" */
-    GP_NUMBER_FIXED2,       /* "12.35" */
-    GP_NUMBER_PERCENT2,     /* text "12.34%"; HTML "12.34" */
+    GP_NUMBER_COLUMN = 0,       /* a cell's: the column's format */
+    GP_NUMBER_WHOLE,            /* "12345" */
+    GP_NUMBER_MS,               /* text "850ns", "3.80us", "12.35ms"; HTML "%.4f" */
+    GP_NUMBER_BYTES,            /* text "4.19MB" (decimal); HTML the whole number */
+    GP_NUMBER_FIXED1,           /* "12.3" */
+    GP_NUMBER_FIXED2,           /* "12.35" */
+    GP_NUMBER_PERCENT2,         /* text "12.34%"; HTML "12.34" */
     GP_NUMBER_PERCENT1,         /* text "12.3%"; HTML "12.3" */
     GP_NUMBER_SIGNED_PERCENT1,  /* against a reference: text "+12.3%"; HTML "+12.3" */
     GP_NUMBER_RATIO2,           /* text "1.52x"; HTML "1.52" */
