@@ -7,7 +7,7 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "render/html_names.h"
+#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -158,7 +158,7 @@ static void append_key(char *buf, size_t len, const gp_compare_key *k, bool shor
                       strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
     char value[GP_COMPARE_VALUE_LEN];
     if (short_kernel && strcmp(k->name, "kernel") == 0)
-        gp_html_short_kernel_name(k->value, value, sizeof value);
+        gp_kernel_short_name(k->value, value, sizeof value);
     else
         snprintf(value, sizeof value, "%s", k->value);
     gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
@@ -229,7 +229,7 @@ static int labels_apart(compare_rows *cr)
     }
     for (size_t i = 0; i < cr->n; i++)
         fulls[i] = cr->fulls[i];
-    gp_html_tell_apart(cr->labels[0], GP_COMPARE_LABEL_LEN, GP_COMPARE_LABEL_LEN, fulls, cr->n);
+    gp_kernel_short_names_apart(cr->labels[0], GP_COMPARE_LABEL_LEN, GP_COMPARE_LABEL_LEN, fulls, cr->n);
     free(fulls);
     return GP_OK;
 }

@@ -1,7 +1,7 @@
 /* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
  * per kernel, each kernel's DRAM bandwidth against the GPU's peak, the memory-access metrics
  * of the kernels that took most, the per-kernel table, --source's lines (html_source.c).
- * Kernels are labelled by their short names (render/html_names.h), the full name on hover and
+ * Kernels are labelled by their short names (gpuprof/short_names.h), the full name on hover and
  * in the table. */
 #include "render/html.h"
 
@@ -13,7 +13,7 @@
 #include "render/cells.h"
 #include "render/html_activities.h"
 #include "render/html_graph.h"
-#include "render/html_names.h"
+#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/html_source.h"
 #include "render/part.h"
@@ -61,7 +61,7 @@ static int exec_averages(exec_view *v)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     gp_metric_value *next = v->values;
     for (size_t i = 0; i < v->nk; i++) {
-        gp_html_short_kernel_name(v->k[i].kernel, v->short_names[i], SHORT_LEN);
+        gp_kernel_short_name(v->k[i].kernel, v->short_names[i], SHORT_LEN);
         v->avg[i] = (gp_metric_set){NULL, 0, next, v->k[i].n_metrics};
         for (size_t m = 0; m < v->k[i].n_metrics; m++)
             *next++ = v->k[i].metrics[m].average;

@@ -11,7 +11,7 @@
 #include "gpuprof/ranks.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
-#include "render/html_names.h"
+#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -320,7 +320,7 @@ static int short_names(ranks_page *p)
         if (k->variants)
             snprintf(variant, sizeof variant, " [variant %u of %u]", k->variant, k->variants);
         /* a variant's name shorter by what it adds, so that it is not cut */
-        gp_html_short_kernel_name(k->kernel, name, sizeof name - strlen(variant));
+        gp_kernel_short_name(k->kernel, name, sizeof name - strlen(variant));
         snprintf(p->short_names[i], SHORT_LEN, "#%zu %s%s", i + 1, name, variant);
     }
     return GP_OK;

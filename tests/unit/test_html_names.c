@@ -1,15 +1,15 @@
-/* The HTML pages' short kernel names (render/html_names.c): real demangled names of cuSPARSE,
+/* The HTML pages' short kernel names (report/short_names.c): real demangled names of cuSPARSE,
  * cub and the test programs, and names it must keep whole. */
 #include "tap.h"
 
-#include "render/html_names.h"
+#include "gpuprof/short_names.h"
 
 #include <string.h>
 
 static void short_is(const char *full, const char *want)
 {
     char got[256];
-    gp_html_short_kernel_name(full, got, sizeof got);
+    gp_kernel_short_name(full, got, sizeof got);
     tap_str_eq(got, want, full);
 }
 
@@ -30,12 +30,12 @@ void test_html_names(void)
     short_is("", "");
     short_is("<script>alert('x')</script> & \"q\"", "<script>alert('x')</script> & \"q\"");
     char small[8];
-    gp_html_short_kernel_name("void averyveryverylongname(int)", small, sizeof small);
+    gp_kernel_short_name("void averyveryverylongname(int)", small, sizeof small);
     tap_ok(strcmp(small, "averyve") == 0, "a short name is cut to the buffer, terminated");
 
     const char *fulls[] = {"f<int>(int)", "g(int)", "f<float>(float)", "f<int>(int)"};
     char labels[4][32] = {"f", "g", "f", "f"};
-    gp_html_tell_apart(labels[0], sizeof labels[0], sizeof labels[0], fulls, 4);
+    gp_kernel_short_names_apart(labels[0], sizeof labels[0], sizeof labels[0], fulls, 4);
     tap_ok(strcmp(labels[0], "f (1)") == 0 && strcmp(labels[1], "g") == 0 &&
                strcmp(labels[2], "f (2)") == 0 && strcmp(labels[3], "f (1)") == 0,
            "labels alike for different names are numbered apart, in order; one name keeps its "

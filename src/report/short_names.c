@@ -1,7 +1,7 @@
-/* Short kernel names for the HTML pages (render/html_names.h). Demangled C++ names nest
+/* Short kernel names, as the HTML pages label kernels (gpuprof/short_names.h). Demangled C++ names nest
  * template arguments and parameter lists that may hold any of ( ) < > themselves, so the
  * name is read with a depth count: only what is at depth 0 is the function's own. */
-#include "render/html_names.h"
+#include "gpuprof/short_names.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -76,7 +76,7 @@ static bool own_name(const char *s, const char *end, char *buf, size_t len)
     return true;
 }
 
-void gp_html_short_kernel_name(const char *full, char *buf, size_t len)
+void gp_kernel_short_name(const char *full, char *buf, size_t len)
 {
     const char *params = parameters(full);
     /* Without parameters (a library call's description), a trailing " [...]" is kept. */
@@ -128,7 +128,7 @@ static size_t number_of(char *labels, size_t stride, const char *const *fulls,
     return most + 1;
 }
 
-void gp_html_tell_apart(char *labels, size_t stride, size_t len, const char *const *fulls,
+void gp_kernel_short_names_apart(char *labels, size_t stride, size_t len, const char *const *fulls,
                         size_t n)
 {
     /* Numbers are decided before any label changes: the comparison is of the originals. */
