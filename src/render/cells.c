@@ -140,14 +140,6 @@ size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bo
     return n;
 }
 
-const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key)
-{
-    for (size_t k = 0; s && k < s->n_metrics; k++)
-        if (strcmp(s->metrics[k].key, key) == 0)
-            return &s->metrics[k];
-    return NULL;
-}
-
 void gp_csv_field(FILE *out, const char *s, bool first)
 {
     if (!first)

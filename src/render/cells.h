@@ -45,8 +45,6 @@ typedef struct {
  * those of the catalogue in its order, then raw PerfWorks names as first met. */
 size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
                              gp_text_metric *cols, size_t max);
-/* A set's metric by key, or NULL. */
-const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key);
 
 /* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
  * by a comma unless it is the first of its line. */
