@@ -380,4 +380,16 @@ typedef struct {
 extern const gp_part gp_metric_def_part;
 enum { GP_METRIC_JSON_INPUTS_AT = 4 };
 
+/* ---- a merged report's inputs (src/report/sources_part.c) --------------------------------- */
+
+/* A merged report's file (gp_report_source, of the report's sources; the context: the
+ * report): the page's table of inputs (#, file, gpuprof, command, device) and JSON's
+ * "sources" (file, tool_version, command, then the view's device and program). Text lists
+ * them as prose lines, its own. Read back by hand (report/load.c), whose messages the tests
+ * hold. */
+extern const gp_part gp_sources_part;
+/* A GPU in words, as the pages describe it: "NVIDIA H100 (sm_90, 132 SMs, peak 3352.3 GB/s,
+ * measured copy 2900.0 GB/s)". */
+void gp_device_describe(char *buf, size_t len, const gp_device_info *d);
+
 #endif

@@ -40,25 +40,6 @@ static void timing_line(FILE *out, const gp_report *r)
     gp_html_dd_text(out, "timing", text);
 }
 
-static void sources_table(FILE *out, const gp_report *r)
-{
-    fputs("<table class=\"sources\"><tr><th>#</th><th>file</th><th>gpuprof</th>"
-          "<th>command</th><th>device</th></tr>\n", out);
-    for (size_t i = 0; i < r->n_sources; i++) {
-        const gp_report_source *s = &r->sources[i];
-        char dev[GP_NAME_LEN + 96] = "no GPU";
-        if (s->has_device)
-            gp_html_describe_device(dev, sizeof dev, &s->device);
-        fprintf(out, "<tr><td>[%zu]</td>", i + 1);
-        gp_html_td_text(out, s->file);
-        gp_html_td_text(out, s->tool_version);
-        gp_html_td_text(out, s->command);
-        gp_html_td_text(out, dev);
-        fputs("</tr>\n", out);
-    }
-    fputs("</table>\n", out);
-}
-
 static void kernel_header(FILE *out, const gp_report *r)
 {
     fputs("<header>\n<h1>gpuprof ", out);
@@ -80,7 +61,7 @@ static void kernel_header(FILE *out, const gp_report *r)
         if (gp_report_sources_differ(r))
             fputs("<p>The files come from different GPUs or gpuprof versions: each result "
                   "says which [file] it is from.</p>\n", out);
-        sources_table(out, r);
+        gp_part_html(out, &gp_sources_part, r->sources, r->n_sources, r, "sources");
     }
     gp_html_warnings(out, r);
     fputs("</header>\n", out);

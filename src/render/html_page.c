@@ -8,6 +8,7 @@
 #include "render/html_page.h"
 
 #include "gpuprof/metrics.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 
@@ -178,11 +179,7 @@ void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const
 
 void gp_html_describe_device(char *buf, size_t len, const gp_device_info *d)
 {
-    char copy[64] = "";
-    if (d->copy_gbps >= 0)
-        snprintf(copy, sizeof copy, ", measured copy %.1f GB/s", d->copy_gbps);
-    snprintf(buf, len, "%s (sm_%d%d, %d SMs, peak %.1f GB/s%s)", d->name, d->cc_major,
-             d->cc_minor, d->multiprocessors, d->peak_gbps, copy);
+    gp_device_describe(buf, len, d);
 }
 
 void gp_html_command_line(FILE *out, char *const *argv, size_t n)

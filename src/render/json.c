@@ -323,10 +323,7 @@ static cJSON *sources_json(const gp_report *r)
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < r->n_sources; i++) {
         const gp_report_source *s = &r->sources[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "file", s->file);
-        cJSON_AddStringToObject(o, "tool_version", s->tool_version);
-        cJSON_AddStringToObject(o, "command", s->command);
+        cJSON *o = gp_part_json_row(&gp_sources_part, s, r);
         add_device(o, s->has_device, &s->device);
         if (s->program) {
             cJSON *program = cJSON_AddArrayToObject(o, "program");
