@@ -122,8 +122,6 @@ void gp_metric_set_free(gp_metric_set *s);
 int gp_metric_set_add_counters(gp_metric_set *s, const gp_counter *counters, size_t n);
 /* A counter's value in a metric set by name; NAN when it is not there. */
 double gp_metric_set_counter(const gp_metric_set *s, const char *name);
-/* A set's metric by key (s NULL: none); NULL when it is not there. */
-const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key);
 
 const gp_metric_def *gp_metric_catalogue(size_t *count);
 const gp_metric_def *gp_find_metric(const char *key);

@@ -358,4 +358,7 @@ int gp_report_merge(gp_report *into, gp_report *part, const char *file);
 /* Whether the merged reports ran on different GPUs (by name) or different gpuprof versions. */
 bool gp_report_sources_differ(const gp_report *r);
 
+/* A metric set's metric by key (s NULL: none); NULL when it is not there. */
+const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key);
+
 #endif

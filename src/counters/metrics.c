@@ -643,14 +643,6 @@ double gp_metric_set_counter(const gp_metric_set *s, const char *name)
     return NAN;
 }
 
-const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key)
-{
-    for (size_t k = 0; s && k < s->n_metrics; k++)
-        if (strcmp(s->metrics[k].key, key) == 0)
-            return &s->metrics[k];
-    return NULL;
-}
-
 static gp_counter *counter_named(gp_metric_set *s, const char *name)
 {
     for (size_t i = 0; i < s->n_counters; i++)

@@ -283,3 +283,11 @@ bool gp_report_has_rank(const gp_report *r)
 {
     return r->is_exec && (r->exec.rank.known || r->ranks);
 }
+
+const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key)
+{
+    for (size_t k = 0; s && k < s->n_metrics; k++)
+        if (strcmp(s->metrics[k].key, key) == 0)
+            return &s->metrics[k];
+    return NULL;
+}
