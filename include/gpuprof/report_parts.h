@@ -326,8 +326,7 @@ int gp_graph_nodes(const gp_exec_info *e, gp_graph_node **out, size_t *n);
 extern const gp_part gp_metric_stats_part;
 
 /* A metric's value as people read it, with the precision its unit deserves: "4.00", "12.5",
- * "43580"; "n/a" when m is NULL or not valid. Every view's metric cells (render/cells.h's
- * gp_text_format_value) and this part's. */
+ * "43580"; "n/a" when m is NULL or not valid. Every view's metric cells and this part's. */
 void gp_metric_value_text(char *buf, size_t len, const gp_metric_value *m);
 /* Whether a metric's values are counts (bytes, conflicts, sectors, ...; a raw PerfWorks
  * .sum counter): written as whole numbers. */

@@ -19,13 +19,6 @@ void gp_text_kernel_name(char *buf, size_t len, const char *kernel, gp_kernel_na
             *c = '?';
 }
 
-/* The report's words for a metric's value (gpuprof/report_parts.h), which its per-metric
- * rows show too. */
-void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m)
-{
-    gp_metric_value_text(buf, len, m);
-}
-
 /* A time in the unit that suits it, as nvprof printed them: "850ns", "3.80us", "1.23ms". */
 void gp_text_format_time(char *buf, size_t len, double ms)
 {

@@ -12,9 +12,6 @@
 
 #define GP_TEXT_MAX_COLUMNS 32
 
-/* "4.00", "12.5", "43580", "n/a" (NULL or not valid): gp_metric_value_text
- * (gpuprof/report_parts.h). */
-void gp_text_format_value(char *buf, size_t len, const gp_metric_value *m);
 /* The one unit rule of every format, for the text's legends: data moved and rates are
  * decimal; memory capacity (a GPU's memory, the memory a program holds) is binary and says
  * so (GiB, MiB). */

@@ -22,9 +22,9 @@ static void compare_side(FILE *out, const char *term, const char *file, const gp
     char text[GP_TEXT_LEN + GP_NAME_LEN + 128];
     char dev[GP_NAME_LEN + 96] = "no GPU recorded";
     if (r->is_exec && r->exec.n_devices)
-        gp_html_describe_device(dev, sizeof dev, &r->exec.devices[0]);
+        gp_device_describe(dev, sizeof dev, &r->exec.devices[0]);
     else if (r->has_device)
-        gp_html_describe_device(dev, sizeof dev, &r->device);
+        gp_device_describe(dev, sizeof dev, &r->device);
     snprintf(text, sizeof text, "%s: gpuprof %s %s on %s", file, r->tool_version, r->command,
              dev);
     gp_html_dd_text(out, term, text);

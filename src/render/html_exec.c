@@ -170,7 +170,7 @@ static void exec_header(FILE *out, const gp_report *r)
     exec_program(out, r);
     for (size_t i = 0; i < e->n_devices; i++) {
         char dev[GP_NAME_LEN + 96], term[32];
-        gp_html_describe_device(dev, sizeof dev, &e->devices[i]);
+        gp_device_describe(dev, sizeof dev, &e->devices[i]);
         snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
         gp_html_dd_text(out, term, dev);
     }

@@ -52,7 +52,7 @@ static void kernel_header(FILE *out, const gp_report *r)
     gp_html_command_line(out, r->command_line, r->command_line_len);
     char dev[GP_NAME_LEN + 96] = "none recorded";
     if (r->has_device)
-        gp_html_describe_device(dev, sizeof dev, &r->device);
+        gp_device_describe(dev, sizeof dev, &r->device);
     gp_html_dd_text(out, r->n_sources ? "device (first file)" : "device", dev);
     timing_line(out, r);
     gp_html_profiler_line(out, &r->profiler, "user replay, caches flushed");

@@ -157,7 +157,7 @@ void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *
 {
     for (size_t i = 0; i < n; i++) {
         char cell[32];
-        gp_text_format_value(cell, sizeof cell, gp_metric_set_value(s, keys[i]));
+        gp_metric_value_text(cell, sizeof cell, gp_metric_set_value(s, keys[i]));
         fprintf(out, "<td class=\"num\">%s</td>", cell);
     }
 }
@@ -176,11 +176,6 @@ void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const
 }
 
 /* ---- the header ---------------------------------------------------------------------------- */
-
-void gp_html_describe_device(char *buf, size_t len, const gp_device_info *d)
-{
-    gp_device_describe(buf, len, d);
-}
 
 void gp_html_command_line(FILE *out, char *const *argv, size_t n)
 {
@@ -291,7 +286,7 @@ void gp_html_metric_bars(gp_svg_row *row, const gp_metric_set *set,
     for (size_t s = 0; s < 2; s++) {
         const gp_metric_value *m = gp_metric_set_value(set, mc->keys[s]);
         row->values[s] = m && m->valid ? m->value : NAN;
-        gp_text_format_value(row->value_text[s], GP_SVG_VALUE_LEN, m);
+        gp_metric_value_text(row->value_text[s], GP_SVG_VALUE_LEN, m);
         if (m && m->valid && strcmp(m->unit, "%") == 0)
             gp_html_appendf(row->value_text[s], GP_SVG_VALUE_LEN, " %%");
     }

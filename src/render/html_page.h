@@ -39,9 +39,8 @@ void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *
 void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const *labels,
                            size_t n);
 
-/* Lines of a header: "H100 (sm_90, 132 SMs, peak 3352.3 GB/s, measured copy …)", the
- * command line, how the metrics were collected, the report's warnings. */
-void gp_html_describe_device(char *buf, size_t len, const gp_device_info *d);
+/* Lines of a header: the command line, how the metrics were collected, the report's
+ * warnings. (A GPU in words: gp_device_describe, gpuprof/report_parts.h.) */
 void gp_html_command_line(FILE *out, char *const *argv, size_t n);
 void gp_html_profiler_line(FILE *out, const gp_profiler_info *p, const char *replay);
 void gp_html_warnings(FILE *out, const gp_report *r);

@@ -172,7 +172,7 @@ static void add_metric_cells(gp_text_table *t, const gp_metric_set *s, const met
     for (size_t i = 0; i < m->n; i++) {
         char cell[48];
         const gp_metric_value *v = gp_metric_set_value(s, m->cols[i].key);
-        gp_text_format_value(cell, sizeof cell, v);
+        gp_metric_value_text(cell, sizeof cell, v);
         if (v && v->note[0]) /* the note itself: --metrics-detail, or the JSON */
             gp_table_cellf(t, "%s*", cell);
         else
@@ -272,7 +272,7 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
                 const gp_metric_value *v = &lr->metrics.metrics[m];
                 const gp_metric_def *def = gp_find_metric(v->key);
                 char cell[32];
-                gp_text_format_value(cell, sizeof cell, v);
+                gp_metric_value_text(cell, sizeof cell, v);
                 gp_table_row(&t);
                 gp_table_cell(&t, v->key);
                 gp_table_cell(&t, cell);

@@ -51,7 +51,7 @@ static void add_metric_value(gp_text_table *t, const gp_metric_value *like, doub
     m.valid = isfinite(v);
     m.value = v;
     char cell[48];
-    gp_text_format_value(cell, sizeof cell, &m);
+    gp_metric_value_text(cell, sizeof cell, &m);
     gp_table_cell(t, m.valid ? cell : "-");
 }
 

@@ -346,7 +346,7 @@ static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_lau
     add_how(t, lt->part.r, l, &lt->notes);
     for (size_t i = 0; i < lt->n; i++) {
         char cell[48];
-        gp_text_format_value(cell, sizeof cell,
+        gp_metric_value_text(cell, sizeof cell,
                              gp_metric_set_value(&l->metrics, lt->cols[i].key));
         gp_table_cell(t, cell);
     }

@@ -5,6 +5,7 @@
 
 #include "gpuprof/render.h"
 #include "gpuprof/report.h"
+#include "gpuprof/report_parts.h"
 #include "render/cells.h"
 #include "render/text_layout.h"
 
@@ -36,7 +37,7 @@ static void check_value(const char *key, const char *unit, double v, const char 
     snprintf(m.key, sizeof m.key, "%s", key);
     snprintf(m.unit, sizeof m.unit, "%s", unit);
     char buf[48];
-    gp_text_format_value(buf, sizeof buf, &m);
+    gp_metric_value_text(buf, sizeof buf, &m);
     tap_str_eq(buf, want, "a metric value as its unit deserves");
 }
 
