@@ -336,6 +336,11 @@ int gp_report_add_results(gp_report *r, size_t n, gp_result **first);
 int gp_result_add_param(gp_result *res, const char *name, double value);
 /* "reduce neighbored int32 n=16777216 block=512x1": what identifies a result, for people. */
 void gp_result_describe(const gp_result *r, char *buf, size_t len);
+/* A launch shape as people read it: "256", "32x8" (two_d: a matrix's, or any y above 1),
+ * "-" for a library call's (CUB's own, not captured: x 0). */
+void gp_dim_text(char *buf, size_t len, gp_dim3 d, bool two_d);
+/* As CSV has it: "256x1x1"; empty for a library call's. */
+void gp_dim_csv(char *buf, size_t len, gp_dim3 d);
 /* The result's parameter by name, or NULL. */
 const gp_param *gp_result_param(const gp_result *r, const char *name);
 

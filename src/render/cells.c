@@ -73,16 +73,6 @@ void gp_text_estimate_note(FILE *out, size_t width)
     gp_text_paragraph(out, "~: " GP_EXEC_ESTIMATE_NOTE, width, 3);
 }
 
-void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d)
-{
-    if (d.x == 0)
-        snprintf(buf, len, "-");
-    else if (two_d || d.y > 1)
-        snprintf(buf, len, "%ux%u", d.x, d.y);
-    else
-        snprintf(buf, len, "%u", d.x);
-}
-
 size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,
                               const char **labels)
 {

@@ -26,8 +26,6 @@ void gp_text_format_bytes(char *buf, size_t len, double bytes);
 void gp_text_format_total(char *buf, size_t len, double ms, bool estimated);
 /* Under a text table with an estimated total: what its "~" means, wrapped to the width. */
 void gp_text_estimate_note(FILE *out, size_t width);
-/* "-" (unknown), "512", "32x16". */
-void gp_text_format_dim(char *buf, size_t len, gp_dim3 d, bool two_d);
 /* The table's metric columns, taken from one metric set: the catalogue's table metrics, or
  * every metric when the user listed them (the HTML tables'). */
 size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,

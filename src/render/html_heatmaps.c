@@ -26,7 +26,7 @@ static bool dim_value(const gp_result *res, const char *dim, char *buf, size_t l
     if (strcmp(dim, "block") == 0) {
         if (!res->block.x)
             return false;
-        gp_text_format_dim(buf, len, res->block, res->nx != 0);
+        gp_dim_text(buf, len, res->block, res->nx != 0);
         return true;
     }
     if (strcmp(dim, "n") == 0) {

@@ -91,7 +91,7 @@ static void result_label(const results_view *v, size_t i, char *buf, size_t len)
             gp_html_appendf(buf, len, " %s=%.10g", res->params[p].name, res->params[p].value);
     if (res->block.x && gp_problem_block_varies(&v->problem[i])) {
         char dim[32];
-        gp_text_format_dim(dim, sizeof dim, res->block, res->nx != 0);
+        gp_dim_text(dim, sizeof dim, res->block, res->nx != 0);
         gp_html_appendf(buf, len, " block=%s", dim);
     }
     if (v->label_sources)

@@ -24,8 +24,7 @@ size_t gp_launch_program(const gp_report *r, const gp_exec_launch *l)
 /* CSV's shape: "256x1x1"; empty for a library call's (CUB's own, not captured). */
 static gp_cell csv_dim(gp_dim3 d, char *buf, size_t len)
 {
-    if (d.x)
-        snprintf(buf, len, "%ux%ux%u", d.x, d.y, d.z);
+    gp_dim_csv(buf, len, d);
     return GP_CELL_TEXT(buf);
 }
 
@@ -33,12 +32,7 @@ static gp_cell csv_dim(gp_dim3 d, char *buf, size_t len)
  * shown), "-" for a library call's. */
 static gp_cell text_dim(gp_dim3 d, char *buf, size_t len)
 {
-    if (!d.x)
-        return GP_CELL_NUMBER(NAN);
-    if (d.y > 1 || d.z > 1)
-        snprintf(buf, len, "%ux%u", d.x, d.y);
-    else
-        snprintf(buf, len, "%u", d.x);
+    gp_dim_text(buf, len, d, d.z > 1);
     return GP_CELL_TEXT(buf);
 }
 

@@ -291,3 +291,21 @@ const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *k
             return &s->metrics[k];
     return NULL;
 }
+
+void gp_dim_text(char *buf, size_t len, gp_dim3 d, bool two_d)
+{
+    if (d.x == 0)
+        snprintf(buf, len, "-");
+    else if (two_d || d.y > 1)
+        snprintf(buf, len, "%ux%u", d.x, d.y);
+    else
+        snprintf(buf, len, "%u", d.x);
+}
+
+void gp_dim_csv(char *buf, size_t len, gp_dim3 d)
+{
+    if (d.x == 0)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, "%ux%ux%u", d.x, d.y, d.z);
+}

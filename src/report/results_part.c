@@ -154,13 +154,7 @@ static gp_dim3 shape_of(const gp_result_row *r, bool grid)
 static gp_cell shown_shape(const void *row, bool grid, char *buf, size_t len)
 {
     const gp_result_row *r = row_of(row);
-    const gp_dim3 d = shape_of(r, grid);
-    if (d.x == 0)
-        snprintf(buf, len, "-");
-    else if (r->result->nx != 0 || d.y > 1)
-        snprintf(buf, len, "%ux%u", d.x, d.y);
-    else
-        snprintf(buf, len, "%u", d.x);
+    gp_dim_text(buf, len, shape_of(r, grid), r->result->nx != 0);
     return GP_CELL_TEXT(buf);
 }
 
@@ -168,9 +162,7 @@ static gp_cell shown_shape(const void *row, bool grid, char *buf, size_t len)
  * measured. */
 static gp_cell csv_shape(const void *row, bool grid, char *buf, size_t len)
 {
-    const gp_dim3 d = shape_of(row_of(row), grid);
-    if (d.x != 0)
-        snprintf(buf, len, "%ux%ux%u", d.x, d.y, d.z);
+    gp_dim_csv(buf, len, shape_of(row_of(row), grid));
     return GP_CELL_TEXT(buf);
 }
 
