@@ -345,11 +345,8 @@ void gp_dim_csv(char *buf, size_t len, gp_dim3 d);
 const gp_param *gp_result_param(const gp_result *r, const char *name);
 
 const char *gp_check_status_name(gp_check_status s);
-bool gp_check_status_from_name(const char *name, gp_check_status *s);
 const char *gp_dtype_name(gp_dtype t);
 bool gp_dtype_from_name(const char *name, gp_dtype *t);
-/* The result's metric by key, or NULL. */
-const gp_metric_value *gp_result_metric(const gp_result *r, const char *key);
 
 /* Read a report written by gp_render_json, from a file ("-": standard input) or from text
  * (`name` labels the messages). On failure *r holds what was read so far: free it. */

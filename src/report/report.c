@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void gp_report_init(gp_report *r)
 {
@@ -245,16 +244,6 @@ const char *gp_check_status_name(gp_check_status s)
     return s <= GP_CHECK_SKIPPED ? check_names[s] : "?";
 }
 
-bool gp_check_status_from_name(const char *name, gp_check_status *s)
-{
-    for (int i = 0; i <= GP_CHECK_SKIPPED; i++)
-        if (strcasecmp(name, check_names[i]) == 0) {
-            *s = (gp_check_status)i;
-            return true;
-        }
-    return false;
-}
-
 const char *gp_dtype_name(gp_dtype t)
 {
     return t == GP_INT32 ? "int32" : "float32";
@@ -269,14 +258,6 @@ bool gp_dtype_from_name(const char *name, gp_dtype *t)
     else
         return false;
     return true;
-}
-
-const gp_metric_value *gp_result_metric(const gp_result *r, const char *key)
-{
-    for (size_t i = 0; i < r->metrics.n_metrics; i++)
-        if (strcmp(r->metrics.metrics[i].key, key) == 0)
-            return &r->metrics.metrics[i];
-    return NULL;
 }
 
 bool gp_report_has_rank(const gp_report *r)
