@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CELL_LEN 512
-
 /* text, HTML: printf's format of a number, or NULL where a function writes it. */
 static const char *const text_formats[GP_NUMBER_FORMATS] = {
     [GP_NUMBER_WHOLE] = "%.0f", [GP_NUMBER_FIXED1] = "%.1f", [GP_NUMBER_FIXED2] = "%.2f",
@@ -67,7 +65,7 @@ void gp_part_text_row(gp_text_table *tt, const gp_part *t, const void *row, cons
     gp_table_row(tt);
     for (size_t i = 0; i < n; i++) {
         const size_t c = cols[i];
-        char buf[CELL_LEN], number[64];
+        char buf[GP_PART_CELL_LEN], number[64];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
         const char *text = cell.text;
         if (!text) {
@@ -119,7 +117,7 @@ void gp_part_csv_header(FILE *out, const gp_part *t, const void *ctx)
 static const char *csv_text(const gp_part *t, size_t c, const void *row, const void *ctx,
                             char *buf, char (*number)[64])
 {
-    const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, CELL_LEN);
+    const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, GP_PART_CELL_LEN);
     if (cell.text && cell.format != GP_NUMBER_WORDED)
         return cell.text;
     if (cell.format == GP_NUMBER_COUNT && isfinite(cell.number))
@@ -134,7 +132,7 @@ void gp_part_csv_cells(FILE *out, const gp_part *t, const void *row, const void 
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t n = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
     for (size_t i = 0; i < n; i++) {
-        char buf[CELL_LEN], number[64];
+        char buf[GP_PART_CELL_LEN], number[64];
         gp_csv_field(out, csv_text(t, cols[i], row, ctx, buf, &number), i == 0);
     }
 }
@@ -144,8 +142,6 @@ void gp_part_csv_row(FILE *out, const gp_part *t, const void *row, const void *c
     gp_part_csv_cells(out, t, row, ctx);
     fputc('\n', out);
 }
-
-_Static_assert(GP_PART_CELL_LEN == CELL_LEN, "a caller's buffer holds any word of a cell");
 
 const char *gp_part_csv_cell(const gp_part *t, const char *key, const void *row,
                              const void *ctx, char *buf, char (*number)[64])
@@ -190,7 +186,7 @@ void gp_part_csv_layout_row_with(FILE *out, const gp_csv_layout *l, const gp_par
                                  const void *row, const void *ctx, const gp_csv_row *rest)
 {
     const char *text[LAYOUT_COLUMNS];
-    char buf[LAYOUT_COLUMNS][CELL_LEN], number[LAYOUT_COLUMNS][64];
+    char buf[LAYOUT_COLUMNS][GP_PART_CELL_LEN], number[LAYOUT_COLUMNS][64];
     size_t cols[GP_PART_MAX_COLUMNS];
     const size_t all = gp_part_columns(t, GP_VIEW_CSV, ctx, cols);
     const size_t n = all < LAYOUT_COLUMNS ? all : LAYOUT_COLUMNS;
@@ -244,7 +240,7 @@ void gp_part_html_cell(FILE *out, const gp_part *t, size_t c, const void *row,
                        const void *ctx)
 {
     const gp_part_column *col = &t->columns[c];
-    char buf[CELL_LEN];
+    char buf[GP_PART_CELL_LEN];
     const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
     if (!cell.text) {
         html_number(out, col, &cell);
@@ -319,7 +315,7 @@ void gp_part_json_add(cJSON *o, const gp_part *t, const void *row, const void *c
         const size_t c = cols[i];
         if ((int)c == t->json_keyed_by)
             continue;
-        char buf[CELL_LEN];
+        char buf[GP_PART_CELL_LEN];
         const gp_cell cell = gp_part_cell(t, c, row, ctx, buf, sizeof buf);
         if (cell.format == GP_NUMBER_ABSENT)
             continue;
@@ -345,7 +341,7 @@ void gp_part_json(cJSON *parent, const gp_part *t, const void *rows, size_t n,
             cJSON_AddItemToArray(part, o);
             continue;
         }
-        char buf[CELL_LEN];
+        char buf[GP_PART_CELL_LEN];
         const gp_cell key = gp_part_cell(t, (size_t)t->json_keyed_by, row, ctx, buf,
                                              sizeof buf);
         cJSON_AddItemToObject(part, key.text ? key.text : "", o);
