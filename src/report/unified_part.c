@@ -123,30 +123,3 @@ size_t gp_unified_rows(const gp_exec_info *e, gp_um_row *rows)
             rows[n++] = (gp_um_row){(gp_um_counter)c, e->unified[c]};
     return n;
 }
-
-/* The list of every part: each part's file adds its own line here as it comes. */
-const gp_part *const gp_report_parts[] = {
-    &gp_unified_part,
-    &gp_kernels_part,
-    &gp_rank_kernel_part,
-    &gp_rank_spread_part,
-    &gp_rank_cell_part,
-    &gp_rank_entry_part,
-    &gp_compare_part,
-    &gp_source_line_part,
-    &gp_source_exec_line_part,
-    &gp_source_pc_part,
-    &gp_launch_part,
-    &gp_results_part,
-    &gp_copies_part,
-    &gp_host_memory_part,
-    &gp_gpu_activities_part,
-    &gp_activities_part,
-    &gp_graph_nodes_part,
-    &gp_metric_stats_part,
-    &gp_variant_part,
-    &gp_device_part,
-    &gp_metric_def_part,
-    &gp_sources_part,
-};
-const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;
