@@ -185,7 +185,10 @@ ifndef TEST_APPS
                    2>/dev/null | grep '^GPU'),1,0))
 endif
 NO_APPS_WHY = $(if $(filter file,$(origin TEST_APPS)),nvidia-smi -L lists no GPU,TEST_APPS=$(TEST_APPS))
-TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(if $(filter 1,$(TEST_APPS)),apps)
+# The fuzz harnesses compiled (not linked: that needs clang's libFuzzer) with the tests, so
+# that one the library's interface has left behind fails `make test`, not only `make fuzz`.
+FUZZ_COMPILED := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/fuzz/fuzz_*.c))
+TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(FUZZ_COMPILED) $(if $(filter 1,$(TEST_APPS)),apps)
 NO_APPS_NOTE = $(if $(filter 1,$(TEST_APPS)),,echo "make $@: the GPU tests' programs are not \
 	    built ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
 test: $(TESTED)

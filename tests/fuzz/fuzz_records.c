@@ -62,7 +62,7 @@ static void render(gp_report *r)
     gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_HTML});
     /* --source: the per-line views, with their instructions, and as CSV rows */
     gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_TEXT, .sass = true});
-    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV, .source = true});
+    gp_render_report(sink, r, (gp_render_options){.format = GP_OUT_CSV, .source_rows = true});
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             o.format = f;
             gp_render_report(sink, &r, o);
         }
-        o = (gp_render_options){.format = GP_OUT_TEXT, .source = true, .sass = true};
+        o = (gp_render_options){.format = GP_OUT_TEXT, .source_rows = true, .sass = true};
         gp_render_report(sink, &r, o); /* --source: the per-line views */
         o.format = GP_OUT_CSV;
         gp_render_report(sink, &r, o);
