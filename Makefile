@@ -1,6 +1,6 @@
 # gpuprof — one GNU Makefile, out-of-tree build in $(BUILD)/.
 #   make              build $(BUILD)/gpuprof (device code for sm_75 … sm_90 + PTX)
-#   make run          build, then run `gpuprof reduce` on GPU 0
+#   make run          build, then run `gpuprof reduce` on GPU 0 (without a GPU: says so, exit 0)
 #   make test         unit, command-line and GPU tests (GPU tests skip without a GPU): builds
 #                     what they run in parallel (one job per CPU; a -j given wins), the
 #                     CUDA programs of the GPU tests (make apps) only where nvidia-smi -L
@@ -15,6 +15,7 @@
 #   make bench        benchmarks (needs a GPU)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make CUDA_ARCH=90 device code for one architecture only (fast local builds)
+#   make V=1          the whole commands, not one short line per step
 
 CUDA_HOME ?= /usr/local/cuda
 BUILD     ?= build
@@ -25,6 +26,17 @@ VERSION   := 0.1.0
 CC     ?= cc
 NVCC   ?= $(CUDA_HOME)/bin/nvcc
 PYTHON ?= python3
+
+# A quiet build: each step prints one short line (`  CC    build/src/main.o`); V=1 prints the
+# whole commands. Compiler warnings and errors show either way.
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  say =
+else
+  Q := @
+  say = @printf '  %-5s %s\n' '$(1)' '$@';
+endif
 
 # Device code: SASS for each listed architecture plus PTX of the newest for later GPUs.
 # sm_86 and sm_89 are made from compute_80's PTX when 80 is built too: the same instructions,
@@ -108,61 +120,64 @@ UNIT_BIN := $(BUILD)/tests/unit_tests
 all: $(BIN) $(INJECT)
 
 $(BIN): $(BUILD)/src/main.o $(LIB) $(LINK_OBJ)
-	$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) $(RPATH)
+	$(call say,LD)$(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) $(RPATH)
 
 $(LIB): $(filter-out $(BUILD)/src/main.o,$(OBJ_C)) $(OBJ_CU)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call say,AR)ar rcs $@ $^
 
 $(BUILD)/src/%.o: src/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
-	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/pic/%.o: %.c $(SHIM)/string
 	@mkdir -p $(@D)
-	$(CC) -I$(SHIM) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+	$(call say,CC)$(CC) -I$(SHIM) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 # libcuda from the toolkit's stubs: the real one is already in every process that loads it.
 # Every symbol resolved at link time (-z defs), but in a sanitizer build, whose runtime the
 # loading program would provide.
 INJECT_DEFS := $(if $(SANITIZE),,-Wl,-z,defs)
 $(INJECT): $(INJECT_OBJ)
-	$(CC) -shared $(if $(SANITIZE),$(SAN_FLAGS)) -o $@ $^ $(INJECT_DEFS) -L$(CUPTI_LIBDIR) \
-	    -L$(CUDA_HOME)/lib64/stubs -lcupti -lcheckpoint -lcuda -ldl -lpthread -lm \
+	$(call say,LD)$(CC) -shared $(if $(SANITIZE),$(SAN_FLAGS)) -o $@ $^ $(INJECT_DEFS) \
+	    -L$(CUPTI_LIBDIR) -L$(CUDA_HOME)/lib64/stubs -lcupti -lcheckpoint -lcuda -ldl -lpthread -lm \
 	    -Wl,-rpath,$(CUPTI_LIBDIR)
 
 $(KERNEL_BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(CPPFLAGS) $(NVFLAGS) -c -o $@ $<
+	$(call say,NVCC)$(NVCC) $(CPPFLAGS) $(NVFLAGS) -c -o $@ $<
 
 $(SHIM)/string:
 	@mkdir -p $(@D)
-	: > $@
+	$(Q): > $@
 
 $(CJSON_STAGE)/lib/libcjson.so.1:
-	sh third_party/stage-cjson.sh $(CJSON_STAGE)
+	$(call say,STAGE)sh third_party/stage-cjson.sh $(CJSON_STAGE)
 
 $(BUILD)/tests/%.o: tests/%.c $(SHIM)/string $(CJSON_DEP)
 	@mkdir -p $(@D)
-	$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) -I$(SHIM) $(CPPFLAGS) $(CJSON_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
 LINK_TEST = $(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
 	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
 $(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
-	$(LINK_TEST)
+	$(call say,LD)$(LINK_TEST)
 
 # The PM sampler's device-side self-test, beside them (tests/gpu/test_pm_sampler.py runs it).
 PM_CHECK := $(BUILD)/tests/pm_sampler_check
 $(PM_CHECK): $(BUILD)/tests/gpu/pm_sampler_check.o $(LIB) $(LINK_OBJ)
-	$(LINK_TEST)
+	$(call say,LD)$(LINK_TEST)
 
+# Where gpuprof finds no usable GPU (its exit status 3, after one line saying why), make run
+# ends on one line saying so, not on make's own error: the build it asked for is done.
 run: $(BIN)
-	$(BIN) reduce
+	@$(BIN) reduce; rc=$$?; [ $$rc -ne 3 ] || echo "make run: $(BIN) is built, but there is" \
+	    "no usable GPU here to run it on (the line above says why)"; [ $$rc -eq 3 ] || exit $$rc
 
 # The CUDA programs the exec tests run (tests/apps/README.md); `make apps` builds them and
 # the PM sampler's self-test: every program the GPU tests run.
@@ -250,8 +265,8 @@ fuzz: $(OBJ_CU) $(CJSON_DEP)
 fuzzers: $(FUZZ_HARNESS:%=$(BUILD)/fuzz_%)
 .SECONDARY: $(FUZZ_HARNESS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
-	$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN_FLAGS)) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) \
-	    $(LINK_LIBS) $(RPATH)
+	$(call say,LD)$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN_FLAGS)) -o $@ $^ -L$(CUPTI_LIBDIR) \
+	    $(LDLIBS) $(LINK_LIBS) $(RPATH)
 
 # Seeds: the recorded reports, and every command line of the unit and command-line tests.
 $(FUZZ_BUILD)/seeds/report.stamp: $(wildcard tests/fixtures/*.json tests/fixtures/ranks/*.json)
@@ -292,22 +307,22 @@ fuzz-run: fuzz $(FUZZ_HARNESS:%=$(FUZZ_BUILD)/seeds/%.stamp) $(FUZZ_BUILD)/repor
 REPLAY_COST := $(BUILD)/bench/replay_cost
 $(REPLAY_COST): bench/replay_cost.cu $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
-	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
+	$(call say,NVCC)$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) \
+	    $(LDLIBS) -lcuda $(call rpath,$(CUPTI_LIBDIR))
 
 # bench/rotation_probe: the profiler's configurations switched between sessions (rotation).
 ROTATION_PROBE := $(BUILD)/bench/rotation_probe
 $(ROTATION_PROBE): bench/rotation_probe.cu $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) $(LDLIBS) \
-	    -lcuda $(call rpath,$(CUPTI_LIBDIR))
+	$(call say,NVCC)$(NVCC) -I$(SHIM) $(CPPFLAGS) $(NVFLAGS) -o $@ $< $(LIB) -L$(CUPTI_LIBDIR) \
+	    $(LDLIBS) -lcuda $(call rpath,$(CUPTI_LIBDIR))
 
 # bench/sass_source_probe: what CUPTI's SASS metrics and source correlation give (--source).
 SASS_PROBE := $(BUILD)/bench/sass_source_probe
 $(SASS_PROBE): bench/sass_source_probe.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -Xcompiler=-Wno-missing-field-initializers -o $@ $< -L$(CUPTI_LIBDIR) \
-	    -lcupti -lcuda $(call rpath,$(CUPTI_LIBDIR))
+	$(call say,NVCC)$(NVCC) $(NVFLAGS) -Xcompiler=-Wno-missing-field-initializers -o $@ $< \
+	    -L$(CUPTI_LIBDIR) -lcupti -lcuda $(call rpath,$(CUPTI_LIBDIR))
 
 bench: $(BIN) $(INJECT) $(APPS) $(REPLAY_COST) $(ROTATION_PROBE) $(SASS_PROBE)
 	@sh bench/run-all.sh $(BUILD)

@@ -5,7 +5,8 @@ one closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
     run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N] [--tier=ncu]
 
 The test programs run side by side, N at a time (default: one per CPU this process may use),
-each program's report printed whole, in the order below; but with a usable GPU the GPU
+each program's report printed whole, in the order below (a suite skipped whole prints no
+report of its own: the reasons close the run, each once with its suites); but with a usable GPU the GPU
 programs run one after the other, after the rest (they share the GPU and time things), and
 the programs of tests/apps must be built (make apps): one missing is a failure.
 
@@ -103,6 +104,32 @@ def run(name, argv, env):
     return out, counts
 
 
+def whole_skip(lines):
+    """The reason a suite's report gives for skipping whole, or None."""
+    skips = [l for l in lines[1:] if l.startswith("  skip: whole suite: ")]
+    return skips[0][len("  skip: whole suite: "):] if len(lines) == 2 and skips else None
+
+
+def whole_skip_lines(skipped, width=100):
+    """Each reason of the suites skipped whole, once, with their count and names:
+    skipped is [(suite name, reason)] in the order they ran."""
+    reasons = {}
+    for name, reason in skipped:
+        reasons.setdefault(reason, []).append(name)
+    out = []
+    for reason, names in reasons.items():
+        out.append("== skipped whole, %d suite%s: %s"
+                   % (len(names), "" if len(names) == 1 else "s", reason))
+        line = " "
+        for name in names:
+            if len(line) + 1 + len(name) > width and line.strip():
+                out.append(line)
+                line = " "
+            line += " " + name
+        out.append(line)
+    return out
+
+
 def usable_gpu(build, env):
     """Whether gpuprof finds a usable GPU, as tests/lib/gpuprof.py's has_gpu decides."""
     try:
@@ -159,9 +186,14 @@ def main():
     if tier == "ncu":
         env["GPUPROF_TEST_NCU"] = "1"
     totals = {"passed": 0, "failed": 0, "skipped": 0}
+    skipped_whole = []
 
     def report(lines, counts):
-        print("\n".join(lines), flush=True)
+        reason = whole_skip(lines)
+        if reason is None:
+            print("\n".join(lines), flush=True)
+        else:
+            skipped_whole.append((lines[0][3:], reason))
         for k in totals:
             totals[k] += counts[k]
 
@@ -181,6 +213,8 @@ def main():
         report(missing, {"passed": 0, "failed": 1, "skipped": 0})
     for name, argv in one_by_one:
         report(*run(name, argv, env))
+    if skipped_whole:
+        print("\n".join(whole_skip_lines(skipped_whole)))
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],
                                                 totals["skipped"]))
     return 1 if totals["failed"] else 0

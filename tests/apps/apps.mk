@@ -46,8 +46,8 @@ apps: $(APPS)
 
 $(APPS_DIR)/%: $(APPS_SRC_DIR)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(or $(APPS_GENCODE_$*),$(GENCODE)) $(APPS_NVFLAGS) $(APPS_NVFLAGS_$*) -o $@ $< \
-	    $(APPS_LDLIBS_$*)
+	$(call say,NVCC)$(NVCC) $(or $(APPS_GENCODE_$*),$(GENCODE)) $(APPS_NVFLAGS) $(APPS_NVFLAGS_$*) \
+	    -o $@ $< $(APPS_LDLIBS_$*)
 
 # Every program includes check.h; the graph programs (graph, graph_*) graph_apps.h too.
 $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill): $(APPS_SRC_DIR)/check.h
@@ -55,16 +55,16 @@ $(addprefix $(APPS_DIR)/,$(filter graph%,$(APPS_CU))): $(APPS_SRC_DIR)/graph_app
 
 $(APPS_DIR)/nospill: $(APPS_SRC_DIR)/spill.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -o $@ $<
+	$(call say,NVCC)$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -o $@ $<
 
 $(APPS_DIR)/copy_dynamic: $(APPS_SRC_DIR)/copy.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -cudart shared -o $@ $< \
+	$(call say,NVCC)$(NVCC) $(GENCODE) $(APPS_NVFLAGS) -cudart shared -o $@ $< \
 	    -Xlinker -rpath,$(APPS_CUDART_LIBDIR)
 
 $(APPS_DIR)/%.sh: $(APPS_SRC_DIR)/%.sh
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod 755 $@
+	$(call say,CP)cp $< $@
+	$(Q)chmod 755 $@
 
 .DEFAULT_GOAL := $(APPS_SAVED_GOAL)

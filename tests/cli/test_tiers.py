@@ -80,12 +80,33 @@ def test_run_tests(run_tests, texts, tier):
            "run_tests.py --tier=fast: the usage, exit 2", q.stderr)
 
 
+def test_skip_reasons(run_tests):
+    """A reason many suites skip for is printed once, with their count and names."""
+    why = "no GPU: gpuprof: no usable CUDA device"
+    lines = [["== gpu/test_%s.py" % n, "  skip: whole suite: " + why] for n in ("a", "b", "c")]
+    lines.append(["== gpu/test_d.py", "  skip: whole suite: ncu comparisons: make test-ncu"])
+    tap.ok(run_tests.whole_skip(["== gpu/test_e.py", "  skip: one case # SKIP why"]) is None and
+           run_tests.whole_skip(["== gpu/test_f.py", "  skip: whole suite: " + why,
+                                 "  FAIL: x"]) is None and
+           run_tests.whole_skip(lines[0]) == why,
+           "only a report of one whole-suite skip line counts as a suite skipped whole")
+    out = run_tests.whole_skip_lines([(l[0][3:], run_tests.whole_skip(l)) for l in lines],
+                                     width=40)
+    joined = "\n".join(out)
+    tap.ok(joined.count(why) == 1 and out[0] == "== skipped whole, 3 suites: " + why and
+           all(n in joined for n in ("gpu/test_a.py", "gpu/test_b.py", "gpu/test_c.py")) and
+           "== skipped whole, 1 suite: ncu comparisons: make test-ncu" in out and
+           all(len(l) <= 40 for l in out[1:] if not l.startswith("==")),
+           "each reason once, with its count and its suites' names wrapped", joined)
+
+
 def main():
     texts = suites()
     run_tests = load_run_tests()
     tier = test_marks(texts, run_tests)
     test_whole_suites()
     test_run_tests(run_tests, texts, tier)
+    test_skip_reasons(run_tests)
     tap.done()
 
 
