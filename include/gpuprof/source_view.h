@@ -18,7 +18,18 @@ typedef struct {
     uint64_t counts[GP_SRC_COUNTERS];  /* its instructions' sums */
     char *file;                        /* NULL: no line information */
     uint32_t line;                     /* 0 with file NULL */
+    char *text;                        /* its text when the view was recorded, without its
+                                          indentation; NULL: not recorded (its file could not
+                                          be read then, or a report from before lines kept it) */
 } gp_source_line;
+
+/* A file of a kernel's lines as it was when the view was recorded: a report read later, after
+ * an edit or elsewhere, tells what its lines' text was and whether the file still is. */
+typedef struct {
+    char *path;                        /* as the line information names it */
+    uint64_t hash;                     /* FNV-1a (64 bits) of its bytes */
+    bool read;                         /* false: it could not be read then, and has no hash */
+} gp_source_file;
 
 /* One instruction, under its line. */
 typedef struct {
@@ -34,6 +45,8 @@ typedef struct {
     gp_source_pc *pcs;                 /* in pc order */
     size_t n_pcs;
     bool has_lines;                    /* its code had line information */
+    gp_source_file *files;             /* the files its lines name, in first-line order */
+    size_t n_files;                    /* 0: not recorded (a report from before) */
 } gp_source_kernel;
 
 /* The kernels of a set of instructions (from one or more patched launches), each kernel's
@@ -63,5 +76,25 @@ uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k);
 /* Line `line` of a source file, without its indentation, in buf; "" when the file cannot be
  * read (the per-line view shows it where the line information's path is readable). */
 void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len);
+
+/* ---- lines as they were (report/source_record.c) ------------------------------------------ */
+
+/* The kernel's files read once, when its view is built: each file's hash, each line's text.
+ * A file that cannot be read (or is not a regular file, or is over GP_SOURCE_FILE_MAX bytes)
+ * is recorded unread. */
+#define GP_SOURCE_FILE_MAX (16u << 20)
+int gp_source_view_record(gp_source_kernel *k);
+/* The text a view shows for a line: the recorded one; for a report from before lines kept
+ * their text, the file's line as it is now; "" for none. */
+void gp_source_line_shown(const gp_source_kernel *k, const gp_source_line *l, char *buf,
+                          size_t len);
+/* What a view says of a recorded file now, one sentence in buf (false: nothing to say, the
+ * file is as it was): changed since, missing here, or unread when recorded. */
+bool gp_source_file_note(const gp_source_file *f, char *buf, size_t len);
+/* The hash as reports write it, "fnv1a64:" and 16 hex digits, and read back (false: not such
+ * a word). */
+#define GP_SOURCE_HASH_LEN 25
+void gp_source_hash_text(uint64_t hash, char buf[GP_SOURCE_HASH_LEN]);
+bool gp_source_hash_read(const char *text, uint64_t *hash);
 
 #endif

@@ -57,6 +57,14 @@ static void kernel_section(FILE *out, const char *heading, const gp_source_kerne
     if (!k->has_lines)
         fputs("<p>No line information in this kernel's code (compile with nvcc -lineinfo); "
               "JSON holds its instructions.</p>\n", out);
+    for (size_t f = 0; f < k->n_files; f++) {
+        char note[GP_SOURCE_TEXT_LEN + 128];
+        if (gp_source_file_note(&k->files[f], note, sizeof note)) {
+            fputs("<p class=\"note\">", out);
+            gp_html_escape(out, note);
+            fputs("</p>\n", out);
+        }
+    }
     const gp_source_context ctx = gp_source_context_of(k);
     fputs("<div class=\"scroll\"><table>\n<tr>", out);
     gp_part_html_headings(out, &gp_source_line_part, &ctx);

@@ -10,12 +10,32 @@
 
 #include <math.h>
 
+/* The files its lines name as they were when recorded: path and hash (null: unread then). */
+static void add_files(cJSON *o, const gp_source_kernel *k)
+{
+    if (!k->n_files)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(o, "files");
+    for (size_t i = 0; i < k->n_files; i++) {
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "file", k->files[i].path);
+        char hash[GP_SOURCE_HASH_LEN];
+        gp_source_hash_text(k->files[i].hash, hash);
+        if (k->files[i].read)
+            cJSON_AddStringToObject(f, "hash", hash);
+        else
+            cJSON_AddNullToObject(f, "hash");
+        cJSON_AddItemToArray(a, f);
+    }
+}
+
 static cJSON *kernel_json(const gp_source_kernel *k)
 {
     const gp_source_context ctx = gp_source_context_of(k);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddBoolToObject(o, "has_lines", k->has_lines);
+    add_files(o, k);
     gp_part_json(o, &gp_source_line_part, k->lines, k->n_lines, &ctx);
     gp_part_json(o, &gp_source_pc_part, k->pcs, k->n_pcs, &ctx);
     return o;

@@ -52,7 +52,7 @@ static void add_line_row(gp_text_table *t, const gp_source_line *l, const gp_sou
 {
     gp_part_text_row(t, &gp_source_line_part, l, ctx);
     char text[GP_SOURCE_TEXT_LEN];
-    gp_source_line_text(l->file, l->line, text, sizeof text);
+    gp_source_line_shown(ctx->kernel, l, text, sizeof text);
     if (text[0])
         gp_table_note(t, text, 4);
 }
@@ -122,6 +122,11 @@ static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_r
     if (!k->has_lines)
         gp_table_note(t, "no line information in this kernel's code: its instructions by "
                       "offset (compile with nvcc -lineinfo for lines)", 2);
+    for (size_t f = 0; f < k->n_files; f++) {
+        char note[GP_SOURCE_TEXT_LEN + 128];
+        if (gp_source_file_note(&k->files[f], note, sizeof note))
+            gp_table_note(t, note, 2);
+    }
     return GP_OK;
 }
 

@@ -8,11 +8,24 @@
 #include "report/part_load.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-static void *grow(void *v, size_t n, size_t size)
+/* One more element, zeroed, at the end of *v's *n; NULL when out of memory. */
+static void *append(void **v, size_t *n, size_t size)
 {
-    return realloc(v, (n + 1) * size);
+    char *grown = realloc(*v, (*n + 1) * size);
+    if (!grown)
+        return NULL;
+    *v = grown;
+    memset(grown + *n * size, 0, size);
+    return grown + (*n)++ * size;
 }
+
+/* The kernel whose lines are read, and the next of them. */
+typedef struct {
+    const gp_source_kernel *kernel;
+    gp_source_line *next;
+} line_cursor;
 
 /* The rows of part t, o[t->key]: an array that must be there. */
 static int read_part(gp_json_reader *rd, const cJSON *o, const gp_part *t, void **rows,
@@ -24,11 +37,18 @@ static int read_part(gp_json_reader *rd, const cJSON *o, const gp_part *t, void 
 }
 
 /* The next line's file and line: a string and a whole number, or null and null (the part's
- * loader takes no null word). */
-static int read_place(gp_json_reader *rd, const cJSON *o, void *next_line)
+ * loader takes no null word); and its recorded text where the view has files (a string, or
+ * null where its file was not read), none where it has not (a report from before). */
+static int read_place(gp_json_reader *rd, const cJSON *o, void *lines_of)
 {
-    gp_source_line *l = (*(gp_source_line **)next_line)++;
+    line_cursor *at = lines_of;
+    gp_source_line *l = at->next++;
     const cJSON *file, *line;
+    if (at->kernel->n_files)
+        GP_TRY(gp_json_get_string_copy(rd, o, "text", &l->text, true));
+    else
+        GP_TRY(gp_json_expect(rd, "text", !gp_json_field(o, "text"),
+                              "no text: the kernel's files were not recorded"));
     GP_TRY(gp_json_need(rd, o, "file", &file));
     if (cJSON_IsNull(file)) {
         GP_TRY(gp_json_need(rd, o, "line", &line));
@@ -55,16 +75,34 @@ static int check_instruction_lines(gp_json_reader *rd, const gp_source_kernel *k
     return GP_OK;
 }
 
-/* A kernel's name, lines and instructions, into k (zeroed). */
+/* One recorded file: its path, and its hash or null (unread when recorded). */
+static int read_file(gp_json_reader *rd, const cJSON *o, void *kernel)
+{
+    gp_source_kernel *k = kernel;
+    gp_source_file *f = append((void **)&k->files, &k->n_files, sizeof *f);
+    if (!f)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    char *hash;
+    GP_TRY(gp_json_get_string_copy(rd, o, "file", &f->path, false));
+    GP_TRY(gp_json_get_string_copy(rd, o, "hash", &hash, true));
+    f->read = hash != NULL;
+    const bool ok = !hash || gp_source_hash_read(hash, &f->hash);
+    free(hash);
+    return gp_json_expect(rd, "hash", ok, "\"fnv1a64:\" and 16 hex digits, or null");
+}
+
+/* A kernel's name, recorded files, lines and instructions, into k (zeroed). */
 static int read_view(gp_json_reader *rd, const cJSON *o, gp_source_kernel *k)
 {
     void *rows;
     GP_TRY(gp_json_get_string_copy(rd, o, "kernel", &k->kernel, false));
     GP_TRY(gp_json_get_bool(rd, o, "has_lines", &k->has_lines));
+    if (gp_json_field(o, "files"))
+        GP_TRY(gp_json_read_objects(rd, o, "files", read_file, k));
     GP_TRY(read_part(rd, o, &gp_source_line_part, &rows, &k->n_lines));
     k->lines = rows;
-    gp_source_line *next_line = k->lines;
-    GP_TRY(gp_json_read_objects(rd, o, gp_source_line_part.key, read_place, &next_line));
+    line_cursor at = {k, k->lines};
+    GP_TRY(gp_json_read_objects(rd, o, gp_source_line_part.key, read_place, &at));
     GP_TRY(read_part(rd, o, &gp_source_pc_part, &rows, &k->n_pcs));
     k->pcs = rows;
     return check_instruction_lines(rd, k);
@@ -73,12 +111,9 @@ static int read_view(gp_json_reader *rd, const cJSON *o, gp_source_kernel *k)
 static int read_kernel(gp_json_reader *rd, const cJSON *o, void *result)
 {
     gp_result *res = result;
-    gp_source_kernel *all = grow(res->lines, res->n_line_kernels, sizeof *all);
-    if (!all)
+    gp_source_kernel *k = append((void **)&res->lines, &res->n_line_kernels, sizeof *k);
+    if (!k)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    res->lines = all;
-    gp_source_kernel *k = &all[res->n_line_kernels++];
-    *k = (gp_source_kernel){0};
     return read_view(rd, o, k);
 }
 

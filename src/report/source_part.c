@@ -111,13 +111,23 @@ static gp_cell get_line_number(const void *row, const void *ctx, char *buf, size
     return GP_CELL_TEXT(buf);
 }
 
-/* HTML: the line's text, "" where its file cannot be read. */
+/* HTML: the line's text as recorded (gp_source_line_shown), "" for none. */
 static gp_cell get_text(const void *row, const void *ctx, char *buf, size_t len)
 {
-    (void)ctx;
-    const gp_source_line *l = row;
-    gp_source_line_text(l->file, l->line, buf, len < GP_SOURCE_TEXT_LEN ? len : GP_SOURCE_TEXT_LEN);
+    gp_source_line_shown(context(ctx)->kernel, row, buf,
+                         len < GP_SOURCE_TEXT_LEN ? len : GP_SOURCE_TEXT_LEN);
     return GP_CELL_TEXT(buf);
+}
+
+/* JSON: the text recorded with the view, null where its file could not be read then; no key
+ * in a view not recorded (a report from before lines kept their text), as it was read. */
+static gp_cell get_recorded_text(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)buf, (void)len;
+    const gp_source_line *l = row;
+    if (!context(ctx)->kernel->n_files)
+        return GP_CELL_ABSENT;
+    return l->text ? GP_CELL_TEXT(l->text) : GP_CELL_NUMBER(NAN);
 }
 
 /* CSV and JSON: the file as the line information names it, or none. */
@@ -253,7 +263,9 @@ COUNTER(local_sectors, GP_SRC_LOCAL_SECTORS)
     {.key = "line", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV | GP_IN_JSON,                \
      .get = get_line, .legend = "the line in the file; null without line information"},     \
     {.key = "pc", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_pc_of_line,        \
-     .legend = "without line information, the offset of the entry's one instruction"}
+     .legend = "without line information, the offset of the entry's one instruction"},      \
+    {.key = "text", .in = GP_IN_JSON, .get = get_recorded_text,                              \
+     .legend = "the line's text when the report was recorded, without its indentation"}
 
 /* ---- whose line: CSV's leading columns -------------------------------------------------- */
 

@@ -61,10 +61,15 @@ uint64_t gp_source_kernel_shared_excess(const gp_source_kernel *k)
 void gp_source_kernel_clear(gp_source_kernel *k)
 {
     free(k->kernel);
-    for (size_t l = 0; l < k->n_lines; l++)
+    for (size_t l = 0; k->lines && l < k->n_lines; l++) { /* a copy's may be missing */
         free(k->lines[l].file);
+        free(k->lines[l].text);
+    }
     free(k->lines);
     free(k->pcs);
+    for (size_t f = 0; k->files && f < k->n_files; f++)
+        free(k->files[f].path);
+    free(k->files);
     *k = (gp_source_kernel){0};
 }
 
@@ -193,6 +198,9 @@ int gp_source_view_build(const gp_source_instruction *v, size_t n_instructions,
     }
     for (size_t i = 0; rc == GP_OK && i < *n; i++)
         rc = sort_lines(&(*out)[i]);
+    /* Built when counted: the lines' text as it is now, while the report is recorded. */
+    for (size_t i = 0; rc == GP_OK && i < *n; i++)
+        rc = gp_source_view_record(&(*out)[i]);
     if (rc != GP_OK) {
         gp_source_view_free(*out, *n);
         *out = NULL;
@@ -210,14 +218,22 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
         gp_source_kernel *k = &(*out)[i];
         const gp_source_kernel *f = &from[i];
         *k = (gp_source_kernel){.kernel = strdup(f->kernel), .n_lines = f->n_lines,
-                                .n_pcs = f->n_pcs, .has_lines = f->has_lines};
+                                .n_pcs = f->n_pcs, .has_lines = f->has_lines,
+                                .n_files = f->n_files};
         k->lines = calloc(f->n_lines ? f->n_lines : 1, sizeof *k->lines);
         k->pcs = malloc((f->n_pcs ? f->n_pcs : 1) * sizeof *k->pcs);
-        bool ok = k->kernel && k->lines && k->pcs;
+        k->files = calloc(f->n_files ? f->n_files : 1, sizeof *k->files);
+        bool ok = k->kernel && k->lines && k->pcs && k->files;
         for (size_t l = 0; ok && l < f->n_lines; l++) {
-            k->lines[l] = f->lines[l];
-            k->lines[l].file = f->lines[l].file ? strdup(f->lines[l].file) : NULL;
-            ok = !f->lines[l].file || k->lines[l].file;
+            const gp_source_line *from_line = &f->lines[l];
+            k->lines[l] = *from_line;
+            k->lines[l].file = from_line->file ? strdup(from_line->file) : NULL;
+            k->lines[l].text = from_line->text ? strdup(from_line->text) : NULL;
+            ok = (!from_line->file || k->lines[l].file) && (!from_line->text || k->lines[l].text);
+        }
+        for (size_t i = 0; ok && i < f->n_files; i++) {
+            k->files[i] = f->files[i];
+            ok = (k->files[i].path = strdup(f->files[i].path)) != NULL;
         }
         if (ok && f->n_pcs) /* a view of no instruction (exec: a note's) has no pcs at all */
             memcpy(k->pcs, f->pcs, f->n_pcs * sizeof *k->pcs);

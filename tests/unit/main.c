@@ -122,6 +122,7 @@ int main(int argc, char **argv)
     test_stream();
     test_ranks();
     test_parts();
+    test_source_record();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

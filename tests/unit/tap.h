@@ -63,5 +63,6 @@ void test_pm_sampler(void);
 void test_stream(void);
 void test_ranks(void);
 void test_parts(void);
+void test_source_record(void);
 
 #endif
