@@ -391,4 +391,53 @@ extern const gp_part gp_sources_part;
  * measured copy 2900.0 GB/s)". */
 void gp_device_describe(char *buf, size_t len, const gp_device_info *d);
 
+/* ---- the parameter sweeps (src/report/sweep_part.c) --------------------------------------- */
+
+/* A line of a sweep chart: one sweep (gpuprof/group.h: a variant's results over one
+ * parameter), named by its variant ("smem", with its type where the report's types differ
+ * and its file where a merged report's GPUs or versions do), its results' values of the
+ * parameter and their GB/s, in the sweep's order. */
+#define GP_SWEEP_NAME_LEN 64
+typedef struct {
+    char name[GP_SWEEP_NAME_LEN];
+    double *x, *y;
+    size_t n;
+} gp_sweep_line;
+
+/* A chart: the sweeps of one family over one parameter, a line each; its first result; the
+ * rows of its table, each value its lines take, once, in order. */
+typedef struct {
+    gp_sweep_param param;
+    const gp_result *first;
+    const gp_sweep_line *lines;
+    size_t n_lines;
+    const double *values;
+    size_t n_values;
+} gp_sweep_chart;
+
+/* Every chart of a report, in order of its first sweep. */
+typedef struct {
+    gp_sweep_chart *charts;
+    size_t n;
+    gp_sweep_line *lines;        /* what the charts point into */
+    double *numbers;
+} gp_sweep_charts;
+
+int gp_sweep_charts_find(const gp_report *r, gp_sweep_charts *out);
+void gp_sweep_charts_free(gp_sweep_charts *c);
+
+/* A chart's table (the page's, under the chart): a row per value of the parameter (a row is
+ * a double of the chart's values; the context, the chart), its column headed by the
+ * parameter's name, then a column per line, its GB/s at that value ("smem, GB/s"; unknown
+ * where the line has none). The line's columns are made for each chart from gp_sweep_part's
+ * (its value column and a line's), by gp_sweep_table_of: the first GP_PART_MAX_COLUMNS - 1
+ * lines'. */
+extern const gp_part gp_sweep_part;
+typedef struct {
+    gp_part part;
+    gp_part_column columns[GP_PART_MAX_COLUMNS];
+    char headings[GP_PART_MAX_COLUMNS][GP_SWEEP_NAME_LEN + 8];
+} gp_sweep_table;
+void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c);
+
 #endif
