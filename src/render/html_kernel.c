@@ -49,7 +49,7 @@ static void kernel_header(FILE *out, const gp_report *r)
         gp_html_escape(out, r->command);
     fputs("</h1>\n<dl class=\"meta\">\n", out);
     gp_html_dd_text(out, "gpuprof", r->tool_version);
-    gp_html_command_line(out, r->command_line, r->command_line_len);
+    gp_html_code_line(out, "command", r->command_line, r->command_line_len, NULL, NULL);
     char dev[GP_NAME_LEN + 96] = "none recorded";
     if (r->has_device)
         gp_device_describe(dev, sizeof dev, &r->device);

@@ -39,9 +39,12 @@ void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *
 void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const *labels,
                            size_t n);
 
-/* Lines of a header: the command line, how the metrics were collected, the report's
- * warnings. (A GPU in words: gp_device_describe, gpuprof/report_parts.h.) */
-void gp_html_command_line(FILE *out, char *const *argv, size_t n);
+/* Lines of a header: a command line's words as code (`none` where it has none, NULL:
+ * nothing; its `file` after it, NULL: none), an exec report's GPUs ("GPU 0" and the GPU in
+ * words, gp_device_describe), how the metrics were collected, the report's warnings. */
+void gp_html_code_line(FILE *out, const char *term, char *const *argv, size_t n,
+                       const char *none, const char *file);
+void gp_html_gpus(FILE *out, const gp_exec_info *e);
 void gp_html_profiler_line(FILE *out, const gp_profiler_info *p, const char *replay);
 void gp_html_warnings(FILE *out, const gp_report *r);
 
