@@ -440,4 +440,15 @@ typedef struct {
 } gp_sweep_table;
 void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c);
 
+/* ---- a launch's or result's metrics: one row per metric (src/report/metric_stats_part.c) -- */
+
+/* Its rows are a metric set's values (gp_metric_value), its context the set. Text's
+ * --metrics-detail (per launch): the metric, its value (in its unit's precision, "n/a"
+ * where it has none), its unit and what it means. JSON's "metrics" of a result or launch:
+ * an object keyed by the metric, each its value (null: none), unit, the view's inputs (at
+ * place GP_METRIC_VALUE_JSON_INPUTS_AT of its order), reason (only where the value is null)
+ * and note (only where there is one). Read back by hand (report/load.c). */
+extern const gp_part gp_metric_value_part;
+enum { GP_METRIC_VALUE_JSON_INPUTS_AT = 3 };
+
 #endif

@@ -129,13 +129,6 @@ void gp_html_td_num(FILE *out, const char *fmt, double v)
     fprintf(out, "<td class=\"num\">%s</td>", cell);
 }
 
-void gp_html_td_text(FILE *out, const char *s)
-{
-    fputs("<td>", out);
-    gp_html_escape(out, s);
-    fputs("</td>", out);
-}
-
 void gp_html_th_list(FILE *out, const char *const *titles, size_t n, size_t first_num)
 {
     for (size_t i = 0; i < n; i++) {

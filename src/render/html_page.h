@@ -27,10 +27,9 @@ void gp_html_appendf(char *buf, size_t len, const char *fmt, ...)
 /* A number with printf's format, "-" when unknown. */
 void gp_html_fmt_num(char *buf, size_t len, const char *fmt, double v);
 
-/* Cells: a number (right-aligned, "-" when unknown), escaped text, column titles (from
+/* Cells: a number (right-aligned, "-" when unknown), column titles (from
  * `first_num` on right-aligned), a term of a header's list. */
 void gp_html_td_num(FILE *out, const char *fmt, double v);
-void gp_html_td_text(FILE *out, const char *s);
 void gp_html_th_list(FILE *out, const char *const *titles, size_t n, size_t first_num);
 void gp_html_dd_text(FILE *out, const char *term, const char *text);
 /* A row's metric cells (missing: n/a), and their titles with each metric's description. */

@@ -57,20 +57,17 @@ static cJSON *metrics_json(const gp_metric_set *s)
 {
     if (s->n_metrics == 0)
         return cJSON_CreateNull();
+    const gp_part *t = &gp_metric_value_part;
+    const size_t at = GP_METRIC_VALUE_JSON_INPUTS_AT;
     cJSON *o = cJSON_CreateObject();
     for (size_t i = 0; i < s->n_metrics; i++) {
         const gp_metric_value *m = &s->metrics[i];
         cJSON *e = cJSON_CreateObject();
-        gp_json_add_number(e, "value", m->valid ? m->value : NAN);
-        cJSON_AddStringToObject(e, "unit", m->unit);
-        cJSON *inputs = cJSON_CreateObject();
+        gp_part_json_add(e, t, m, s, 0, at);
+        cJSON *inputs = cJSON_AddObjectToObject(e, "inputs");
         for (size_t k = 0; k < m->n_inputs; k++)
             gp_json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
-        cJSON_AddItemToObject(e, "inputs", inputs);
-        if (!m->valid)
-            cJSON_AddStringToObject(e, "reason", m->why);
-        if (m->note[0])
-            cJSON_AddStringToObject(e, "note", m->note);
+        gp_part_json_add(e, t, m, s, at, SIZE_MAX);
         cJSON_AddItemToObject(o, m->key, e);
     }
     return o;

@@ -250,13 +250,9 @@ static void print_problem(FILE *out, const gp_problem_span *pr, size_t width)
 /* nvprof's --metrics long form: per launch, each metric's value, unit and description. */
 static int print_detail(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    static const gp_column_spec columns[] = {
-        {"metric", GP_COLUMN_LEFT, 4}, {"value", GP_COLUMN_RIGHT, 1},
-        {"unit", GP_COLUMN_LEFT, 1}, {"description", GP_COLUMN_PROSE, 1},
-    };
     gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
+    gp_table_init(&t, gp_metric_value_part.n_key);
+    gp_part_text_columns(&t, &gp_metric_value_part, NULL);
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         for (size_t l = 0; l < res->n_launches; l++) {
@@ -269,16 +265,8 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
                      res->family, res->variant, l + 1, res->n_launches);
             gp_table_line(&t, line);
             for (size_t m = 0; m < lr->metrics.n_metrics; m++) {
-                const gp_metric_value *v = &lr->metrics.metrics[m];
-                const gp_metric_def *def = gp_find_metric(v->key);
-                char cell[32];
-                gp_metric_value_text(cell, sizeof cell, v);
-                gp_table_row(&t);
-                gp_table_cell(&t, v->key);
-                gp_table_cell(&t, cell);
-                gp_table_cell(&t, v->unit);
-                gp_table_cell(&t, def ? def->description : "PerfWorks metric");
-                gp_text_metric_notes_add(&notes, v);
+                gp_part_text_row(&t, &gp_metric_value_part, &lr->metrics.metrics[m], NULL);
+                gp_text_metric_notes_add(&notes, &lr->metrics.metrics[m]);
             }
             gp_text_metric_notes_rows(&notes, &t, 6);  /* each note once, after the rows */
         }

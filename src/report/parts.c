@@ -21,6 +21,7 @@ const gp_part *const gp_report_parts[] = {
     &gp_activities_part,
     &gp_graph_nodes_part,
     &gp_metric_stats_part,
+    &gp_metric_value_part,
     &gp_variant_part,
     &gp_device_part,
     &gp_metric_def_part,
