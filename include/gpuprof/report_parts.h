@@ -105,8 +105,12 @@ extern const gp_part gp_rank_entry_part;
  * time, noise and bandwidth, and its label (exec rows: the kernel's number and launch shape
  * kept whole before its name). Text's table, CSV's cells before both sides' metrics, the
  * page's verdict (an arrow before a significant change's) and numbers before its result
- * cell, its row's class the verdict's (html_row_class, also its bars'). */
+ * cell, its row's class the verdict's (html_row_class, also its bars'). JSON's row: the
+ * exec kernel's kernel_id or new_kernel_id, verdict, change_pct, bound_pct, after the view's
+ * key; then the view's base and new, each a side (gp_compare_side_part: median_ms,
+ * noise_pct, bandwidth_gbps, launches, then the view's metrics). */
 extern const gp_part gp_compare_part;
+extern const gp_part gp_compare_side_part;
 
 /* ---- the per-line view, --source (src/report/source_part.c) ------------------------------ */
 

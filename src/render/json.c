@@ -482,11 +482,7 @@ static cJSON *side_json(const gp_compare_side *s)
 {
     if (!s->present)
         return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    gp_json_add_number(o, "median_ms", s->time_ms);
-    gp_json_add_number(o, "noise_pct", s->noise_pct);
-    gp_json_add_number(o, "bandwidth_gbps", s->gbps);
-    cJSON_AddNumberToObject(o, "launches", (double)s->launches);
+    cJSON *o = gp_part_json_row(&gp_compare_side_part, s, NULL);
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < s->n_metrics; i++)
         gp_json_add_number(m, s->metrics[i].key, s->metrics[i].valid ? s->metrics[i].value : NAN);
@@ -499,12 +495,7 @@ static cJSON *row_json(const gp_compare_row *row)
     cJSON *key = cJSON_AddObjectToObject(o, "key");
     for (size_t i = 0; i < row->n_keys; i++)
         cJSON_AddStringToObject(key, row->keys[i].name, row->keys[i].value);
-    if (row->number)   /* exec: the kernel's #N in the base report (new_kernel_id: the new) */
-        cJSON_AddNumberToObject(o, row->number_is_new ? "new_kernel_id" : "kernel_id",
-                                (double)row->number);
-    cJSON_AddStringToObject(o, "verdict", gp_change_name(row->verdict));
-    gp_json_add_number(o, "change_pct", row->change_pct);
-    gp_json_add_number(o, "bound_pct", row->bound_pct);
+    gp_part_json_add(o, &gp_compare_part, row, NULL, 0, SIZE_MAX);
     cJSON_AddItemToObject(o, "base", side_json(&row->base));
     cJSON_AddItemToObject(o, "new", side_json(&row->next));
     return o;

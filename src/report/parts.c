@@ -10,6 +10,7 @@ const gp_part *const gp_report_parts[] = {
     &gp_rank_cell_part,
     &gp_rank_entry_part,
     &gp_compare_part,
+    &gp_compare_side_part,
     &gp_source_line_part,
     &gp_source_exec_line_part,
     &gp_source_pc_part,
