@@ -22,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void format_size(char *buf, size_t len, const gp_result *r)
-{
-    if (r->nx)
-        snprintf(buf, len, "%ux%u", r->nx, r->ny);
-    else
-        snprintf(buf, len, "%llu", (unsigned long long)r->n);
-}
-
 static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -41,6 +33,17 @@ static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
             snprintf(buf, len, " (2^%d+%llu)", k, (unsigned long long)(n - p));
     }
     return buf;
+}
+
+/* A problem's size as its heading gives it: "16777216 (2^24)", "4096x4096". */
+static void format_size(char *buf, size_t len, const gp_result *r)
+{
+    char note[32];
+    if (r->nx)
+        snprintf(buf, len, "%ux%u", r->nx, r->ny);
+    else
+        snprintf(buf, len, "%llu%s", (unsigned long long)r->n,
+                 power_of_two_note(r->n, note, sizeof note));
 }
 
 /* " on GPU 0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, peak 3352.3 GB/s)", or that none is
@@ -196,12 +199,6 @@ static bool has_notes(const gp_report *r)
     return false;
 }
 
-/* A parameter's value, as a problem's heading gives it. */
-static void format_number(char *buf, size_t len, double v)
-{
-    snprintf(buf, len, "%.10g", v);
-}
-
 /* ---- a problem's table: a row per result, and per launch of multi-kernel workloads ---- */
 
 /* The results' columns (report/results_part.c), then a column per metric. */
@@ -228,21 +225,9 @@ static void add_result_row(gp_text_table *t, const gp_results_context *ctx,
 /* The heading of a problem, with the parameters every one of its rows shares. */
 static void print_problem(FILE *out, const gp_problem_span *pr, size_t width)
 {
-    const gp_result *res = &pr->report->results[pr->first];
-    char size[64], note[32], line[512];
-    format_size(size, sizeof size, res);
-    double mb = (double)res->bytes_moved / 1e6;  /* decimal, as the GB/s beside it */
-    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MB moved at least", res->family,
-                        res->type, size,
-                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mb);
-    for (size_t i = 0; i < res->n_params && used > 0 && (size_t)used < sizeof line; i++) {
-        const gp_param *p = &res->params[i];
-        if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
-            continue;
-        char v[32];
-        format_number(v, sizeof v, p->value);
-        used += snprintf(line + used, sizeof line - (size_t)used, ", %s %s", p->name, v);
-    }
+    char size[96], line[512];
+    format_size(size, sizeof size, &pr->report->results[pr->first]);
+    gp_problem_text(line, sizeof line, pr, size);
     fputc('\n', out);
     gp_text_paragraph(out, line, width, 2);
 }
