@@ -434,15 +434,16 @@ void gp_sweep_charts_free(gp_sweep_charts *c);
  * a double of the chart's values; the context, the chart), its column headed by the
  * parameter's name, then a column per line, its GB/s at that value ("smem, GB/s"; unknown
  * where the line has none). The line's columns are made for each chart from gp_sweep_part's
- * (its value column and a line's), by gp_sweep_table_of: the first GP_PART_MAX_COLUMNS - 1
- * lines'. */
+ * (its value column and a line's) by gp_sweep_table_of, GP_SWEEP_TABLE_LINES lines' at most
+ * from line `first` on: a chart of more lines has a table per so many. */
 extern const gp_part gp_sweep_part;
+#define GP_SWEEP_TABLE_LINES (GP_PART_MAX_COLUMNS - 1)
 typedef struct {
     gp_part part;
-    gp_part_column columns[GP_PART_MAX_COLUMNS];
-    char headings[GP_PART_MAX_COLUMNS][GP_SWEEP_NAME_LEN + 8];
+    gp_part_column columns[GP_SWEEP_TABLE_LINES + 1];
+    char headings[GP_SWEEP_TABLE_LINES][GP_SWEEP_NAME_LEN + 8];
 } gp_sweep_table;
-void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c);
+void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c, size_t first);
 
 /* ---- a launch's or result's metrics: one row per metric (src/report/metric_stats_part.c) -- */
 

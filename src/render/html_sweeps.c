@@ -56,7 +56,7 @@ static void draw_sweep(FILE *out, const gp_report *r, const gp_sweep_chart *c,
                  "\n</figure>\n", name, log2_x ? " (x axis in powers of two)" : "");
 }
 
-/* The chart, then its table. */
+/* The chart, then its table (a table per GP_SWEEP_TABLE_LINES of its lines). */
 static int sweep_chart(FILE *out, const gp_report *r, const gp_sweep_chart *c, size_t id)
 {
     gp_svg_series *series = calloc(c->n_lines + 1, sizeof *series);
@@ -71,8 +71,10 @@ static int sweep_chart(FILE *out, const gp_report *r, const gp_sweep_chart *c, s
         snprintf(series[i].name, sizeof series[i].name, "%s", l->name);
     }
     draw_sweep(out, r, c, series, id);
-    gp_sweep_table_of(table, c);
-    gp_part_html(out, &table->part, c->values, c->n_values, c, "sweep");
+    for (size_t first = 0; first < c->n_lines; first += GP_SWEEP_TABLE_LINES) {
+        gp_sweep_table_of(table, c, first);
+        gp_part_html(out, &table->part, c->values, c->n_values, c, "sweep");
+    }
     free(series), free(table);
     return GP_OK;
 }

@@ -171,17 +171,17 @@ static const gp_part_column columns[] = {
 
 const gp_part gp_sweep_part = GP_PART_DECLARE("sweep", columns, 1, double, -1);
 
-void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c)
+void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c, size_t first)
 {
-    const size_t most = GP_PART_MAX_COLUMNS - 1;
-    const size_t n = c->n_lines < most ? c->n_lines : most;
+    const size_t left = first < c->n_lines ? c->n_lines - first : 0;
+    const size_t n = left < GP_SWEEP_TABLE_LINES ? left : GP_SWEEP_TABLE_LINES;
     t->columns[0] = columns[VALUE];
     t->columns[0].html = gp_sweep_param_name(c->param);
     for (size_t i = 0; i < n; i++) {
-        snprintf(t->headings[i], sizeof t->headings[i], "%s, GB/s", c->lines[i].name);
+        snprintf(t->headings[i], sizeof t->headings[i], "%s, GB/s", c->lines[first + i].name);
         t->columns[i + 1] = columns[LINE];
         t->columns[i + 1].html = t->headings[i];
-        t->columns[i + 1].at = i;
+        t->columns[i + 1].at = first + i;
     }
     t->part = gp_sweep_part;
     t->part.columns = t->columns;

@@ -161,7 +161,7 @@ static void sweep_charts(void)
     tap_ok(rows, "sweep charts: a row per value the lines take, in order");
     gp_sweep_table t;
     if (c) {
-        gp_sweep_table_of(&t, c);
+        gp_sweep_table_of(&t, c, 0);
         char buf[64];
         tap_ok(t.part.n_columns == 3 && strcmp(t.columns[0].html, "block") == 0 &&
                    strcmp(t.columns[2].html, "b, GB/s") == 0,
@@ -177,10 +177,38 @@ static void sweep_charts(void)
     gp_report_free(&r);
 }
 
+/* A chart of more lines than a part has columns: a table per GP_SWEEP_TABLE_LINES lines. */
+static void sweep_tables(void)
+{
+    gp_report r;
+    gp_report_init(&r);
+    const size_t lines = GP_SWEEP_TABLE_LINES + 7;
+    for (size_t i = 0; i < lines; i++) {
+        char variant[16];
+        snprintf(variant, sizeof variant, "v%zu", i);
+        add(&r, variant, "int32", 4096, 128, 4, 1);
+        add(&r, variant, "int32", 4096, 256, 4, 1);
+    }
+    gp_sweep_charts s;
+    if (tap_ok(gp_sweep_charts_find(&r, &s) == GP_OK && s.n == 1 && s.charts[0].n_lines == lines,
+               "sweep tables: one chart of %zu lines", lines)) {
+        static gp_sweep_table t;
+        gp_sweep_table_of(&t, &s.charts[0], GP_SWEEP_TABLE_LINES);
+        char heading[32];
+        snprintf(heading, sizeof heading, "v%d, GB/s", GP_SWEEP_TABLE_LINES);
+        tap_ok(t.part.n_columns == 8 && strcmp(t.columns[1].html, heading) == 0 &&
+                   t.columns[1].at == GP_SWEEP_TABLE_LINES,
+               "sweep tables: the second table has the lines after the first's");
+        gp_sweep_charts_free(&s);
+    }
+    gp_report_free(&r);
+}
+
 void test_group(void)
 {
     problems();
     sweeps();
     sweeps_by_source();
     sweep_charts();
+    sweep_tables();
 }
