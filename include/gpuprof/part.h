@@ -84,6 +84,10 @@ typedef struct {
 /* A row's cell of a column; buf (len bytes) holds a word made for it. ctx: the part's
  * context, as the renderer was given it. */
 typedef gp_cell gp_cell_getter(const void *row, const void *ctx, char *buf, size_t len);
+/* The getter of a column a part makes at run time, one of several alike but for `at` (a line
+ * of a chart): a row's cell of the column, told which it is. */
+typedef gp_cell gp_cell_getter_at(const void *row, const void *ctx, size_t at, char *buf,
+                                  size_t len);
 /* JSON read back: the value stored in the row; NULL, or why it is refused ("must be from 1
  * to 9007199254740992", in why) when it is out of its range. A keyed part's rows are kept
  * only where their key column's setter takes the key (a newer gpuprof's are passed over). */
@@ -111,6 +115,8 @@ typedef struct {
     const char *html_class;     /* the page's class of its cells (NULL: "num" for numbers);
                                    one starting "num" makes its heading a number's too */
     bool html_word_heading;     /* the page's heading a word's (<th>) whatever its cells */
+    gp_cell_getter_at *get_at;  /* a column made at run time (get NULL): its getter, told */
+    size_t at;                  /* which of the columns alike it is */
 } gp_part_column;
 
 /* The most columns a part declares. */

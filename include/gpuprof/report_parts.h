@@ -105,8 +105,12 @@ extern const gp_part gp_rank_entry_part;
  * time, noise and bandwidth, and its label (exec rows: the kernel's number and launch shape
  * kept whole before its name). Text's table, CSV's cells before both sides' metrics, the
  * page's verdict (an arrow before a significant change's) and numbers before its result
- * cell, its row's class the verdict's (html_row_class, also its bars'). */
+ * cell, its row's class the verdict's (html_row_class, also its bars'). JSON's row: the
+ * exec kernel's kernel_id or new_kernel_id, verdict, change_pct, bound_pct, after the view's
+ * key; then the view's base and new, each a side (gp_compare_side_part: median_ms,
+ * noise_pct, bandwidth_gbps, launches, then the view's metrics). */
 extern const gp_part gp_compare_part;
+extern const gp_part gp_compare_side_part;
 
 /* ---- the per-line view, --source (src/report/source_part.c) ------------------------------ */
 
@@ -390,5 +394,66 @@ extern const gp_part gp_sources_part;
 /* A GPU in words, as the pages describe it: "NVIDIA H100 (sm_90, 132 SMs, peak 3352.3 GB/s,
  * measured copy 2900.0 GB/s)". */
 void gp_device_describe(char *buf, size_t len, const gp_device_info *d);
+
+/* ---- the parameter sweeps (src/report/sweep_part.c) --------------------------------------- */
+
+/* A line of a sweep chart: one sweep (gpuprof/group.h: a variant's results over one
+ * parameter), named by its variant ("smem", with its type where the report's types differ
+ * and its file where a merged report's GPUs or versions do), its results' values of the
+ * parameter and their GB/s, in the sweep's order. */
+#define GP_SWEEP_NAME_LEN 64
+typedef struct {
+    char name[GP_SWEEP_NAME_LEN];
+    double *x, *y;
+    size_t n;
+} gp_sweep_line;
+
+/* A chart: the sweeps of one family over one parameter, a line each; its first result; the
+ * rows of its table, each value its lines take, once, in order. */
+typedef struct {
+    gp_sweep_param param;
+    const gp_result *first;
+    const gp_sweep_line *lines;
+    size_t n_lines;
+    const double *values;
+    size_t n_values;
+} gp_sweep_chart;
+
+/* Every chart of a report, in order of its first sweep. */
+typedef struct {
+    gp_sweep_chart *charts;
+    size_t n;
+    gp_sweep_line *lines;        /* what the charts point into */
+    double *numbers;
+} gp_sweep_charts;
+
+int gp_sweep_charts_find(const gp_report *r, gp_sweep_charts *out);
+void gp_sweep_charts_free(gp_sweep_charts *c);
+
+/* A chart's table (the page's, under the chart): a row per value of the parameter (a row is
+ * a double of the chart's values; the context, the chart), its column headed by the
+ * parameter's name, then a column per line, its GB/s at that value ("smem, GB/s"; unknown
+ * where the line has none). The line's columns are made for each chart from gp_sweep_part's
+ * (its value column and a line's) by gp_sweep_table_of, GP_SWEEP_TABLE_LINES lines' at most
+ * from line `first` on: a chart of more lines has a table per so many. */
+extern const gp_part gp_sweep_part;
+#define GP_SWEEP_TABLE_LINES (GP_PART_MAX_COLUMNS - 1)
+typedef struct {
+    gp_part part;
+    gp_part_column columns[GP_SWEEP_TABLE_LINES + 1];
+    char headings[GP_SWEEP_TABLE_LINES][GP_SWEEP_NAME_LEN + 8];
+} gp_sweep_table;
+void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c, size_t first);
+
+/* ---- a launch's or result's metrics: one row per metric (src/report/metric_stats_part.c) -- */
+
+/* Its rows are a metric set's values (gp_metric_value), its context the set. Text's
+ * --metrics-detail (per launch): the metric, its value (in its unit's precision, "n/a"
+ * where it has none), its unit and what it means. JSON's "metrics" of a result or launch:
+ * an object keyed by the metric, each its value (null: none), unit, the view's inputs (at
+ * place GP_METRIC_VALUE_JSON_INPUTS_AT of its order), reason (only where the value is null)
+ * and note (only where there is one). Read back by hand (report/load.c). */
+extern const gp_part gp_metric_value_part;
+enum { GP_METRIC_VALUE_JSON_INPUTS_AT = 3 };
 
 #endif

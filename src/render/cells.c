@@ -1,8 +1,10 @@
 /* Cells of the renderers' tables: metric values, launch shapes, metric columns, CSV fields,
- * a compared row's metrics, a kernel's total time and the legend of its estimate mark. */
+ * a compared row's metrics, a kernel's total time and the legend of its estimate mark; a
+ * problem's heading. */
 #include "render/cells.h"
 
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/group.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/report_parts.h"
 #include "render/text_layout.h"
@@ -211,4 +213,16 @@ void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int in
         gp_table_note(t, line, indent);
     }
     n->n = 0;
+}
+
+void gp_problem_text(char *buf, size_t len, const gp_problem_span *pr, const char *size)
+{
+    const gp_result *res = &pr->report->results[pr->first];
+    size_t used = (size_t)snprintf(buf, len, "%s %s, %s, %.1f MB moved at least", res->family,
+                                   res->type, size, (double)res->bytes_moved / 1e6);
+    for (size_t i = 0; i < res->n_params && used < len; i++) {
+        const gp_param *p = &res->params[i];
+        if (!isnan(p->value) && !gp_problem_param_varies(pr, p->name))
+            used += (size_t)snprintf(buf + used, len - used, ", %s %.10g", p->name, p->value);
+    }
 }

@@ -1,8 +1,10 @@
 /* What the renderers share: metric values with the precision their unit deserves, the
- * metric columns of a table and their cells, launch shapes, CSV fields. */
+ * metric columns of a table and their cells, launch shapes, a problem's heading, CSV
+ * fields. */
 #ifndef GPUPROF_TEXT_CELLS_H
 #define GPUPROF_TEXT_CELLS_H
 
+#include "gpuprof/group.h"
 #include "gpuprof/kernel_name.h"
 #include "gpuprof/report.h"
 #include "render/text_layout.h"
@@ -40,6 +42,12 @@ typedef struct {
  * those of the catalogue in its order, then raw PerfWorks names as first met. */
 size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
                              gp_text_metric *cols, size_t max);
+
+/* A problem's heading, text's and the page's: its family, type, size (`size`, as the view
+ * words it), the bytes it moves at least (decimal MB, as the GB/s beside it) and the
+ * parameters every one of its results shares ("reduce int32, 16777216 (2^24), 67.1 MB moved
+ * at least, group 16"). */
+void gp_problem_text(char *buf, size_t len, const gp_problem_span *pr, const char *size);
 
 /* A CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break; preceded
  * by a comma unless it is the first of its line. */

@@ -110,25 +110,8 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     return GP_OK;
 }
 
-static void exec_command(FILE *out, const char *term, char *const *argv, size_t argc,
-                         const char *file)
-{
-    fprintf(out, "<dt>%s</dt><dd><code>", term);
-    for (size_t i = 0; i < argc; i++) {
-        if (i)
-            fputc(' ', out);
-        gp_html_escape(out, argv[i]);
-    }
-    if (!argc)
-        fputs("not recorded (merged by an older gpuprof)", out);
-    fputs("</code>", out);
-    if (file) {
-        fputs(" (", out);
-        gp_html_escape(out, file);
-        fputc(')', out);
-    }
-    fputs("</dd>\n", out);
-}
+/* A merged file's program that an older gpuprof did not record. */
+#define NOT_RECORDED "not recorded (merged by an older gpuprof)"
 
 /* The program, or of a merged report every file's program, so that none goes unnamed. */
 static void exec_program(FILE *out, const gp_report *r)
@@ -138,11 +121,11 @@ static void exec_program(FILE *out, const gp_report *r)
         for (size_t i = 0; i < r->n_sources; i++) {
             char term[32];
             snprintf(term, sizeof term, "program %zu", i + 1);
-            exec_command(out, term, r->sources[i].program, r->sources[i].program_len,
-                         r->sources[i].file);
+            gp_html_code_line(out, term, r->sources[i].program, r->sources[i].program_len,
+                              NOT_RECORDED, r->sources[i].file);
         }
     else
-        exec_command(out, "program", e->argv, e->argc, NULL);
+        gp_html_code_line(out, "program", e->argv, e->argc, NOT_RECORDED, NULL);
     char text[128];
     if (e->signal)
         snprintf(text, sizeof text, "killed by signal %d (exit status %d)", e->signal,
@@ -166,14 +149,9 @@ static void exec_header(FILE *out, const gp_report *r)
     gp_html_escape(out, e->argc ? e->argv[0] : "");
     fputs("</h1>\n<dl class=\"meta\">\n", out);
     gp_html_dd_text(out, "gpuprof", r->tool_version);
-    gp_html_command_line(out, r->command_line, r->command_line_len);
+    gp_html_code_line(out, "command", r->command_line, r->command_line_len, NULL, NULL);
     exec_program(out, r);
-    for (size_t i = 0; i < e->n_devices; i++) {
-        char dev[GP_NAME_LEN + 96], term[32];
-        gp_device_describe(dev, sizeof dev, &e->devices[i]);
-        snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
-        gp_html_dd_text(out, term, dev);
-    }
+    gp_html_gpus(out, e);
     char times[128];
     snprintf(times, sizeof times, "from CUPTI's activity records (of a profiled kernel, its "
              "counters); %zu of %zu launches profiled", gp_exec_profiled(e), e->n_launches);

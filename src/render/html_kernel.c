@@ -49,7 +49,7 @@ static void kernel_header(FILE *out, const gp_report *r)
         gp_html_escape(out, r->command);
     fputs("</h1>\n<dl class=\"meta\">\n", out);
     gp_html_dd_text(out, "gpuprof", r->tool_version);
-    gp_html_command_line(out, r->command_line, r->command_line_len);
+    gp_html_code_line(out, "command", r->command_line, r->command_line_len, NULL, NULL);
     char dev[GP_NAME_LEN + 96] = "none recorded";
     if (r->has_device)
         gp_device_describe(dev, sizeof dev, &r->device);
@@ -152,19 +152,12 @@ static void size_text(char *buf, size_t len, const gp_result *res)
             gp_html_appendf(buf, len, " (2^%d)", k);
 }
 
-/* "reduce int32, n=16777216 (2^24), 67.1 MB moved at least, group 16" (decimal MB, as the
- * GB/s). */
+/* "reduce int32, n=16777216 (2^24), 67.1 MB moved at least, group 16". */
 static void problem_title(const results_view *v, size_t first, char *buf, size_t len)
 {
-    const gp_result *res = &v->r->results[first];
     char size[64];
-    size_text(size, sizeof size, res);
-    snprintf(buf, len, "%s %s, %s, %.1f MB moved at least", res->family, res->type, size,
-             (double)res->bytes_moved / 1e6);
-    for (size_t p = 0; p < res->n_params; p++)
-        if (!isnan(res->params[p].value) &&
-            !gp_problem_param_varies(&v->problem[first], res->params[p].name))
-            gp_html_appendf(buf, len, ", %s %.10g", res->params[p].name, res->params[p].value);
+    size_text(size, sizeof size, &v->r->results[first]);
+    gp_problem_text(buf, len, &v->problem[first], size);
 }
 
 /* ---- at a glance: the best and worst of each problem ------------------------------------ */

@@ -129,13 +129,6 @@ void gp_html_td_num(FILE *out, const char *fmt, double v)
     fprintf(out, "<td class=\"num\">%s</td>", cell);
 }
 
-void gp_html_td_text(FILE *out, const char *s)
-{
-    fputs("<td>", out);
-    gp_html_escape(out, s);
-    fputs("</td>", out);
-}
-
 void gp_html_th_list(FILE *out, const char *const *titles, size_t n, size_t first_num)
 {
     for (size_t i = 0; i < n; i++) {
@@ -177,15 +170,34 @@ void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const
 
 /* ---- the header ---------------------------------------------------------------------------- */
 
-void gp_html_command_line(FILE *out, char *const *argv, size_t n)
+void gp_html_code_line(FILE *out, const char *term, char *const *argv, size_t n,
+                       const char *none, const char *file)
 {
-    fputs("<dt>command</dt><dd><code>", out);
+    fprintf(out, "<dt>%s</dt><dd><code>", term);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc(' ', out);
         gp_html_escape(out, argv[i]);
     }
-    fputs("</code></dd>\n", out);
+    if (!n && none)
+        fputs(none, out);
+    fputs("</code>", out);
+    if (file) {
+        fputs(" (", out);
+        gp_html_escape(out, file);
+        fputc(')', out);
+    }
+    fputs("</dd>\n", out);
+}
+
+void gp_html_gpus(FILE *out, const gp_exec_info *e)
+{
+    for (size_t i = 0; i < e->n_devices; i++) {
+        char dev[GP_NAME_LEN + 96], term[32];
+        gp_device_describe(dev, sizeof dev, &e->devices[i]);
+        snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
+        gp_html_dd_text(out, term, dev);
+    }
 }
 
 void gp_html_profiler_line(FILE *out, const gp_profiler_info *p, const char *replay)

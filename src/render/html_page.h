@@ -27,10 +27,9 @@ void gp_html_appendf(char *buf, size_t len, const char *fmt, ...)
 /* A number with printf's format, "-" when unknown. */
 void gp_html_fmt_num(char *buf, size_t len, const char *fmt, double v);
 
-/* Cells: a number (right-aligned, "-" when unknown), escaped text, column titles (from
+/* Cells: a number (right-aligned, "-" when unknown), column titles (from
  * `first_num` on right-aligned), a term of a header's list. */
 void gp_html_td_num(FILE *out, const char *fmt, double v);
-void gp_html_td_text(FILE *out, const char *s);
 void gp_html_th_list(FILE *out, const char *const *titles, size_t n, size_t first_num);
 void gp_html_dd_text(FILE *out, const char *term, const char *text);
 /* A row's metric cells (missing: n/a), and their titles with each metric's description. */
@@ -39,9 +38,12 @@ void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *
 void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const *labels,
                            size_t n);
 
-/* Lines of a header: the command line, how the metrics were collected, the report's
- * warnings. (A GPU in words: gp_device_describe, gpuprof/report_parts.h.) */
-void gp_html_command_line(FILE *out, char *const *argv, size_t n);
+/* Lines of a header: a command line's words as code (`none` where it has none, NULL:
+ * nothing; its `file` after it, NULL: none), an exec report's GPUs ("GPU 0" and the GPU in
+ * words, gp_device_describe), how the metrics were collected, the report's warnings. */
+void gp_html_code_line(FILE *out, const char *term, char *const *argv, size_t n,
+                       const char *none, const char *file);
+void gp_html_gpus(FILE *out, const gp_exec_info *e);
 void gp_html_profiler_line(FILE *out, const gp_profiler_info *p, const char *replay);
 void gp_html_warnings(FILE *out, const gp_report *r);
 

@@ -82,25 +82,11 @@ static void header(FILE *out, const ranks_page *p)
     gp_html_dd_text(out, "gpuprof", r->tool_version);
     char term[64];
     snprintf(term, sizeof term, "command (rank %d)", p->v->ranks[0].rank);
-    fprintf(out, "<dt>%s</dt><dd><code>", term);
-    for (size_t i = 0; i < r->command_line_len; i++) {
-        fputs(i ? " " : "", out);
-        gp_html_escape(out, r->command_line[i]);
-    }
-    fputs("</code></dd>\n<dt>program</dt><dd><code>", out);
-    for (size_t i = 0; i < e->argc; i++) {
-        fputs(i ? " " : "", out);
-        gp_html_escape(out, e->argv[i]);
-    }
-    fputs("</code></dd>\n", out);
+    gp_html_code_line(out, term, r->command_line, r->command_line_len, NULL, NULL);
+    gp_html_code_line(out, "program", e->argv, e->argc, NULL, NULL);
     ranks_line(out, p->v);
     failed_line(out, p->v);
-    for (size_t i = 0; i < e->n_devices; i++) {
-        char dev[GP_NAME_LEN + 96];
-        gp_device_describe(dev, sizeof dev, &e->devices[i]);
-        snprintf(term, sizeof term, "GPU %d", e->devices[i].index);
-        gp_html_dd_text(out, term, dev);
-    }
+    gp_html_gpus(out, e);
     gp_html_dd_text(out, "times", "per kernel and rank, its calls at the mean of its timed "
                     "launches (CUPTI's activity records); DRAM bytes read and written, its "
                     "calls at the means over its profiled launches");

@@ -57,20 +57,17 @@ static cJSON *metrics_json(const gp_metric_set *s)
 {
     if (s->n_metrics == 0)
         return cJSON_CreateNull();
+    const gp_part *t = &gp_metric_value_part;
+    const size_t at = GP_METRIC_VALUE_JSON_INPUTS_AT;
     cJSON *o = cJSON_CreateObject();
     for (size_t i = 0; i < s->n_metrics; i++) {
         const gp_metric_value *m = &s->metrics[i];
         cJSON *e = cJSON_CreateObject();
-        gp_json_add_number(e, "value", m->valid ? m->value : NAN);
-        cJSON_AddStringToObject(e, "unit", m->unit);
-        cJSON *inputs = cJSON_CreateObject();
+        gp_part_json_add(e, t, m, s, 0, at);
+        cJSON *inputs = cJSON_AddObjectToObject(e, "inputs");
         for (size_t k = 0; k < m->n_inputs; k++)
             gp_json_add_number(inputs, m->inputs[k], gp_metric_set_counter(s, m->inputs[k]));
-        cJSON_AddItemToObject(e, "inputs", inputs);
-        if (!m->valid)
-            cJSON_AddStringToObject(e, "reason", m->why);
-        if (m->note[0])
-            cJSON_AddStringToObject(e, "note", m->note);
+        gp_part_json_add(e, t, m, s, at, SIZE_MAX);
         cJSON_AddItemToObject(o, m->key, e);
     }
     return o;
@@ -485,11 +482,7 @@ static cJSON *side_json(const gp_compare_side *s)
 {
     if (!s->present)
         return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    gp_json_add_number(o, "median_ms", s->time_ms);
-    gp_json_add_number(o, "noise_pct", s->noise_pct);
-    gp_json_add_number(o, "bandwidth_gbps", s->gbps);
-    cJSON_AddNumberToObject(o, "launches", (double)s->launches);
+    cJSON *o = gp_part_json_row(&gp_compare_side_part, s, NULL);
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < s->n_metrics; i++)
         gp_json_add_number(m, s->metrics[i].key, s->metrics[i].valid ? s->metrics[i].value : NAN);
@@ -502,12 +495,7 @@ static cJSON *row_json(const gp_compare_row *row)
     cJSON *key = cJSON_AddObjectToObject(o, "key");
     for (size_t i = 0; i < row->n_keys; i++)
         cJSON_AddStringToObject(key, row->keys[i].name, row->keys[i].value);
-    if (row->number)   /* exec: the kernel's #N in the base report (new_kernel_id: the new) */
-        cJSON_AddNumberToObject(o, row->number_is_new ? "new_kernel_id" : "kernel_id",
-                                (double)row->number);
-    cJSON_AddStringToObject(o, "verdict", gp_change_name(row->verdict));
-    gp_json_add_number(o, "change_pct", row->change_pct);
-    gp_json_add_number(o, "bound_pct", row->bound_pct);
+    gp_part_json_add(o, &gp_compare_part, row, NULL, 0, SIZE_MAX);
     cJSON_AddItemToObject(o, "base", side_json(&row->base));
     cJSON_AddItemToObject(o, "new", side_json(&row->next));
     return o;

@@ -22,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void format_size(char *buf, size_t len, const gp_result *r)
-{
-    if (r->nx)
-        snprintf(buf, len, "%ux%u", r->nx, r->ny);
-    else
-        snprintf(buf, len, "%llu", (unsigned long long)r->n);
-}
-
 static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -41,6 +33,17 @@ static const char *power_of_two_note(uint64_t n, char *buf, size_t len)
             snprintf(buf, len, " (2^%d+%llu)", k, (unsigned long long)(n - p));
     }
     return buf;
+}
+
+/* A problem's size as its heading gives it: "16777216 (2^24)", "4096x4096". */
+static void format_size(char *buf, size_t len, const gp_result *r)
+{
+    char note[32];
+    if (r->nx)
+        snprintf(buf, len, "%ux%u", r->nx, r->ny);
+    else
+        snprintf(buf, len, "%llu%s", (unsigned long long)r->n,
+                 power_of_two_note(r->n, note, sizeof note));
 }
 
 /* " on GPU 0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, peak 3352.3 GB/s)", or that none is
@@ -196,12 +199,6 @@ static bool has_notes(const gp_report *r)
     return false;
 }
 
-/* A parameter's value, as a problem's heading gives it. */
-static void format_number(char *buf, size_t len, double v)
-{
-    snprintf(buf, len, "%.10g", v);
-}
-
 /* ---- a problem's table: a row per result, and per launch of multi-kernel workloads ---- */
 
 /* The results' columns (report/results_part.c), then a column per metric. */
@@ -228,21 +225,9 @@ static void add_result_row(gp_text_table *t, const gp_results_context *ctx,
 /* The heading of a problem, with the parameters every one of its rows shares. */
 static void print_problem(FILE *out, const gp_problem_span *pr, size_t width)
 {
-    const gp_result *res = &pr->report->results[pr->first];
-    char size[64], note[32], line[512];
-    format_size(size, sizeof size, res);
-    double mb = (double)res->bytes_moved / 1e6;  /* decimal, as the GB/s beside it */
-    int used = snprintf(line, sizeof line, "%s %s, %s%s, %.1f MB moved at least", res->family,
-                        res->type, size,
-                        res->nx ? "" : power_of_two_note(res->n, note, sizeof note), mb);
-    for (size_t i = 0; i < res->n_params && used > 0 && (size_t)used < sizeof line; i++) {
-        const gp_param *p = &res->params[i];
-        if (isnan(p->value) || gp_problem_param_varies(pr, p->name))
-            continue;
-        char v[32];
-        format_number(v, sizeof v, p->value);
-        used += snprintf(line + used, sizeof line - (size_t)used, ", %s %s", p->name, v);
-    }
+    char size[96], line[512];
+    format_size(size, sizeof size, &pr->report->results[pr->first]);
+    gp_problem_text(line, sizeof line, pr, size);
     fputc('\n', out);
     gp_text_paragraph(out, line, width, 2);
 }
@@ -250,13 +235,9 @@ static void print_problem(FILE *out, const gp_problem_span *pr, size_t width)
 /* nvprof's --metrics long form: per launch, each metric's value, unit and description. */
 static int print_detail(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    static const gp_column_spec columns[] = {
-        {"metric", GP_COLUMN_LEFT, 4}, {"value", GP_COLUMN_RIGHT, 1},
-        {"unit", GP_COLUMN_LEFT, 1}, {"description", GP_COLUMN_PROSE, 1},
-    };
     gp_text_table t;
-    gp_table_init(&t, 1);
-    GP_TABLE_COLUMNS(&t, columns);
+    gp_table_init(&t, gp_metric_value_part.n_key);
+    gp_part_text_columns(&t, &gp_metric_value_part, NULL);
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         for (size_t l = 0; l < res->n_launches; l++) {
@@ -269,16 +250,8 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
                      res->family, res->variant, l + 1, res->n_launches);
             gp_table_line(&t, line);
             for (size_t m = 0; m < lr->metrics.n_metrics; m++) {
-                const gp_metric_value *v = &lr->metrics.metrics[m];
-                const gp_metric_def *def = gp_find_metric(v->key);
-                char cell[32];
-                gp_metric_value_text(cell, sizeof cell, v);
-                gp_table_row(&t);
-                gp_table_cell(&t, v->key);
-                gp_table_cell(&t, cell);
-                gp_table_cell(&t, v->unit);
-                gp_table_cell(&t, def ? def->description : "PerfWorks metric");
-                gp_text_metric_notes_add(&notes, v);
+                gp_part_text_row(&t, &gp_metric_value_part, &lr->metrics.metrics[m], NULL);
+                gp_text_metric_notes_add(&notes, &lr->metrics.metrics[m]);
             }
             gp_text_metric_notes_rows(&notes, &t, 6);  /* each note once, after the rows */
         }

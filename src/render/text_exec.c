@@ -47,11 +47,7 @@ static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_
 {
     const gp_exec_info *e = &r->exec;
     char line[4 * GP_TEXT_LEN];
-    size_t used = (size_t)snprintf(line, sizeof line, "gpuprof %s  exec", r->tool_version);
-    for (size_t i = 0; i < e->argc && i < 8 && used < sizeof line; i++)
-        used += (size_t)snprintf(line + used, sizeof line - used, " %s", e->argv[i]);
-    if (e->argc > 8 && used < sizeof line)
-        used += (size_t)snprintf(line + used, sizeof line - used, " ...");
+    size_t used = gp_text_exec_program(line, sizeof line, r);
     if (e->signal && used < sizeof line)
         used += (size_t)snprintf(line + used, sizeof line - used,
                                  ": killed by signal %d (exit status %d)", e->signal,
@@ -78,17 +74,7 @@ static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width
     const gp_exec_info *e = &r->exec;
     const gp_profiler_info *p = &r->profiler;
     char line[2048];
-    size_t used = 0;
-    for (size_t i = 0; i < e->n_devices && used < sizeof line; i++) {
-        const gp_device_info *d = &e->devices[i];
-        used += (size_t)snprintf(line + used, sizeof line - used, "%sGPU %d: %s (sm_%d%d, "
-                                 "%.1f GB/s peak)", i ? "; " : "", d->index, d->name,
-                                 d->cc_major, d->cc_minor, d->peak_gbps);
-    }
-    if (e->n_devices == 0)
-        used = (size_t)snprintf(line, sizeof line, "no GPU recorded");
-    if (used >= sizeof line)
-        used = sizeof line - 1;
+    const size_t used = gp_text_exec_gpus(line, sizeof line, e);
     char replay[160] = "--replay=";
     if (gp_exec_rotated(p))
         snprintf(replay + 9, sizeof replay - 9, "%s", gp_exec_replay_name(p->replay));

@@ -156,12 +156,6 @@ void gp_table_column(gp_text_table *t, const char *title, gp_column_kind kind, i
     t->columns[t->n_columns++] = (gp_text_column){copy_trimmed(t, title), kind, gap};
 }
 
-void gp_table_columns(gp_text_table *t, const gp_column_spec *specs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        gp_table_column(t, specs[i].title, specs[i].kind, specs[i].gap);
-}
-
 static gp_text_row *add_row(gp_text_table *t)
 {
     gp_text_row *grown = grow(t, t->rows, t->n_rows, sizeof *grown);

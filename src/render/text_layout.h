@@ -56,14 +56,6 @@ void gp_table_init(gp_text_table *t, size_t n_key);
 void gp_table_free(gp_text_table *t);
 /* Columns come before rows. */
 void gp_table_column(gp_text_table *t, const char *title, gp_column_kind kind, int gap);
-/* Several, from a table of them. */
-typedef struct {
-    const char *title;
-    gp_column_kind kind;
-    int gap;
-} gp_column_spec;
-void gp_table_columns(gp_text_table *t, const gp_column_spec *specs, size_t n);
-#define GP_TABLE_COLUMNS(t, specs) gp_table_columns((t), (specs), sizeof(specs) / sizeof(specs)[0])
 /* A new row; then one cell per column, in order (cells not given print empty). */
 void gp_table_row(gp_text_table *t);
 void gp_table_cell(gp_text_table *t, const char *text);

@@ -33,13 +33,8 @@ static size_t launches_of(const gp_rank_view *v)
 static void print_program(FILE *out, const gp_report *r, size_t width)
 {
     const gp_rank_view *v = r->ranks;
-    const gp_exec_info *e = &r->exec;
     char line[4 * GP_TEXT_LEN], missing[256];
-    size_t used = (size_t)snprintf(line, sizeof line, "gpuprof %s  exec", r->tool_version);
-    for (size_t i = 0; i < e->argc && i < 8 && used < sizeof line; i++)
-        used += (size_t)snprintf(line + used, sizeof line - used, " %s", e->argv[i]);
-    if (e->argc > 8 && used < sizeof line)
-        used += (size_t)snprintf(line + used, sizeof line - used, " ...");
+    size_t used = gp_text_exec_program(line, sizeof line, r);
     if (used < sizeof line)
         used += (size_t)snprintf(line + used, sizeof line - used, ": %zu rank%s",
                                  v->n_ranks, v->n_ranks == 1 ? "" : "s");
@@ -58,20 +53,12 @@ static void print_program(FILE *out, const gp_report *r, size_t width)
 /* The GPUs of every rank, and how the lowest rank's metrics were collected. */
 static void print_devices(FILE *out, const gp_report *r, size_t width)
 {
-    const gp_exec_info *e = &r->exec;
     char line[2048];
-    size_t used = 0;
-    for (size_t i = 0; i < e->n_devices && used < sizeof line; i++)
-        used += (size_t)snprintf(line + used, sizeof line - used, "%sGPU %d: %s (sm_%d%d, "
-                                 "%.1f GB/s peak)", i ? "; " : "", e->devices[i].index,
-                                 e->devices[i].name, e->devices[i].cc_major,
-                                 e->devices[i].cc_minor, e->devices[i].peak_gbps);
-    if (!e->n_devices)
-        used = (size_t)snprintf(line, sizeof line, "no GPU recorded");
-    if (used < sizeof line && r->profiler.state == GP_PROF_OK)
+    const size_t used = gp_text_exec_gpus(line, sizeof line, &r->exec);
+    if (r->profiler.state == GP_PROF_OK)
         snprintf(line + used, sizeof line - used, "; metrics: %s set (rank %d's)",
                  r->profiler.metric_set, r->ranks->ranks[0].rank);
-    else if (used < sizeof line)
+    else
         snprintf(line + used, sizeof line - used, "; metrics: none (rank %d's)",
                  r->ranks->ranks[0].rank);
     gp_text_paragraph(out, line, width, 2);

@@ -118,3 +118,40 @@ const gp_part gp_metric_stats_part = {
     .order = {[GP_VIEW_JSON] = GP_PART_ORDER(KEY, UNIT, MIN, AVERAGE, MAX, LAUNCHES, COMBINED,
                                              NOTE)},
 };
+
+/* ---- a launch's or result's metric value ------------------------------------------------- */
+
+GP_PART_TEXT_GETTER(get_value_key, gp_metric_value, void, r->key)
+GP_PART_GETTER(get_value, gp_metric_value, void, value_cell(r, false, buf, len))
+GP_PART_TEXT_GETTER(get_value_unit, gp_metric_value, void, r->unit)
+/* What it means: the catalogue's words, or a raw counter's kind. */
+static gp_cell get_description(const void *row, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx, (void)buf, (void)len;
+    const gp_metric_def *def = gp_find_metric(((const gp_metric_value *)row)->key);
+    return GP_CELL_TEXT(def ? def->description : "PerfWorks metric");
+}
+/* JSON has why a value is missing, and its note, only where there is one. */
+GP_PART_GETTER(get_reason, gp_metric_value, void, r->valid ? GP_CELL_ABSENT : GP_CELL_TEXT(r->why))
+GP_PART_GETTER(get_value_note, gp_metric_value, void,
+               r->note[0] ? GP_CELL_TEXT(r->note) : GP_CELL_ABSENT)
+
+enum { VALUE_KEY, VALUE, VALUE_UNIT, DESCRIPTION, REASON, VALUE_NOTE };
+
+static const gp_part_column value_columns[] = {
+    [VALUE_KEY] = {.key = "metric", .header = "metric", .align = GP_ALIGN_LEFT, .gap = 4,
+                   .in = BOTH, .get = get_value_key},
+    [VALUE] = {.key = "value", .header = "value", .format = GP_NUMBER_WORDED, .gap = 1,
+               .in = BOTH, .get = get_value, .legend = "the metric's value (null: none)"},
+    [VALUE_UNIT] = {.key = "unit", .header = "unit", .align = GP_ALIGN_LEFT, .gap = 1,
+                    .in = BOTH, .get = get_value_unit},
+    [DESCRIPTION] = {.key = "description", .header = "description", .align = GP_ALIGN_PROSE,
+                     .gap = 1, .in = GP_IN_TEXT, .get = get_description},
+    [REASON] = {.key = "reason", .in = GP_IN_JSON, .get = get_reason,
+                .legend = "why the value is null"},
+    [VALUE_NOTE] = {.key = "note", .in = GP_IN_JSON, .get = get_value_note,
+                    .legend = "what the value leaves out, or why it is above 100 %"},
+};
+
+const gp_part gp_metric_value_part = GP_PART_DECLARE("metrics", value_columns, 1,
+                                                     gp_metric_value, VALUE_KEY);

@@ -40,10 +40,12 @@ const void *gp_part_row_at(const gp_part *t, const void *rows, size_t i)
 gp_cell gp_part_cell(const gp_part *t, size_t c, const void *row, const void *ctx,
                          char *buf, size_t len)
 {
+    const gp_part_column *col = &t->columns[c];
     buf[0] = '\0';
-    gp_cell cell = t->columns[c].get(row, ctx, buf, len);
+    gp_cell cell = col->get_at ? col->get_at(row, ctx, col->at, buf, len)
+                               : col->get(row, ctx, buf, len);
     if (cell.format == GP_NUMBER_COLUMN)
-        cell.format = t->columns[c].format;
+        cell.format = col->format;
     return cell;
 }
 

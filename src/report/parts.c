@@ -10,6 +10,7 @@ const gp_part *const gp_report_parts[] = {
     &gp_rank_cell_part,
     &gp_rank_entry_part,
     &gp_compare_part,
+    &gp_compare_side_part,
     &gp_source_line_part,
     &gp_source_exec_line_part,
     &gp_source_pc_part,
@@ -21,9 +22,11 @@ const gp_part *const gp_report_parts[] = {
     &gp_activities_part,
     &gp_graph_nodes_part,
     &gp_metric_stats_part,
+    &gp_metric_value_part,
     &gp_variant_part,
     &gp_device_part,
     &gp_metric_def_part,
     &gp_sources_part,
+    &gp_sweep_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

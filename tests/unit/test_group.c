@@ -4,10 +4,12 @@
 
 #include "gpuprof/group.h"
 #include "gpuprof/report.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A result of reduce's shape, its parameters "group" and "pad" (NAN: does not apply). */
 static void add(gp_report *r, const char *variant, const char *type, uint64_t n,
@@ -131,9 +133,82 @@ static void sweeps_by_source(void)
     gp_report_free(&r);
 }
 
+/* The sweeps of one family over one parameter make a chart, a line each; its table (the sweep
+ * part, its columns made for the chart) has a row per value and a column per line. */
+static void sweep_charts(void)
+{
+    gp_report r;
+    gp_report_init(&r);
+    add(&r, "a", "int32", 4096, 128, 4, 1);
+    add(&r, "a", "int32", 4096, 256, 4, 1);
+    add(&r, "b", "int32", 4096, 512, 4, 1);
+    add(&r, "b", "int32", 4096, 256, 4, 1);
+    add(&r, "c", "int32", 4096, 256, 4, 1);       /* alone: no chart */
+    for (size_t i = 0; i < r.n_results; i++)
+        r.results[i].gbps = 100.0 * (double)(i + 1);
+    gp_sweep_charts s;
+    if (!tap_ok(gp_sweep_charts_find(&r, &s) == GP_OK, "sweep charts: found")) {
+        gp_report_free(&r);
+        return;
+    }
+    const gp_sweep_chart *c = s.n ? &s.charts[0] : NULL;
+    tap_ok(s.n == 1 && c->param == GP_SWEEP_BLOCK && c->n_lines == 2 && c->first == &r.results[0],
+           "sweep charts: one over the block, a line per variant (%zu)", s.n);
+    const double values[] = {128, 256, 512};
+    bool rows = c && c->n_values == 3;
+    for (size_t i = 0; rows && i < 3; i++)
+        rows = c->values[i] == values[i];
+    tap_ok(rows, "sweep charts: a row per value the lines take, in order");
+    gp_sweep_table t;
+    if (c) {
+        gp_sweep_table_of(&t, c, 0);
+        char buf[64];
+        tap_ok(t.part.n_columns == 3 && strcmp(t.columns[0].html, "block") == 0 &&
+                   strcmp(t.columns[2].html, "b, GB/s") == 0,
+               "sweep table: the parameter's column, then a column per line");
+        tap_str_eq(gp_part_cell(&t.part, 0, &c->values[2], c, buf, sizeof buf).text, "512",
+                   "sweep table: the value's cell");
+        tap_near(gp_part_cell(&t.part, 2, &c->values[1], c, buf, sizeof buf).number, 400, 0,
+                 "sweep table: a line's GB/s at the value");
+        tap_ok(isnan(gp_part_cell(&t.part, 1, &c->values[2], c, buf, sizeof buf).number),
+               "sweep table: unknown where the line has no result");
+    }
+    gp_sweep_charts_free(&s);
+    gp_report_free(&r);
+}
+
+/* A chart of more lines than a part has columns: a table per GP_SWEEP_TABLE_LINES lines. */
+static void sweep_tables(void)
+{
+    gp_report r;
+    gp_report_init(&r);
+    const size_t lines = GP_SWEEP_TABLE_LINES + 7;
+    for (size_t i = 0; i < lines; i++) {
+        char variant[16];
+        snprintf(variant, sizeof variant, "v%zu", i);
+        add(&r, variant, "int32", 4096, 128, 4, 1);
+        add(&r, variant, "int32", 4096, 256, 4, 1);
+    }
+    gp_sweep_charts s;
+    if (tap_ok(gp_sweep_charts_find(&r, &s) == GP_OK && s.n == 1 && s.charts[0].n_lines == lines,
+               "sweep tables: one chart of %zu lines", lines)) {
+        static gp_sweep_table t;
+        gp_sweep_table_of(&t, &s.charts[0], GP_SWEEP_TABLE_LINES);
+        char heading[32];
+        snprintf(heading, sizeof heading, "v%d, GB/s", GP_SWEEP_TABLE_LINES);
+        tap_ok(t.part.n_columns == 8 && strcmp(t.columns[1].html, heading) == 0 &&
+                   t.columns[1].at == GP_SWEEP_TABLE_LINES,
+               "sweep tables: the second table has the lines after the first's");
+        gp_sweep_charts_free(&s);
+    }
+    gp_report_free(&r);
+}
+
 void test_group(void)
 {
     problems();
     sweeps();
     sweeps_by_source();
+    sweep_charts();
+    sweep_tables();
 }
