@@ -43,6 +43,7 @@
 #define SH_LD_INST "smsp__sass_inst_executed_op_shared_ld.sum"
 #define SH_ST_INST "smsp__sass_inst_executed_op_shared_st.sum"
 #define SH_DATA_BYTES "smsp__sass_data_bytes_mem_shared.sum"
+#define SH_LD_DATA_BYTES "smsp__sass_data_bytes_mem_shared_op_ld.sum"
 #define SH_WAVES_SASS "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"
 #define SH_LD_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
 #define SH_ST_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
@@ -113,6 +114,17 @@ static double per_request(const double *in, const char **why)
 static double per_instruction(const double *in, const char **why)
 {
     return ratio(in[0], in[1], "no such instructions", why);
+}
+/* The ideal of a per-request count: what the bytes the threads asked for would take, each
+ * sector (32 bytes) or wavefront (128 bytes) full. It follows the access width: 4 sectors
+ * per request for coalesced 4-byte loads, 16 for 16-byte ones. */
+static double ideal_sectors_per_request(const double *in, const char **why)
+{
+    return ratio(in[0] / SECTOR_BYTES, in[1], "no requests", why);
+}
+static double ideal_wavefronts_per_instruction(const double *in, const char **why)
+{
+    return ratio(in[0] / WAVEFRONT_BYTES, in[1], "no such instructions", why);
 }
 static double sector_efficiency(const double *in, const char **why)
 {
@@ -207,12 +219,24 @@ static const gp_metric_def catalogue[] = {
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
      .ncu_scale = 1.0, DEFAULT, .in_table = true, LOAD_PATHS},
+    {.key = "gld_ideal_per_request", .label = "ideal", .unit = "sectors/request",
+     .description = "load sectors per request had every sector been full (4 for full warps of "
+                     "4-byte loads, 16 of 16-byte loads)",
+     INPUTS(LD_DATA_BYTES, LD_REQUESTS), .derive = ideal_sectors_per_request,
+     .formula = "data bytes / 32 / requests",
+     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, LOAD_PATHS},
     {.key = "gst_transactions_per_request", .label = "gst/req", .unit = "sectors/request",
      .description = "global store sectors per store request (32 = fully strided 4-byte stores)",
      INPUTS(ST_SECTORS, ST_REQUESTS), .derive = per_request,
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
      .ncu_scale = 1.0, DEFAULT, .in_table = true, STORE_PATHS},
+    {.key = "gst_ideal_per_request", .label = "ideal", .unit = "sectors/request",
+     .description = "store sectors per request had every sector been full (4 for full warps "
+                     "of 4-byte stores)",
+     INPUTS(ST_DATA_BYTES, ST_REQUESTS), .derive = ideal_sectors_per_request,
+     .formula = "data bytes / 32 / requests",
+     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, STORE_PATHS},
     {.key = "gld_efficiency", .label = "ld_eff%", .unit = "%",
      .description = "bytes the loads asked for / bytes of the sectors moved",
      INPUTS(LD_DATA_BYTES, LD_SECTORS), .derive = sector_efficiency,
@@ -276,6 +300,13 @@ static const gp_metric_def catalogue[] = {
      INPUTS(SH_LD_WAVES, SH_LD_INST), .derive = per_instruction,
      .formula = "wavefronts / instructions",
      .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, .in_table = true},
+    {.key = "shared_load_ideal_per_request", .label = "ideal",
+     .unit = "wavefronts/instruction",
+     .description = "shared load wavefronts per load had every wavefront been full (1 for "
+                     "4-byte loads, 4 for 16-byte)",
+     INPUTS(SH_LD_DATA_BYTES, SH_LD_INST), .derive = ideal_wavefronts_per_instruction,
+     .formula = "data bytes / 128 / instructions",
+     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT},
     {.key = "shared_store_transactions_per_request", .label = "shst/req",
      .unit = "wavefronts/instruction",
      .description = "shared-memory store wavefronts per executed store instruction",

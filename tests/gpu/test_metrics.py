@@ -40,6 +40,10 @@ def test_transpose_physics():
            "naive transpose store efficiency 12.5 %")
     tap.ok(naive and near(metric(naive, "gld_transactions_per_request"), 4.0, 0.01),
            "naive transpose loads 4 sectors per request (coalesced)")
+    tap.ok(naive and near(metric(naive, "gst_ideal_per_request"), 4.0, 0.01) and
+           near(metric(naive, "gld_ideal_per_request"), 4.0, 0.01),
+           "naive transpose: the ideal of its 4-byte stores and loads is 4 sectors per request",
+           naive and naive["metrics"])
     for name in ("copy", "smem", "smemunroll", "tile"):
         r = res.get(name)
         st = metric(r, "gst_transactions_per_request") if r else None
@@ -96,6 +100,14 @@ def test_reduce_physics():
            "coalesced int32 loads: 4 sectors per request at 100 %")
     tap.ok(near(metric(res["shfl"], "gld_transactions_per_request"), 16.0, 0.05),
            "16-byte loads: 16 sectors per request")
+    tap.ok(near(metric(res["shfl"], "gld_ideal_per_request"), 16.0, 0.05) and
+           near(metric(tf, "gld_ideal_per_request"), 4.0, 0.01),
+           "the ideal follows the loads' width: 16 for 16-byte loads, 4 for 4-byte ones (%s, %s)"
+           % (metric(res["shfl"], "gld_ideal_per_request"), metric(tf, "gld_ideal_per_request")))
+    for v in ("threadfence", "shfl"):
+        got = metric(res[v], "shared_load_ideal_per_request")
+        tap.ok(near(got, 1.0, 0.01),
+               "%s: 4-byte shared loads' ideal is 1 wavefront per load (%s)" % (v, got))
     for v in ("threadfence", "shfl"):
         got = metric(res[v], "shared_load_transactions_per_request")
         tap.ok(near(got, 1.0, 0.01),
