@@ -77,6 +77,8 @@ typedef struct {
     double ncu_scale;          /* ours = ncu value × ncu_scale */
     gp_metric_group group;
     bool in_table;             /* shown as a column of the text table */
+    const char *ideal_of;      /* the per-request metric this is the ideal of: shown beside
+                                  it where a table has room (exec's metric table, HTML) */
     unsigned blind_to;         /* GP_PATH_* whose traffic its counters do not see */
     bool can_pass_100;         /* bytes asked for over bytes moved, which the counters can
                                   put above 100 % (a note says so; docs/cupti.md, 7.4) */

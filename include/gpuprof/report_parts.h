@@ -276,17 +276,19 @@ typedef struct {
 typedef struct {
     double all_ms;
     bool estimated;
+    char all_kernels[64];          /* the name of the row of every kernel, where there is one */
 } gp_gpu_activities_context;
 
 /* Its columns: %GPU, Time, Calls, Timed (with estimated totals), Avg, Min, Max, Bytes, GB/s,
  * Name (text only). */
 extern const gp_part gp_gpu_activities_part;
-/* The kernels' rows, labelled by kl, and the copies' and memsets', the most time first (ties
- * by number, then name), into *out (free() it; NULL when there are none), and their
+/* The kernels' rows, labelled by kl (or, kernels_as_one, one row of them all: each kernel is
+ * in the summary already), and the copies' and memsets', the most time first (ties by number,
+ * then name), into *out (free() it; NULL when there are none), *n of them, and their
  * context. */
 int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels *kl,
-                      const gp_activity_row *rows, size_t nr, gp_gpu_activity **out,
-                      gp_gpu_activities_context *ctx);
+                      bool kernels_as_one, const gp_activity_row *rows, size_t nr,
+                      gp_gpu_activity **out, size_t *n, gp_gpu_activities_context *ctx);
 
 /* ---- each copy and memset (src/report/activities_part.c) --------------------------------- */
 

@@ -450,7 +450,7 @@ static const option_row rows[] = {
                       "names"},
                      CUSTOM(read_metrics)},
     [OPT_METRICS_DETAIL] = {{OPT_METRICS_DETAIL, "metrics-detail", NULL,
-                             "text: every metric of every kernel (nvprof's long form)"},
+                             "text: every metric of every kernel, its minimum and maximum too (nvprof's long form)"},
                             FLAG(metrics_detail)},
     [OPT_REQUIRE_METRICS] = {{OPT_REQUIRE_METRICS, "require-metrics", NULL,
                               "exit 1 when the metrics cannot be collected (default: warn, "

@@ -108,13 +108,23 @@ static bool listed(const gp_text_metric *cols, size_t n, const char *key)
     return false;
 }
 
-size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
-                             gp_text_metric *cols, size_t max)
+/* Whether a catalogue metric is a column of the table. */
+static bool shown(const gp_metric_def *m, gp_metric_columns which)
 {
+    if (which == GP_EVERY_METRIC || m->in_table)
+        return true;
+    const gp_metric_def *of = m->ideal_of ? gp_find_metric(m->ideal_of) : NULL;
+    return which == GP_TABLE_METRICS_IDEALS && of && of->in_table;
+}
+
+size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,
+                             gp_metric_columns which, gp_text_metric *cols, size_t max)
+{
+    const bool every = which == GP_EVERY_METRIC;
     size_t n_cat, n = 0;
     const gp_metric_def *cat = gp_metric_catalogue(&n_cat);
     for (size_t c = 0; c < n_cat && n < max; c++)
-        if ((every || cat[c].in_table) && measured(sets, n_sets, cat[c].key))
+        if (shown(&cat[c], which) && measured(sets, n_sets, cat[c].key))
             cols[n++] = (gp_text_metric){cat[c].key, cat[c].label, cat[c].description};
     for (size_t i = 0; every && i < n_sets; i++)
         for (size_t k = 0; sets[i] && k < sets[i]->n_metrics && n < max; k++) {

@@ -37,11 +37,14 @@ size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **
 typedef struct {
     const char *key, *label, *description;
 } gp_text_metric;
-/* The metric columns of a table over several metric sets: with the default set the
- * catalogue's table metrics, else (`every`: all, a group, a list) every metric measured;
- * those of the catalogue in its order, then raw PerfWorks names as first met. */
-size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets, bool every,
-                             gp_text_metric *cols, size_t max);
+/* Which metric columns a table over several metric sets shows: with the default set the
+ * catalogue's table metrics (GP_TABLE_METRICS), with each its ideal beside it where the table
+ * has room (GP_TABLE_METRICS_IDEALS); else (GP_EVERY_METRIC: all, a group, a list) every
+ * metric measured. */
+typedef enum { GP_TABLE_METRICS, GP_TABLE_METRICS_IDEALS, GP_EVERY_METRIC } gp_metric_columns;
+/* Those columns: the catalogue's in its order, then raw PerfWorks names as first met. */
+size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,
+                             gp_metric_columns which, gp_text_metric *cols, size_t max);
 
 /* A problem's heading, text's and the page's: its family, type, size (`size`, as the view
  * words it), the bytes it moves at least (decimal MB, as the GB/s beside it) and the

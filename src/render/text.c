@@ -134,7 +134,8 @@ static int find_metric_columns(const gp_report *r, bool wide, metric_columns *m)
             sets[k++] = &r->results[i].launches[l].metrics;
     }
     const bool every = strcmp(r->profiler.metric_set, "default") != 0;
-    m->n = gp_text_table_metrics(sets, n_sets, every, m->cols, MAX_METRIC_COLUMNS);
+    m->n = gp_text_table_metrics(sets, n_sets, every ? GP_EVERY_METRIC : GP_TABLE_METRICS,
+                                 m->cols, MAX_METRIC_COLUMNS);
     m->wide = wide;
     free(sets);
     return GP_OK;

@@ -20,23 +20,24 @@
 
 /* ---- the GPU activities ---------------------------------------------------------------------- */
 
-/* The kernels numbered and named as the summary's, the most time first. */
+/* The copies and memsets, and the kernels in one row (each is in the summary), the most time
+ * first; with --wide each kernel, numbered and named as the summary's. */
 static int print_gpu_activities(FILE *out, const gp_exec_info *e, const gp_kernel_labels *kl,
-                                size_t width)
+                                bool each_kernel, size_t width)
 {
     gp_exec_kernel *k = NULL;
     gp_activity_row *rows = NULL;
     gp_gpu_activity *a = NULL;
     gp_gpu_activities_context ctx;
-    size_t nk = 0, nr = 0;
+    size_t nk = 0, nr = 0, n = 0;
     int rc = gp_exec_summarize(e, &k, &nk);
     if (rc == GP_OK)
         rc = gp_exec_activity_rows(e, &rows, &nr);
     if (rc == GP_OK)
-        rc = gp_gpu_activities(k, nk, kl, rows, nr, &a, &ctx);
+        rc = gp_gpu_activities(k, nk, kl, !each_kernel, rows, nr, &a, &n, &ctx);
     if (a) {
         fputs("\nGPU activities:\n", out);
-        rc = gp_part_text(out, &gp_gpu_activities_part, a, nk + nr, &ctx, width);
+        rc = gp_part_text(out, &gp_gpu_activities_part, a, n, &ctx, width);
     }
     if (a && rc == GP_OK)
         gp_text_paragraph(out, "legend: %GPU = each row's share of the time of all GPU activities "
@@ -93,7 +94,7 @@ int gp_text_activities(FILE *out, const gp_report *r, const gp_kernel_labels *kl
     if (!gp_exec_has_activities(e))
         return GP_OK;
     const size_t width = gp_text_width(o);
-    GP_TRY(print_gpu_activities(out, e, kl, width));
+    GP_TRY(print_gpu_activities(out, e, kl, o && o->wide, width));
     GP_TRY(print_host_memory(out, e, width));
     return print_unified(out, e, width);
 }

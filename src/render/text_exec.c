@@ -1,10 +1,9 @@
 /* Text output of gpuprof exec, for people, as nvprof printed it: what ran and how it ended
  * ("N launches of K kernels"); the summary, one row per kernel (its share of the time, its
  * launches and their times), or with --launches one row per launch (the launch part's
- * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel); then,
- * per kernel, one row per metric with its minimum, maximum and average over the profiled
- * launches (nvprof's --metrics layout), with --metrics-detail every metric and what it
- * means; with --source each kernel's lines (text_exec_lines.c). */
+ * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel); then
+ * the kernels' metrics (text_exec_metrics.c); with --source each kernel's lines
+ * (text_exec_lines.c). */
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/exec_summary.h"
@@ -17,6 +16,7 @@
 #include "render/part.h"
 #include "render/text_activities.h"
 #include "render/text_exec_lines.h"
+#include "render/text_exec_metrics.h"
 #include "render/text_graph.h"
 #include "render/text.h"
 #include "render/text_layout.h"
@@ -182,109 +182,6 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     return rc;
 }
 
-/* ---- per kernel, one row per metric: nvprof's --metrics layout -------------------------- */
-
-/* A kernel's block: the metrics it lists (what each means for --metrics-detail) and their
- * rows of the part. */
-typedef struct {
-    gp_text_metric cols[MAX_METRIC_COLUMNS];
-    const gp_metric_stats *stats[MAX_METRIC_COLUMNS];
-} metric_block;
-
-/* The kernel's metrics in the table's order: the table's, or with --metrics-detail (or a set
- * other than the default) every one; their number. */
-static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool detail,
-                             metric_block *b)
-{
-    gp_metric_value *values = calloc(k->n_metrics ? k->n_metrics : 1, sizeof *values);
-    if (!values)
-        return 0;
-    for (size_t i = 0; i < k->n_metrics; i++)
-        values[i] = k->metrics[i].average;
-    const gp_metric_set set = {NULL, 0, values, k->n_metrics};
-    const gp_metric_set *sets[] = {&set};
-    const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
-    const size_t n = gp_text_table_metrics(sets, 1, every, b->cols, MAX_METRIC_COLUMNS);
-    size_t m = 0;
-    for (size_t c = 0; c < n; c++)
-        for (size_t i = 0; i < k->n_metrics; i++)
-            if (strcmp(b->cols[c].key, values[i].key) == 0) {
-                b->cols[m] = b->cols[c];
-                b->stats[m++] = &k->metrics[i];
-                break;
-            }
-    free(values);
-    return m;
-}
-
-/* The line across the table before a kernel's rows: "Kernel #3 [1,2]: name". */
-static void kernel_heading(gp_text_table *t, const gp_exec_kernel *k, const gp_kernel_labels *kl)
-{
-    char head[48 + GP_SOURCES_LEN];
-    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
-    snprintf(head, sizeof head, "Kernel #%zu%s%s: ",
-             gp_kernel_labels_number(kl, k->kernel, k->variant), from[0] ? " " : "", from);
-    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel, k->variant));
-}
-
-/* The kernel's heading and rows (with --metrics-detail each with what it means), then its
- * metrics' notes, each once; whether any metric was combined over launches of different
- * passes. */
-static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
-                               const gp_kernel_labels *kl, bool detail, metric_block *b)
-{
-    const size_t n = kernel_metrics(r, k, detail, b);
-    kernel_heading(t, k, kl);
-    gp_text_metric_notes notes = {.n = 0};
-    bool combined = false;
-    for (size_t i = 0; i < n; i++) {
-        gp_part_text_row(t, &gp_metric_stats_part, b->stats[i], NULL);
-        combined = combined || b->stats[i]->combined;
-        if (detail)
-            gp_table_note(t, b->cols[i].description, 12);
-        gp_text_metric_notes_add(&notes, &b->stats[i]->average);
-    }
-    gp_text_metric_notes_rows(&notes, t, 10);
-    return combined;
-}
-
-/* The block's heading, its table, and what "*" means where a metric was combined. */
-static int print_metric_table(FILE *out, gp_text_table *t, bool combined, size_t width)
-{
-    int rc = GP_OK;
-    if (t->n_rows) {
-        fputc('\n', out);
-        gp_text_paragraph(out, "metrics of each kernel: minimum, maximum and average over its "
-                          "profiled launches (launches: those that had a value)", width, 2);
-        rc = gp_table_print(out, t, width);
-    }
-    if (rc == GP_OK && combined)
-        gp_text_paragraph(out, "*: no launch collected every input of the metric (they were "
-                          "in different passes): derived from each input's mean over the "
-                          "launches that collected it", width, 3);
-    return rc;
-}
-
-static int print_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
-                         const gp_kernel_labels *kl, const gp_render_options *o)
-{
-    metric_block *b = calloc(1, sizeof *b);
-    if (!b)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    gp_text_table t;
-    gp_table_init(&t, gp_metric_stats_part.n_key);
-    gp_part_text_columns(&t, &gp_metric_stats_part, NULL);
-    bool combined = false;
-    for (size_t i = 0; i < nk; i++)
-        if (k[i].profiled && k[i].n_metrics)
-            combined = add_kernel_metrics(&t, r, &k[i], kl, o && o->metrics_detail, b) ||
-                       combined;
-    free(b);
-    const int rc = print_metric_table(out, &t, combined, gp_text_width(o));
-    gp_table_free(&t);
-    return rc;
-}
-
 /* ---- one row per launch ---------------------------------------------------------------- */
 
 /* How its metrics were obtained (gpuprof/exec_graph.h: "yes", "shadow+sampled", "timed"),
@@ -350,7 +247,8 @@ static size_t launch_metrics(const gp_report *r, gp_text_metric *cols)
     for (size_t i = 0; i < e->n_launches; i++)
         sets[i] = &e->launches[i].metrics;
     const bool every = strcmp(r->profiler.metric_set, "default") != 0;
-    const size_t n = gp_text_table_metrics(sets, e->n_launches, every, cols,
+    const size_t n = gp_text_table_metrics(sets, e->n_launches,
+                                           every ? GP_EVERY_METRIC : GP_TABLE_METRICS, cols,
                                            MAX_METRIC_COLUMNS);
     free(sets);
     return n;
@@ -427,7 +325,7 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         gp_text_graph_mode(out, &r->exec, width);
     }
     if (rc == GP_OK && !(o && o->launches))
-        rc = print_metrics(out, r, k, nk, &kl, o);
+        rc = gp_text_exec_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
     if (rc == GP_OK && !(o && o->launches))
         rc = gp_text_activities(out, r, &kl, o);

@@ -194,10 +194,12 @@ static const gp_part_column activity_columns[] = {
 const gp_part gp_gpu_activities_part =
     GP_PART_DECLARE("gpu_activities", activity_columns, 1, gp_gpu_activity, -1);
 
+/* A kernel's row; kl NULL: its figures only, unnamed. */
 static gp_gpu_activity of_kernel(const gp_exec_kernel *k, const gp_kernel_labels *kl)
 {
-    return (gp_gpu_activity){.name = gp_kernel_labels_name(kl, k->kernel, k->variant),
-                             .number = gp_kernel_labels_number(kl, k->kernel, k->variant),
+    return (gp_gpu_activity){.name = kl ? gp_kernel_labels_name(kl, k->kernel, k->variant) : "",
+                             .number = kl ? gp_kernel_labels_number(kl, k->kernel, k->variant)
+                                          : 0,
                              .calls = k->calls, .timed = k->timed, .total_ms = k->total_ms,
                              .avg_ms = k->average_ms, .min_ms = k->min_ms,
                              .max_ms = k->max_ms, .estimated = k->total_estimated,
@@ -223,24 +225,53 @@ static int most_time_first(const void *a, const void *b)
                                   : strcmp(x->name, y->name);
 }
 
+/* Every kernel as one row: their calls and time summed, the extremes of their launches. */
+static gp_gpu_activity of_all_kernels(const gp_exec_kernel *k, size_t nk, char *name,
+                                      size_t len)
+{
+    snprintf(name, len, "[%zu kernel%s: each in the summary]", nk, nk == 1 ? "" : "s");
+    gp_gpu_activity all = {.name = name, .min_ms = NAN, .max_ms = NAN, .gbps = NAN};
+    for (size_t i = 0; i < nk; i++) {
+        const gp_gpu_activity one = of_kernel(&k[i], NULL);
+        all.calls += one.calls;
+        all.timed += one.timed;
+        all.estimated = all.estimated || one.estimated;
+        if (!timed(&one))
+            continue;
+        all.total_ms += one.total_ms;
+        all.min_ms = isnan(all.min_ms) || one.min_ms < all.min_ms ? one.min_ms : all.min_ms;
+        all.max_ms = isnan(all.max_ms) || one.max_ms > all.max_ms ? one.max_ms : all.max_ms;
+    }
+    all.avg_ms = all.timed ? all.total_ms / (double)all.timed : NAN;
+    return all;
+}
+
 int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels *kl,
-                      const gp_activity_row *rows, size_t nr, gp_gpu_activity **out,
-                      gp_gpu_activities_context *ctx)
+                      bool kernels_as_one, const gp_activity_row *rows, size_t nr,
+                      gp_gpu_activity **out, size_t *n, gp_gpu_activities_context *ctx)
 {
     *out = NULL;
+    *n = 0;
     *ctx = (gp_gpu_activities_context){0};
-    if (!nk && !nr)
+    const size_t kernel_rows = kernels_as_one ? (nk ? 1 : 0) : nk;
+    if (!kernel_rows && !nr)
         return GP_OK;
-    gp_gpu_activity *a = malloc((nk + nr) * sizeof *a);
+    gp_gpu_activity *a = malloc((kernel_rows + nr) * sizeof *a);
     if (!a)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < nk + nr; i++) {
-        a[i] = i < nk ? of_kernel(&k[i], kl) : of_copies(&rows[i - nk]);
+    for (size_t i = 0; i < kernel_rows + nr; i++) {
+        if (i >= kernel_rows)
+            a[i] = of_copies(&rows[i - kernel_rows]);
+        else
+            a[i] = kernels_as_one ? of_all_kernels(k, nk, ctx->all_kernels,
+                                                   sizeof ctx->all_kernels)
+                                  : of_kernel(&k[i], kl);
         ctx->all_ms += timed(&a[i]) ? a[i].total_ms : 0;
         ctx->estimated = ctx->estimated || a[i].estimated;
     }
-    qsort(a, nk + nr, sizeof *a, most_time_first);
+    qsort(a, kernel_rows + nr, sizeof *a, most_time_first);
     *out = a;
+    *n = kernel_rows + nr;
     return GP_OK;
 }
 

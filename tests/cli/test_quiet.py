@@ -55,12 +55,19 @@ def test_notes_once(tmp):
         for key in NOTED:
             if launch["metrics"] and key in launch["metrics"]:
                 launch["metrics"][key]["note"] = NOTE
-    rc, out, _ = run("report", write(tmp, "noted.json", doc), env=NO_GPU)
+    noted = write(tmp, "noted.json", doc)
+    rc, out, _ = run("report", noted, env=NO_GPU)
+    words = " ".join(out.split())
+    tap.ok(rc == 0 and words.count("loads via cp.async") == 1 and
+           "* #1, #2 %s: loads via cp.async" % ", ".join(NOTED) in words,
+           "exec: the note once under the metric table, naming its kernels and metrics", out)
+    rc, out, _ = run("report", noted, "--metrics-detail", env=NO_GPU)
     kernels = blocks(out, "Kernel #")
     tap.ok(rc == 0 and len(kernels) == 2 and
            all(sum("cp.async" in l for l in k) == 1 for k in kernels) and
            "* %s: loads via cp.async" % ", ".join(NOTED) in " ".join(out.split()),
-           "exec: the note once under each kernel's metric rows, naming its metrics", out)
+           "exec --metrics-detail: the note once under each kernel's metric rows, naming its "
+           "metrics", out)
 
 
 def test_header():

@@ -140,15 +140,26 @@ def test_exec_summary():
     words = " ".join(out.split())
     tap.ok(rc == 0 and "6 launches of 2 kernels in 1 process" in words and
            "6/6 launches profiled" in words, "exec: N launches of K kernels", out)
+    lines = out.splitlines()
+    heads = [l for l in lines if l.split()[:1] == ["gld/req"]]
+    rows = lines[lines.index(heads[0]) + 1:lines.index(heads[0]) + 3] if heads else []
+    tap.ok(len(heads) == 1 and heads[0].split()[-1] == "kernel" and "dram_GB/s" in heads[0] and
+           [r.split()[6] for r in rows] == ["#1", "#2"] and
+           not any(l.startswith("Kernel #") for l in lines),
+           "exec: one metric table, a row per kernel in the summary's order, #N and name last",
+           out)
+    at = heads[0].split().index("dram_GB/s") if heads else 0
+    tap.ok([r.split()[at] for r in rows] == ["23.5", "1582.3"],
+           "exec: each kernel's average over its profiled launches", out)
+    rc, out, _ = run("report", ROTATE, "--metrics-detail")
     heads = [l.split() for l in tables(out, "launches") if "metric" in l.split()]
     tap.ok(heads == [["launches", "metric", "min", "max", "avg", "unit"]],
-           "exec: nvprof's --metrics layout, one row per metric", out)
+           "exec --metrics-detail: nvprof's --metrics layout, one row per metric", out)
     kernels = [l for l in out.splitlines() if l.startswith("Kernel #")]
-    tap.ok(len(kernels) == 2, "exec: the metric rows under each kernel", out)
+    tap.ok(len(kernels) == 2, "exec --metrics-detail: the metric rows under each kernel", out)
     rows = [l.split() for l in out.splitlines() if l.split()[1:2] == ["dram_throughput"]]
     tap.ok(len(rows) == 2 and rows[1][2:6] == ["1225.4", "1939.3", "1582.3", "GB/s"],
-           "exec: each metric's minimum, maximum and average", out)
-    rc, out, _ = run("report", ROTATE, "--metrics-detail")
+           "exec --metrics-detail: each metric's minimum, maximum and average", out)
     tap.ok(rc == 0 and "            bytes read from DRAM per second" in out and "*" in out,
            "exec --metrics-detail: every metric with its description under it", out)
 
@@ -209,7 +220,7 @@ def test_templated_name(tmp):
            "Kernel #1: void cusparse::csrmv_v3_kernel<\u2026" in out and
            "cusparse::Functor<float, float, 11>>(\u2026)\n" in out,
            "a %d-character cuSPARSE name: cut to 120 columns" % len(CUSPARSE), out)
-    rc, out, _ = run("report", path, "--kernel-name=base")
+    rc, out, _ = run("report", path, "--kernel-name=base", "--metrics-detail")
     tap.ok(rc == 0 and kernel_column(out) == ["csrmv_v3_kernel"] and
            "Kernel #1: csrmv_v3_kernel\n" in out, "--kernel-name=base: csrmv_v3_kernel", out)
     rc, out, _ = run("report", path, "--wide")

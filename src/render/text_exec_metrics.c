@@ -1,0 +1,298 @@
+/* exec's kernel metrics in text (render/text_exec_metrics.h): by default one table, a row per
+ * kernel, as the catalogue's table is for results; per kernel a block of rows, one per metric,
+ * with --metrics-detail or a set other than the default. */
+#include "render/text_exec_metrics.h"
+
+#include "gpuprof/metrics.h"
+#include "gpuprof/report_parts.h"
+#include "gpuprof/status.h"
+#include "render/cells.h"
+#include "render/part.h"
+#include "render/text_layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_METRIC_COLUMNS 256
+
+/* ---- per kernel, one row per metric: nvprof's --metrics layout -------------------------- */
+
+/* A kernel's block: the metrics it lists (what each means for --metrics-detail) and their
+ * rows of the part. */
+typedef struct {
+    gp_text_metric cols[MAX_METRIC_COLUMNS];
+    const gp_metric_stats *stats[MAX_METRIC_COLUMNS];
+} metric_block;
+
+/* The kernel's metrics in the table's order: the table's, or with --metrics-detail (or a set
+ * other than the default) every one; their number. */
+static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool detail,
+                             metric_block *b)
+{
+    gp_metric_value *values = calloc(k->n_metrics ? k->n_metrics : 1, sizeof *values);
+    if (!values)
+        return 0;
+    for (size_t i = 0; i < k->n_metrics; i++)
+        values[i] = k->metrics[i].average;
+    const gp_metric_set set = {NULL, 0, values, k->n_metrics};
+    const gp_metric_set *sets[] = {&set};
+    const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
+    const size_t n = gp_text_table_metrics(sets, 1, every ? GP_EVERY_METRIC : GP_TABLE_METRICS,
+                                           b->cols, MAX_METRIC_COLUMNS);
+    size_t m = 0;
+    for (size_t c = 0; c < n; c++)
+        for (size_t i = 0; i < k->n_metrics; i++)
+            if (strcmp(b->cols[c].key, values[i].key) == 0) {
+                b->cols[m] = b->cols[c];
+                b->stats[m++] = &k->metrics[i];
+                break;
+            }
+    free(values);
+    return m;
+}
+
+/* The line across the table before a kernel's rows: "Kernel #3 [1,2]: name". */
+static void kernel_heading(gp_text_table *t, const gp_exec_kernel *k, const gp_kernel_labels *kl)
+{
+    char head[48 + GP_SOURCES_LEN];
+    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
+    snprintf(head, sizeof head, "Kernel #%zu%s%s: ",
+             gp_kernel_labels_number(kl, k->kernel, k->variant), from[0] ? " " : "", from);
+    gp_table_name_line(t, head, gp_kernel_labels_name(kl, k->kernel, k->variant));
+}
+
+/* The kernel's heading and rows (with --metrics-detail each with what it means), then its
+ * metrics' notes, each once; whether any metric was combined over launches of different
+ * passes. */
+static bool add_kernel_metrics(gp_text_table *t, const gp_report *r, const gp_exec_kernel *k,
+                               const gp_kernel_labels *kl, bool detail, metric_block *b)
+{
+    const size_t n = kernel_metrics(r, k, detail, b);
+    kernel_heading(t, k, kl);
+    gp_text_metric_notes notes = {.n = 0};
+    bool combined = false;
+    for (size_t i = 0; i < n; i++) {
+        gp_part_text_row(t, &gp_metric_stats_part, b->stats[i], NULL);
+        combined = combined || b->stats[i]->combined;
+        if (detail)
+            gp_table_note(t, b->cols[i].description, 12);
+        gp_text_metric_notes_add(&notes, &b->stats[i]->average);
+    }
+    gp_text_metric_notes_rows(&notes, t, 10);
+    return combined;
+}
+
+/* The block's heading, its table, and what "*" means where a metric was combined. */
+static int print_metric_table(FILE *out, gp_text_table *t, bool combined, size_t width)
+{
+    int rc = GP_OK;
+    if (t->n_rows) {
+        fputc('\n', out);
+        gp_text_paragraph(out, "metrics of each kernel: minimum, maximum and average over its "
+                          "profiled launches (launches: those that had a value)", width, 2);
+        rc = gp_table_print(out, t, width);
+    }
+    if (rc == GP_OK && combined)
+        gp_text_paragraph(out, "*: no launch collected every input of the metric (they were "
+                          "in different passes): derived from each input's mean over the "
+                          "launches that collected it", width, 3);
+    return rc;
+}
+
+static int print_blocks(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                        const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    metric_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    gp_text_table t;
+    gp_table_init(&t, gp_metric_stats_part.n_key);
+    gp_part_text_columns(&t, &gp_metric_stats_part, NULL);
+    bool combined = false;
+    for (size_t i = 0; i < nk; i++)
+        if (k[i].profiled && k[i].n_metrics)
+            combined = add_kernel_metrics(&t, r, &k[i], kl, o && o->metrics_detail, b) ||
+                       combined;
+    free(b);
+    const int rc = print_metric_table(out, &t, combined, gp_text_width(o));
+    gp_table_free(&t);
+    return rc;
+}
+
+/* ---- one row per kernel: the catalogue's table ------------------------------------------- */
+
+/* The kernels' average values as metric sets, one per kernel (NULL for one without metrics),
+ * for choosing the table's columns. */
+typedef struct {
+    gp_metric_set *sets;
+    const gp_metric_set **each;
+    size_t n;
+} kernel_sets;
+
+static void kernel_sets_free(kernel_sets *s)
+{
+    for (size_t i = 0; s->sets && i < s->n; i++)
+        free(s->sets[i].metrics);
+    free(s->sets);
+    free(s->each);
+}
+
+static int kernel_sets_init(kernel_sets *s, const gp_exec_kernel *k, size_t nk)
+{
+    *s = (kernel_sets){.sets = calloc(nk ? nk : 1, sizeof *s->sets),
+                       .each = calloc(nk ? nk : 1, sizeof *s->each), .n = nk};
+    if (!s->sets || !s->each)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; i < nk; i++) {
+        if (!k[i].profiled || !k[i].n_metrics)
+            continue;
+        gp_metric_value *v = calloc(k[i].n_metrics, sizeof *v);
+        if (!v)
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        for (size_t m = 0; m < k[i].n_metrics; m++)
+            v[m] = k[i].metrics[m].average;
+        s->sets[i] = (gp_metric_set){.metrics = v, .n_metrics = k[i].n_metrics};
+        s->each[i] = &s->sets[i];
+    }
+    return GP_OK;
+}
+
+/* The notes the table's "*" points to, each once, with the kernels and metrics it is about. */
+typedef struct {
+    const char *text[GP_TEXT_MAX_NOTES];
+    char kernels[GP_TEXT_MAX_NOTES][128];
+    char keys[GP_TEXT_MAX_NOTES][512];
+    size_t n;
+} table_notes;
+
+#define COMBINED_NOTE "no launch collected every input (they were in different passes): " \
+                      "derived from each input's mean over the launches that collected it"
+
+static void append(char *buf, size_t len, const char *word)
+{
+    const size_t used = strlen(buf);
+    if (used < len && !strstr(buf, word))
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", word);
+}
+
+static void note_add(table_notes *n, const char *text, size_t number, const char *key)
+{
+    size_t i = 0;
+    while (i < n->n && strcmp(n->text[i], text) != 0)
+        i++;
+    if (i == n->n) {
+        if (n->n == GP_TEXT_MAX_NOTES)
+            return;
+        n->text[n->n++] = text;
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "#%zu", number);
+    append(n->kernels[i], sizeof n->kernels[i], tag);
+    append(n->keys[i], sizeof n->keys[i], key);
+}
+
+/* A kernel's row: its metrics' averages ("*" after one with a note), then #N and its name. */
+static void add_row(gp_text_table *t, const gp_exec_kernel *k, const gp_text_metric *cols,
+                    size_t n, const gp_kernel_labels *kl, table_notes *notes)
+{
+    const size_t number = gp_kernel_labels_number(kl, k->kernel, k->variant);
+    for (size_t c = 0; c < n; c++) {
+        const gp_metric_stats *s = NULL;
+        for (size_t m = 0; m < k->n_metrics && !s; m++)
+            if (strcmp(k->metrics[m].average.key, cols[c].key) == 0)
+                s = &k->metrics[m];
+        char cell[48] = "-";
+        if (s)
+            gp_metric_value_text(cell, sizeof cell, &s->average);
+        if (s && s->average.note[0])
+            note_add(notes, s->average.note, number, cols[c].key);
+        if (s && s->combined && s->average.valid)
+            note_add(notes, COMBINED_NOTE, number, cols[c].key);
+        const bool marked = s && (s->average.note[0] || (s->combined && s->average.valid));
+        gp_table_cellf(t, "%s%s", cell, marked ? "*" : "");
+    }
+    char tag[48 + GP_SOURCES_LEN];
+    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
+    snprintf(tag, sizeof tag, "#%zu %s%s", number, from, from[0] ? " " : "");
+    gp_table_name_cell(t, number ? tag : "", gp_kernel_labels_name(kl, k->kernel, k->variant));
+}
+
+/* What the columns are: "columns: gld/req = gld_transactions_per_request, ...". */
+static void print_columns(FILE *out, const gp_text_metric *cols, size_t n, size_t width)
+{
+    char line[MAX_METRIC_COLUMNS * 64] = "columns:";
+    size_t used = strlen(line);
+    for (size_t i = 0; i < n && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %s = %s", i ? "," : "",
+                                 cols[i].label, cols[i].key);
+    gp_text_paragraph(out, line, width, 2);
+}
+
+static void print_notes(FILE *out, const table_notes *notes, size_t width)
+{
+    for (size_t i = 0; i < notes->n; i++) {
+        char line[GP_TEXT_LEN + sizeof notes->kernels[i] + sizeof notes->keys[i] + 16];
+        snprintf(line, sizeof line, "* %s %s: %s", notes->kernels[i], notes->keys[i],
+                 notes->text[i]);
+        gp_text_paragraph(out, line, width, 2);
+    }
+}
+
+static int print_table(FILE *out, const gp_exec_kernel *k, size_t nk, const gp_text_metric *cols,
+                       size_t n, const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    const bool wide = o && o->wide;
+    const size_t width = gp_text_width(o);
+    gp_text_table t;
+    gp_table_init(&t, 0);
+    for (size_t c = 0; c < n; c++)
+        gp_table_column(&t, wide ? cols[c].key : cols[c].label, GP_COLUMN_RIGHT, c ? 1 : 0);
+    gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
+    table_notes *notes = calloc(1, sizeof *notes);
+    if (!notes) {
+        gp_table_free(&t);
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    for (size_t i = 0; i < nk; i++)
+        if (k[i].profiled && k[i].n_metrics) {
+            gp_table_row(&t);
+            add_row(&t, &k[i], cols, n, kl, notes);
+        }
+    fputc('\n', out);
+    gp_text_paragraph(out, "metrics: each kernel's average over its profiled launches "
+                      "(--metrics-detail: minimum and maximum, and every metric)", width, 2);
+    int rc = gp_table_print(out, &t, width);
+    if (rc == GP_OK && !wide)
+        print_columns(out, cols, n, width);
+    if (rc == GP_OK)
+        print_notes(out, notes, width);
+    free(notes);
+    gp_table_free(&t);
+    return rc;
+}
+
+static int print_kernel_table(FILE *out, const gp_exec_kernel *k, size_t nk,
+                              const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    kernel_sets s;
+    int rc = kernel_sets_init(&s, k, nk);
+    gp_text_metric *cols = rc == GP_OK ? calloc(MAX_METRIC_COLUMNS, sizeof *cols) : NULL;
+    if (rc == GP_OK && !cols)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    const size_t n = rc == GP_OK ? gp_text_table_metrics(s.each, s.n, GP_TABLE_METRICS_IDEALS,
+                                                        cols, MAX_METRIC_COLUMNS)
+                                 : 0;
+    if (rc == GP_OK && n)
+        rc = print_table(out, k, nk, cols, n, kl, o);
+    free(cols);
+    kernel_sets_free(&s);
+    return rc;
+}
+
+int gp_text_exec_metrics(FILE *out, const gp_report *r, const gp_exec_kernel *k, size_t nk,
+                         const gp_kernel_labels *kl, const gp_render_options *o)
+{
+    if ((o && o->metrics_detail) || strcmp(r->profiler.metric_set, "default") != 0)
+        return print_blocks(out, r, k, nk, kl, o);
+    return print_kernel_table(out, k, nk, kl, o);
+}
