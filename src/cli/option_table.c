@@ -463,7 +463,8 @@ static const option_row rows[] = {
                      "next launch of each kernel after its counters, patched to count them, "
                      "untimed, each code of a kernel apart; a graph's node: a shadow launch of "
                      "it); "
-                     "report: CSV of a saved view, a row per line"},
+                     "report: CSV of a saved view, a row per line (a report without one: a "
+                     "usage error)"},
                     FLAG(source)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
                    "with --source, text: each line's instructions under it"},

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Issue 46's smaller cuts, each held here: --source and --sass on a report without lines, one
+file merged with itself, --launches (labels, one legend, copies in its CSV), exec --html, and
+`list` and the rank view within 120 columns. Every refusal: exit 2, one line on stderr,
+nothing on stdout."""
+import os
+import subprocess
+import tempfile
+
+import tap
+from gpuprof import BIN, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+EXEC = os.path.join(FIXTURES, "exec-copy.json")
+REDUCE = os.path.join(FIXTURES, "reduce-default.json")
+SOURCE = os.path.join(FIXTURES, "exec-source.json")
+REDUCE_SOURCE = os.path.join(FIXTURES, "reduce-source.json")
+RANKS = [os.path.join(FIXTURES, "ranks", "rank%d.json" % r) for r in (0, 1, 3)]
+NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
+
+
+def refused(args, words, env=None):
+    """gpuprof ARGS exits 2 with one line on stderr holding each of `words` (besides the
+    reports' own warnings), nothing on stdout."""
+    rc, out, err = run(*args, env=env or NO_GPU)
+    lines = [l for l in err.strip().splitlines() if not l.startswith("gpuprof: warning: ")]
+    return tap.ok(rc == 2 and out == "" and len(lines) == 1 and
+                  lines[0].startswith("gpuprof: ") and all(w in lines[0] for w in words),
+                  "%s: exit 2, one line naming %s" % (" ".join(os.path.relpath(a, ROOT)
+                                                               if os.path.isabs(a) else a
+                                                               for a in args), words),
+                  "rc=%d stderr=%r stdout=%r" % (rc, err, out[:200]))
+
+
+def test_source_without_lines():
+    """--source and --sass, in any format, on a report recorded without --source: a usage
+    error naming the file and how to get lines, not a header alone and exit 0."""
+    for report, command in ((EXEC, "gpuprof exec --source"), (REDUCE, "gpuprof reduce --source")):
+        for option in (["--source"], ["--source", "--csv"], ["--source", "--json"],
+                       ["--source", "--html"], ["--sass"]):
+            refused(["report", report] + option, [option[0], report, "no per-line view",
+                                                  command])
+    refused(["report", EXEC, os.path.join(FIXTURES, "exec-graph.json"), "--source", "--csv"],
+            ["--source", "none of", EXEC, "1 other report", "per-line view"])
+    refused(["report"] + RANKS + ["--source"], ["--source does not apply to ranks' reports"])
+    for report in (SOURCE, REDUCE_SOURCE):
+        rc, out, err = run("report", report, "--source", "--csv")
+        tap.ok(rc == 0 and len(out.splitlines()) > 1,
+               "report %s --source --csv: a report with lines writes them" %
+               os.path.basename(report), err)
+    rc, out, err = run("report", SOURCE, EXEC, "--source", "--csv")
+    tap.ok(rc == 0 and len(out.splitlines()) > 1,
+           "a merge of which one report has lines writes them", err)
+
+
+def test_one_file_twice():
+    """One file named twice, by the same path, another spelling of it, a symbolic link or
+    standard input: a usage error naming both, not every kernel counted twice."""
+    with tempfile.TemporaryDirectory() as tmp:
+        link = os.path.join(tmp, "link.json")
+        os.symlink(EXEC, link)
+        spelled = os.path.join(FIXTURES, "..", "fixtures", "exec-copy.json")
+        refused(["report", EXEC, EXEC], [EXEC, "is named twice", "name each report once"])
+        for again in (spelled, link, os.path.relpath(EXEC)):
+            refused(["report", EXEC, again], [again, "is the same file as", EXEC,
+                                             "name each report once"])
+        refused(["report", REDUCE, EXEC, os.path.relpath(REDUCE), "--csv"],
+                [REDUCE, "same file"])
+        refused(["report", RANKS[0], RANKS[1], link, EXEC], [EXEC, "same file as", link])
+        with open(EXEC) as stdin:
+            p = subprocess.run([BIN, "report", "-", EXEC], stdin=stdin, capture_output=True,
+                               text=True)
+        tap.ok(p.returncode == 2 and "same file as -" in p.stderr and not p.stdout,
+               "standard input and the file it reads: the same file", p.stderr)
+    rc, out, err = run("report", EXEC, os.path.join(FIXTURES, "exec-graph.json"))
+    tap.ok(rc == 0 and "report of 2 files" in out, "two files: merged as before", err)
+
+
+def main():
+    test_source_without_lines()
+    test_one_file_twice()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
