@@ -77,9 +77,23 @@ def test_one_file_twice():
     tap.ok(rc == 0 and "report of 2 files" in out, "two files: merged as before", err)
 
 
+def test_exec_html():
+    """exec --html is refused as before (exit 2), now naming the way to the page: JSON saved
+    with --json --output, then report --html; exec --help says it too."""
+    refused(["exec", "--html", "true"], ["'--html' does not apply to 'exec'",
+                                         "--json --output=r.json",
+                                         "gpuprof report r.json --html"])
+    rc, out, err = run("exec", "--help")
+    tap.ok(rc == 0 and "No --html: for the page, save the report as JSON (--json "
+           "--output=r.json), then run 'gpuprof report r.json --html'." in out,
+           "exec --help: the way to HTML", out[-400:])
+    refused(["list", "--html"], ["'--html' does not apply to 'list'", "gpuprof list --help"])
+
+
 def main():
     test_source_without_lines()
     test_one_file_twice()
+    test_exec_html()
     tap.done()
 
 
