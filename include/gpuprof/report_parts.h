@@ -346,13 +346,16 @@ typedef struct gp_variant_row {
     const char *name, *summary, *origin;
     char default_block[32];      /* "512", "32x16"; "-" for a library call */
     char blocks[96];             /* the blocks it takes: "32..1024, powers of two" */
+    char blocks_brief[96];       /* text's: "X 8..1024, Y 1..1024, X*Y <= 1024", "-" */
+    bool library;                /* a library call: its default and blocks "-", its own */
     unsigned block_x_mask, block_y_mask;   /* bit k set: 2^k allowed (JSON's arrays) */
     gp_dim3 default_shape;       /* the default block (JSON's array) */
     bool in_place;
 } gp_variant_row;
 
 /* Text (a table per family, under the view's heading): the variant, its default block, the
- * blocks it takes, its summary. CSV: family, variant, default_block, blocks, origin, summary.
+ * blocks it takes (brief, within 120 columns: a note under the table says a library call's
+ * "-"), its summary. CSV: family, variant, default_block, blocks, origin, summary.
  * JSON (a family's "variants"): name, summary, origin, then the view's block_x, block_y and
  * default_block arrays before its column GP_VARIANT_JSON_BLOCKS_AT, in_place. Not read back. */
 extern const gp_part gp_variant_part;

@@ -3,6 +3,8 @@
 file merged with itself, --launches (labels, one legend, copies in its CSV), exec --html, and
 `list` and the rank view within 120 columns. Every refusal: exit 2, one line on stderr,
 nothing on stdout."""
+import csv
+import io
 import os
 import subprocess
 import tempfile
@@ -90,10 +92,49 @@ def test_exec_html():
     refused(["list", "--html"], ["'--html' does not apply to 'list'", "gpuprof list --help"])
 
 
+def columns(line):
+    """The columns a line takes on a terminal (one per character: the text is UTF-8)."""
+    return len(line)
+
+
+def test_list_within_120():
+    """`gpuprof list`: no line over 120 columns, and each variant's row whole on one line with
+    every fact CSV has (its default block, its blocks, its summary); a library call's blocks
+    "-", the line under its family's table saying why."""
+    rc, text, err = run("list")
+    rc_csv, table, err_csv = run("list", "--csv")
+    lines = text.splitlines()
+    tap.ok(rc == 0 and lines and all(columns(l) <= 120 for l in lines),
+           "list: every line within 120 columns",
+           "\n".join(l for l in lines if columns(l) > 120) or err)
+    rows = list(csv.DictReader(io.StringIO(table))) if rc_csv == 0 else []
+    tap.ok(len(rows) >= 20, "list --csv: the variants", err_csv)
+    families = {}
+    for line in lines:
+        if line and not line.startswith(" "):
+            family = line.split(":")[0]
+        elif line.startswith("  ") and line.strip():
+            families.setdefault(family, []).append(line)
+    wrong = []
+    for row in rows:
+        own = families.get(row["family"], [])
+        mine = [l for l in own if l.split()[0] == row["variant"]]
+        blocks = row["blocks"].replace("XxY, ", "")
+        library = blocks.startswith("- (")
+        want = [row["default_block"], "-" if library else blocks, row["summary"]]
+        if len(mine) != 1 or not all(w in mine[0] for w in want):
+            wrong.append((row["family"], row["variant"], mine))
+        if library and ("  default, blocks -: " + blocks[3:-1]) not in text:
+            wrong.append((row["variant"], "no line says what its '-' means"))
+    tap.ok(rows and not wrong, "list: each variant's default, blocks and summary on its one row",
+           wrong[:5])
+
+
 def main():
     test_source_without_lines()
     test_one_file_twice()
     test_exec_html()
+    test_list_within_120()
     tap.done()
 
 
