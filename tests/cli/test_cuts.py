@@ -5,6 +5,7 @@ file merged with itself, --launches (labels, one legend, copies in its CSV), exe
 nothing on stdout."""
 import csv
 import io
+import json
 import os
 import subprocess
 import tempfile
@@ -130,11 +131,63 @@ def test_list_within_120():
            wrong[:5])
 
 
+def estimated_ranks(folder):
+    """The rank fixtures with, in each kernel of three or more launches (the collective
+    aside), one launch untimed and one not profiled: every time and DRAM spread an estimate
+    ("~296.93us"), each cell a column wider. Their paths."""
+    paths = []
+    for source in RANKS:
+        with open(source) as f:
+            doc = json.load(f)
+        by_kernel = {}
+        for launch in doc["exec"]["launches"]:
+            by_kernel.setdefault(launch["kernel"], []).append(launch)
+        for kernel, launches in by_kernel.items():
+            if len(launches) >= 3 and not kernel.startswith("nccl"):
+                launches[1]["duration_ms"] = None
+                launches[2].update(profiled=False, metrics=None, passes=[], how=[])
+        paths.append(os.path.join(folder, os.path.basename(source)))
+        with open(paths[-1], "w") as f:
+            json.dump(doc, f)
+    return paths
+
+
+def one_table(text, what):
+    """The rank view's table whole within 120 columns: one heading line holding every column
+    through the kernel's, no line wider, no column split off into a second table."""
+    lines = text.splitlines()
+    headings = [l for l in lines if l.startswith("ranks ") or l.lstrip().startswith("DRAM")
+                or l.lstrip().startswith("max ")]
+    wide = [l for l in lines if columns(l) > 120]
+    tap.ok(len(headings) == 1 and headings[0].split()[-1] == "kernel" and
+           "slowest" in headings[0] and headings[0].count("max") >= 3 and not wide,
+           "rank view, %s: one table, every column within 120 columns" % what,
+           "\n".join(headings + wide) or text[:2000])
+
+
+def test_rank_view_within_120():
+    """The rank view's table within 120 columns with no column split off: the fixtures', and
+    with every spread an estimate (each value "~" wider)."""
+    rc, out, err = run("report", *RANKS)
+    tap.ok(rc == 0, "report of the ranks' files", err)
+    one_table(out, "the fixtures")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run("report", *estimated_ranks(tmp))
+    tap.ok(rc == 0 and "~" in out, "the ranks' files with launches untimed and unprofiled: "
+           "estimates", err)
+    one_table(out, "every spread estimated")
+    rows = [l for l in out.splitlines() if l.lstrip().startswith("3/3 ")]
+    tap.ok(len(rows) >= 20 and all(len(l.split(" #")[0].split()) == 9 for l in rows),
+           "... each kernel's row: ranks, three times, max/med, slowest, three DRAM bytes, "
+           "then its name", rows[:3])
+
+
 def main():
     test_source_without_lines()
     test_one_file_twice()
     test_exec_html()
     test_list_within_120()
+    test_rank_view_within_120()
     tap.done()
 
 
