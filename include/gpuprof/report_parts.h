@@ -167,7 +167,8 @@ typedef struct {
  * as one), grid, block, shared memory and time, before the view's own how, metrics and
  * kernel. CSV: kind (kernel), program, pid, id, kernel, mangled, device, context, stream,
  * grid, block, shared_bytes, duration_ms, profiled, graph, graph_node, then after the
- * metrics how, note, kernel_id and variant. JSON's launches: a merged report's source, pid,
+ * metrics how, note, kernel_id, variant, label (the kernel's, from the context's labels),
+ * bytes and host_memory (a copy's: its rows are gp_activities_part's, by key). JSON's launches: a merged report's source, pid,
  * id, kernel, mangled, code, device, context, stream, then after the view's grid and block
  * shared_bytes, duration_ms, profiled, graph and graph_node (how, note, passes and metrics
  * the view's); read back but for source, mangled and code (the loader's). */
@@ -291,7 +292,9 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
 /* ---- each copy and memset (src/report/activities_part.c) --------------------------------- */
 
 /* Its rows are gp_exec_activity (gpuprof/report.h); its columns JSON's "activities", read
- * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. */
+ * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. CSV's: a
+ * copy's or memset's row among --launches', under their header by key (pid, id, kind,
+ * device, context, stream, bytes, duration_ms, label, host_memory). */
 extern const gp_part gp_activities_part;
 
 /* ---- CUDA graph kernel nodes (src/report/graph_part.c) ----------------------------------- */

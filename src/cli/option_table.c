@@ -487,8 +487,10 @@ static const option_row rows[] = {
                          "only time the rest"},
                         COUNT(exec.per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "exec reports: one row per launch instead of one per kernel, in text "
-                       "and CSV (JSON always holds every launch)"},
+                       "exec reports: one row per launch, and per copy and memset, instead of "
+                       "one per kernel, in text and CSV, each with its kernel's label; its "
+                       "profiled column: yes, no, or the counter groups it collected, p0, p1, "
+                       "..., all (JSON always holds every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE, or to standard output for '-' (%p: gpuprof's "

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -182,12 +183,167 @@ def test_rank_view_within_120():
            "then its name", rows[:3])
 
 
+ROW = re.compile(r"^\s*\d+\s+\d+\s")     # a --launches row: pid and id first
+
+
+def launch_rows(text):
+    """The rows of --launches' tables (every part of a wrapped one)."""
+    return [l for l in text.splitlines() if ROW.match(l)]
+
+
+def summary_labels(report):
+    """#N -> the kernel's label as the summary gives it, whole (--wide)."""
+    rc, out, _ = run("report", report, "--wide")
+    labels = {}
+    for line in out.splitlines():
+        m = re.search(r"  #(\d+) (?:\[[\d,]+\] )?(.*)$", line)
+        if m and m.group(1) not in labels and not line.startswith("Kernel"):
+            labels[m.group(1)] = m.group(2)
+    return labels
+
+
+def test_launches_labels():
+    """--launches in text: every row, in every part of a table wider than the page, ends in
+    its kernel's #N and label (a copy's: its kind); in CSV a label column of the summary's."""
+    for name in ("exec-graph.json", "exec-torch.json", "exec-rotate.json"):
+        report = os.path.join(FIXTURES, name)
+        rc, out, err = run("report", report, "--launches")
+        rows = launch_rows(out)
+        parts = sum(1 for l in out.splitlines() if re.match(r"^\s*pid\s+id\s", l))
+        unnamed = [l for l in rows if not re.search(r"  (#\d+ |\[CUDA )", l)]
+        tap.ok(rc == 0 and parts >= 2 and rows and not unnamed,
+               "%s --launches: %d parts, every row of each names its kernel" % (name, parts),
+               unnamed[:3] or out[:1500])
+    report = os.path.join(FIXTURES, "exec-variants.json")
+    labels = summary_labels(report)
+    rc, out, err = run("report", report, "--launches", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+    wrong = [(r["kernel_id"], r.get("label")) for r in rows
+             if r["kind"] == "kernel" and labels.get(r["kernel_id"]) != r.get("label")]
+    tap.ok(len(labels) == 4 and rows and not wrong,
+           "--launches --csv: each launch's label is its kernel's, as the summary gives it",
+           (wrong[:3], labels))
+
+
+def legend_of(text):
+    """The text's legends: each paragraph that starts "legend:", its lines joined."""
+    found, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("legend:"):
+            words = [line]
+            for more in lines[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                words.append(more.strip())
+            found.append(" ".join(words))
+    return found
+
+
+def headings(text):
+    """Every column heading of --launches' tables (each part's heading line)."""
+    found = []
+    for line in text.splitlines():
+        if re.match(r"^\s*pid\s+id\s", line):
+            found += [h for h in line.split() if h not in found]
+    return found
+
+
+def test_launches_legend():
+    """--launches: one legend under the table, naming each column it prints (each heading
+    explained, the metrics' abbreviations with their keys) and none it does not (the summary's
+    %kernels, passes); no columns: line apart. Rotated reports name p0, p1 and all."""
+    for name in ("exec-copy.json", "exec-graph.json", "exec-rotate.json", "exec-auto.json",
+                 "exec-activities.json", "exec-torch.json"):
+        rc, out, err = run("report", os.path.join(FIXTURES, name), "--launches")
+        legends = legend_of(out)
+        legend = legends[0] if legends else ""
+        names = headings(out)
+        unexplained = [h for h in names
+                       if not re.search(r"(^|[;,] |legend: )%s(:| =|, )" % re.escape(h),
+                                        legend)]
+        tap.ok(rc == 0 and len(legends) == 1 and names and not unexplained and
+               "columns:" not in out and "%kernels" not in legend and "passes:" not in out,
+               "%s --launches: one legend, of exactly its columns" % name,
+               (unexplained, legends, names))
+        rotated = "--replay=" in out.splitlines()[1] and re.search(r"\sp[01]\s", out)
+        if rotated:
+            tap.ok(re.search(r"p0, p1, \.\.\.", legend) and "all: every group" in legend,
+                   "%s --launches: the legend says what p0, p1 and all are" % name, legend)
+    rc, out, err = run("report", os.path.join(FIXTURES, "exec-graph.json"), "--launches",
+                       "--wide")
+    legend = " ".join(legend_of(out))
+    tap.ok(rc == 0 and "gld_transactions_per_request" in out and "gld/req" not in out,
+           "--launches --wide: the metrics headed by their keys, no abbreviation to explain",
+           legend)
+    with open(os.path.join(ROOT, "man", "gpuprof.1")) as f:
+        man = f.read()
+    entry = man[man.index(".B \\-\\-launches\nexec, and report"):]
+    entry = entry[:entry.index(".TP")]
+    tap.ok(".BR p0 ," in entry and ".BR p1 ," in entry and ".B all" in entry and
+           "exec.launches[].passes" in entry,
+           "the man page's --launches says what p0, p1 and all are", entry[:600])
+    rc, out, err = run("report", "--help")
+    tap.ok("p0, p1, ..., all" in " ".join(out.split()),
+           "report --help: --launches names p0, p1 and all", out)
+
+
+def test_launches_csv_activities():
+    """--launches --csv: a row per copy and memset as well as per launch, in the order the
+    program issued them, as the text lists them, their kind in kind; what the text's row says
+    of a copy (its bytes and host memory) in columns of their own, the header's last."""
+    report = os.path.join(FIXTURES, "exec-activities.json")
+    with open(report) as f:
+        doc = json.load(f)
+    activities = doc["exec"]["activities"]
+    launches = doc["exec"]["launches"]
+    rc, out, err = run("report", report, "--launches", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+    header = out.splitlines()[0].split(",") if out else []
+    tap.ok(header[-3:] == ["label", "bytes", "host_memory"],
+           "--launches --csv: label, bytes and host_memory last, no earlier column moved",
+           header[-6:])
+    ids = sorted([(a["pid"], a["id"]) for a in activities] +
+                 [(l["pid"], l["id"]) for l in launches])
+    tap.ok(len(rows) == len(activities) + len(launches) and
+           [(int(r["pid"]), int(r["id"])) for r in rows] == ids,
+           "--launches --csv: every launch, copy and memset, in issue order (%d rows)"
+           % len(rows), [(r["kind"], r["id"]) for r in rows])
+    by_id = {a["id"]: a for a in activities}
+    wrong = []
+    for r in rows:
+        a = by_id.get(int(r["id"]))
+        if "label" not in r:
+            ok = False
+        elif r["kind"] == "kernel":
+            ok = r["kernel"] and r["label"] and r["bytes"] == "" and r["host_memory"] == ""
+        else:
+            ms = (a["end_ns"] - a["start_ns"]) * 1e-6
+            ok = (a and r["kind"] == a["kind"] and int(r["bytes"]) == a["bytes"] and
+                  r["kernel"] == "" and r["grid"] == "" and r["device"] == str(a["device"]) and
+                  r["stream"] == str(a["stream"]) and r["label"].startswith("[CUDA ") and
+                  abs(float(r["duration_ms"]) - ms) < 1e-9)
+        if not ok:
+            wrong.append(r)
+    tap.ok(rows and not wrong, "--launches --csv: each copy's kind, bytes, time and place",
+           wrong[:2])
+    _, text, _ = run("report", report, "--launches")
+    hosts = [r["host_memory"] for r in rows if r.get("host_memory")]
+    text_ids = [int(l.split()[1]) for l in launch_rows(text)]
+    tap.ok(hosts and all(h in ("pageable", "pinned", "managed") for h in hosts) and
+           text_ids == [int(r["id"]) for r in rows],
+           "--launches: the text lists the rows the CSV has, in the same order; the copies' "
+           "host memory", (hosts, text_ids))
+
+
 def main():
     test_source_without_lines()
     test_one_file_twice()
     test_exec_html()
     test_list_within_120()
     test_rank_view_within_120()
+    test_launches_labels()
+    test_launches_legend()
+    test_launches_csv_activities()
     tap.done()
 
 
