@@ -15,6 +15,14 @@
 
 typedef int (*gp_command_fn)(const gp_request *req, FILE *out, gp_report *report);
 
+/* An option a command does not take but people reach for, with the way to what they want
+ * (exec --html: the page is report's): the usage error says it, and so does the command's
+ * --help. */
+typedef struct {
+    gp_option_id option;
+    const char *instead;
+} gp_option_refusal;
+
 typedef struct gp_command_def {
     const char *name;          /* NULL: the kernel commands' row, named after each family */
     const char *summary;
@@ -26,6 +34,8 @@ typedef struct gp_command_def {
                                   GPU, metrics the first if there is one */
     bool program_operands;     /* the first operand starts a program's command line: what
                                   follows it is the program's, options included */
+    const gp_option_refusal *refusals;   /* options it does not take, told the way instead */
+    size_t n_refusals;
     int trouble_status;        /* the exit status of any failure, where 1 means something
                                   else (compare: a regression); 0: the failure's own */
     gp_command_fn run;

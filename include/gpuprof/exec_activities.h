@@ -54,5 +54,9 @@ bool gp_exec_has_unified(const gp_exec_info *e);
 
 /* The activity's duration in ms, or NAN when its time is unknown. */
 double gp_activity_ms(const gp_exec_activity *a);
+/* Whether the program issued the copy or memset before the launch (an earlier pid, or the
+ * same pid and a smaller correlation id); true for every one when l is NULL (the end). The
+ * order in which --launches lists them among the launches, in text and CSV. */
+bool gp_activity_issued_before(const gp_exec_activity *a, const gp_exec_launch *l);
 
 #endif

@@ -114,6 +114,10 @@ double gp_param_default_for(const gp_param_def *d, const gp_variant *v);
 bool gp_block_allowed(const gp_variant *v, gp_dim3 block);
 /* "64..1024, powers of two" / "XxY, X 8..1024, Y 1..1024, X*Y <= 1024". */
 void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len);
+/* The same as list's table has it, within 120 columns: "X 8..1024, Y 1..1024, X*Y <= 1024"
+ * (its default block beside it shows the XxY form), "-" for a library call (a note under
+ * the table says GP_LIBRARY_SHAPE). */
+void gp_describe_blocks_brief(const gp_family *f, const gp_variant *v, char *buf, size_t len);
 /* A library call's launch shape, said alike by every view: "-" and this (JSON null, CSV
  * empty). gpuprof times and profiles the call's kernels but does not capture their shape. */
 #define GP_LIBRARY_SHAPE "CUB's own launch shape, not captured"

@@ -329,6 +329,9 @@ void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem);
 
 /* Whether a report belongs in a rank view: an exec report with a rank, or a rank view. */
 bool gp_report_has_rank(const gp_report *r);
+/* Whether a report has a per-line view (--source was asked when it was recorded): an exec
+ * report's (gp_exec_has_source), or a result's lines. */
+bool gp_report_has_source(const gp_report *r);
 
 /* Results zeroed and ready to fill, appended at once (their addresses stay put after). */
 int gp_report_add_results(gp_report *r, size_t n, gp_result **first);

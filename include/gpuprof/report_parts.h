@@ -167,7 +167,8 @@ typedef struct {
  * as one), grid, block, shared memory and time, before the view's own how, metrics and
  * kernel. CSV: kind (kernel), program, pid, id, kernel, mangled, device, context, stream,
  * grid, block, shared_bytes, duration_ms, profiled, graph, graph_node, then after the
- * metrics how, note, kernel_id and variant. JSON's launches: a merged report's source, pid,
+ * metrics how, note, kernel_id, variant, label (the kernel's, from the context's labels),
+ * bytes and host_memory (a copy's: its rows are gp_activities_part's, by key). JSON's launches: a merged report's source, pid,
  * id, kernel, mangled, code, device, context, stream, then after the view's grid and block
  * shared_bytes, duration_ms, profiled, graph and graph_node (how, note, passes and metrics
  * the view's); read back but for source, mangled and code (the loader's). */
@@ -293,7 +294,9 @@ int gp_gpu_activities(const gp_exec_kernel *k, size_t nk, const gp_kernel_labels
 /* ---- each copy and memset (src/report/activities_part.c) --------------------------------- */
 
 /* Its rows are gp_exec_activity (gpuprof/report.h); its columns JSON's "activities", read
- * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. */
+ * back: pid, id, kind, device, context, stream, src, dst, bytes, start_ns, end_ns. CSV's: a
+ * copy's or memset's row among --launches', under their header by key (pid, id, kind,
+ * device, context, stream, bytes, duration_ms, label, host_memory). */
 extern const gp_part gp_activities_part;
 
 /* ---- CUDA graph kernel nodes (src/report/graph_part.c) ----------------------------------- */
@@ -348,13 +351,16 @@ typedef struct gp_variant_row {
     const char *name, *summary, *origin;
     char default_block[32];      /* "512", "32x16"; "-" for a library call */
     char blocks[96];             /* the blocks it takes: "32..1024, powers of two" */
+    char blocks_brief[96];       /* text's: "X 8..1024, Y 1..1024, X*Y <= 1024", "-" */
+    bool library;                /* a library call: its default and blocks "-", its own */
     unsigned block_x_mask, block_y_mask;   /* bit k set: 2^k allowed (JSON's arrays) */
     gp_dim3 default_shape;       /* the default block (JSON's array) */
     bool in_place;
 } gp_variant_row;
 
 /* Text (a table per family, under the view's heading): the variant, its default block, the
- * blocks it takes, its summary. CSV: family, variant, default_block, blocks, origin, summary.
+ * blocks it takes (brief, within 120 columns: a note under the table says a library call's
+ * "-"), its summary. CSV: family, variant, default_block, blocks, origin, summary.
  * JSON (a family's "variants"): name, summary, origin, then the view's block_x, block_y and
  * default_block arrays before its column GP_VARIANT_JSON_BLOCKS_AT, in_place. Not read back. */
 extern const gp_part gp_variant_part;

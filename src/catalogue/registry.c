@@ -243,10 +243,13 @@ static void describe_mask(unsigned mask, char *buf, size_t len)
         snprintf(buf, len, "%u..%u", 1u << lo, 1u << hi);
 }
 
-void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len)
+/* brief: list's table's cell, without the "XxY" form (the default block beside it shows it)
+ * and a library call's "-" alone (a note under the table says why). */
+static void describe_blocks(const gp_family *f, const gp_variant *v, bool brief, char *buf,
+                            size_t len)
 {
     if (v->flags & GP_VF_LIBRARY) {
-        snprintf(buf, len, "- (%s)", GP_LIBRARY_SHAPE);
+        snprintf(buf, len, brief ? "-" : "- (%s)", GP_LIBRARY_SHAPE);
         return;
     }
     if (v->flags & GP_VF_GROUP_BLOCK) {
@@ -257,9 +260,20 @@ void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size
     describe_mask(v->block_x_mask, xs, sizeof xs);
     describe_mask(v->block_y_mask, ys, sizeof ys);
     if (f->two_d || v->block_y_mask != ONLY_1)
-        snprintf(buf, len, "XxY, X %s, Y %s, X*Y <= %u", xs, ys, GP_MAX_THREADS_PER_BLOCK);
+        snprintf(buf, len, "%sX %s, Y %s, X*Y <= %u", brief ? "" : "XxY, ", xs, ys,
+                 GP_MAX_THREADS_PER_BLOCK);
     else
         snprintf(buf, len, "%s, powers of two", xs);
+}
+
+void gp_describe_blocks(const gp_family *f, const gp_variant *v, char *buf, size_t len)
+{
+    describe_blocks(f, v, false, buf, len);
+}
+
+void gp_describe_blocks_brief(const gp_family *f, const gp_variant *v, char *buf, size_t len)
+{
+    describe_blocks(f, v, true, buf, len);
 }
 
 void gp_describe_default_block(const gp_family *f, const gp_variant *v, char *buf, size_t len)

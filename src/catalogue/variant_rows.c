@@ -14,9 +14,11 @@ static gp_variant_row row_of(const gp_family *f, const gp_variant *v)
                           .summary = v->summary, .origin = v->origin,
                           .block_x_mask = v->block_x_mask, .block_y_mask = v->block_y_mask,
                           .default_shape = v->default_block,
-                          .in_place = (v->flags & GP_VF_IN_PLACE) != 0};
+                          .in_place = (v->flags & GP_VF_IN_PLACE) != 0,
+                          .library = (v->flags & GP_VF_LIBRARY) != 0};
     gp_describe_default_block(f, v, row.default_block, sizeof row.default_block);
     gp_describe_blocks(f, v, row.blocks, sizeof row.blocks);
+    gp_describe_blocks_brief(f, v, row.blocks_brief, sizeof row.blocks_brief);
     return row;
 }
 

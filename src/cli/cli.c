@@ -49,15 +49,28 @@ static void consider(const gp_option_def *o, const char *name, size_t len,
     (*prefixes)++;
 }
 
-/* Whether some command's option is called exactly so. */
-static bool is_option_name(const char *name, size_t len)
+/* The option some command has that is called exactly so; OPT_COUNT for none. */
+static gp_option_id option_called(const char *name, size_t len)
 {
     for (int id = 0; id < OPT_COUNT; id++) {
         const char *known = gp_option((gp_option_id)id)->name;
         if (strncmp(known, name, len) == 0 && known[len] == '\0')
-            return true;
+            return (gp_option_id)id;
     }
-    return false;
+    return OPT_COUNT;
+}
+
+/* Another command's option, refused: with the way to what it does, where the command's row
+ * has one (exec --html). */
+static int refuse_option(const command_context *cc, gp_option_id id)
+{
+    const char *name = gp_option(id)->name;
+    for (size_t i = 0; i < cc->cmd->n_refusals; i++)
+        if (cc->cmd->refusals[i].option == id)
+            return gp_fail(GP_ERR_USAGE, "option '--%s' does not apply to '%s': %s", name,
+                           cc->name, cc->cmd->refusals[i].instead);
+    return gp_fail(GP_ERR_USAGE, "option '--%s' does not apply to '%s' (see 'gpuprof %s "
+                                 "--help')", name, cc->name, cc->name);
 }
 
 /* Exact name, else the one option of this command that the name abbreviates. The full name
@@ -75,9 +88,9 @@ static int find_option(const command_context *cc, const char *name, size_t len,
     *found = exact ? exact : prefix;
     if (exact)
         return GP_OK;
-    if (is_option_name(name, len))
-        return gp_fail(GP_ERR_USAGE, "option '--%.*s' does not apply to '%s' (see 'gpuprof %s "
-                                     "--help')", (int)len, name, cc->name, cc->name);
+    const gp_option_id other = option_called(name, len);
+    if (other != OPT_COUNT)
+        return refuse_option(cc, other);
     if (prefixes == 1)
         return GP_OK;
     if (prefixes > 1)

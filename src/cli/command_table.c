@@ -54,6 +54,11 @@ static const gp_command_def commands[] = {
                     OPT_OUTPUT, OPT_FORCE, OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_GRAPH_PROFILING,
                     OPT_GRAPH_SAMPLES, OPT_SOURCE, OPT_SASS, OPT_RANK, OPT_WIDE,
                     OPT_KERNEL_NAME, OPT_HELP),
+     /* The page is written whole from a saved report; exec's own is written while it runs. */
+     .refusals = (const gp_option_refusal[]){
+         {OPT_HTML, "for the page, save the report as JSON (--json --output=r.json), then "
+                    "run 'gpuprof report r.json --html'"}},
+     .n_refusals = 1,
      .run = gp_cmd_exec},
     {.name = "help", .summary = "show the help of gpuprof or of a command",
      .operands = "[COMMAND]", .max_operands = 1, GP_OPTION_LIST(options, n_options, OPT_HELP),

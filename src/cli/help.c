@@ -96,6 +96,11 @@ static int command_help(gp_help_text *h, const gp_command_def *cmd, const gp_fam
                 GP_TRY(option(h, family->options[k]));
         GP_TRY(option(h, cmd->options[i]));
     }
+    for (size_t i = 0; i < cmd->n_refusals; i++) {   /* an option it does not take, and why */
+        GP_TRY(add(h, GP_HELP_AS_IS, "%s", ""));
+        GP_TRY(add(h, 2, "No --%s: %s.", gp_option(cmd->refusals[i].option)->name,
+                   cmd->refusals[i].instead));
+    }
     return family ? variants(h, family) : GP_OK;
 }
 

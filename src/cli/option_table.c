@@ -463,7 +463,8 @@ static const option_row rows[] = {
                      "next launch of each kernel after its counters, patched to count them, "
                      "untimed, each code of a kernel apart; a graph's node: a shadow launch of "
                      "it); "
-                     "report: CSV of a saved view, a row per line"},
+                     "report: CSV of a saved view, a row per line (a report without one: a "
+                     "usage error)"},
                     FLAG(source)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
                    "with --source, text: each line's instructions under it"},
@@ -486,8 +487,10 @@ static const option_row rows[] = {
                          "only time the rest"},
                         COUNT(exec.per_kernel, 1, UINT64_MAX - 1)},
     [OPT_LAUNCHES] = {{OPT_LAUNCHES, "launches", NULL,
-                       "exec reports: one row per launch instead of one per kernel, in text "
-                       "and CSV (JSON always holds every launch)"},
+                       "exec reports: one row per launch, and per copy and memset, instead of "
+                       "one per kernel, in text and CSV, each with its kernel's label; its "
+                       "profiled column: yes, no, or the counter groups it collected, p0, p1, "
+                       "..., all (JSON always holds every launch)"},
                       FLAG(launches)},
     [OPT_OUTPUT] = {{OPT_OUTPUT, "output", "FILE",
                      "write the report to FILE, or to standard output for '-' (%p: gpuprof's "

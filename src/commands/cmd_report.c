@@ -1,12 +1,72 @@
 /* report FILE...: render saved JSON reports again, as text, JSON, CSV or HTML; several are
- * merged into one, each result labelled with its file. The exec reports of a distributed
- * job's ranks (each with its rank) make a rank view instead: each kernel per rank, read one
- * file at a time, so that a thousand ranks take the memory of one report. */
+ * merged into one, each result labelled with its file, each file named once. The exec
+ * reports of a distributed job's ranks (each with its rank) make a rank view instead: each
+ * kernel per rank, read one file at a time, so that a thousand ranks take the memory of one
+ * report. */
 #include "gpuprof/commands.h"
 
 #include "gpuprof/ranks.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- each file once ------------------------------------------------------------------------ */
+
+/* A file as the system knows it: its device and inode, whatever path names it (two spellings
+ * of one path, a link to it); "-" is standard input's. */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    size_t operand;              /* its place on the command line */
+} file_identity;
+
+static int by_identity(const void *a, const void *b)
+{
+    const file_identity *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    return x->operand < y->operand ? -1 : x->operand > y->operand;
+}
+
+/* A report merged with itself would count each of its kernels twice, "in 2 processes". A file
+ * that cannot be looked at is left to the reader, which says why. */
+static int check_each_once(const gp_request *req)
+{
+    if (req->n_operands < 2)
+        return GP_OK;
+    file_identity *ids = malloc(req->n_operands * sizeof *ids);
+    if (!ids)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t n = 0;
+    for (size_t i = 0; i < req->n_operands; i++) {
+        struct stat st;
+        const char *file = req->operands[i];
+        if ((strcmp(file, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(file, &st)) == 0)
+            ids[n++] = (file_identity){st.st_dev, st.st_ino, i};
+    }
+    qsort(ids, n, sizeof *ids, by_identity);
+    int rc = GP_OK;
+    for (size_t k = 1; k < n && rc == GP_OK; k++) {
+        if (ids[k].dev != ids[k - 1].dev || ids[k].ino != ids[k - 1].ino)
+            continue;
+        const char *later = req->operands[ids[k].operand];
+        const char *first = req->operands[ids[k - 1].operand];
+        rc = gp_fail(GP_ERR_USAGE, "%s %s%s: name each report once (one given twice would "
+                     "count each of its kernels twice)", later,
+                     strcmp(later, first) ? "is the same file as " : "is named twice",
+                     strcmp(later, first) ? first : "");
+    }
+    free(ids);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------------------------- */
 
 /* How a report read from a file joins the others: merged into a report, or folded into a
  * rank view. */
@@ -52,6 +112,7 @@ static int merge_ranks(const gp_request *req, gp_report *report, gp_report *firs
  * (--by-rank: even one). */
 static int read_reports(const gp_request *req, gp_report *report)
 {
+    GP_TRY(check_each_once(req));
     if (req->n_operands == 1 && !req->by_rank)
         return gp_report_read_json(req->operands[0], report);
     gp_report first;
@@ -67,12 +128,18 @@ static int read_reports(const gp_request *req, gp_report *report)
     return rc;
 }
 
-/* What a rank view has no rows for: it keeps each kernel's values per rank, not its launches
- * or metrics. */
+/* ---- what the report can show ------------------------------------------------------------- */
+
+/* What a rank view has no rows for: it keeps each kernel's values per rank, not its launches,
+ * metrics or lines. */
 static int check_rank_view(const gp_request *req, const gp_report *report)
 {
     if (!report->ranks)
         return GP_OK;
+    if (req->source || req->sass)
+        return gp_fail(GP_ERR_USAGE, "%s does not apply to ranks' reports (a rank view keeps "
+                                     "times and DRAM bytes per rank: report one rank's file)",
+                       req->source ? "--source" : "--sass");
     if (req->launches)
         return gp_fail(GP_ERR_USAGE, "--launches does not apply to ranks' reports (a rank view "
                                      "keeps each kernel per rank, not its launches: report one "
@@ -84,6 +151,24 @@ static int check_rank_view(const gp_request *req, const gp_report *report)
     return GP_OK;
 }
 
+/* --source and --sass show the per-line view: a report recorded without one has no lines to
+ * show, and a table of none would pass for "no line moves memory". */
+static int check_source(const gp_request *req, const gp_report *report)
+{
+    if (!(req->source || req->sass) || gp_report_has_source(report))
+        return GP_OK;
+    char others[64] = "";
+    if (req->n_operands > 1)
+        snprintf(others, sizeof others, " and the %zu other report%s", req->n_operands - 1,
+                 req->n_operands > 2 ? "s" : "");
+    return gp_fail(GP_ERR_USAGE, "%s: %s%s%s has %s per-line view (recorded without --source; "
+                   "record one with 'gpuprof %s --source --json%s')",
+                   req->source ? "--source" : "--sass", others[0] ? "none of " : "",
+                   req->operands[0], others, others[0] ? "a" : "no",
+                   report->is_exec ? "exec" : report->command,
+                   report->is_exec ? " --output=FILE -- PROGRAM" : "");
+}
+
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
 {
     GP_TRY(read_reports(req, report));
@@ -91,5 +176,6 @@ int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
         return gp_fail(GP_ERR_USAGE, "--launches applies to exec reports only (%s is a report "
                                      "of '%s')", req->operands[0], report->command);
     GP_TRY(check_rank_view(req, report));
+    GP_TRY(check_source(req, report));
     return gp_render_report(out, report, gp_render_options_for(req));
 }

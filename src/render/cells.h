@@ -41,7 +41,7 @@ typedef struct {
  * catalogue's table metrics (GP_TABLE_METRICS), with each its ideal beside it where the table
  * has room (GP_TABLE_METRICS_IDEALS); else (GP_EVERY_METRIC: all, a group, a list) every
  * metric measured. */
-typedef enum { GP_TABLE_METRICS, GP_TABLE_METRICS_IDEALS, GP_EVERY_METRIC } gp_metric_columns;
+typedef enum { GP_TABLE_METRICS, GP_EVERY_METRIC, GP_TABLE_METRICS_IDEALS } gp_metric_columns;
 /* Those columns: the catalogue's in its order, then raw PerfWorks names as first met. */
 size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,
                              gp_metric_columns which, gp_text_metric *cols, size_t max);

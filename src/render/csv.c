@@ -7,6 +7,7 @@
 #include "render/csv.h"
 #include "render/csv_source.h"
 
+#include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/metrics.h"
@@ -314,15 +315,51 @@ static int programs_of(const gp_report *r, programs *p)
     return GP_OK;
 }
 
+/* A row of a part under another's header (exec's copies and unified memory under the
+ * kernels', a copy among the launches): each of its CSV columns in the header's column of its
+ * key, the others empty; the program in source. */
+static void write_part_row(FILE *out, const gp_csv_layout *l, const gp_part *header,
+                           const gp_part *t, const void *part_row, const char *program)
+{
+    size_t cols[GP_PART_MAX_COLUMNS];
+    const size_t n = gp_part_columns(header, GP_VIEW_CSV, NULL, cols);
+    const char *text[GP_PART_MAX_COLUMNS];
+    char buf[GP_PART_MAX_COLUMNS][GP_PART_CELL_LEN], number[GP_PART_MAX_COLUMNS][64];
+    for (size_t k = 0; k < n; k++) {
+        const char *key = header->columns[cols[k]].key;
+        text[k] = strcmp(key, "source") == 0
+                      ? program
+                      : gp_part_csv_cell(t, key, part_row, NULL, buf[k], &number[k]);
+        text[k] = text[k] ? text[k] : "";
+    }
+    gp_csv_layout_row(out, l, &(gp_csv_row){.fixed = text});
+}
+
+/* The program of the rows not kept per source (copies, memsets, unified memory): the
+ * report's, or the one all a merged report's sources ran; else none. */
+static const char *activities_program(const gp_report *r, const programs *p)
+{
+    return r->n_sources <= 1 ? p->text[0] : "";
+}
+
+/* A row per launch, and per copy and memset among them in the order the program issued them,
+ * as the text lists them (kind says which). */
 static void write_launches(FILE *out, const gp_csv_layout *l, const gp_report *r,
                            const programs *p, const gp_kernel_labels *kl)
 {
     const gp_launches_context ctx = {.r = r, .labels = kl,
                                      .programs = (const char *const *)p->text};
-    for (size_t i = 0; i < r->exec.n_launches; i++) {
-        const gp_exec_launch *launch = &r->exec.launches[i];
-        const gp_csv_row metrics = {.metrics = &launch->metrics};
-        gp_part_csv_layout_row_with(out, l, &gp_launch_part, launch, &ctx, &metrics);
+    const gp_exec_info *e = &r->exec;
+    size_t next = 0;
+    for (size_t i = 0; i <= e->n_launches; i++) {
+        const gp_exec_launch *launch = i < e->n_launches ? &e->launches[i] : NULL;
+        for (; next < e->n_activities && gp_activity_issued_before(&e->activities[next], launch);
+             next++)
+            write_part_row(out, l, &gp_launch_part, &gp_activities_part, &e->activities[next],
+                           activities_program(r, p));
+        if (launch)
+            gp_part_csv_layout_row_with(out, l, &gp_launch_part, launch, &ctx,
+                                        &(gp_csv_row){.metrics = &launch->metrics});
     }
 }
 
@@ -344,42 +381,23 @@ static int write_program_kernels(FILE *out, const gp_csv_layout *l, const progra
     return GP_OK;
 }
 
-/* A row of a part under the kernels' header: each of its CSV columns in the kernels' column
- * of its key, the others empty; the program in source. */
-static void write_part_row(FILE *out, const gp_csv_layout *l, const gp_part *t,
-                           const void *part_row, const char *program)
-{
-    size_t cols[GP_PART_MAX_COLUMNS];
-    const size_t n = gp_part_columns(&gp_kernels_part, GP_VIEW_CSV, NULL, cols);
-    const char *text[GP_PART_MAX_COLUMNS];
-    char buf[GP_PART_MAX_COLUMNS][GP_PART_CELL_LEN], number[GP_PART_MAX_COLUMNS][64];
-    for (size_t k = 0; k < n; k++) {
-        const char *key = gp_kernels_part.columns[cols[k]].key;
-        text[k] = strcmp(key, "source") == 0
-                      ? program
-                      : gp_part_csv_cell(t, key, part_row, NULL, buf[k], &number[k]);
-        text[k] = text[k] ? text[k] : "";
-    }
-    gp_csv_layout_row(out, l, &(gp_csv_row){.fixed = text});
-}
-
 /* The copies and memsets by kind, then by kind and host memory, then the unified-memory
  * counters, after the kernels as nvprof listed them. Their program: the report's, or the one
  * all a merged report's sources ran, else none (activities are not kept per source). */
 static int write_activities(FILE *out, const gp_csv_layout *l, const gp_report *r,
                             const programs *p)
 {
-    const char *program = r->n_sources <= 1 ? p->text[0] : "";
+    const char *program = activities_program(r, p);
     gp_activity_tables t;
     const int rc = gp_exec_activity_tables(&r->exec, &t);
     for (size_t i = 0; rc == GP_OK && i < t.n + t.n_host; i++)
-        write_part_row(out, l, &gp_copies_part, i < t.n ? &t.rows[i] : &t.host[i - t.n],
-                       program);
+        write_part_row(out, l, &gp_kernels_part, &gp_copies_part,
+                       i < t.n ? &t.rows[i] : &t.host[i - t.n], program);
     gp_activity_tables_free(&t);
     gp_um_row um[GP_UM_COUNTERS];
     const size_t n_um = rc == GP_OK ? gp_unified_rows(&r->exec, um) : 0;
     for (size_t i = 0; i < n_um; i++)
-        write_part_row(out, l, &gp_unified_part, &um[i], program);
+        write_part_row(out, l, &gp_kernels_part, &gp_unified_part, &um[i], program);
     return rc;
 }
 

@@ -487,6 +487,15 @@ int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
 
 /* ---- the catalogue commands ---------------------------------------------------------- */
 
+/* Whether a family's rows have a library call's, whose blocks the table says as "-". */
+static bool any_library(const gp_variant_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].library)
+            return true;
+    return false;
+}
+
 int gp_text_list(FILE *out, const gp_render_options *o)
 {
     gp_variant_row *rows;
@@ -497,6 +506,8 @@ int gp_text_list(FILE *out, const gp_render_options *o)
         end = gp_variant_family_end(rows, n, f);
         fprintf(out, "%s%s: %s\n", f ? "\n" : "", rows[f].family, rows[f].family_summary);
         rc = gp_part_text(out, &gp_variant_part, &rows[f], end - f, NULL, gp_text_width(o));
+        if (rc == GP_OK && any_library(&rows[f], end - f))
+            fputs("  default, blocks -: " GP_LIBRARY_SHAPE "\n", out);
     }
     free(rows);
     return rc;

@@ -101,11 +101,6 @@ int gp_text_activities(FILE *out, const gp_report *r, const gp_kernel_labels *kl
 
 /* ---- --launches ---------------------------------------------------------------------------------- */
 
-static bool issued_before(const gp_exec_activity *a, const gp_exec_launch *l)
-{
-    return !l || a->pid < l->pid || (a->pid == l->pid && a->id < l->id);
-}
-
 /* The copy as the launch table's row: no grid, block or shared memory (nor graph node, where
  * the table has that column), no metrics; its name, bytes and host memory where the kernel's
  * name stands. */
@@ -138,6 +133,6 @@ void gp_text_launch_activities(gp_text_table *t, const gp_report *r, size_t *nex
                                const gp_exec_launch *before, size_t n_metrics)
 {
     const gp_exec_info *e = &r->exec;
-    for (; *next < e->n_activities && issued_before(&e->activities[*next], before); ++*next)
+    for (; *next < e->n_activities && gp_activity_issued_before(&e->activities[*next], before); ++*next)
         add_activity_row(t, &e->activities[*next], n_metrics);
 }

@@ -18,6 +18,7 @@
 #include "render/text_exec_lines.h"
 #include "render/text_exec_metrics.h"
 #include "render/text_graph.h"
+#include "render/text_launches.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 
@@ -25,22 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_METRIC_COLUMNS 256
 #define NAME_LEN 4096
-
-/* A launch's tag before its kernel's name: "#3 ", in a merged report with its file's index,
- * "#3 [2] ". */
-static void launch_tag(char *buf, size_t len, const gp_report *r, const gp_kernel_labels *kl,
-                       const gp_exec_launch *l)
-{
-    const size_t number = gp_kernel_labels_number(kl, l->kernel, l->variant);
-    char from[32];
-    gp_launch_source_tag(r, l, from, sizeof from);
-    size_t used = number ? (size_t)snprintf(buf, len, "#%zu ", number)
-                         : (size_t)snprintf(buf, len, "%s", "");
-    if (from[0] && used < len)
-        snprintf(buf + used, len - used, "%s ", from);
-}
 
 /* The header's first line: the program, how it ended, what it launched. */
 static void print_program(FILE *out, const gp_report *r, size_t n_kernels, size_t width)
@@ -89,13 +75,15 @@ static void print_device_and_metrics(FILE *out, const gp_report *r, size_t width
     gp_text_paragraph(out, line, width, 2);
 }
 
-/* The legend under the summary: what its share divides by (the GPU activities' %GPU
- * divides by more), the units of the whole report (the activities' bytes too), and how the
- * metrics and times were obtained, in full. */
-static void print_profiler(FILE *out, const gp_report *r, size_t width)
+/* Under the summary: its legend, what its share divides by (the GPU activities' %GPU divides
+ * by more) and the units of the whole report (the activities' bytes too); under either table
+ * how the metrics and times were obtained, in full (the summary's passes column too; the
+ * launches' legend says theirs). */
+static void print_profiler(FILE *out, const gp_report *r, bool summary, size_t width)
 {
-    gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all kernels; "
-                      GP_TEXT_UNITS, width, 2);
+    if (summary)
+        gp_text_paragraph(out, "legend: %kernels = each kernel's share of the time of all "
+                          "kernels; " GP_TEXT_UNITS, width, 2);
     const gp_profiler_info *p = &r->profiler;
     char replay[160], line[1024], sms[32] = "";
     gp_exec_describe_replay(p, replay, sizeof replay);
@@ -104,9 +92,9 @@ static void print_profiler(FILE *out, const gp_report *r, size_t width)
     if (p->state == GP_PROF_OK && gp_exec_rotated(p))
         snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, --replay=%s (%s); "
                  "times from CUPTI's activity records, of a profiled launch from its counters "
-                 "where it ran without SASS instrumentation; passes: the one-pass groups a "
-                 "kernel's launches collected", p->chip, sms, gp_exec_replay_name(p->replay),
-                 replay);
+                 "where it ran without SASS instrumentation%s", p->chip, sms,
+                 gp_exec_replay_name(p->replay), replay,
+                 summary ? "; passes: the one-pass groups a kernel's launches collected" : "");
     else if (p->state == GP_PROF_OK)
         snprintf(line, sizeof line, "metrics: CUPTI range profiler on %s%s, %s (%d pass%s); "
                  "times from CUPTI's activity records, of a profiled launch from its counters",
@@ -182,124 +170,6 @@ static int print_kernels(FILE *out, const gp_report *r, const gp_exec_kernel *k,
     return rc;
 }
 
-/* ---- one row per launch ---------------------------------------------------------------- */
-
-/* How its metrics were obtained (gpuprof/exec_graph.h: "yes", "shadow+sampled", "timed"),
- * or for a launch profiled with rotation the passes it carries: "p0", "p1", "all". */
-static void how_cell(char *buf, size_t len, const gp_report *r, const gp_exec_launch *l)
-{
-    const int groups = r->profiler.pass_groups;
-    if (!l->profiled || !gp_exec_rotated(&r->profiler) || !l->passes ||
-        (l->origins & ~GP_ORIGIN_RANGE))
-        gp_launch_how(buf, len, l);
-    else if (l->passes == (uint32_t)((1ull << groups) - 1))
-        snprintf(buf, len, "all");
-    else
-        for (int g = 0, used = 0; g < groups && used < (int)len; g++)
-            if (l->passes & (1u << g))
-                used += snprintf(buf + used, len - (size_t)used, "%sp%d", used ? "," : "", g);
-}
-
-/* The launch's notes: a footnote's number after its "how" ("shadow+sampled [1]"). */
-static void add_how(gp_text_table *t, const gp_report *r, const gp_exec_launch *l,
-                    gp_text_notes *notes)
-{
-    char how[64];
-    how_cell(how, sizeof how, r, l);
-    const size_t note = l->note ? gp_text_note_number(notes, l->note) : 0;
-    if (note)
-        gp_table_cellf(t, "%s [%zu]", how, note);
-    else
-        gp_table_cell(t, how);
-}
-
-/* What the rows of the launch table share. */
-typedef struct {
-    gp_launches_context part;    /* the part's columns', before the table's own */
-    const gp_text_metric *cols;  /* the metric columns */
-    size_t n;
-    gp_text_notes notes;         /* the launches' notes, numbered as met */
-} launch_table;
-
-/* The part's cells, then how its metrics were obtained, its metrics and its kernel. */
-static void add_launch_row(gp_text_table *t, launch_table *lt, const gp_exec_launch *l)
-{
-    char tag[64];
-    gp_part_text_row(t, &gp_launch_part, l, &lt->part);
-    add_how(t, lt->part.r, l, &lt->notes);
-    for (size_t i = 0; i < lt->n; i++) {
-        char cell[48];
-        gp_metric_value_text(cell, sizeof cell,
-                             gp_metric_set_value(&l->metrics, lt->cols[i].key));
-        gp_table_cell(t, cell);
-    }
-    launch_tag(tag, sizeof tag, lt->part.r, lt->part.labels, l);
-    gp_table_name_cell(t, tag, gp_kernel_labels_name(lt->part.labels, l->kernel, l->variant));
-}
-
-/* The metric columns over every launch. */
-static size_t launch_metrics(const gp_report *r, gp_text_metric *cols)
-{
-    const gp_exec_info *e = &r->exec;
-    const gp_metric_set **sets = calloc(e->n_launches ? e->n_launches : 1, sizeof *sets);
-    if (!sets)
-        return 0;
-    for (size_t i = 0; i < e->n_launches; i++)
-        sets[i] = &e->launches[i].metrics;
-    const bool every = strcmp(r->profiler.metric_set, "default") != 0;
-    const size_t n = gp_text_table_metrics(sets, e->n_launches,
-                                           every ? GP_EVERY_METRIC : GP_TABLE_METRICS, cols,
-                                           MAX_METRIC_COLUMNS);
-    free(sets);
-    return n;
-}
-
-static int print_launches(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
-                          const gp_render_options *o)
-{
-    gp_text_metric *cols = calloc(MAX_METRIC_COLUMNS, sizeof *cols);
-    if (!cols)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    const size_t n = launch_metrics(r, cols);
-    const bool wide = o && o->wide;
-    const size_t width = gp_text_width(o);
-    gp_text_table t;
-    gp_table_init(&t, 2);
-    launch_table lt = {.part = {.r = r, .labels = kl,
-                                .graphs = gp_exec_has_graph_nodes(&r->exec)},
-                       .cols = cols, .n = n};
-    gp_part_text_columns(&t, &gp_launch_part, &lt.part);
-    gp_table_column(&t, "profiled", GP_COLUMN_RIGHT, 1);
-    char legend[MAX_METRIC_COLUMNS * 64] = "columns:";
-    size_t used = strlen(legend);
-    for (size_t i = 0; i < n; i++) {
-        gp_table_column(&t, wide ? cols[i].key : cols[i].label, GP_COLUMN_RIGHT, i ? 1 : 2);
-        if (used < sizeof legend)
-            used += (size_t)snprintf(legend + used, sizeof legend - used, "%s %s = %s",
-                                     i ? "," : "", cols[i].label, cols[i].key);
-    }
-    gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
-    size_t copies = 0; /* the copies and memsets among the launches, in issue order */
-    gp_text_notes_init(&lt.notes);
-    for (size_t i = 0; i < r->exec.n_launches; i++) {
-        gp_text_launch_activities(&t, r, &copies, &r->exec.launches[i], n);
-        add_launch_row(&t, &lt, &r->exec.launches[i]);
-    }
-    gp_text_launch_activities(&t, r, &copies, NULL, n);
-    free(cols);
-    if (n && !wide)
-        gp_text_paragraph(out, legend, width, 2);
-    fputc('\n', out);
-    const int rc = gp_table_print(out, &t, width);
-    if (rc == GP_OK && r->exec.n_activities)  /* the copies' rows show bytes */
-        gp_text_paragraph(out, "legend: " GP_TEXT_UNITS, width, 2);
-    if (rc == GP_OK)
-        gp_text_notes_print(out, &lt.notes, width);
-    gp_text_notes_free(&lt.notes);
-    gp_table_free(&t);
-    return rc;
-}
-
 int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     gp_exec_kernel *k = NULL;
@@ -318,16 +188,17 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     print_program(out, r, nk, width);
     print_device_and_metrics(out, r, width);
     gp_text_exec_sources(out, r);
-    rc = o && o->launches ? print_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
+    const bool launches = o && o->launches;
+    rc = launches ? gp_text_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
     if (rc == GP_OK) {
-        print_profiler(out, r, width);
+        print_profiler(out, r, !launches, width);
         print_lacking(out, r, k, nk, &kl, o);
         gp_text_graph_mode(out, &r->exec, width);
     }
-    if (rc == GP_OK && !(o && o->launches))
+    if (rc == GP_OK && !launches)
         rc = gp_text_exec_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
-    if (rc == GP_OK && !(o && o->launches))
+    if (rc == GP_OK && !launches)
         rc = gp_text_activities(out, r, &kl, o);
     /* --source: each kernel's lines, last, as the kernel commands show theirs. */
     if (rc == GP_OK)

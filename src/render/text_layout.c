@@ -255,7 +255,8 @@ typedef struct {
     size_t *part;              /* per column: which part of the wrapped table shows it */
     size_t n_parts;
     bool has_tail;             /* the last column is prose or names */
-    size_t tail_width;         /* its room in the first part */
+    bool tail_everywhere;      /* it shows in every part (gp_text_table.tail_every_part) */
+    size_t tail_width;         /* its room in the first part (everywhere: in the fullest) */
     char **fitted;             /* per row: a name row's tag and shortened name; else NULL */
 } layout;
 
@@ -291,12 +292,14 @@ static size_t gap(const gp_text_table *t, size_t c)
     return (size_t)t->columns[c].gap;
 }
 
-/* Body columns fill parts in order; the tail keeps its least room in the first. */
+/* Body columns fill parts in order; the tail keeps its least room in the first (or, shown
+ * in every part, in each). */
 static void assign_parts(const gp_text_table *t, layout *l, size_t page)
 {
     const size_t n = t->n_columns, key_end = t->n_key < n ? t->n_key : n;
     l->has_tail = n > key_end && (t->columns[n - 1].kind == GP_COLUMN_PROSE ||
                                   t->columns[n - 1].kind == GP_COLUMN_NAME);
+    l->tail_everywhere = l->has_tail && t->tail_every_part;
     const size_t body_end = l->has_tail ? n - 1 : n;
     size_t key_width = 0;
     for (size_t c = 0; c < key_end; c++)
@@ -307,15 +310,15 @@ static void assign_parts(const gp_text_table *t, layout *l, size_t page)
     size_t part = 0, used = key_width, first_used = key_width;
     for (size_t c = key_end; c < body_end; c++) {
         const size_t need = gap(t, c) + l->width[c];
-        const bool full = used + need + (part == 0 ? reserve : 0) > page;
+        const bool full = used + need + (part == 0 || l->tail_everywhere ? reserve : 0) > page;
         if (full && used > key_width) {
             part++;
             used = key_width;
         }
         l->part[c] = part;
         used += gap(t, c) + l->width[c];
-        if (part == 0)
-            first_used = used;
+        if (part == 0 || (l->tail_everywhere && used > first_used))
+            first_used = used;   /* everywhere: the tail's room is the fullest part's */
     }
     l->n_parts = part + 1;
     if (l->has_tail) {
@@ -329,7 +332,8 @@ static void assign_parts(const gp_text_table *t, layout *l, size_t page)
 
 static bool shown(const gp_text_table *t, const layout *l, size_t c, size_t part)
 {
-    return c < t->n_key || l->part[c] == part;
+    return c < t->n_key || l->part[c] == part ||
+           (l->tail_everywhere && c == t->n_columns - 1);
 }
 
 /* A name within `width` columns, cut at a readable boundary where it is wider. */
@@ -490,9 +494,9 @@ int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
         gp_markdown_table(out, t);
         return GP_OK;
     }
-    layout l = {calloc(t->n_columns + 1, sizeof(size_t)),
-                calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0,
-                calloc(t->n_rows + 1, sizeof(char *))};
+    layout l = {.width = calloc(t->n_columns + 1, sizeof(size_t)),
+                .part = calloc(t->n_columns + 1, sizeof(size_t)), .n_parts = 1,
+                .fitted = calloc(t->n_rows + 1, sizeof(char *))};
     int rc = l.width && l.part && l.fitted ? GP_OK
                                            : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (rc == GP_OK) {
@@ -538,8 +542,9 @@ int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths,
     if (t->failed)
         return t->failed;
     /* One part, every column in it: the layout gp_table_print finds for a table that fits. */
-    layout l = {(size_t *)widths, calloc(t->n_columns + 1, sizeof(size_t)), 1, false, 0,
-                calloc(t->n_rows + 1, sizeof(char *))}; /* no name fitted: written whole */
+    layout l = {.width = (size_t *)widths, .part = calloc(t->n_columns + 1, sizeof(size_t)),
+                .n_parts = 1, .fitted = calloc(t->n_rows + 1, sizeof(char *))};
+    /* no name fitted: written whole */
     if (!l.part || !l.fitted) {
         free(l.part);
         free(l.fitted);

@@ -47,6 +47,8 @@ typedef struct {
     gp_text_column *columns;
     size_t n_columns;
     size_t n_key;              /* the leading columns every part of a wrapped table repeats */
+    bool tail_every_part;      /* a wrapped table repeats its last column of names too, so
+                                  that each row of every part carries its name (--launches) */
     gp_text_row *rows;
     size_t n_rows;
     int failed;                /* the status of the first allocation that failed */

@@ -288,6 +288,14 @@ GP_PART_TEXT_GETTER(get_dst, gp_exec_activity, void, gp_memory_names[r->dst])
 GP_PART_NUMBER_GETTER(get_activity_bytes_moved, gp_exec_activity, void, r->bytes)
 GP_PART_NUMBER_GETTER(get_start, gp_exec_activity, void, r->start_ns)
 GP_PART_NUMBER_GETTER(get_end, gp_exec_activity, void, r->end_ns)
+/* CSV's, as --launches lists a copy among the launches: its time, its label as text names it
+ * ("[CUDA memcpy HtoD]"), and its host side's memory (empty where it has none). */
+GP_PART_NUMBER_GETTER(get_duration, gp_exec_activity, void, gp_activity_ms(r))
+GP_PART_TEXT_GETTER(get_label, gp_exec_activity, void, gp_activity_title(r->kind))
+GP_PART_TEXT_GETTER(get_host_memory, gp_exec_activity, void,
+                    gp_activity_host_memory(r) == GP_MEMORY_UNKNOWN
+                        ? ""
+                        : gp_memory_names[gp_activity_host_memory(r)])
 
 GP_PART_WHOLE_SETTER(set_pid, gp_exec_activity, r->pid, 0, INT_MAX)
 GP_PART_WHOLE_SETTER(set_id, gp_exec_activity, r->id, 0, UINT64_MAX)
@@ -301,29 +309,37 @@ GP_PART_WHOLE_SETTER(set_bytes, gp_exec_activity, r->bytes, 0, UINT64_MAX)
 GP_PART_WHOLE_SETTER(set_start, gp_exec_activity, r->start_ns, 0, UINT64_MAX)
 GP_PART_WHOLE_SETTER(set_end, gp_exec_activity, r->end_ns, 0, UINT64_MAX)
 
-/* A whole number of JSON's, read back. */
-#define JSON_WHOLE(name, getter, setter, what)                                                \
-    {.key = (name), .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON, .get = (getter),             \
+/* A whole number of JSON's, read back (`csv`: and a cell of a copy's CSV row of --launches,
+ * by key under the launches' header, GP_IN_CSV; else 0). */
+#define JSON_WHOLE(name, getter, setter, csv, what)                                           \
+    {.key = (name), .format = GP_NUMBER_WHOLE, .in = GP_IN_JSON | (csv), .get = (getter),     \
      .set = (setter), .legend = (what)}
 /* A word of JSON's, read back. */
-#define JSON_WORD(name, getter, setter, what)                                                 \
-    {.key = (name), .in = GP_IN_JSON, .get = (getter), .set = (setter), .legend = (what)}
+#define JSON_WORD(name, getter, setter, csv, what)                                            \
+    {.key = (name), .in = GP_IN_JSON | (csv), .get = (getter), .set = (setter),               \
+     .legend = (what)}
 
 static const gp_part_column each_columns[] = {
-    JSON_WHOLE("pid", get_pid, set_pid, "the process"),
-    JSON_WHOLE("id", get_id, set_id,
+    JSON_WHOLE("pid", get_pid, set_pid, GP_IN_CSV, "the process"),
+    JSON_WHOLE("id", get_id, set_id, GP_IN_CSV,
                "CUPTI's correlation id: the order the program issued it among the launches"),
-    JSON_WORD("kind", get_activity_kind, set_kind, "memcpy HtoD, ..., memset"),
-    JSON_WHOLE("device", get_device, set_device, "the GPU"),
-    JSON_WHOLE("context", get_context, set_context, "the CUDA context"),
-    JSON_WHOLE("stream", get_stream, set_stream, "the stream"),
-    JSON_WORD("src", get_src, set_src, "the memory copied from (a memset: unknown)"),
-    JSON_WORD("dst", get_dst, set_dst, "the memory copied to or set"),
-    JSON_WHOLE("bytes", get_activity_bytes_moved, set_bytes, "bytes copied or set"),
-    JSON_WHOLE("start_ns", get_start, set_start,
+    JSON_WORD("kind", get_activity_kind, set_kind, GP_IN_CSV, "memcpy HtoD, ..., memset"),
+    JSON_WHOLE("device", get_device, set_device, GP_IN_CSV, "the GPU"),
+    JSON_WHOLE("context", get_context, set_context, GP_IN_CSV, "the CUDA context"),
+    JSON_WHOLE("stream", get_stream, set_stream, GP_IN_CSV, "the stream"),
+    JSON_WORD("src", get_src, set_src, 0, "the memory copied from (a memset: unknown)"),
+    JSON_WORD("dst", get_dst, set_dst, 0, "the memory copied to or set"),
+    JSON_WHOLE("bytes", get_activity_bytes_moved, set_bytes, GP_IN_CSV, "bytes copied or set"),
+    JSON_WHOLE("start_ns", get_start, set_start, 0,
                "from the start of the run's first copy or memset; end_ns < start_ns: time "
                "unknown"),
-    JSON_WHOLE("end_ns", get_end, set_end, "its end, ns"),
+    JSON_WHOLE("end_ns", get_end, set_end, 0, "its end, ns"),
+    {.key = "duration_ms", .format = GP_NUMBER_MS, .in = GP_IN_CSV, .get = get_duration,
+     .legend = "its time, ms; empty when unknown"},
+    {.key = "label", .in = GP_IN_CSV, .get = get_label,
+     .legend = "its kind as text names it: [CUDA memcpy HtoD], ..., [CUDA memset]"},
+    {.key = "host_memory", .in = GP_IN_CSV, .get = get_host_memory,
+     .legend = "the host side's memory of a copy: pageable, pinned, managed; empty for none"},
 };
 
 const gp_part gp_activities_part =

@@ -21,14 +21,15 @@ GP_PART_TEXT_GETTER(get_family, gp_variant_row, void, r->family)
 GP_PART_TEXT_GETTER(get_variant, gp_variant_row, void, r->name)
 GP_PART_TEXT_GETTER(get_default_block, gp_variant_row, void, r->default_block)
 GP_PART_TEXT_GETTER(get_blocks, gp_variant_row, void, r->blocks)
+GP_PART_TEXT_GETTER(get_blocks_brief, gp_variant_row, void, r->blocks_brief)
 GP_PART_TEXT_GETTER(get_origin, gp_variant_row, void, r->origin)
 GP_PART_TEXT_GETTER(get_summary, gp_variant_row, void, r->summary)
 GP_PART_NUMBER_GETTER(get_in_place, gp_variant_row, void, r->in_place)
 
-enum { FAMILY, VARIANT, DEFAULT_BLOCK, BLOCKS, ORIGIN, SUMMARY, NAME, IN_PLACE };
+enum { FAMILY, VARIANT, DEFAULT_BLOCK, BLOCKS, BLOCKS_BRIEF, ORIGIN, SUMMARY, NAME, IN_PLACE };
 
-/* In CSV's order; text's is the same without the family and origin, JSON has its own (the
- * variant's name first, as "name"). */
+/* In CSV's order; text's is the same without the family and origin, its blocks brief (every
+ * row within 120 columns), JSON has its own (the variant's name first, as "name"). */
 static const gp_part_column variant_columns[] = {
     [FAMILY] = {.key = "family", .in = GP_IN_CSV, .get = get_family},
     [VARIANT] = {.key = "variant", .header = "variant", .align = GP_ALIGN_LEFT, .gap = 2,
@@ -37,9 +38,10 @@ static const gp_part_column variant_columns[] = {
                        .gap = 2, .in = GP_IN_TEXT | GP_IN_CSV, .get = get_default_block,
                        .legend = "the block a run takes without --block (\"-\": a library "
                                  "call's own)"},
-    [BLOCKS] = {.key = "blocks", .header = "blocks", .align = GP_ALIGN_LEFT, .gap = 2,
-                .in = GP_IN_TEXT | GP_IN_CSV, .get = get_blocks,
+    [BLOCKS] = {.key = "blocks", .in = GP_IN_CSV, .get = get_blocks,
                 .legend = "the blocks --block takes"},
+    [BLOCKS_BRIEF] = {.key = "blocks_brief", .header = "blocks", .align = GP_ALIGN_LEFT,
+                      .gap = 2, .in = GP_IN_TEXT, .get = get_blocks_brief},
     [ORIGIN] = {.key = "origin", .in = GP_IN_CSV | GP_IN_JSON, .get = get_origin,
                 .legend = "where it comes from: the book's kernel, or \"modern\""},
     [SUMMARY] = {.key = "summary", .header = "summary", .align = GP_ALIGN_PROSE, .gap = 2,

@@ -35,6 +35,11 @@ double gp_activity_ms(const gp_exec_activity *a)
     return a->end_ns >= a->start_ns ? (double)(a->end_ns - a->start_ns) * 1e-6 : NAN;
 }
 
+bool gp_activity_issued_before(const gp_exec_activity *a, const gp_exec_launch *l)
+{
+    return !l || a->pid < l->pid || (a->pid == l->pid && a->id < l->id);
+}
+
 bool gp_exec_has_unified(const gp_exec_info *e)
 {
     for (int c = 0; c < GP_UM_COUNTERS; c++)

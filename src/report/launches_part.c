@@ -113,6 +113,13 @@ GP_PART_NUMBER_GETTER(get_kernel_id, gp_exec_launch, gp_launches_context,
                       gp_kernel_labels_number(c->labels, r->kernel, r->variant))
 /* Empty for a kernel that ran one code. */
 GP_PART_NUMBER_GETTER(get_variant, gp_exec_launch, void, r->variant ? r->variant : NAN)
+/* Its kernel's label as text names it (gpuprof/kernel_labels.h). */
+GP_PART_TEXT_GETTER(get_label, gp_exec_launch, gp_launches_context,
+                    c && c->labels ? gp_kernel_labels_name(c->labels, r->kernel, r->variant)
+                                    : r->kernel)
+/* A copy's or memset's (a row of gp_activities_part under this header); a kernel's: empty. */
+GP_PART_NUMBER_GETTER(get_no_bytes, gp_exec_launch, void, NAN)
+GP_PART_TEXT_GETTER(get_no_host_memory, gp_exec_launch, void, "")
 
 static bool when_graphs(const void *ctx)
 {
@@ -122,7 +129,7 @@ static bool when_graphs(const void *ctx)
 enum {
     KIND, PROGRAM, PID, ID, KERNEL, MANGLED, DEVICE, CONTEXT, STREAM, GRID, BLOCK, SHARED,
     DURATION, PROFILED_WORD, GRAPH, GRAPH_NODE, HOW, NOTE, KERNEL_ID, VARIANT,
-    SOURCE, CODE, PROFILED, GRAPH_TEXT, GRID_TEXT, BLOCK_TEXT
+    SOURCE, CODE, PROFILED, GRAPH_TEXT, GRID_TEXT, BLOCK_TEXT, LABEL, BYTES, HOST_MEMORY
 };
 _Static_assert((int)HOW == (int)GP_LAUNCH_CSV_METRICS_AT, "CSV's metrics go before how");
 
@@ -132,7 +139,8 @@ _Static_assert((int)HOW == (int)GP_LAUNCH_CSV_METRICS_AT, "CSV's metrics go befo
 /* In CSV's order; text and JSON have theirs (below). */
 static const gp_part_column columns[] = {
     [KIND] = {.key = "kind", .in = GP_IN_CSV, .get = get_kind,
-              .legend = "kernel (the kind of row exec's CSV has)"},
+              .legend = "kernel; a copy's or memset's row (in issue order among the "
+                        "launches): memcpy HtoD, ..., memset"},
     [PROGRAM] = {.key = "source", .in = GP_IN_CSV, .get = get_program,
                  .legend = "the program's command line"},
     [PID] = {.key = "pid", .header = "pid", .format = GP_NUMBER_COUNT, .in = ALL,
@@ -186,6 +194,15 @@ static const gp_part_column columns[] = {
                    .get = get_grid_text},
     [BLOCK_TEXT] = {.key = "block_label", .header = "block", .gap = 1, .in = GP_IN_TEXT,
                     .get = get_block_text},
+    /* CSV's last, so that no earlier column moves. */
+    [LABEL] = {.key = "label", .in = GP_IN_CSV, .get = get_label,
+               .legend = "the kernel's label as text names it after its #N; a copy's or "
+                         "memset's kind: [CUDA memcpy HtoD], ..."},
+    [BYTES] = {.key = "bytes", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_no_bytes,
+               .legend = "a copy's or memset's bytes; empty for a kernel"},
+    [HOST_MEMORY] = {.key = "host_memory", .in = GP_IN_CSV, .get = get_no_host_memory,
+                     .legend = "a copy's host side's memory: pageable, pinned, managed; empty "
+                               "otherwise"},
 };
 
 const gp_part gp_launch_part = {

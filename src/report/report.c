@@ -1,6 +1,7 @@
 /* Ownership of report data: results, launches, metric sets, warnings. */
 #include "gpuprof/report.h"
 
+#include "gpuprof/exec_source.h"
 #include "gpuprof/ranks.h"
 #include "gpuprof/status.h"
 
@@ -263,6 +264,16 @@ bool gp_dtype_from_name(const char *name, gp_dtype *t)
 bool gp_report_has_rank(const gp_report *r)
 {
     return r->is_exec && (r->exec.rank.known || r->ranks);
+}
+
+bool gp_report_has_source(const gp_report *r)
+{
+    if (r->is_exec)
+        return gp_exec_has_source(&r->exec);
+    for (size_t i = 0; i < r->n_results; i++)
+        if (r->results[i].lines)
+            return true;
+    return false;
 }
 
 const gp_metric_value *gp_metric_set_value(const gp_metric_set *s, const char *key)

@@ -11,6 +11,7 @@ import csv
 import io
 import os
 import re
+import shutil
 import tempfile
 
 import tap
@@ -103,10 +104,14 @@ def test_csv_and_json():
     rc, doc, err = run_json("report", SOURCE, "--json")
     tap.ok(rc == 0 and doc and doc["exec"]["source_lines"] == fixture["exec"]["source_lines"],
            "report --json: every view reads back", err)
-    rc, doc, err = run_json("report", SOURCE, SOURCE, "--json")
+    with tempfile.TemporaryDirectory() as tmp:  # a copy: one file twice is refused
+        again = os.path.join(tmp, "again.json")
+        shutil.copyfile(SOURCE, again)
+        rc, doc, err = run_json("report", SOURCE, again, "--json")
     views = doc["exec"]["source_lines"] if rc == 0 and doc else []
     tap.ok(len(views) == 6 and [v["source"] for v in views] == [0, 0, 0, 1, 1, 1],
-           "report A A --json: each file's views, with their file's index", err)
+           "report A A' --json (A' a copy of A): each file's views, with their file's index",
+           err)
     rc, doc, err = run_json("report", PLAIN, "--json")
     tap.ok(rc == 0 and doc and "source_lines" not in doc["exec"],
            "report --json of exec without --source: no source_lines", err)

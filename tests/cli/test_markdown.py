@@ -60,6 +60,21 @@ def tables(text):
     return found, problems
 
 
+def paragraphs(text, start):
+    """The paragraphs of the text that begin with `start`, each a line: its wrapped lines
+    (indented two spaces) joined by a space."""
+    found, lines = [], text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(start):
+            words = [line]
+            for more in lines[i + 1:]:
+                if not more.startswith("  ") or not more.strip():
+                    break
+                words.append(more.strip())
+            found.append(" ".join(words))
+    return found
+
+
 def unescape(s):
     return re.sub(r"\\(.)", r"\1", s)
 
@@ -81,6 +96,12 @@ def main():
         md_lines = {unescape(line).strip().rstrip("\\").strip() for line in md.split("\n")}
         legends = [line.strip() for line in text.split("\n")
                    if line.strip().startswith("legend:")]
+        if "--launches" in argv:
+            # --wide heads the metric columns with their keys, Markdown with the text's
+            # abbreviations, which its legend names: the legend of the text at its width,
+            # its wrapped lines joined
+            text_rc, text, _ = run(*text_argv)
+            legends = paragraphs(text, "legend:")
         missing = [l for l in legends if l not in md_lines]
         tap.ok(not missing, "%s: the text's legends" % name, "; ".join(missing[:3]))
         tap.ok(md_rc == text_rc, "%s: the text's exit status" % name, "%d, %d" % (md_rc, text_rc))

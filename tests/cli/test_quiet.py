@@ -134,8 +134,9 @@ def test_library_shape():
            "grid, block -: " + explain in out, "text: - and the explanation", out)
     rc, out, _ = run("list", env=NO_GPU)
     row = [l for l in out.splitlines() if l.split()[:1] == ["cub"]]
-    tap.ok(rc == 0 and row and row[0].split()[1] == "-" and "- (%s)" % explain in row[0] and
-           "32..1024" not in row[0], "list: cub's default and blocks -, explained", row)
+    tap.ok(rc == 0 and row and row[0].split()[1:3] == ["-", "-"] and
+           "  default, blocks -: " + explain in out.splitlines() and "32..1024" not in row[0],
+           "list: cub's default and blocks -, explained under the table", row)
     rc, out, _ = run("reduce", "--help", env=NO_GPU)
     lines = out.splitlines()
     at = [i for i, l in enumerate(lines) if l.split()[:1] == ["cub"]]

@@ -84,6 +84,10 @@ def write_inputs():
         "reduce-slower.json": test_html.slowed(load("reduce-default.json"), 2, 1.5),
         "notes.json": with_notes(load("reduce-default.json")),
         "reduce-nodevice.json": dict(load("reduce-default.json"), device=None),
+        # second files of the same reports, for merges of one program's report twice (one
+        # file named twice is refused)
+        "exec-source-again.json": load("exec-source.json"),
+        "exec-activities-again.json": load("exec-activities.json"),
     }
     for name, doc in docs.items():
         with open(os.path.join(INPUTS, name), "w") as f:

@@ -110,12 +110,15 @@ static void exec_header(void)
     free(csv);
     csv = csv_of(&r, (gp_render_options){.launches = true});
     ok = csv && field_is(csv, 0, "kind") && field_is(csv, 2, "pid") &&
-         fields(csv) == 16 + n_metrics + 4 && field_is(csv, 16, catalogue[0].key) &&
+         fields(csv) == 16 + n_metrics + 7 && field_is(csv, 16, catalogue[0].key) &&
          field_is(csv, 16 + n_metrics, "how") && field_is(csv, 16 + n_metrics + 1, "note") &&
          field_is(csv, 16 + n_metrics + 2, "kernel_id") &&
-         field_is(csv, 16 + n_metrics + 3, "variant");
+         field_is(csv, 16 + n_metrics + 3, "variant") &&
+         field_is(csv, 16 + n_metrics + 4, "label") &&
+         field_is(csv, 16 + n_metrics + 5, "bytes") &&
+         field_is(csv, 16 + n_metrics + 6, "host_memory");
     tap_ok(ok, "exec --launches: the launch's columns, a value per catalogue metric, then how, "
-           "note, kernel_id and variant");
+           "note, kernel_id, variant, label, bytes and host_memory");
     free(csv);
     gp_report_free(&r);
 }

@@ -178,6 +178,13 @@ static void command_rows_are_complete(void)
         tap_ok(cmds[i].min_operands <= cmds[i].max_operands &&
                    (cmds[i].max_operands == 0) == (cmds[i].operands == NULL),
                "%s: operands described exactly when it takes some", cmds[i].name);
+        bool refusals_apart = true;  /* a refused option is one it does not take */
+        for (size_t r = 0; r < cmds[i].n_refusals; r++)
+            for (size_t k = 0; k < cmds[i].n_options; k++)
+                refusals_apart &= cmds[i].refusals[r].option != cmds[i].options[k] &&
+                                  cmds[i].refusals[r].instead != NULL;
+        tap_ok(refusals_apart, "%s: each refused option not among its options, with its way",
+               cmds[i].name);
         const gp_family *family = NULL;
         tap_ok(gp_find_family(cmds[i].name) == NULL &&
                    gp_find_command(cmds[i].name, &family) == &cmds[i] && family == NULL,

@@ -115,6 +115,40 @@ static void test_wrapped_table(void)
     gp_table_free(&t);
 }
 
+/* A table whose last column names each row (tail_every_part, --launches'): wrapped, every
+ * part's rows end in their names, each part within the page. */
+static void test_names_in_every_part(void)
+{
+    gp_text_table t;
+    gp_table_init(&t, 1);
+    t.tail_every_part = true;
+    gp_table_column(&t, "id", GP_COLUMN_RIGHT, 0);
+    char title[16];
+    for (int c = 0; c < 8; c++) {
+        snprintf(title, sizeof title, "column_%02d", c);
+        gp_table_column(&t, title, GP_COLUMN_RIGHT, 1);
+    }
+    gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
+    for (int r = 0; r < 2; r++) {
+        gp_table_row(&t);
+        gp_table_cellf(&t, "%d", r);
+        for (int c = 0; c < 8; c++)
+            gp_table_cellf(&t, "%d", r * 100 + c);
+        gp_table_cellf(&t, "kernel_number_%d(int *, float)", r);
+    }
+    char *text = render(&t, 60);
+    size_t parts = 0, named = 0;
+    for (const char *p = text; p && (p = strstr(p, "id ")); p++)
+        parts++;
+    for (const char *p = text; p && (p = strstr(p, "kernel_number_1")); p++)
+        named++;
+    tap_ok(text && lines_fit(text, 60) && parts >= 2 && named == parts,
+           "names in every part: %zu parts within 60 columns, each row named in each (%zu)",
+           parts, named);
+    free(text);
+    gp_table_free(&t);
+}
+
 static void test_tails(void)
 {
     gp_text_table t;
@@ -153,9 +187,10 @@ static void test_launches(void)
                "--launches%s: a row per launch, %s", wide ? " --wide" : "",
                wide ? "no trailing space" : "within 120 columns");
         tap_ok(text && (wide ? strstr(text, "gld_transactions_per_request") != NULL
-                             : strstr(text, "columns: gld/req = ") != NULL),
+                             : strstr(text, " gld/req ") && strstr(text, "legend: pid") &&
+                                   strstr(text, "gld_transactions_per_request")),
                "--launches%s: metric headers %s", wide ? " --wide" : "",
-               wide ? "in full" : "short, with a legend");
+               wide ? "in full" : "short, named in the legend");
         free(text);
     }
     gp_report_free(&r);
@@ -168,4 +203,5 @@ void test_text_layout(void)
     test_values();
     test_wrapped_table();
     test_tails();
+    test_names_in_every_part();
 }
