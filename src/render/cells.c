@@ -75,6 +75,15 @@ void gp_text_estimate_note(FILE *out, size_t width)
     gp_text_paragraph(out, "~: " GP_EXEC_ESTIMATE_NOTE, width, 3);
 }
 
+/* Whether a catalogue metric is a column of the table. */
+static bool shown(const gp_metric_def *m, gp_metric_columns which)
+{
+    if (which == GP_EVERY_METRIC || m->in_table)
+        return true;
+    const gp_metric_def *of = m->ideal_of ? gp_find_metric(m->ideal_of) : NULL;
+    return which == GP_TABLE_METRICS_IDEALS && of && of->in_table;
+}
+
 size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,
                               const char **labels)
 {
@@ -82,7 +91,7 @@ size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **
     for (size_t i = 0; i < s->n_metrics && n < GP_TEXT_MAX_COLUMNS; i++) {
         const char *key = s->metrics[i].key;
         const gp_metric_def *def = gp_find_metric(key);
-        if (!listed && !(def && def->in_table))
+        if (!listed && !(def && shown(def, GP_TABLE_METRICS_IDEALS)))
             continue;
         keys[n] = key;
         labels[n++] = def ? def->label : key;
@@ -106,15 +115,6 @@ static bool listed(const gp_text_metric *cols, size_t n, const char *key)
         if (strcmp(cols[i].key, key) == 0)
             return true;
     return false;
-}
-
-/* Whether a catalogue metric is a column of the table. */
-static bool shown(const gp_metric_def *m, gp_metric_columns which)
-{
-    if (which == GP_EVERY_METRIC || m->in_table)
-        return true;
-    const gp_metric_def *of = m->ideal_of ? gp_find_metric(m->ideal_of) : NULL;
-    return which == GP_TABLE_METRICS_IDEALS && of && of->in_table;
 }
 
 size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,

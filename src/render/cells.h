@@ -28,8 +28,9 @@ void gp_text_format_bytes(char *buf, size_t len, double bytes);
 void gp_text_format_total(char *buf, size_t len, double ms, bool estimated);
 /* Under a text table with an estimated total: what its "~" means, wrapped to the width. */
 void gp_text_estimate_note(FILE *out, size_t width);
-/* The table's metric columns, taken from one metric set: the catalogue's table metrics, or
- * every metric when the user listed them (the HTML tables'). */
+/* The table's metric columns, taken from one metric set: the catalogue's table metrics with
+ * each per-request value's ideal beside it, or every metric when the user listed them (the
+ * HTML tables'). */
 size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **keys,
                               const char **labels);
 

@@ -283,13 +283,15 @@ static const gp_html_metric_chart metric_charts[] = {
      "kernel asked for. 100 % = nothing wasted."},
     {"transactions", {"gld_transactions_per_request", "gst_transactions_per_request"},
      {"loads (gld)", "stores (gst)"},
-     "sectors per request (4 = a warp's coalesced 4-byte words)", 0,
-     "Global memory sectors per load and store request (per warp-level instruction): 4 for a "
-     "warp's 32 coalesced 4-byte words, up to 32 when every thread touches its own sector."},
+     "sectors per request (ideal: 4 for 4-byte words, 16 for 16-byte)", 0,
+     "Global memory sectors per load and store request (per warp-level instruction). The ideal "
+     "follows the access width: 4 for a warp's 32 coalesced 4-byte words, 16 for 16-byte "
+     "vectors (the tables' ideal columns give each kernel's); up to 32 when every thread "
+     "touches its own sector."},
     {"shared", {"shared_load_transactions_per_request", "shared_store_transactions_per_request"},
      {"loads", "stores"}, "shared-memory wavefronts per instruction (1 = no bank conflicts)", 0,
-     "Shared-memory wavefronts per load and store instruction: 1 without bank conflicts, "
-     "n for an n-way conflict."},
+     "Shared-memory wavefronts per load and store instruction: 1 without bank conflicts for "
+     "4-byte words (4 for 16-byte vectors), n for an n-way conflict."},
 };
 
 void gp_html_metric_bars(gp_svg_row *row, const gp_metric_set *set,
