@@ -133,9 +133,13 @@ static int find_metric_columns(const gp_report *r, bool wide, metric_columns *m)
         for (size_t l = 0; l < r->results[i].n_launches; l++)
             sets[k++] = &r->results[i].launches[l].metrics;
     }
+    /* The ideals beside the per-request values only where the table's width is free: the
+     * default table already fills 120 columns (ld_eff% and st_eff% say how near the ideal
+     * each value is). */
     const bool every = strcmp(r->profiler.metric_set, "default") != 0;
-    m->n = gp_text_table_metrics(sets, n_sets, every ? GP_EVERY_METRIC : GP_TABLE_METRICS,
-                                 m->cols, MAX_METRIC_COLUMNS);
+    const gp_metric_columns which = every ? GP_EVERY_METRIC
+                                    : wide ? GP_TABLE_METRICS_IDEALS : GP_TABLE_METRICS;
+    m->n = gp_text_table_metrics(sets, n_sets, which, m->cols, MAX_METRIC_COLUMNS);
     m->wide = wide;
     free(sets);
     return GP_OK;

@@ -142,10 +142,35 @@ def test_ideal_everywhere(tmp):
            "HTML: the ideal column beside gld/req in the kernels' table", err)
 
 
+def test_results_wide(tmp):
+    """A kernel command's table keeps its 120 columns; --wide adds the ideals."""
+    with open(os.path.join(ROOT, "tests", "fixtures", "reduce-default.json")) as f:
+        doc = json.load(f)
+    for res in doc["results"]:
+        if res.get("metrics"):
+            res["metrics"] = with_ideals(res["metrics"])
+    path = os.path.join(tmp, "reduce-ideal.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    rc, out, err = run("report", path, env=NO_GPU)
+    tap.ok(rc == 0 and "ideal" not in out.split("columns:")[1].split("\n\n")[0] and
+           max(len(l) for l in out.splitlines()) <= 120,
+           "a kernel command's table: its 120 columns, without the ideals", out or err)
+    rc, out, err = run("report", path, "--wide", env=NO_GPU)
+    head = [l.split() for l in out.splitlines() if l.startswith("variant")]
+    cols = head[0] if head else []
+    at = cols.index("gld_transactions_per_request") if "gld_transactions_per_request" in cols else -2
+    rows = {l.split()[0]: l.split() for l in out.splitlines() if l.split()[:1] == ["shfl"]}
+    tap.ok(cols[at + 1:at + 2] == ["gld_ideal_per_request"] and
+           rows.get("shfl", [])[at + 1:at + 2] == ["16.00"],
+           "--wide: the ideal beside gld/req, 16 for shfl's 16-byte loads", out or err)
+
+
 def main():
     test_default_text()
     with tempfile.TemporaryDirectory() as tmp:
         test_ideal_everywhere(tmp)
+        test_results_wide(tmp)
     tap.done()
 
 
