@@ -79,6 +79,9 @@ typedef struct {
     bool in_table;             /* shown as a column of the text table */
     const char *ideal_of;      /* the per-request metric this is the ideal of: shown beside
                                   it where a table has room (exec's metric table, HTML) */
+    bool where_used;           /* of another group, but collected by the default set too (it
+                                  fits its passes), and a column of its tables where a kernel
+                                  used its path: cp.async's sectors beside the loads' */
     unsigned blind_to;         /* GP_PATH_* whose traffic its counters do not see */
     bool can_pass_100;         /* bytes asked for over bytes moved, which the counters can
                                   put above 100 % (a note says so; docs/cupti.md, 7.4) */

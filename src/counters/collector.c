@@ -16,10 +16,13 @@ static bool wants(const gp_metrics_request *req, const gp_metric_def *m)
 {
     if (req->kind == GP_METRICS_ALL)
         return true;
-    if (req->kind == GP_METRICS_DEFAULT)
-        return m->group == GP_GROUP_DEFAULT;
-    if (req->groups & GP_GROUP_BIT(m->group))
+    const unsigned groups = req->kind == GP_METRICS_DEFAULT ? GP_GROUP_BIT(GP_GROUP_DEFAULT)
+                                                              : req->groups;
+    if ((groups & GP_GROUP_BIT(m->group)) ||
+        (m->where_used && (groups & GP_GROUP_BIT(GP_GROUP_DEFAULT))))
         return true;
+    if (req->kind == GP_METRICS_DEFAULT)
+        return false;
     for (size_t i = 0; i < req->n_names; i++)
         if (strcmp(req->names[i], m->key) == 0)
             return true;

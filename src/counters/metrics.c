@@ -481,7 +481,7 @@ static const gp_metric_def catalogue[] = {
      .formula = "sectors / requests",
      .ncu_metric = "smsp__sass_l1tex_average_t_sectors_per_request_pipe_lsu_mem_global_op_"
                    "ldgsts.ratio",
-     .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+     .ncu_scale = 1.0, .group = GP_GROUP_ASYNC, .where_used = true},
     {.key = "cp_async_efficiency", .label = "cpasync_eff%", .unit = "%",
      .description = "bytes cp.async copied / bytes of the global sectors moved",
      INPUTS(LDGSTS_DATA_BYTES, LDGSTS_SECTORS), .derive = sector_efficiency,
@@ -527,8 +527,8 @@ static const struct {
     const char *note;
 } paths[] = {
     {GP_PATH_CP_ASYNC, LDGSTS_REQUESTS,
-     "loads via cp.async (LDGSTS) are not counted here: --metrics=async counts them "
-     "(cp_async_*)"},
+     "loads via cp.async (LDGSTS) are not counted here: cpasync/req counts their sectors, "
+     "--metrics=async the rest (cp_async_*)"},
     {GP_PATH_TMA_LOAD, TMA_LOAD_BYTES,
      "loads via TMA are not counted here: --metrics=async counts them (tma_*)"},
     {GP_PATH_TMA_STORE, TMA_STORE_BYTES,

@@ -109,6 +109,17 @@ static bool measured(const gp_metric_set *const *sets, size_t n_sets, const char
     return false;
 }
 
+/* Whether any of the sets has a value of this key: a kernel used the metric's path. */
+static bool used(const gp_metric_set *const *sets, size_t n_sets, const char *key)
+{
+    for (size_t i = 0; i < n_sets; i++) {
+        const gp_metric_value *v = sets[i] ? gp_metric_set_value(sets[i], key) : NULL;
+        if (v && v->valid)
+            return true;
+    }
+    return false;
+}
+
 static bool listed(const gp_text_metric *cols, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
@@ -124,7 +135,8 @@ size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,
     size_t n_cat, n = 0;
     const gp_metric_def *cat = gp_metric_catalogue(&n_cat);
     for (size_t c = 0; c < n_cat && n < max; c++)
-        if (shown(&cat[c], which) && measured(sets, n_sets, cat[c].key))
+        if ((shown(&cat[c], which) && measured(sets, n_sets, cat[c].key)) ||
+            (cat[c].where_used && used(sets, n_sets, cat[c].key)))
             cols[n++] = (gp_text_metric){cat[c].key, cat[c].label, cat[c].description};
     for (size_t i = 0; every && i < n_sets; i++)
         for (size_t k = 0; sets[i] && k < sets[i]->n_metrics && n < max; k++) {

@@ -142,6 +142,43 @@ def test_ideal_everywhere(tmp):
            "HTML: the ideal column beside gld/req in the kernels' table", err)
 
 
+def test_cp_async_column(tmp):
+    """A kernel that loads through cp.async shows its async sectors in its row: a column only
+    where a kernel has a value. The recording predates the default set's cp.async sectors:
+    the test gives the two cuBLAS cp.async kernels' launches the metric (16 sectors per
+    request, 16-byte copies) to see where the table puts it."""
+    with open(TORCH) as f:
+        doc = json.load(f)
+    plain = os.path.join(tmp, "torch-plain.json")
+    with open(plain, "w") as f:
+        json.dump(doc, f)
+    rc, out, _ = run("report", plain, env=NO_GPU)
+    tap.ok(rc == 0 and "cpasync/req" not in out,
+           "no kernel with cp.async sectors: no cpasync/req column", out)
+    for launch in doc["exec"]["launches"]:
+        m = launch.get("metrics") or {}
+        if "cp.async" in (m.get("gld_efficiency") or {}).get("note", ""):
+            m["cp_async_sectors_per_request"] = {
+                "value": 16.0, "unit": "sectors/request",
+                "inputs": {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum": 1600,
+                           "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum": 100}}
+    path = os.path.join(tmp, "torch-cpasync.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    rc, out, _ = run("report", path, env=NO_GPU)
+    lines = out.splitlines()
+    head = [l for l in lines if l.startswith("gld/req")]
+    cols = head[0].split() if head else []
+    at = cols.index("cpasync/req") if "cpasync/req" in cols else -1
+    table = lines[lines.index(head[0]) + 1:] if head else []
+    table = table[:[i for i, l in enumerate(table) if l.startswith("columns:")][0]]
+    rows = [l.split() for l in table if re.search(r"\s#[1-4] ", l)]
+    others = [l.split() for l in table if not re.search(r"\s#[1-4] ", l)]
+    tap.ok(at > 0 and len(rows) == 4 and all(r[at] == "16.00" for r in rows) and
+           others and all(r[at] == "-" for r in others),
+           "the cp.async kernels' rows show their cp.async sectors per request", out)
+
+
 def test_results_wide(tmp):
     """A kernel command's table keeps its 120 columns; --wide adds the ideals."""
     with open(os.path.join(ROOT, "tests", "fixtures", "reduce-default.json")) as f:
@@ -171,6 +208,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_ideal_everywhere(tmp)
         test_results_wide(tmp)
+        test_cp_async_column(tmp)
     tap.done()
 
 

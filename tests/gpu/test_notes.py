@@ -11,11 +11,12 @@
 The comparison with ncu runs in the ncu tier (make test-ncu). Skips without a GPU (and the ncu
 comparison without ncu)."""
 import os
+import subprocess
 import tempfile
 
 import memory_paths as mp
 import tap
-from gpuprof import ncu_tier, require_gpu
+from gpuprof import BIN, ncu_tier, require_gpu
 
 
 def launches(doc, base):
@@ -86,11 +87,30 @@ def test_gemm(folder):
                % (path, notes[:1]))
 
 
+def test_gemm_default(folder):
+    """The default set counts cp.async's sectors too: the text's metric table shows them in the
+    row of each kernel that loads through cp.async (issue 46)."""
+    path = os.path.join(folder, "gemm-default.json")
+    rc, doc, out, err = mp.run_exec("gemm", (), "default", path)
+    if not tap.ok(rc == 0 and doc, "exec gemm, default set", err):
+        return
+    profiled = [l for l in doc["exec"]["launches"] if l.get("profiled")]
+    by_cp_async = [l for l in profiled
+                   if (metric(l, "cp_async_sectors_per_request").get("value") or 0) > 0]
+    tap.ok(by_cp_async, "gemm, default set: cp_async_sectors_per_request measured (%d launches)"
+           % len(by_cp_async), [l["kernel"][:80] for l in profiled])
+    p = subprocess.run([BIN, "report", path], capture_output=True, text=True, timeout=120)
+    head = [l for l in p.stdout.splitlines() if l.startswith("gld/req")]
+    tap.ok(p.returncode == 0 and head and "cpasync/req" in head[0].split(),
+           "gemm, default set: the metric table has a cpasync/req column", p.stdout)
+
+
 def main():
     require_gpu("broadcast", "gemm", missing="tests/apps not built (make apps)")
     with tempfile.TemporaryDirectory() as folder:
         test_broadcast(folder)
         test_gemm(folder)
+        test_gemm_default(folder)
     tap.done()
 
 
