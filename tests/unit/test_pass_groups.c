@@ -155,8 +155,48 @@ static void gh100_default(void)
     gp_collector_close(c);
 }
 
+/* Whether the collector selected the catalogue metric `key`. */
+static bool selects(const gp_collector *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_metrics; i++)
+        if (c->metrics[i].def && strcmp(c->metrics[i].def->key, key) == 0)
+            return true;
+    return false;
+}
+
+/* The default set takes the ideals and, from the async group, cp.async's sectors per request
+ * (issue 46) within its two passes; the async group keeps that metric, another group has it
+ * not. */
+static void default_selection(void)
+{
+    const struct {
+        gp_metrics_request req;
+        const char *what;
+        bool cp_async, ideals;
+    } cases[] = {
+        {{.kind = GP_METRICS_DEFAULT}, "default", true, true},
+        {{.kind = GP_METRICS_LIST, .groups = GP_GROUP_BIT(GP_GROUP_ASYNC)}, "async", true, false},
+        {{.kind = GP_METRICS_LIST, .groups = GP_GROUP_BIT(GP_GROUP_LOCAL)}, "local", false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_collector *c = NULL;
+        if (!tap_ok(gp_collector_open_chip("GH100", &cases[i].req, &c) == GP_OK,
+                    "GH100 --metrics=%s: opened (%s)", cases[i].what, gp_error()))
+            continue;
+        tap_ok(selects(c, "cp_async_sectors_per_request") == cases[i].cp_async &&
+                   selects(c, "gld_ideal_per_request") == cases[i].ideals &&
+                   selects(c, "shared_load_ideal_per_request") == cases[i].ideals &&
+                   (cases[i].req.kind != GP_METRICS_DEFAULT || c->passes == 2),
+               "GH100 --metrics=%s: cp_async_sectors_per_request %s, the ideals %s%s",
+               cases[i].what, cases[i].cp_async ? "in" : "out", cases[i].ideals ? "in" : "out",
+               cases[i].req.kind == GP_METRICS_DEFAULT ? ", 2 passes" : "");
+        gp_collector_close(c);
+    }
+}
+
 void test_pass_groups(void)
 {
+    default_selection();
     split_chip("GH100", GP_METRICS_DEFAULT, 2);
     split_chip("GH100", GP_METRICS_ALL, 5);
     split_groups();
