@@ -79,11 +79,11 @@ void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
 
 /* ---- lines as they were (report/source_record.c) ------------------------------------------ */
 
-/* The kernel's files read once, when its view is built: each file's hash, each line's text.
- * A file that cannot be read (or is not a regular file, or is over GP_SOURCE_FILE_MAX bytes)
- * is recorded unread. */
+/* The kernels' files read once, right after their views are built (gp_source_view_build), as
+ * the report is recorded: each file's hash, each line's text. A file that cannot be read (or
+ * is not a regular file, or is over GP_SOURCE_FILE_MAX bytes) is recorded unread. */
 #define GP_SOURCE_FILE_MAX (16u << 20)
-int gp_source_view_record(gp_source_kernel *k);
+int gp_source_view_record(gp_source_kernel *k, size_t n);
 /* The text a view shows for a line: the recorded one; for a report from before lines kept
  * their text, the file's line as it is now; "" for none. */
 void gp_source_line_shown(const gp_source_kernel *k, const gp_source_line *l, char *buf,

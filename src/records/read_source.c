@@ -193,7 +193,7 @@ static int add_launch_views(gp_exec_info *e, const patched_instruction *p, size_
     gp_source_kernel *k;
     size_t nk;
     GP_TRY(gp_source_view_build(scratch, n, &k, &nk));
-    int rc = GP_OK;
+    int rc = gp_source_view_record(k, nk);
     size_t moved = 0;
     while (rc == GP_OK && moved < nk) {
         gp_exec_source_view *v;

@@ -1,6 +1,7 @@
-/* Lines as they were (gpuprof/source_view.h): when a per-line view is built, each file its
+/* Lines as they were (gpuprof/source_view.h): once per-line views are built, each file their
  * lines name is read once, hashed, and each line keeps its text; a view shown later shows that
- * text, and says when the file on disk has changed since or is gone. */
+ * text, and says when the file on disk has changed since or is gone. A line read from the file
+ * as it is now, for reports from before lines kept their text, is here too. */
 #include "gpuprof/source_view.h"
 
 #include "gpuprof/status.h"
@@ -128,7 +129,7 @@ static int record_file(gp_source_kernel *k, gp_source_file *f)
     return rc;
 }
 
-int gp_source_view_record(gp_source_kernel *k)
+static int record_kernel(gp_source_kernel *k)
 {
     for (size_t i = 0; i < k->n_lines; i++) {
         if (!k->lines[i].file)
@@ -141,6 +142,33 @@ int gp_source_view_record(gp_source_kernel *k)
             GP_TRY(record_file(k, f));
     }
     return GP_OK;
+}
+
+int gp_source_view_record(gp_source_kernel *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        GP_TRY(record_kernel(&k[i]));
+    return GP_OK;
+}
+
+void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f)
+        return;
+    char text[512];
+    for (uint32_t n = 1; fgets(text, sizeof text, f); ) {
+        const size_t got = strlen(text);
+        const bool whole = got && text[got - 1] == '\n';
+        if (n == line) {
+            const char *s = text + strspn(text, " \t");
+            snprintf(buf, len, "%.*s", (int)strcspn(s, "\r\n"), s);
+            break;
+        }
+        n += whole; /* a line longer than the buffer ends with its last piece */
+    }
+    fclose(f);
 }
 
 void gp_source_line_shown(const gp_source_kernel *k, const gp_source_line *l, char *buf,

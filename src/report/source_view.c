@@ -1,5 +1,5 @@
 /* The per-line view of gpuprof/source_view.h: instructions grouped by kernel, then by file
- * and line; a line's text read from its file. */
+ * and line (each line's text is read by source_record.c, once the views are built). */
 #include "gpuprof/source_view.h"
 
 #include "gpuprof/status.h"
@@ -198,9 +198,6 @@ int gp_source_view_build(const gp_source_instruction *v, size_t n_instructions,
     }
     for (size_t i = 0; rc == GP_OK && i < *n; i++)
         rc = sort_lines(&(*out)[i]);
-    /* Built when counted: the lines' text as it is now, while the report is recorded. */
-    for (size_t i = 0; rc == GP_OK && i < *n; i++)
-        rc = gp_source_view_record(&(*out)[i]);
     if (rc != GP_OK) {
         gp_source_view_free(*out, *n);
         *out = NULL;
@@ -244,24 +241,4 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
         }
     }
     return GP_OK;
-}
-
-void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = file ? fopen(file, "r") : NULL;
-    if (!f)
-        return;
-    char text[512];
-    for (uint32_t n = 1; fgets(text, sizeof text, f); ) {
-        const size_t got = strlen(text);
-        const bool whole = got && text[got - 1] == '\n';
-        if (n == line) {
-            const char *s = text + strspn(text, " \t");
-            snprintf(buf, len, "%.*s", (int)strcspn(s, "\r\n"), s);
-            break;
-        }
-        n += whole; /* a line longer than the buffer ends with its last piece */
-    }
-    fclose(f);
 }

@@ -87,6 +87,8 @@ int gp_source_lines_collect(gp_sass_source *s, int device, const gp_source_targe
         status = stopped;
     if (status == GP_OK)
         status = gp_source_view_build(v, n, &res->lines, &res->n_line_kernels);
+    if (status == GP_OK)
+        status = gp_source_view_record(res->lines, res->n_line_kernels);
     gp_source_instructions_free(v, n);
     /* Nothing counted is still a view: the report says --source found no instruction. */
     if (status == GP_OK && !res->lines && !(res->lines = calloc(1, sizeof *res->lines)))

@@ -30,7 +30,8 @@ static int build(const char *path, const char *other, gp_source_kernel **k, size
         {.function = "k", .pc = 0x20, .file = (char *)path, .line = 4},
         {.function = "k", .pc = 0x30, .file = (char *)other, .line = 1},
     };
-    return gp_source_view_build(v, sizeof v / sizeof v[0], k, n);
+    const int rc = gp_source_view_build(v, sizeof v / sizeof v[0], k, n);
+    return rc == GP_OK ? gp_source_view_record(*k, *n) : rc;
 }
 
 static const gp_source_line *line_of(const gp_source_kernel *k, const char *file, uint32_t line)
