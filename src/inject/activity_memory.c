@@ -148,35 +148,45 @@ void gp_activity_memory_retry(bool last_try)
 
 /* ---- the lines ------------------------------------------------------------------------------ */
 
+/* Whether a copy or memset is the program's own. Not one on a shadow launch's stream; nor one
+ * that carries a profiled launch's correlation id: the kernel replay made it around that
+ * launch (saving and restoring device memory), while the program's own copies and memsets
+ * are API calls of their own, each with its own id. */
+static bool the_programs(uint32_t stream_id, uint32_t correlation_id)
+{
+    return !gp_profiled_stream_has(stream_id) &&
+           !(correlation_id && gp_profiled_has(correlation_id));
+}
+
+/* A copy's numbers, from either of CUPTI's copy records: a copy's and a peer-to-peer copy's
+ * name these fields alike. */
+#define COPY_NUMBERS(m, kind)                                                              \
+    {[GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = (m)->correlationId,                     \
+     [GP_M_CONTEXT] = (m)->contextId, [GP_M_DEVICE] = (m)->deviceId,                       \
+     [GP_M_STREAM] = (m)->streamId, [GP_M_KIND] = (kind), [GP_M_SRC] = (m)->srcKind,       \
+     [GP_M_DST] = (m)->dstKind, [GP_M_BYTES] = (m)->bytes, [GP_M_START] = (m)->start,      \
+     [GP_M_END] = (m)->end}
+
 static void add_copy(gp_record *batch, const CUpti_ActivityMemcpy6 *m)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
-    const uint64_t f[GP_M_FIELDS] = {
-        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
-        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
-        [GP_M_KIND] = m->copyKind, [GP_M_SRC] = m->srcKind, [GP_M_DST] = m->dstKind,
-        [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start, [GP_M_END] = m->end};
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
+    const uint64_t f[GP_M_FIELDS] = COPY_NUMBERS(m, m->copyKind);
     gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
 }
 
 static void add_peer_copy(gp_record *batch, const CUpti_ActivityMemcpyPtoP4 *m)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
-    const uint64_t f[GP_M_FIELDS] = {
-        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
-        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
-        [GP_M_KIND] = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP, [GP_M_SRC] = m->srcKind,
-        [GP_M_DST] = m->dstKind, [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start,
-        [GP_M_END] = m->end};
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
+    const uint64_t f[GP_M_FIELDS] = COPY_NUMBERS(m, CUPTI_ACTIVITY_MEMCPY_KIND_PTOP);
     gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
 }
 
 static void add_memset(gp_record *batch, const CUpti_ActivityMemset4 *m)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
     const uint64_t f[GP_S_FIELDS] = {
         [GP_S_PID] = (uint64_t)getpid(), [GP_S_ID] = m->correlationId,
         [GP_S_CONTEXT] = m->contextId, [GP_S_DEVICE] = m->deviceId, [GP_S_STREAM] = m->streamId,
@@ -204,27 +214,17 @@ static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCount
     gp_record_numbers_line(batch, GP_UNIFIED_TAG, f, GP_U_FIELDS);
 }
 
-/* A copy or memset that carries a profiled launch's correlation id was made by the kernel
- * replay around that launch (saving and restoring device memory), not by the program: the
- * program's own copies and memsets are API calls of their own, each with its own id. */
-static bool made_by_replay(uint32_t correlation_id)
-{
-    return correlation_id && gp_profiled_has(correlation_id);
-}
-
 bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec)
 {
     switch (rec->kind) { /* CUPTI's record layouts, one per kind: not a table of data */
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-        if (!made_by_replay(((const CUpti_ActivityMemcpy6 *)rec)->correlationId))
-            add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
+        add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
         add_peer_copy(batch, (const CUpti_ActivityMemcpyPtoP4 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_MEMSET:
-        if (!made_by_replay(((const CUpti_ActivityMemset4 *)rec)->correlationId))
-            add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
+        add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
         return true;
     case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
         add_unified(batch, (const CUpti_ActivityUnifiedMemoryCounter3 *)rec);
