@@ -63,26 +63,13 @@ void gp_records_free_source(reader *rd)
 
 /* ---- the records ----------------------------------------------------------------------------- */
 
-typedef struct {
-    uint64_t *counts;
-    size_t n;
-} count_list;
-
-static int read_count(gp_json_reader *j, const cJSON *item, void *list)
-{
-    count_list *l = list;
-    return gp_json_whole_number(j, item, 0, COUNT_LIMIT, &l->counts[l->n++]);
-}
-
 /* The counters of gp_source_counter, in its order. */
 static int counts_of(gp_json_reader *j, const cJSON *o, uint64_t *counts)
 {
     const cJSON *a;
     GP_TRY(gp_json_get_array(j, o, "counts", &a));
-    GP_TRY(gp_json_expect(j, "counts", cJSON_GetArraySize(a) == GP_SRC_COUNTERS,
-                          "12 counts, in the order of gp_source_counter"));
-    count_list l = {counts, 0};
-    return gp_json_read_each(j, o, "counts", read_count, &l);
+    return gp_json_get_wholes(j, a, "counts", GP_SRC_COUNTERS, 0, COUNT_LIMIT,
+                              "12 counts, in the order of gp_source_counter", counts);
 }
 
 /* Its file and line, both or neither (no line information). */
