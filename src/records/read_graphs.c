@@ -3,6 +3,7 @@
  * collect them, and its metrics derived again. */
 #include "records/read_graphs.h"
 
+#include "gpuprof/order.h"
 #include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 #include "records/dram_shares.h"
@@ -288,7 +289,7 @@ static int by_launch_and_time(const void *a, const void *b)
         return by_launch;
     if (x->device != y->device)
         return x->device < y->device ? -1 : 1;
-    return gp_records_u64_order(x->sample.start_ns, y->sample.start_ns);
+    return gp_order_u64(x->sample.start_ns, y->sample.start_ns);
 }
 
 /* The samples in time order, each sampled launch pointing at its own (those of its pid, id

@@ -2,6 +2,7 @@
  * is ignored with a warning (its instruction is then missing from its kernel's view). */
 #include "records/read_source.h"
 
+#include "gpuprof/order.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
 
@@ -149,7 +150,7 @@ static int by_launch(const void *a, const void *b)
 {
     const patched_instruction *x = a, *y = b;
     const int launch = gp_records_launch_order(x->pid, x->launch, y->pid, y->launch);
-    return launch ? launch : gp_records_u64_order(x->order, y->order);
+    return launch ? launch : gp_order_u64(x->order, y->order);
 }
 
 /* The kernels of one patched launch (one, unless the records name several), as views. */
