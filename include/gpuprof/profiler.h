@@ -19,7 +19,7 @@ typedef struct gp_profiler gp_profiler;
 typedef enum {
     GP_REPLAY_USER,    /* the caller reruns its work once per pass, restoring its inputs */
     GP_REPLAY_KERNEL,  /* CUPTI replays each kernel, saving and restoring device memory */
-    GP_REPLAY_USER_RANGE /* user replay of one range the caller delimits (push .. pop): a
+    GP_REPLAY_USER_RANGE /* user replay of one range, from each pass's start to its stop: a
                             whole CUDA graph launch, its nodes one workload */
 } gp_replay;
 
@@ -59,11 +59,9 @@ void gp_profiler_suspend(gp_profiler *p);
  * is reset. gp_profiler_begin: configuration 0 with the replay given at attach. */
 int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size_t ranges);
 int gp_profiler_begin(gp_profiler *p, size_t ranges);
+/* A pass (a GP_REPLAY_USER_RANGE session's one range opens and closes with it). *last: CUPTI
+ * has every pass it needs (always, with kernel replay). */
 int gp_profiler_start(gp_profiler *p);
-/* The range of a GP_REPLAY_USER_RANGE session, between start and stop. */
-int gp_profiler_push_range(gp_profiler *p, const char *name);
-int gp_profiler_pop_range(gp_profiler *p);
-/* *last: CUPTI has every pass it needs (always, with kernel replay). */
 int gp_profiler_stop(gp_profiler *p, bool *last);
 /* Decode the session: the number of ranges it recorded. */
 int gp_profiler_end(gp_profiler *p, size_t *ranges);

@@ -38,9 +38,8 @@ typedef enum {
     GP_SRC_COUNTERS
 } gp_source_counter;
 
-/* CUPTI's name of each counter, and the key reports use. */
+/* CUPTI's name of each counter (the key reports use is its column's, report/source_part.c). */
 extern const char *const gp_source_cupti_names[GP_SRC_COUNTERS];
-extern const char *const gp_source_keys[GP_SRC_COUNTERS];
 
 /* One patched instruction: where it is and what it counted (summed over the launches). */
 typedef struct {

@@ -5,6 +5,7 @@
  * report. */
 #include "gpuprof/commands.h"
 
+#include "gpuprof/order.h"
 #include "gpuprof/ranks.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
@@ -27,11 +28,8 @@ typedef struct {
 static int by_identity(const void *a, const void *b)
 {
     const file_identity *x = a, *y = b;
-    if (x->dev != y->dev)
-        return x->dev < y->dev ? -1 : 1;
-    if (x->ino != y->ino)
-        return x->ino < y->ino ? -1 : 1;
-    return x->operand < y->operand ? -1 : x->operand > y->operand;
+    const int dev = gp_order_u64(x->dev, y->dev), ino = gp_order_u64(x->ino, y->ino);
+    return dev ? dev : ino ? ino : gp_order_u64(x->operand, y->operand);
 }
 
 /* A report merged with itself would count each of its kernels twice, "in 2 processes". A file

@@ -211,6 +211,20 @@ static double local_share(const double *in, const char **why)
 #define INPUTS(...)                                                                        \
     .inputs = {__VA_ARGS__},                                                               \
     .n_inputs = sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)
+/* Metrics whose counter says all: the counter as it is, or its bytes (32 a sector); and
+ * rates in GB/s of a byte or sector counter over the duration. ncu's metric is the counter
+ * itself, or for a rate the counter per second. */
+#define COUNTER(c)                                                                         \
+    INPUTS(c), .derive = as_is, .formula = "counter", .ncu_metric = c, .ncu_scale = 1.0
+#define SECTOR_BYTES_OF(c)                                                                 \
+    INPUTS(c), .derive = sector_bytes, .formula = "32 * sectors", .ncu_metric = c,         \
+    .ncu_scale = SECTOR_BYTES
+#define BYTE_RATE(c)                                                                       \
+    INPUTS(c, DURATION), .derive = bytes_per_ns, .formula = "bytes / duration",            \
+    .ncu_metric = c ".per_second", .ncu_scale = 1e-9
+#define SECTOR_RATE(c)                                                                     \
+    INPUTS(c, DURATION), .derive = sector_bytes_per_ns, .formula = "32 * sectors / duration", \
+    .ncu_metric = c ".per_second", .ncu_scale = 32e-9
 
 static const gp_metric_def catalogue[] = {
     {.key = "gld_transactions_per_request", .label = "gld/req", .unit = "sectors/request",
@@ -265,14 +279,10 @@ static const gp_metric_def catalogue[] = {
      .ncu_scale = 32e-9, DEFAULT, STORE_PATHS},
     {.key = "dram_read_throughput", .label = "dram_rd_GB/s", .unit = "GB/s",
      .description = "bytes read from DRAM per second",
-     INPUTS(DRAM_READ, DURATION), .derive = bytes_per_ns,
-     .formula = "bytes / duration",
-     .ncu_metric = "dram__bytes_read.sum.per_second", .ncu_scale = 1e-9, DEFAULT},
+     BYTE_RATE(DRAM_READ), DEFAULT},
     {.key = "dram_write_throughput", .label = "dram_wr_GB/s", .unit = "GB/s",
      .description = "bytes written to DRAM per second",
-     INPUTS(DRAM_WRITE, DURATION), .derive = bytes_per_ns,
-     .formula = "bytes / duration",
-     .ncu_metric = "dram__bytes_write.sum.per_second", .ncu_scale = 1e-9, DEFAULT},
+     BYTE_RATE(DRAM_WRITE), DEFAULT},
     {.key = "dram_throughput", .label = "dram_GB/s", .unit = "GB/s",
      .description = "bytes read from and written to DRAM per second",
      INPUTS(DRAM_READ, DRAM_WRITE, DURATION), .derive = both_bytes_per_ns,
@@ -281,14 +291,10 @@ static const gp_metric_def catalogue[] = {
      .ncu_scale = 1e-9, DEFAULT, .in_table = true},
     {.key = "dram_read_bytes", .label = "dram_rd_B", .unit = "bytes",
      .description = "bytes read from DRAM",
-     INPUTS(DRAM_READ), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = "dram__bytes_read.sum", .ncu_scale = 1.0, DEFAULT},
+     COUNTER(DRAM_READ), DEFAULT},
     {.key = "dram_write_bytes", .label = "dram_wr_B", .unit = "bytes",
      .description = "bytes written to DRAM",
-     INPUTS(DRAM_WRITE), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = "dram__bytes_write.sum", .ncu_scale = 1.0, DEFAULT},
+     COUNTER(DRAM_WRITE), DEFAULT},
     {.key = "dram_utilization", .label = "dram%", .unit = "%",
      .description = "DRAM bandwidth used, % of peak while the kernel ran",
      INPUTS(DRAM_READ, DRAM_WRITE, DRAM_PEAK, DRAM_CYCLES), .derive = dram_utilization,
@@ -326,14 +332,10 @@ static const gp_metric_def catalogue[] = {
      .ncu_scale = 1.0, DEFAULT, .blind_to = GP_PATH_WGMMA, .can_pass_100 = true},
     {.key = "shared_load_bank_conflicts", .label = "ld_conflicts", .unit = "conflicts",
      .description = "extra shared-memory load wavefronts caused by bank conflicts",
-     INPUTS(SH_LD_CONFLICTS), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = SH_LD_CONFLICTS, .ncu_scale = 1.0, ALL_ONLY},
+     COUNTER(SH_LD_CONFLICTS), ALL_ONLY},
     {.key = "shared_store_bank_conflicts", .label = "st_conflicts", .unit = "conflicts",
      .description = "extra shared-memory store wavefronts caused by bank conflicts",
-     INPUTS(SH_ST_CONFLICTS), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = SH_ST_CONFLICTS, .ncu_scale = 1.0, ALL_ONLY},
+     COUNTER(SH_ST_CONFLICTS), ALL_ONLY},
     {.key = "achieved_occupancy", .label = "occupancy", .unit = "fraction",
      .description = "average active warps / maximum warps per SM, over active cycles (0..1, as "
                      "nvprof)",
@@ -392,26 +394,16 @@ static const gp_metric_def catalogue[] = {
     /* ---- l2: what reaches L2 ---- */
     {.key = "l2_read_transactions", .label = "l2_rd", .unit = "sectors",
      .description = "L2 sectors the SMs read (loads, cp.async, TMA; no atomics)",
-     INPUTS(L2_TEX_READS), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = L2_TEX_READS, .ncu_scale = 1.0, .group = GP_GROUP_L2},
+     COUNTER(L2_TEX_READS), .group = GP_GROUP_L2},
     {.key = "l2_write_transactions", .label = "l2_wr", .unit = "sectors",
      .description = "L2 sectors the SMs wrote (stores, TMA; no atomics)",
-     INPUTS(L2_TEX_WRITES), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = L2_TEX_WRITES, .ncu_scale = 1.0, .group = GP_GROUP_L2},
+     COUNTER(L2_TEX_WRITES), .group = GP_GROUP_L2},
     {.key = "l2_read_throughput", .label = "l2_rd_GB/s", .unit = "GB/s",
      .description = "bytes of the L2 sectors the SMs read, per second",
-     INPUTS(L2_TEX_READS, DURATION), .derive = sector_bytes_per_ns,
-     .formula = "32 * sectors / duration",
-     .ncu_metric = "lts__t_sectors_srcunit_tex_op_read.sum.per_second", .ncu_scale = 32e-9,
-     .group = GP_GROUP_L2},
+     SECTOR_RATE(L2_TEX_READS), .group = GP_GROUP_L2},
     {.key = "l2_write_throughput", .label = "l2_wr_GB/s", .unit = "GB/s",
      .description = "bytes of the L2 sectors the SMs wrote, per second",
-     INPUTS(L2_TEX_WRITES, DURATION), .derive = sector_bytes_per_ns,
-     .formula = "32 * sectors / duration",
-     .ncu_metric = "lts__t_sectors_srcunit_tex_op_write.sum.per_second", .ncu_scale = 32e-9,
-     .group = GP_GROUP_L2},
+     SECTOR_RATE(L2_TEX_WRITES), .group = GP_GROUP_L2},
     /* Every L2 lookup, as ncu's "L2 Hit Rate": besides the SMs' requests it counts lookups
      * from the other L2 partition (a sector can be looked up twice) and some that come from
      * neither, whose number moves with what the profiler collects. */
@@ -449,32 +441,20 @@ static const gp_metric_def catalogue[] = {
     /* ---- sysmem: host memory through L2 (zero-copy, mapped pinned memory) ---- */
     {.key = "sysmem_read_bytes", .label = "sys_rd_B", .unit = "bytes",
      .description = "bytes of the L2 sectors the SMs read from host memory",
-     INPUTS(SYSMEM_READS), .derive = sector_bytes,
-     .formula = "32 * sectors",
-     .ncu_metric = SYSMEM_READS, .ncu_scale = 32.0, .group = GP_GROUP_SYSMEM},
+     SECTOR_BYTES_OF(SYSMEM_READS), .group = GP_GROUP_SYSMEM},
     {.key = "sysmem_write_bytes", .label = "sys_wr_B", .unit = "bytes",
      .description = "bytes of the L2 sectors the SMs wrote to host memory",
-     INPUTS(SYSMEM_WRITES), .derive = sector_bytes,
-     .formula = "32 * sectors",
-     .ncu_metric = SYSMEM_WRITES, .ncu_scale = 32.0, .group = GP_GROUP_SYSMEM},
+     SECTOR_BYTES_OF(SYSMEM_WRITES), .group = GP_GROUP_SYSMEM},
     {.key = "sysmem_read_throughput", .label = "sys_rd_GB/s", .unit = "GB/s",
      .description = "bytes the SMs read from host memory per second",
-     INPUTS(SYSMEM_READS, DURATION), .derive = sector_bytes_per_ns,
-     .formula = "32 * sectors / duration",
-     .ncu_metric = "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum.per_second",
-     .ncu_scale = 32e-9, .group = GP_GROUP_SYSMEM},
+     SECTOR_RATE(SYSMEM_READS), .group = GP_GROUP_SYSMEM},
     {.key = "sysmem_write_throughput", .label = "sys_wr_GB/s", .unit = "GB/s",
      .description = "bytes the SMs wrote to host memory per second",
-     INPUTS(SYSMEM_WRITES, DURATION), .derive = sector_bytes_per_ns,
-     .formula = "32 * sectors / duration",
-     .ncu_metric = "lts__t_sectors_srcunit_tex_aperture_sysmem_op_write.sum.per_second",
-     .ncu_scale = 32e-9, .group = GP_GROUP_SYSMEM},
+     SECTOR_RATE(SYSMEM_WRITES), .group = GP_GROUP_SYSMEM},
     /* ---- async: cp.async (LDGSTS) and TMA (cp.async.bulk) ---- */
     {.key = "cp_async_requests", .label = "cpasync_req", .unit = "requests",
      .description = "cp.async (LDGSTS) warp requests, global to shared memory",
-     INPUTS(LDGSTS_REQUESTS), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = LDGSTS_REQUESTS, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+     COUNTER(LDGSTS_REQUESTS), .group = GP_GROUP_ASYNC},
     {.key = "cp_async_sectors_per_request", .label = "cpasync/req", .unit = "sectors/request",
      .description = "global sectors per cp.async request (16 = 16 bytes a thread)",
      INPUTS(LDGSTS_SECTORS, LDGSTS_REQUESTS), .derive = per_request,
@@ -490,26 +470,16 @@ static const gp_metric_def catalogue[] = {
      .ncu_scale = 1.0, .group = GP_GROUP_ASYNC, .can_pass_100 = true},
     {.key = "tma_load_bytes", .label = "tma_ld_B", .unit = "bytes",
      .description = "bytes TMA loads brought from L2 into the SMs",
-     INPUTS(TMA_LOAD_BYTES), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = TMA_LOAD_BYTES, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+     COUNTER(TMA_LOAD_BYTES), .group = GP_GROUP_ASYNC},
     {.key = "tma_store_bytes", .label = "tma_st_B", .unit = "bytes",
      .description = "bytes TMA stores sent from the SMs to L2",
-     INPUTS(TMA_STORE_BYTES), .derive = as_is,
-     .formula = "counter",
-     .ncu_metric = TMA_STORE_BYTES, .ncu_scale = 1.0, .group = GP_GROUP_ASYNC},
+     COUNTER(TMA_STORE_BYTES), .group = GP_GROUP_ASYNC},
     {.key = "tma_load_throughput", .label = "tma_ld_GB/s", .unit = "GB/s",
      .description = "bytes TMA loads brought into the SMs per second",
-     INPUTS(TMA_LOAD_BYTES, DURATION), .derive = bytes_per_ns,
-     .formula = "bytes / duration",
-     .ncu_metric = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum.per_second",
-     .ncu_scale = 1e-9, .group = GP_GROUP_ASYNC},
+     BYTE_RATE(TMA_LOAD_BYTES), .group = GP_GROUP_ASYNC},
     {.key = "tma_store_throughput", .label = "tma_st_GB/s", .unit = "GB/s",
      .description = "bytes TMA stores sent to L2 per second",
-     INPUTS(TMA_STORE_BYTES, DURATION), .derive = bytes_per_ns,
-     .formula = "bytes / duration",
-     .ncu_metric = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum.per_second",
-     .ncu_scale = 1e-9, .group = GP_GROUP_ASYNC},
+     BYTE_RATE(TMA_STORE_BYTES), .group = GP_GROUP_ASYNC},
 };
 
 #undef DEFAULT
@@ -517,6 +487,10 @@ static const gp_metric_def catalogue[] = {
 #undef LOAD_PATHS
 #undef STORE_PATHS
 #undef INPUTS
+#undef COUNTER
+#undef SECTOR_BYTES_OF
+#undef BYTE_RATE
+#undef SECTOR_RATE
 
 /* Paths around the classic counters: the counter that shows a kernel used one (its traffic
  * is not zero), and what the metrics blind to it say then. The counters are cheap: with the

@@ -282,27 +282,24 @@ static int enable_range_profiler(gp_profiler *p)
     return GP_OK;
 }
 
-/* The configuration's counter data image, sized for the capacity. */
-static int size_counter_data(gp_profiler *p, configuration *k)
+/* The configuration's counter data image, sized for the capacity where it has none, and
+ * initialized for a session. */
+static int ready_counter_data(gp_profiler *p, configuration *k)
 {
-    CUpti_RangeProfiler_GetCounterDataSize_Params s = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    s.pRangeProfilerObject = p->range_profiler;
-    s.pMetricNames = (const char **)k->counters;
-    s.numMetrics = k->n_counters;
-    s.maxNumOfRanges = p->capacity;
-    s.maxNumRangeTreeNodes = p->capacity;
-    CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
-    free(k->counter_data);
-    k->counter_data = malloc(s.counterDataSize);
-    if (!k->counter_data)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
-    k->counter_data_size = s.counterDataSize;
-    return GP_OK;
-}
-
-static int initialize_counter_data(gp_profiler *p, configuration *k)
-{
+    if (!k->counter_data) {
+        CUpti_RangeProfiler_GetCounterDataSize_Params s = {
+            .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        s.pRangeProfilerObject = p->range_profiler;
+        s.pMetricNames = (const char **)k->counters;
+        s.numMetrics = k->n_counters;
+        s.maxNumOfRanges = p->capacity;
+        s.maxNumRangeTreeNodes = p->capacity;
+        CUPTI(cuptiRangeProfilerGetCounterDataSize(&s));
+        k->counter_data = malloc(s.counterDataSize);
+        if (!k->counter_data)
+            return gp_fail(GP_ERR_RUNTIME, "out of host memory for the counter data image");
+        k->counter_data_size = s.counterDataSize;
+    }
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ci.pRangeProfilerObject = p->range_profiler;
@@ -313,7 +310,7 @@ static int initialize_counter_data(gp_profiler *p, configuration *k)
 }
 
 /* A range profiler able to take a session of `ranges` ranges of the configuration with the
- * replay, and the configuration's counter data sized for it. A range profiler keeps what its
+ * replay, and the configuration's counter data sized and initialized for it. A range profiler keeps what its
  * first session was configured with: CUPTI 13.0 recorded only as many ranges in a later,
  * larger session, crashed in a session of the other replay, and collected none of another
  * configuration's counters (bench/rotation_probe.cu). So a change of any of the three takes
@@ -331,8 +328,7 @@ static int ready_range_profiler(gp_profiler *p, size_t config, gp_replay replay,
         p->capacity = ranges;
         drop_counter_data(p); /* sized for fewer ranges */
     }
-    configuration *k = &p->configs[config];
-    return k->counter_data ? GP_OK : size_counter_data(p, k);
+    return ready_counter_data(p, &p->configs[config]);
 }
 
 int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t ranges)
@@ -346,8 +342,7 @@ int gp_profiler_attach(gp_profiler *p, void *context, gp_replay replay, size_t r
         return GP_OK;
     /* Sizing the counter data and touching it the first time (page faults on a fresh image)
      * are done here, where the caller can overlap them with work of its own. */
-    GP_TRY(ready_range_profiler(p, 0, replay, ranges));
-    return initialize_counter_data(p, &p->configs[0]);
+    return ready_range_profiler(p, 0, replay, ranges);
 }
 
 static int set_config(gp_profiler *p, size_t config, gp_replay replay)
@@ -388,7 +383,6 @@ int gp_profiler_begin_with(gp_profiler *p, size_t config, gp_replay replay, size
     if (config >= p->n_configs)
         return gp_fail(GP_ERR_RUNTIME, "internal error: no profiler configuration %zu", config);
     GP_TRY(ready_range_profiler(p, config, replay, ranges));
-    GP_TRY(initialize_counter_data(p, &p->configs[config]));
     GP_TRY(set_config(p, config, replay));
     p->current = config;
     return GP_OK;
@@ -399,36 +393,31 @@ int gp_profiler_begin(gp_profiler *p, size_t ranges)
     return gp_profiler_begin_with(p, 0, p->replay, ranges);
 }
 
+/* A user-range session's one range opens with the pass and closes with it. */
 int gp_profiler_start(gp_profiler *p)
 {
     CUpti_RangeProfiler_Start_Params start = {
         .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = p->range_profiler;
     CUPTI(cuptiRangeProfilerStart(&start));
-    return GP_OK;
-}
-
-int gp_profiler_push_range(gp_profiler *p, const char *name)
-{
+    if (p->configured_replay != GP_REPLAY_USER_RANGE)
+        return GP_OK;
     CUpti_RangeProfiler_PushRange_Params push = {
         .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     push.pRangeProfilerObject = p->range_profiler;
-    push.pRangeName = name;
+    push.pRangeName = "range";
     CUPTI(cuptiRangeProfilerPushRange(&push));
-    return GP_OK;
-}
-
-int gp_profiler_pop_range(gp_profiler *p)
-{
-    CUpti_RangeProfiler_PopRange_Params pop = {
-        .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-    pop.pRangeProfilerObject = p->range_profiler;
-    CUPTI(cuptiRangeProfilerPopRange(&pop));
     return GP_OK;
 }
 
 int gp_profiler_stop(gp_profiler *p, bool *last)
 {
+    if (p->configured_replay == GP_REPLAY_USER_RANGE) {
+        CUpti_RangeProfiler_PopRange_Params pop = {
+            .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+        pop.pRangeProfilerObject = p->range_profiler;
+        CUPTI(cuptiRangeProfilerPopRange(&pop));
+    }
     CUpti_RangeProfiler_Stop_Params stop = {
         .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = p->range_profiler;

@@ -29,21 +29,6 @@ const char *const gp_source_cupti_names[GP_SRC_COUNTERS] = {
     [GP_SRC_LOCAL_SECTORS] = "smsp__sass_sectors_mem_local",
 };
 
-const char *const gp_source_keys[GP_SRC_COUNTERS] = {
-    [GP_SRC_INST] = "instructions",
-    [GP_SRC_GLOBAL_LD] = "global_loads",
-    [GP_SRC_GLOBAL_ST] = "global_stores",
-    [GP_SRC_SECTORS] = "sectors",
-    [GP_SRC_SECTORS_IDEAL] = "ideal_sectors",
-    [GP_SRC_SHARED_LD] = "shared_loads",
-    [GP_SRC_SHARED_ST] = "shared_stores",
-    [GP_SRC_WAVEFRONTS] = "shared_wavefronts",
-    [GP_SRC_WAVEFRONTS_IDEAL] = "shared_ideal_wavefronts",
-    [GP_SRC_LOCAL_LD] = "local_loads",
-    [GP_SRC_LOCAL_ST] = "local_stores",
-    [GP_SRC_LOCAL_SECTORS] = "local_sectors",
-};
-
 struct gp_sass_source {
     int device;
     bool acquired;                     /* holds CUPTI's profiler initialisation */

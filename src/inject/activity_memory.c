@@ -148,35 +148,49 @@ void gp_activity_memory_retry(bool last_try)
 
 /* ---- the lines ------------------------------------------------------------------------------ */
 
-static void add_copy(gp_record *batch, const CUpti_ActivityMemcpy6 *m)
+/* Whether a copy or memset is the program's own. Not one on a shadow launch's stream; nor one
+ * that carries a profiled launch's correlation id: the kernel replay made it around that
+ * launch (saving and restoring device memory), while the program's own copies and memsets
+ * are API calls of their own, each with its own id. */
+static bool the_programs(uint32_t stream_id, uint32_t correlation_id)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
-    const uint64_t f[GP_M_FIELDS] = {
-        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
-        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
-        [GP_M_KIND] = m->copyKind, [GP_M_SRC] = m->srcKind, [GP_M_DST] = m->dstKind,
-        [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start, [GP_M_END] = m->end};
+    return !gp_profiled_stream_has(stream_id) &&
+           !(correlation_id && gp_profiled_has(correlation_id));
+}
+
+/* A copy's numbers, from either of CUPTI's copy records: a copy's and a peer-to-peer copy's
+ * name these fields alike. */
+#define COPY_NUMBERS(m, kind)                                                              \
+    {[GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = (m)->correlationId,                     \
+     [GP_M_CONTEXT] = (m)->contextId, [GP_M_DEVICE] = (m)->deviceId,                       \
+     [GP_M_STREAM] = (m)->streamId, [GP_M_KIND] = (kind), [GP_M_SRC] = (m)->srcKind,       \
+     [GP_M_DST] = (m)->dstKind, [GP_M_BYTES] = (m)->bytes, [GP_M_START] = (m)->start,      \
+     [GP_M_END] = (m)->end}
+
+/* Each kind's line from its record, whose layout is CUPTI's for that kind. */
+static void add_copy(gp_record *batch, const CUpti_Activity *rec)
+{
+    const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
+    const uint64_t f[GP_M_FIELDS] = COPY_NUMBERS(m, m->copyKind);
     gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
 }
 
-static void add_peer_copy(gp_record *batch, const CUpti_ActivityMemcpyPtoP4 *m)
+static void add_peer_copy(gp_record *batch, const CUpti_Activity *rec)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
-    const uint64_t f[GP_M_FIELDS] = {
-        [GP_M_PID] = (uint64_t)getpid(), [GP_M_ID] = m->correlationId,
-        [GP_M_CONTEXT] = m->contextId, [GP_M_DEVICE] = m->deviceId, [GP_M_STREAM] = m->streamId,
-        [GP_M_KIND] = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP, [GP_M_SRC] = m->srcKind,
-        [GP_M_DST] = m->dstKind, [GP_M_BYTES] = m->bytes, [GP_M_START] = m->start,
-        [GP_M_END] = m->end};
+    const CUpti_ActivityMemcpyPtoP4 *m = (const CUpti_ActivityMemcpyPtoP4 *)rec;
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
+    const uint64_t f[GP_M_FIELDS] = COPY_NUMBERS(m, CUPTI_ACTIVITY_MEMCPY_KIND_PTOP);
     gp_record_numbers_line(batch, GP_COPY_TAG, f, GP_M_FIELDS);
 }
 
-static void add_memset(gp_record *batch, const CUpti_ActivityMemset4 *m)
+static void add_memset(gp_record *batch, const CUpti_Activity *rec)
 {
-    if (gp_profiled_stream_has(m->streamId))
-        return; /* a shadow launch's copy or memset */
+    const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
+    if (!the_programs(m->streamId, m->correlationId))
+        return;
     const uint64_t f[GP_S_FIELDS] = {
         [GP_S_PID] = (uint64_t)getpid(), [GP_S_ID] = m->correlationId,
         [GP_S_CONTEXT] = m->contextId, [GP_S_DEVICE] = m->deviceId, [GP_S_STREAM] = m->streamId,
@@ -195,8 +209,9 @@ static uint64_t unified_value(const CUpti_ActivityUnifiedMemoryCounter3 *u)
                : u->value;
 }
 
-static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCounter3 *u)
+static void add_unified(gp_record *batch, const CUpti_Activity *rec)
 {
+    const CUpti_ActivityUnifiedMemoryCounter3 *u = (const CUpti_ActivityUnifiedMemoryCounter3 *)rec;
     const uint64_t f[GP_U_FIELDS] = {
         [GP_U_PID] = (uint64_t)getpid(), [GP_U_COUNTER] = (uint64_t)u->counterKind,
         [GP_U_VALUE] = unified_value(u), [GP_U_START] = u->start, [GP_U_END] = u->end,
@@ -204,32 +219,20 @@ static void add_unified(gp_record *batch, const CUpti_ActivityUnifiedMemoryCount
     gp_record_numbers_line(batch, GP_UNIFIED_TAG, f, GP_U_FIELDS);
 }
 
-/* A copy or memset that carries a profiled launch's correlation id was made by the kernel
- * replay around that launch (saving and restoring device memory), not by the program: the
- * program's own copies and memsets are API calls of their own, each with its own id. */
-static bool made_by_replay(uint32_t correlation_id)
-{
-    return correlation_id && gp_profiled_has(correlation_id);
-}
+/* The kinds this file writes a line for, each with its writer (CUPTI's kinds are small
+ * numbers). */
+static void (*const line_of[])(gp_record *batch, const CUpti_Activity *rec) = {
+    [CUPTI_ACTIVITY_KIND_MEMCPY] = add_copy,
+    [CUPTI_ACTIVITY_KIND_MEMCPY2] = add_peer_copy,
+    [CUPTI_ACTIVITY_KIND_MEMSET] = add_memset,
+    [CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER] = add_unified,
+};
 
 bool gp_activity_memory_add(gp_record *batch, const CUpti_Activity *rec)
 {
-    switch (rec->kind) { /* CUPTI's record layouts, one per kind: not a table of data */
-    case CUPTI_ACTIVITY_KIND_MEMCPY:
-        if (!made_by_replay(((const CUpti_ActivityMemcpy6 *)rec)->correlationId))
-            add_copy(batch, (const CUpti_ActivityMemcpy6 *)rec);
-        return true;
-    case CUPTI_ACTIVITY_KIND_MEMCPY2:
-        add_peer_copy(batch, (const CUpti_ActivityMemcpyPtoP4 *)rec);
-        return true;
-    case CUPTI_ACTIVITY_KIND_MEMSET:
-        if (!made_by_replay(((const CUpti_ActivityMemset4 *)rec)->correlationId))
-            add_memset(batch, (const CUpti_ActivityMemset4 *)rec);
-        return true;
-    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
-        add_unified(batch, (const CUpti_ActivityUnifiedMemoryCounter3 *)rec);
-        return true;
-    default:
+    const size_t kind = (size_t)rec->kind;
+    if (kind >= sizeof line_of / sizeof line_of[0] || !line_of[kind])
         return false;
-    }
+    line_of[kind](batch, rec);
+    return true;
 }

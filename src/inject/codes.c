@@ -7,11 +7,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-const CUpti_CallbackId gp_code_callbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,          CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
-    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
-    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,     CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
-};
+/* The load calls, each with its parameter through which it returns the handle it loaded:
+ * one list, expanded into the callbacks to enable and the handle each returned. */
+#define LOAD_CALLS(X)                                                                      \
+    X(cuModuleLoad, module) X(cuModuleLoadData, module) X(cuModuleLoadDataEx, module)      \
+    X(cuModuleLoadFatBinary, module) X(cuLibraryLoadData, library)                         \
+    X(cuLibraryLoadFromFile, library)
+
+#define CALLBACK_OF(call, out) CUPTI_DRIVER_TRACE_CBID_##call,
+const CUpti_CallbackId gp_code_callbacks[] = {LOAD_CALLS(CALLBACK_OF)};
+#undef CALLBACK_OF
 const size_t gp_n_code_callbacks = sizeof gp_code_callbacks / sizeof gp_code_callbacks[0];
 
 /* The launches' codes by correlation id, in a ring: slot id % RING_SLOTS holds the latest id
@@ -63,21 +68,14 @@ bool gp_codes_is_load_callback(CUpti_CallbackId cbid)
 /* The handle a successful load call returned. */
 static void *returned_handle(CUpti_CallbackId cbid, const void *params)
 {
+#define HANDLE_OF(call, out)                                                               \
+    case CUPTI_DRIVER_TRACE_CBID_##call:                                                   \
+        return *((const call##_params *)params)->out;
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
-        return *((const cuModuleLoad_params *)params)->module;
-    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
-        return *((const cuModuleLoadData_params *)params)->module;
-    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
-        return *((const cuModuleLoadDataEx_params *)params)->module;
-    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
-        return *((const cuModuleLoadFatBinary_params *)params)->module;
-    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
-        return *((const cuLibraryLoadData_params *)params)->library;
-    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
-        return *((const cuLibraryLoadFromFile_params *)params)->library;
+        LOAD_CALLS(HANDLE_OF)
     default: return NULL;
     }
+#undef HANDLE_OF
 }
 
 static void bind_locked(void *handle, uint64_t crc, uint32_t module)

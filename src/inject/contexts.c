@@ -49,36 +49,36 @@ static context_state *find_context(CUcontext ctx)
 
 /* ---- creation and destruction ------------------------------------------------------------ */
 
+/* A device's attribute; 0 where CUDA does not say. */
+static int attribute(CUdevice dev, CUdevice_attribute a)
+{
+    int value = 0;
+    cuDeviceGetAttribute(&value, a, dev);
+    return value;
+}
+
 static void write_device(uint32_t uid, uint32_t ordinal)
 {
     CUdevice dev;
     if (cuDeviceGet(&dev, (int)ordinal) != CUDA_SUCCESS)
         return;
     char name[256] = "";
-    int major = 0, minor = 0, sms = 0, l2 = 0, clock = 0, mem_clock = 0, bus = 0;
     size_t memory = 0;
     cuDeviceGetName(name, sizeof name, dev);
-    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev);
-    cuDeviceGetAttribute(&clock, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev);
-    cuDeviceGetAttribute(&mem_clock, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev);
-    cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev);
     cuDeviceTotalMem(&memory, dev);
     gp_record r;
     gp_record_begin(&r, GP_RECORD_DEVICE);
     gp_record_uint(&r, "context", uid);
     gp_record_uint(&r, "device", ordinal);
     gp_record_string(&r, "name", name);
-    gp_record_int(&r, "cc_major", major);
-    gp_record_int(&r, "cc_minor", minor);
-    gp_record_int(&r, "sms", sms);
+    gp_record_int(&r, "cc_major", attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR));
+    gp_record_int(&r, "cc_minor", attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+    gp_record_int(&r, "sms", attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
     gp_record_uint(&r, "memory", memory);
-    gp_record_int(&r, "l2", l2);
-    gp_record_int(&r, "sm_clock_khz", clock);
-    gp_record_int(&r, "memory_clock_khz", mem_clock);
-    gp_record_int(&r, "bus_bits", bus);
+    gp_record_int(&r, "l2", attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+    gp_record_int(&r, "sm_clock_khz", attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE));
+    gp_record_int(&r, "memory_clock_khz", attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE));
+    gp_record_int(&r, "bus_bits", attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
     gp_record_end(&r);
 }
 

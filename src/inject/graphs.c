@@ -369,23 +369,28 @@ static bool clone_node(graph_entry *e, CUgraphNode original, CUgraphNode *c)
     return e->clone && cuGraphNodeFindInClone(c, original, e->clone) == CUDA_SUCCESS;
 }
 
-static void follow_kernel_params(graph_entry *e, CUgraphNode node,
-                                 const CUDA_KERNEL_NODE_PARAMS *params, const char *api)
-{
-    CUgraphNode c;
-    if (!clone_node(e, node, &c) || cuGraphKernelNodeSetParams(c, params) != CUDA_SUCCESS)
-        fall_back(e, api);
-}
+/* The updates of one node that the clone follows by the same update of its twin: the call,
+ * its parameter holding the node's new parameters, the setter of a graph's node, and the
+ * runtime's name of the call for the reason when the clone cannot follow. The first version
+ * of the kernel node's update takes its parameters in an older layout: the setter converts. */
+#define NODE_UPDATES(X)                                                                    \
+    X(cuGraphExecKernelNodeSetParams, nodeParams, set_kernel_params_v1,                    \
+      "cudaGraphExecKernelNodeSetParams")                                                  \
+    X(cuGraphExecKernelNodeSetParams_v2, nodeParams, cuGraphKernelNodeSetParams,           \
+      "cudaGraphExecKernelNodeSetParams")                                                  \
+    X(cuGraphExecMemsetNodeSetParams, memsetParams, cuGraphMemsetNodeSetParams,            \
+      "cudaGraphExecMemsetNodeSetParams")                                                  \
+    X(cuGraphExecMemcpyNodeSetParams, copyParams, cuGraphMemcpyNodeSetParams,              \
+      "cudaGraphExecMemcpyNodeSetParams")
 
-static void follow_kernel_params_v1(graph_entry *e, const cuGraphExecKernelNodeSetParams_params *p)
+static CUresult set_kernel_params_v1(CUgraphNode c, const CUDA_KERNEL_NODE_PARAMS_v1 *v1)
 {
-    const CUDA_KERNEL_NODE_PARAMS_v1 *v1 = p->nodeParams;
-    CUDA_KERNEL_NODE_PARAMS v2 = {
+    const CUDA_KERNEL_NODE_PARAMS v2 = {
         .func = v1->func, .gridDimX = v1->gridDimX, .gridDimY = v1->gridDimY,
         .gridDimZ = v1->gridDimZ, .blockDimX = v1->blockDimX, .blockDimY = v1->blockDimY,
         .blockDimZ = v1->blockDimZ, .sharedMemBytes = v1->sharedMemBytes,
         .kernelParams = v1->kernelParams, .extra = v1->extra};
-    follow_kernel_params(e, p->hNode, &v2, "cudaGraphExecKernelNodeSetParams");
+    return cuGraphKernelNodeSetParams(c, &v2);
 }
 
 static void follow_update(graph_entry *e, CUgraph source)
@@ -406,31 +411,17 @@ static void on_updated(CUpti_CallbackId cbid, const void *params)
     graph_entry *e = entry_of(exec);
     if (!e || !e->clone)
         return;
+#define FOLLOW_NODE(call, field, set, api)                                                 \
+    case CUPTI_DRIVER_TRACE_CBID_##call: {                                                 \
+        const call##_params *p = params;                                                   \
+        CUgraphNode c;                                                                     \
+        if (!clone_node(e, p->hNode, &c) || set(c, p->field) != CUDA_SUCCESS)              \
+            fall_back(e, api);                                                             \
+        break;                                                                             \
+    }
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
-        follow_kernel_params_v1(e, params);
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
-        const cuGraphExecKernelNodeSetParams_v2_params *p = params;
-        follow_kernel_params(e, p->hNode, p->nodeParams, "cudaGraphExecKernelNodeSetParams");
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams: {
-        const cuGraphExecMemsetNodeSetParams_params *p = params;
-        CUgraphNode c;
-        if (!clone_node(e, p->hNode, &c) ||
-            cuGraphMemsetNodeSetParams(c, p->memsetParams) != CUDA_SUCCESS)
-            fall_back(e, "cudaGraphExecMemsetNodeSetParams");
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams: {
-        const cuGraphExecMemcpyNodeSetParams_params *p = params;
-        CUgraphNode c;
-        if (!clone_node(e, p->hNode, &c) ||
-            cuGraphMemcpyNodeSetParams(c, p->copyParams) != CUDA_SUCCESS)
-            fall_back(e, "cudaGraphExecMemcpyNodeSetParams");
-        break;
-    }
+        NODE_UPDATES(FOLLOW_NODE)
+#undef FOLLOW_NODE
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
         follow_update(e, ((const cuGraphExecUpdate_params *)params)->hGraph);
         break;
@@ -462,10 +453,9 @@ const CUpti_CallbackId gp_graph_callbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
+#define CALLBACK_OF(call, field, set, api) CUPTI_DRIVER_TRACE_CBID_##call,
+    NODE_UPDATES(CALLBACK_OF)
+#undef CALLBACK_OF
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,

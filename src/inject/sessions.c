@@ -442,7 +442,7 @@ int gp_sessions_graph_begin(gp_sessions *s)
     gp_profiler *p = s->collector->profiler;
     s->latest = GP_SET_NONE; /* the range profiler is configured for this range now */
     if (gp_profiler_begin_with(p, config_of(s, set), GP_REPLAY_USER_RANGE, 1) != GP_OK ||
-        gp_profiler_start(p) != GP_OK || gp_profiler_push_range(p, "graph") != GP_OK) {
+        gp_profiler_start(p) != GP_OK) {
         warn_error();
         return GP_SET_NONE;
     }
@@ -455,9 +455,7 @@ void gp_sessions_graph_end(gp_sessions *s, const gp_launch_info *l, int set, boo
     bool last = false;
     size_t ranges = 0;
     double values[GP_MAX_COUNTERS];
-    int rc = gp_profiler_pop_range(p);
-    if (rc == GP_OK)
-        rc = gp_profiler_stop(p, &last);
+    int rc = gp_profiler_stop(p, &last);
     if (rc == GP_OK)
         rc = gp_profiler_end(p, &ranges);
     if (rc == GP_OK && ranges == 1)

@@ -1,6 +1,8 @@
 /* A sampled graph launch's DRAM traffic shared among its kernel nodes (records/dram_shares.h). */
 #include "records/dram_shares.h"
 
+#include "gpuprof/order.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +85,8 @@ static int by_device_and_start(const void *a, const void *b)
     const gp_busy_interval *x = a, *y = b;
     if (x->device != y->device)
         return x->device < y->device ? -1 : 1;
-    if (x->start_ns != y->start_ns)
-        return x->start_ns < y->start_ns ? -1 : 1;
-    return (x->end_ns > y->end_ns) - (x->end_ns < y->end_ns);
+    const int start = gp_order_u64(x->start_ns, y->start_ns);
+    return start ? start : gp_order_u64(x->end_ns, y->end_ns);
 }
 
 static bool has_time(const gp_busy_interval *v)

@@ -2,6 +2,7 @@
 #include "records/launch_table.h"
 
 #include "gpuprof/demangle.h"
+#include "gpuprof/order.h"
 #include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 
@@ -12,23 +13,18 @@
 
 /* ---- order and search ---------------------------------------------------------------------- */
 
-int gp_records_u64_order(uint64_t a, uint64_t b)
-{
-    return (a > b) - (a < b);
-}
-
 int gp_records_launch_order(int pid_a, uint64_t id_a, int pid_b, uint64_t id_b)
 {
     if (pid_a != pid_b)
         return pid_a < pid_b ? -1 : 1;
-    return gp_records_u64_order(id_a, id_b);
+    return gp_order_u64(id_a, id_b);
 }
 
 int gp_records_compare_launches(const void *a, const void *b)
 {
     const gp_exec_launch *x = a, *y = b;
     const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
-    return by_launch ? by_launch : gp_records_u64_order(x->graph_node, y->graph_node);
+    return by_launch ? by_launch : gp_order_u64(x->graph_node, y->graph_node);
 }
 
 /* By bisection over the sorted launches (none: no array to search, which bsearch may not

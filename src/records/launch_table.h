@@ -9,8 +9,6 @@
 
 #include <stdint.h>
 
-/* -1, 0 or 1 as a comes before, with or after b: the last key of the records' orders. */
-int gp_records_u64_order(uint64_t a, uint64_t b);
 /* The order of launches, and of what a launch did (its copies, its samples): by process, then
  * by CUPTI's correlation id (launch order within the process); 0: the same launch's. */
 int gp_records_launch_order(int pid_a, uint64_t id_a, int pid_b, uint64_t id_b);

@@ -15,6 +15,7 @@
 #include "records/records.h"
 
 #include "gpuprof/collectives.h"
+#include "gpuprof/order.h"
 #include "gpuprof/record_format.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/status.h"
@@ -413,7 +414,7 @@ static int compare_activities(const void *a, const void *b)
 {
     const gp_exec_activity *x = a, *y = b;
     const int by_launch = gp_records_launch_order(x->pid, x->id, y->pid, y->id);
-    return by_launch ? by_launch : gp_records_u64_order(x->start_ns, y->start_ns);
+    return by_launch ? by_launch : gp_order_u64(x->start_ns, y->start_ns);
 }
 
 int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *report)

@@ -3,6 +3,7 @@
  * collect them, and its metrics derived again. */
 #include "records/read_graphs.h"
 
+#include "gpuprof/order.h"
 #include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
 #include "records/dram_shares.h"
@@ -20,20 +21,20 @@
 #define TWO_TO_64 18446744073709551616.0
 
 /* A graph whose kernel nodes were not shadow-launched, and why. */
-typedef struct {
+typedef struct unshadowed_graph {
     int pid;
     uint64_t graph;
     char *reason;
 } unshadowed_graph;
 
 /* A kernel node that runs after a host node of its graph: sampled, never shadow-launched. */
-typedef struct {
+typedef struct after_host_node {
     int pid;
     uint64_t graph, node;
 } after_host_node;
 
 /* A `sampled` record, and where its samples lie once sorted. */
-typedef struct {
+typedef struct sampled_launch {
     int pid, device;
     uint64_t id;
     gp_dram_sampling sampling;
@@ -41,45 +42,22 @@ typedef struct {
 } sampled_launch;
 
 /* A `P` line. */
-typedef struct {
+typedef struct sample_line {
     int pid, device;
     uint64_t id;
     gp_dram_sample sample;
 } sample_line;
 
 /* A `K` line's time, kept once a graph launch was sampled. */
-typedef struct {
+typedef struct kernel_time {
     int pid, device;
     uint64_t id, node, start_ns, end_ns;
     bool overlapped;
 } kernel_time;
 
-struct graph_records {
-    unshadowed_graph *graphs;
-    size_t n_graphs, graphs_capacity;
-    after_host_node *after_host;
-    size_t n_after_host, after_host_capacity;
-    sampled_launch *sampled;
-    size_t n_sampled, sampled_capacity;
-    sample_line *samples;
-    size_t n_samples, samples_capacity;
-    gp_dram_sample *ordered;     /* the samples in (pid, id, device, start) order */
-    kernel_time *kernels;
-    size_t n_kernels, kernels_capacity;
-};
-
-static graph_records *records_of(reader *rd)
-{
-    if (!rd->graphs)
-        rd->graphs = calloc(1, sizeof *rd->graphs);
-    return rd->graphs;
-}
-
 void gp_records_free_graphs(reader *rd)
 {
-    graph_records *g = rd->graphs;
-    if (!g)
-        return;
+    graph_records *g = &rd->graphs;
     for (size_t i = 0; i < g->n_graphs; i++)
         free(g->graphs[i].reason);
     free(g->graphs);
@@ -88,8 +66,7 @@ void gp_records_free_graphs(reader *rd)
     free(g->samples);
     free(g->ordered);
     free(g->kernels);
-    free(g);
-    rd->graphs = NULL;
+    *g = (graph_records){0};
 }
 
 /* ---- launch records' graph fields ------------------------------------------------------------ */
@@ -145,9 +122,7 @@ static int read_after_host(reader *rd, const cJSON *o, int pid, uint64_t graph)
 {
     if (!gp_json_field(o, "after_host_nodes"))
         return GP_OK;
-    after_host_sink sink = {records_of(rd), pid, graph};
-    if (!sink.g)
-        return gp_records_out_of_memory();
+    after_host_sink sink = {&rd->graphs, pid, graph};
     for (size_t i = 0; i < sink.g->n_after_host; i++)
         if (sink.g->after_host[i].pid == pid && sink.g->after_host[i].graph == graph)
             return GP_OK; /* the first record of a graph holds */
@@ -173,13 +148,12 @@ int gp_records_read_graph(reader *rd, const cJSON *o)
         return read_after_host(rd, o, pid, graph) == GP_OK
                    ? GP_OK
                    : gp_records_ignore(rd, GP_RECORD_IGNORED);
-    graph_records *g = records_of(rd);
-    for (size_t i = 0; g && i < g->n_graphs; i++)
+    graph_records *g = &rd->graphs;
+    for (size_t i = 0; i < g->n_graphs; i++)
         if (g->graphs[i].pid == pid && g->graphs[i].graph == graph)
             return GP_OK; /* the first record of a graph holds */
-    unshadowed_graph *u = g ? gp_append_zeroed(&g->graphs, &g->n_graphs, &g->graphs_capacity,
-                                               sizeof *u)
-                            : NULL;
+    unshadowed_graph *u =
+        gp_append_zeroed(&g->graphs, &g->n_graphs, &g->graphs_capacity, sizeof *u);
     if (!u)
         return gp_records_out_of_memory();
     *u = (unshadowed_graph){pid, graph, strdup(reason)};
@@ -228,10 +202,9 @@ int gp_records_read_sampled(reader *rd, const cJSON *o)
     sampled_launch s = {0};
     if (sampled_of(&rd->json, o, &s) != GP_OK)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
-    graph_records *g = records_of(rd);
-    sampled_launch *kept = g ? gp_append_zeroed(&g->sampled, &g->n_sampled,
-                                                &g->sampled_capacity, sizeof *kept)
-                             : NULL;
+    graph_records *g = &rd->graphs;
+    sampled_launch *kept =
+        gp_append_zeroed(&g->sampled, &g->n_sampled, &g->sampled_capacity, sizeof *kept);
     if (!kept)
         return gp_records_out_of_memory();
     s.order = g->n_sampled - 1;
@@ -250,10 +223,8 @@ const char *gp_records_sample_out_of_range(const uint64_t *p)
 
 int gp_records_read_sample(reader *rd, const uint64_t *p)
 {
-    graph_records *g = records_of(rd);
-    sample_line *s = g ? gp_append_zeroed(&g->samples, &g->n_samples, &g->samples_capacity,
-                                          sizeof *s)
-                       : NULL;
+    graph_records *g = &rd->graphs;
+    sample_line *s = gp_append_zeroed(&g->samples, &g->n_samples, &g->samples_capacity, sizeof *s);
     if (!s)
         return gp_records_out_of_memory();
     *s = (sample_line){(int)p[GP_P_PID], (int)p[GP_P_DEVICE], p[GP_P_ID],
@@ -264,8 +235,8 @@ int gp_records_read_sample(reader *rd, const uint64_t *p)
 
 int gp_records_kernel_time(reader *rd, const uint64_t *k)
 {
-    graph_records *g = rd->graphs;
-    if (!g || g->n_sampled == 0)
+    graph_records *g = &rd->graphs;
+    if (g->n_sampled == 0)
         return GP_OK; /* no graph launch was sampled: no overlap to look for */
     kernel_time *t =
         gp_append_zeroed(&g->kernels, &g->n_kernels, &g->kernels_capacity, sizeof *t);
@@ -318,7 +289,7 @@ static int by_launch_and_time(const void *a, const void *b)
         return by_launch;
     if (x->device != y->device)
         return x->device < y->device ? -1 : 1;
-    return gp_records_u64_order(x->sample.start_ns, y->sample.start_ns);
+    return gp_order_u64(x->sample.start_ns, y->sample.start_ns);
 }
 
 /* The samples in time order, each sampled launch pointing at its own (those of its pid, id
@@ -465,10 +436,8 @@ static int apportion_node(reader *rd, const sampled_launch *s, const kernel_time
 
 int gp_records_finish_graphs(reader *rd)
 {
-    graph_records *g = rd->graphs;
+    graph_records *g = &rd->graphs;
     gp_exec_info *e = &rd->report->exec;
-    if (!g)
-        return GP_OK;
     GP_TRY(note_unshadowed(g, e));
     if (g->n_sampled == 0)
         return GP_OK;

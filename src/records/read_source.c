@@ -2,6 +2,7 @@
  * is ignored with a warning (its instruction is then missing from its kernel's view). */
 #include "records/read_source.h"
 
+#include "gpuprof/order.h"
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
 
@@ -14,7 +15,7 @@
 #define PATCHED_NOTE "patched by --source: not timed (a patched launch counts its instructions)"
 
 /* A `source` record: its patched launch and its instruction (strings owned). */
-typedef struct {
+typedef struct patched_instruction {
     int pid;
     uint64_t launch;
     size_t order;                /* its place among the records read: kept within a launch */
@@ -22,31 +23,15 @@ typedef struct {
 } patched_instruction;
 
 /* A `source_note` record. */
-typedef struct {
+typedef struct kernel_note {
     int pid;
     char *kernel, *note;
     uint64_t code;               /* the kernel's code it is about (0: not known) */
 } kernel_note;
 
-struct source_records {
-    patched_instruction *ins;
-    size_t n_ins, ins_capacity;
-    kernel_note *notes;
-    size_t n_notes, notes_capacity;
-};
-
-static source_records *records_of(reader *rd)
-{
-    if (!rd->source)
-        rd->source = calloc(1, sizeof *rd->source);
-    return rd->source;
-}
-
 void gp_records_free_source(reader *rd)
 {
-    source_records *s = rd->source;
-    if (!s)
-        return;
+    source_records *s = &rd->source;
     for (size_t i = 0; i < s->n_ins; i++) {
         free(s->ins[i].ins.function);
         free(s->ins[i].ins.file);
@@ -57,32 +42,18 @@ void gp_records_free_source(reader *rd)
     }
     free(s->ins);
     free(s->notes);
-    free(s);
-    rd->source = NULL;
+    *s = (source_records){0};
 }
 
 /* ---- the records ----------------------------------------------------------------------------- */
-
-typedef struct {
-    uint64_t *counts;
-    size_t n;
-} count_list;
-
-static int read_count(gp_json_reader *j, const cJSON *item, void *list)
-{
-    count_list *l = list;
-    return gp_json_whole_number(j, item, 0, COUNT_LIMIT, &l->counts[l->n++]);
-}
 
 /* The counters of gp_source_counter, in its order. */
 static int counts_of(gp_json_reader *j, const cJSON *o, uint64_t *counts)
 {
     const cJSON *a;
     GP_TRY(gp_json_get_array(j, o, "counts", &a));
-    GP_TRY(gp_json_expect(j, "counts", cJSON_GetArraySize(a) == GP_SRC_COUNTERS,
-                          "12 counts, in the order of gp_source_counter"));
-    count_list l = {counts, 0};
-    return gp_json_read_each(j, o, "counts", read_count, &l);
+    return gp_json_get_wholes(j, a, "counts", GP_SRC_COUNTERS, 0, COUNT_LIMIT,
+                              "12 counts, in the order of gp_source_counter", counts);
 }
 
 /* Its file and line, both or neither (no line information). */
@@ -135,9 +106,8 @@ int gp_records_read_source(reader *rd, const cJSON *o)
     if (source_of(&rd->json, o, &r) != GP_OK)
         return gp_records_ignore(rd, "the record is ignored: its kernel's per-line view lacks "
                                      "the instruction");
-    source_records *s = records_of(rd);
-    patched_instruction *p =
-        s ? gp_append_zeroed(&s->ins, &s->n_ins, &s->ins_capacity, sizeof *p) : NULL;
+    source_records *s = &rd->source;
+    patched_instruction *p = gp_append_zeroed(&s->ins, &s->n_ins, &s->ins_capacity, sizeof *p);
     if (!p)
         return gp_records_out_of_memory();
     *p = (patched_instruction){.pid = r.pid, .launch = r.launch, .order = s->n_ins - 1,
@@ -160,9 +130,8 @@ int gp_records_read_source_note(reader *rd, const cJSON *o)
         gp_json_get_text(j, o, "note", &note) != GP_OK ||
         gp_json_expect(j, "note", note[0] != '\0', "why the kernel has no lines") != GP_OK)
         return gp_records_ignore(rd, GP_RECORD_IGNORED);
-    source_records *s = records_of(rd);
-    kernel_note *n =
-        s ? gp_append_zeroed(&s->notes, &s->n_notes, &s->notes_capacity, sizeof *n) : NULL;
+    source_records *s = &rd->source;
+    kernel_note *n = gp_append_zeroed(&s->notes, &s->n_notes, &s->notes_capacity, sizeof *n);
     if (!n)
         return gp_records_out_of_memory();
     *n = (kernel_note){.pid = pid, .kernel = strdup(kernel), .note = strdup(note),
@@ -181,7 +150,7 @@ static int by_launch(const void *a, const void *b)
 {
     const patched_instruction *x = a, *y = b;
     const int launch = gp_records_launch_order(x->pid, x->launch, y->pid, y->launch);
-    return launch ? launch : gp_records_u64_order(x->order, y->order);
+    return launch ? launch : gp_order_u64(x->order, y->order);
 }
 
 /* The kernels of one patched launch (one, unless the records name several), as views. */
@@ -268,9 +237,7 @@ static int note_patched(reader *rd)
 
 int gp_records_finish_source(reader *rd)
 {
-    source_records *s = rd->source;
-    if (!s)
-        return GP_OK;
+    source_records *s = &rd->source;
     gp_exec_info *e = &rd->report->exec;
     GP_TRY(build_views(s, e));
     for (size_t i = 0; i < s->n_notes; i++)

@@ -8,6 +8,7 @@
 #include "gpuprof/collector.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/report.h"
+#include "records/dram_shares.h"
 #include "report/json_in.h"
 
 #include <cjson/cJSON.h>
@@ -33,9 +34,28 @@ typedef struct {
     uint64_t code;
 } numbered_name;
 
-/* What read_graphs.c and read_source.c keep until every record and line is read. */
-typedef struct graph_records graph_records;
-typedef struct source_records source_records;
+/* What read_graphs.c and read_source.c keep until every record and line is read: arrays of
+ * types of their own, empty until a record of theirs. */
+typedef struct {
+    struct unshadowed_graph *graphs;
+    size_t n_graphs, graphs_capacity;
+    struct after_host_node *after_host;
+    size_t n_after_host, after_host_capacity;
+    struct sampled_launch *sampled;
+    size_t n_sampled, sampled_capacity;
+    struct sample_line *samples;
+    size_t n_samples, samples_capacity;
+    gp_dram_sample *ordered;     /* the samples in (pid, id, device, start) order */
+    struct kernel_time *kernels;
+    size_t n_kernels, kernels_capacity;
+} graph_records;
+
+typedef struct {
+    struct patched_instruction *ins;
+    size_t n_ins, ins_capacity;
+    struct kernel_note *notes;
+    size_t n_notes, notes_capacity;
+} source_records;
 
 typedef struct {
     gp_report *report;
@@ -56,8 +76,8 @@ typedef struct {
     gp_json_reader json;         /* the line being read, for the layer's messages */
     char where[320];             /* "<file> line <n>" */
     size_t n_ignored;            /* records and lines that were not as the library writes */
-    graph_records *graphs;       /* NULL until a graph record, sampled record or P line */
-    source_records *source;      /* NULL until a source or source_note record */
+    graph_records graphs;        /* graph records, sampled records and P lines */
+    source_records source;       /* source and source_note records */
 } reader;
 
 /* How a launch record's launch was made (its key "how"). */

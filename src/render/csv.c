@@ -201,11 +201,6 @@ static int csv_stream_close(void *state, bool complete)
 
 const gp_stream_view gp_csv_stream = {csv_stream_open, csv_stream_result, csv_stream_close};
 
-int gp_csv_report(FILE *out, const gp_report *r, const gp_render_options *o)
-{
-    return gp_stream_whole(&gp_csv_stream, out, r, o);
-}
-
 int gp_csv_list(FILE *out, const gp_render_options *o)
 {
     gp_variant_row *rows;

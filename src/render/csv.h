@@ -5,7 +5,7 @@
 
 #include "render/views.h"
 
-gp_report_view gp_csv_report, gp_csv_exec, gp_csv_ranks;
+gp_report_view gp_csv_exec, gp_csv_ranks;
 gp_compare_view gp_csv_compare;
 gp_list_view gp_csv_list;
 extern const gp_stream_view gp_csv_stream;

@@ -5,7 +5,8 @@
  * A NULL cell: the format has no view of that document (HTML of list, devices and metrics;
  * CSV of devices and metrics). The command-line parser never asks for one (list takes no
  * --html, device and metrics take no --csv); were one asked for, the text view would answer,
- * as before there was a table. */
+ * as before there was a table. A format with a stream view writes a kernel command's saved
+ * report through it (its report cell NULL): the same code as a live run's. */
 #include "gpuprof/render.h"
 
 #include "render/csv.h"
@@ -24,14 +25,14 @@ typedef struct {
 } format;
 
 static const format formats[] = {
-    [GP_OUT_TEXT] = {.report = gp_text_report, .exec = gp_text_exec, .ranks = gp_text_ranks,
+    [GP_OUT_TEXT] = {.report = NULL, .exec = gp_text_exec, .ranks = gp_text_ranks,
                      .compare = gp_text_compare, .list = gp_text_list,
                      .devices = gp_text_devices, .chip_metrics = gp_text_chip_metrics,
                      .stream = &gp_text_stream},
     [GP_OUT_JSON] = {.report = gp_json_report, .exec = gp_json_report, .ranks = gp_json_report,
                      .compare = gp_json_compare, .list = gp_json_list,
                      .devices = gp_json_devices, .chip_metrics = gp_json_chip_metrics},
-    [GP_OUT_CSV] = {.report = gp_csv_report, .exec = gp_csv_exec, .ranks = gp_csv_ranks,
+    [GP_OUT_CSV] = {.report = NULL, .exec = gp_csv_exec, .ranks = gp_csv_ranks,
                     .compare = gp_csv_compare, .list = gp_csv_list,
                     .devices = NULL, .chip_metrics = NULL, .stream = &gp_csv_stream},
     [GP_OUT_HTML] = {.report = gp_html_report, .exec = gp_html_exec, .ranks = gp_html_ranks,
@@ -67,7 +68,10 @@ int gp_render_report(FILE *out, const gp_report *r, gp_render_options o)
 {
     if (r->ranks)
         return VIEW(o.format, ranks)(out, r, &o);
-    return (r->is_exec ? VIEW(o.format, exec) : VIEW(o.format, report))(out, r, &o);
+    if (r->is_exec)
+        return VIEW(o.format, exec)(out, r, &o);
+    return row(o.format)->stream ? gp_stream_whole(row(o.format)->stream, out, r, &o)
+                                 : VIEW(o.format, report)(out, r, &o);
 }
 
 int gp_render_compare(FILE *out, const gp_comparison *c, gp_render_options o)

@@ -94,7 +94,7 @@ static int write_report(FILE *out, const void *what, const gp_render_options *o)
     const gp_report *r = what;
     if (r->ranks)
         return gp_text_ranks(out, r, o);
-    return (r->is_exec ? gp_text_exec : gp_text_report)(out, r, o);
+    return r->is_exec ? gp_text_exec(out, r, o) : gp_stream_whole(&gp_text_stream, out, r, o);
 }
 
 int gp_markdown_report(FILE *out, const gp_report *r, const gp_render_options *o)

@@ -483,12 +483,6 @@ static int text_stream_close(void *state, bool complete)
 const gp_stream_view gp_text_stream = {text_stream_open, text_stream_result,
                                        text_stream_close};
 
-/* A saved report: every result final, each table fitted to its cells. */
-int gp_text_report(FILE *out, const gp_report *r, const gp_render_options *o)
-{
-    return gp_stream_whole(&gp_text_stream, out, r, o);
-}
-
 /* ---- the catalogue commands ---------------------------------------------------------- */
 
 /* Whether a family's rows have a library call's, whose blocks the table says as "-". */

@@ -5,7 +5,7 @@
 
 #include "render/views.h"
 
-gp_report_view gp_text_report, gp_text_exec, gp_text_ranks;
+gp_report_view gp_text_exec, gp_text_ranks;
 gp_compare_view gp_text_compare;
 gp_list_view gp_text_list;
 extern const gp_stream_view gp_text_stream;

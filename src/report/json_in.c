@@ -265,18 +265,17 @@ int gp_json_get_enum(gp_json_reader *rd, const cJSON *o, const char *key,
     return gp_json_expect(rd, key, false, valid);
 }
 
-int gp_json_get_uints(gp_json_reader *rd, const cJSON *a, const char *key,
-                      unsigned *const out[], int n, uint64_t min, const char *what)
+int gp_json_get_wholes(gp_json_reader *rd, const cJSON *a, const char *key, size_t n,
+                       uint64_t min, uint64_t max, const char *what, uint64_t *out)
 {
-    GP_TRY(gp_json_expect(rd, key, cJSON_IsArray(a) && cJSON_GetArraySize(a) == n, what));
+    GP_TRY(gp_json_expect(rd, key, cJSON_IsArray(a) && (size_t)cJSON_GetArraySize(a) == n,
+                          what));
     const size_t at = gp_json_enter_key(rd, key);
     int rc = GP_OK;
-    for (int i = 0; i < n && rc == GP_OK; i++) {
-        uint64_t v = 0;
-        const size_t at_i = gp_json_enter_index(rd, (size_t)i);
-        rc = gp_json_whole_number(rd, cJSON_GetArrayItem(a, i), min, UINT_MAX, &v);
+    for (size_t i = 0; i < n && rc == GP_OK; i++) {
+        const size_t at_i = gp_json_enter_index(rd, i);
+        rc = gp_json_whole_number(rd, cJSON_GetArrayItem(a, (int)i), min, max, &out[i]);
         gp_json_leave(rd, at_i);
-        *out[i] = (unsigned)v;
     }
     gp_json_leave(rd, at);
     return rc;
@@ -290,8 +289,10 @@ int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3
         *d = (gp_dim3){0, 0, 0};
         return GP_OK;
     }
-    unsigned *const xyz[3] = {&d->x, &d->y, &d->z};
-    return gp_json_get_uints(rd, a, key, xyz, 3, 0, "three whole numbers");
+    uint64_t xyz[3];
+    GP_TRY(gp_json_get_wholes(rd, a, key, 3, 0, UINT_MAX, "three whole numbers", xyz));
+    *d = (gp_dim3){(unsigned)xyz[0], (unsigned)xyz[1], (unsigned)xyz[2]};
+    return GP_OK;
 }
 
 int gp_json_read_object(gp_json_reader *rd, const cJSON *o, const char *key, bool nullable,

@@ -83,10 +83,10 @@ int gp_json_get_bool(gp_json_reader *rd, const cJSON *o, const char *key, bool *
 /* One of `names` (its index in *out); null gives -1 when nullable. */
 int gp_json_get_enum(gp_json_reader *rd, const cJSON *o, const char *key,
                      const char *const *names, size_t n, bool nullable, int *out);
-/* The array `a` (o[key]) of exactly n whole numbers from min to UINT_MAX, stored through
- * out[]; `what` says what was expected ("three whole numbers"). */
-int gp_json_get_uints(gp_json_reader *rd, const cJSON *a, const char *key,
-                      unsigned *const out[], int n, uint64_t min, const char *what);
+/* The array `a` (o[key]) of exactly n whole numbers from min to max, into out[]; `what` says
+ * what was expected ("three whole numbers"). */
+int gp_json_get_wholes(gp_json_reader *rd, const cJSON *a, const char *key, size_t n,
+                       uint64_t min, uint64_t max, const char *what, uint64_t *out);
 /* [x, y, z] of whole numbers. */
 int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3 *d);
 

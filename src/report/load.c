@@ -18,6 +18,7 @@
 #include "report/load_source.h"
 #include "report/other_documents.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,8 +115,11 @@ static int get_shape(gp_json_reader *rd, const cJSON *o, const char *key, unsign
     const cJSON *a = gp_json_field(o, key);
     if (!a)
         return GP_OK;
-    unsigned *const xy[2] = {x, y};
-    return gp_json_get_uints(rd, a, key, xy, 2, 1, "two whole numbers");
+    uint64_t xy[2];
+    GP_TRY(gp_json_get_wholes(rd, a, key, 2, 1, UINT_MAX, "two whole numbers", xy));
+    *x = (unsigned)xy[0];
+    *y = (unsigned)xy[1];
+    return GP_OK;
 }
 
 static const char *const check_names[] = {"passed", "FAILED", "skipped"};

@@ -13,6 +13,7 @@
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 #include "report/merge.h"
+#include "report/sort_moved.h"
 
 #include <float.h>
 #include <limits.h>
@@ -479,29 +480,8 @@ static int by_rank_index(const void *a, const void *b)
 /* The ranks in order, each cell's index moved with its rank, the cells in that order. */
 static int sort_ranks(gp_rank_view *v)
 {
-    size_t *moved = malloc((v->n_ranks ? v->n_ranks : 1) * sizeof *moved);
-    int *old_rank = malloc((v->n_ranks ? v->n_ranks : 1) * sizeof *old_rank);
-    if (!moved || !old_rank) {
-        free(moved);
-        free(old_rank);
-        return out_of_memory();
-    }
-    for (size_t i = 0; i < v->n_ranks; i++)
-        old_rank[i] = v->ranks[i].rank;
-    if (v->n_ranks > 1)
-        qsort(v->ranks, v->n_ranks, sizeof *v->ranks, by_rank);
-    /* Ranks are distinct: each old index finds its new one by its rank, halving. */
-    for (size_t i = 0; i < v->n_ranks; i++) {
-        size_t lo = 0, hi = v->n_ranks;
-        while (lo + 1 < hi) {
-            const size_t j = (lo + hi) / 2;
-            if (v->ranks[j].rank <= old_rank[i])
-                lo = j;
-            else
-                hi = j;
-        }
-        moved[i] = lo;
-    }
+    size_t *moved;
+    GP_TRY(gp_sort_moved(v->ranks, v->n_ranks, sizeof *v->ranks, by_rank, &moved));
     for (size_t k = 0; k < v->n_kernels; k++) {
         gp_rank_kernel *kernel = &v->kernels[k];
         for (size_t c = 0; c < kernel->n_cells; c++)
@@ -510,7 +490,6 @@ static int sort_ranks(gp_rank_view *v)
             qsort(kernel->cells, kernel->n_cells, sizeof *kernel->cells, by_rank_index);
     }
     free(moved);
-    free(old_rank);
     return GP_OK;
 }
 

@@ -190,7 +190,7 @@ static const char *set_excess_sectors(void *row, const gp_cell *v, char *why, si
     return bad;
 }
 
-/* A counter of gpuprof/sass_source.h, named by its key (gp_source_keys[k]). */
+/* A counter of gpuprof/sass_source.h, named by its key. */
 #define COUNTER(key, k)                                                                     \
     GP_PART_NUMBER_GETTER(get_##key, uint64_t, void, r[k])                                  \
     GP_PART_WHOLE_SETTER(set_##key, uint64_t, r[k], 0, UINT64_MAX)

@@ -3,6 +3,7 @@
 #include "gpuprof/source_view.h"
 
 #include "gpuprof/status.h"
+#include "report/sort_moved.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,41 +148,23 @@ static int by_pc(const void *a, const void *b)
     return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-/* Lines in file and line order; each instruction's index follows its line. */
+/* A line's place: its file (none: "") and line. */
+static int by_place(const void *a, const void *b)
+{
+    const gp_source_line *x = a, *y = b;
+    const int file = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+    return file ? file : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Lines in file and line order (those without line information in the order they came);
+ * each instruction's index follows its line. */
 static int sort_lines(gp_source_kernel *k)
 {
-    size_t *order = malloc((k->n_lines ? k->n_lines : 1) * sizeof *order);
-    size_t *where = malloc((k->n_lines ? k->n_lines : 1) * sizeof *where);
-    gp_source_line *sorted = malloc((k->n_lines ? k->n_lines : 1) * sizeof *sorted);
-    if (!order || !where || !sorted) {
-        free(order);
-        free(where);
-        free(sorted);
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    }
-    for (size_t i = 0; i < k->n_lines; i++)
-        order[i] = i;
-    /* insertion sort: a kernel has tens of lines */
-    for (size_t i = 1; i < k->n_lines; i++)
-        for (size_t j = i; j > 0; j--) {
-            const gp_source_line *a = &k->lines[order[j - 1]], *b = &k->lines[order[j]];
-            const int f = strcmp(a->file ? a->file : "", b->file ? b->file : "");
-            if (f < 0 || (f == 0 && a->line <= b->line))
-                break;
-            const size_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    for (size_t i = 0; i < k->n_lines; i++) {
-        sorted[i] = k->lines[order[i]];
-        where[order[i]] = i;
-    }
+    size_t *moved;
+    GP_TRY(gp_sort_moved(k->lines, k->n_lines, sizeof *k->lines, by_place, &moved));
     for (size_t i = 0; i < k->n_pcs; i++)
-        k->pcs[i].line = where[k->pcs[i].line];
-    free(k->lines);
-    k->lines = sorted;
-    free(order);
-    free(where);
+        k->pcs[i].line = moved[k->pcs[i].line];
+    free(moved);
     qsort(k->pcs, k->n_pcs, sizeof *k->pcs, by_pc);
     return GP_OK;
 }

@@ -121,6 +121,7 @@ int main(int argc, char **argv)
     test_pm_sampler();
     test_stream();
     test_ranks();
+    test_sort_moved();
     test_parts();
     test_source_record();
     printf("1..%d\n", counter);

@@ -62,6 +62,7 @@ void test_text_layout(void);
 void test_pm_sampler(void);
 void test_stream(void);
 void test_ranks(void);
+void test_sort_moved(void);
 void test_parts(void);
 void test_source_record(void);
 

@@ -314,16 +314,24 @@ static void why_no_view(void)
            "counters; an unprofiled one is not listed");
 }
 
-/* The per-line parts name each counter by its key (gpuprof/sass_source.h), in the counters'
- * order, as JSON and CSV always have. */
+/* The per-line parts name each counter of gpuprof/sass_source.h by its key, in the
+ * counters' order, as JSON and CSV always have. */
 static void part_keys(void)
 {
+    static const char *const keys[GP_SRC_COUNTERS] = {
+        [GP_SRC_INST] = "instructions", [GP_SRC_GLOBAL_LD] = "global_loads",
+        [GP_SRC_GLOBAL_ST] = "global_stores", [GP_SRC_SECTORS] = "sectors",
+        [GP_SRC_SECTORS_IDEAL] = "ideal_sectors", [GP_SRC_SHARED_LD] = "shared_loads",
+        [GP_SRC_SHARED_ST] = "shared_stores", [GP_SRC_WAVEFRONTS] = "shared_wavefronts",
+        [GP_SRC_WAVEFRONTS_IDEAL] = "shared_ideal_wavefronts",
+        [GP_SRC_LOCAL_LD] = "local_loads", [GP_SRC_LOCAL_ST] = "local_stores",
+        [GP_SRC_LOCAL_SECTORS] = "local_sectors"};
     const gp_part *parts[] = {&gp_source_line_part, &gp_source_exec_line_part,
                               &gp_source_pc_part};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         int k = 0;
         for (size_t c = 0; c < parts[p]->n_columns && k < GP_SRC_COUNTERS; c++)
-            k += strcmp(parts[p]->columns[c].key, gp_source_keys[k]) == 0;
+            k += strcmp(parts[p]->columns[c].key, keys[k]) == 0;
         tap_ok(k == GP_SRC_COUNTERS, "source: the %s part names every counter by its key, "
                "in order", parts[p]->key);
     }
