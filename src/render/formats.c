@@ -8,6 +8,7 @@
  * as before there was a table. A format with a stream view writes a kernel command's saved
  * report through it (its report cell NULL): the same code as a live run's. */
 #include "gpuprof/render.h"
+#include "gpuprof/status.h"
 
 #include "render/csv.h"
 #include "render/html.h"
@@ -93,6 +94,17 @@ int gp_render_devices(FILE *out, const gp_device_info *devices, size_t n,
 int gp_render_chip_metrics(FILE *out, const gp_chip_metrics *m, gp_render_options o)
 {
     return VIEW(o.format, chip_metrics)(out, m, &o);
+}
+
+/* A saved report through a stream view: opened, its last result, closed. */
+int gp_stream_whole(const gp_stream_view *v, FILE *out, const gp_report *r,
+                    const gp_render_options *o)
+{
+    void *state;
+    GP_TRY(v->open(out, r, o, false, &state));
+    const int rc = r->n_results ? v->result(state, r->n_results - 1) : GP_OK;
+    const int end = v->close(state, rc == GP_OK);
+    return rc != GP_OK ? rc : end;
 }
 
 const gp_stream_view *gp_stream_view_of(gp_output f)

@@ -45,13 +45,3 @@ int gp_stream_close(gp_report_stream *s, bool complete)
     free(s);
     return rc;
 }
-
-int gp_stream_whole(const gp_stream_view *v, FILE *out, const gp_report *r,
-                    const gp_render_options *o)
-{
-    void *state;
-    GP_TRY(v->open(out, r, o, false, &state));
-    const int rc = r->n_results ? v->result(state, r->n_results - 1) : GP_OK;
-    const int end = v->close(state, rc == GP_OK);
-    return rc != GP_OK ? rc : end;
-}
