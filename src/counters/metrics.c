@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most counters one metric set holds (a whole set of --metrics=all is 54 on GH100). */
-#define GP_MAX_COUNTERS_IN_SET 128
-
 /* Which counters. A pass that holds a counter of the SMs' own activity (warps or cycles
  * active, bank conflicts, smsp__inst_executed_*) costs about ten times as much per kernel as
  * one of SASS and memory-system counters only, so the default set takes none of them: its
@@ -632,73 +629,4 @@ void gp_metric_note(const gp_metric_def *m, const char *const *names, const doub
             append(buf, len, paths[i].note);
     if (m->can_pass_100 && valid && value > 100.0)
         append(buf, len, ABOVE_100_NOTE);
-}
-
-/* ---- measured values ---------------------------------------------------------------------- */
-
-void gp_metric_set_free(gp_metric_set *s)
-{
-    free(s->counters);
-    free(s->metrics);
-    memset(s, 0, sizeof *s);
-}
-
-double gp_metric_set_counter(const gp_metric_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n_counters; i++)
-        if (strcmp(s->counters[i].name, name) == 0)
-            return s->counters[i].value;
-    return NAN;
-}
-
-static gp_counter *counter_named(gp_metric_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n_counters; i++)
-        if (strcmp(s->counters[i].name, name) == 0)
-            return &s->counters[i];
-    return NULL;
-}
-
-/* A metric that lacked an input, from the set's counters now: a catalogue metric derived,
- * a raw PerfWorks counter read. */
-static void derive_again(gp_metric_set *s, gp_metric_value *m)
-{
-    const gp_metric_def *def = gp_find_metric(m->key);
-    const char *names[GP_MAX_COUNTERS_IN_SET];
-    double values[GP_MAX_COUNTERS_IN_SET];
-    const size_t n = s->n_counters < GP_MAX_COUNTERS_IN_SET ? s->n_counters : 0;
-    for (size_t i = 0; i < n; i++) {
-        names[i] = s->counters[i].name;
-        values[i] = s->counters[i].value;
-    }
-    const char *why = NULL;
-    if (def) {
-        m->valid = gp_metric_derive(def, names, values, n, &m->value, &why);
-        gp_metric_note(def, names, values, n, m->valid, m->value, m->note, sizeof m->note);
-    } else {
-        const gp_counter *c = counter_named(s, m->key);
-        m->valid = c && !isnan(c->value);
-        m->value = m->valid ? c->value : 0.0;
-    }
-    if (m->valid)
-        m->why[0] = '\0';
-    else if (def && why && strcmp(why, "counter not collected") != 0)
-        snprintf(m->why, sizeof m->why, "%s", why);
-}
-
-int gp_metric_set_add_counters(gp_metric_set *s, const gp_counter *counters, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (counter_named(s, counters[i].name))
-            continue;
-        gp_counter *grown = realloc(s->counters, (s->n_counters + 1) * sizeof *grown);
-        if (!grown)
-            return -1;
-        s->counters = grown;
-        s->counters[s->n_counters++] = counters[i];
-    }
-    for (size_t i = 0; i < s->n_metrics; i++)
-        if (!s->metrics[i].valid && strcmp(s->metrics[i].why, GP_NOT_IN_THIS_PASS) == 0)
-            derive_again(s, &s->metrics[i]);
-    return 0;
 }
