@@ -227,6 +227,7 @@ __global__ void compare_kernel(const float *a, const float *b, size_t n, unsigne
         atomicAdd(bad, 1ull);
 }
 
+static bool g_describe_device; // set by the parent for the first case's child
 static float *g_in, *g_out;
 static unsigned long long *g_mismatches;
 static CUcontext g_ctx;
@@ -262,6 +263,17 @@ static void child_setup(bool subscribe)
     const CUresult cr = cuCtxGetCurrent(&g_ctx);
     if (cr != CUDA_SUCCESS || !g_ctx)
         call_failed("cuCtxGetCurrent", "no current context");
+    if (g_describe_device) {
+        cudaDeviceProp prop;
+        CK(cudaGetDeviceProperties(&prop, 0));
+        int driver = 0;
+        CK(cudaDriverGetVersion(&driver));
+        uint32_t cupti = 0;
+        Q(cuptiGetVersion(&cupti));
+        say("device %s, sm_%d%d, %d SMs, %.0f GiB; driver's CUDA %d, CUPTI API %u", prop.name,
+            prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+            driver, cupti);
+    }
     CK(cudaMalloc(&g_in, g_n * sizeof(float)));
     CK(cudaMalloc(&g_out, g_n * sizeof(float)));
     CK(cudaMalloc(&g_mismatches, sizeof *g_mismatches));
@@ -1617,15 +1629,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "no case matches; --list shows them\n");
         return 2;
     }
-    uint32_t cupti_version = 0;
-    cuptiGetVersion(&cupti_version); // a constant: no CUDA initialisation in the parent
     printf("pcsamp_together_probe: %zu cases, copy of 2^%d floats (%zu MiB a buffer), %d launches "
-           "a window/pass, PC sampling period 2^%u cycles, budget %.0f s (%.0f s a case); CUPTI "
-           "API %u\n",
+           "a window/pass, PC sampling period 2^%u cycles, budget %.0f s (%.0f s a case)\n",
            chosen.size(), g_log2n, g_n * sizeof(float) >> 20, LAUNCHES, g_period, budget,
-           case_limit, cupti_version);
+           case_limit);
     const double start = now_ms();
     std::vector<Row> rows;
+    g_describe_device = true; // the first case's child says what it runs on
     for (auto &c : chosen) {
         const double left = budget - (now_ms() - start) / 1e3;
         if (left < 3) {
@@ -1635,6 +1645,7 @@ int main(int argc, char **argv)
             continue;
         }
         rows.push_back(run_case(c, std::min(case_limit, left)));
+        g_describe_device = false;
     }
 
     // Samples per execution of each window, against p0's first window where it ran.
