@@ -42,10 +42,20 @@ def test_exec():
     words = " ".join(out.split())
     tap.ok(rc == 0 and fits(out) and "6 launches of 2 kernels" in words,
            "exec: N launches of K kernels, within 120 columns", err or out[-3000:])
+    lines = out.splitlines()
+    head = [i for i, l in enumerate(lines) if l.startswith("gld/req")]
+    rows = lines[head[0] + 1:head[0] + 3] if head else []
+    tap.ok(len(head) == 1 and lines[head[0]].split()[1] == "ideal" and
+           {n for r in rows for n in ("copyCoalesced", "copyStrided") if n in r} ==
+           {"copyCoalesced", "copyStrided"},
+           "exec: one metric table, a row per kernel, the ideal beside gld/req", out[-3000:])
+    rc, out, err = text("exec", "--metrics-detail", APP, "both", "2^20", "3")
     rows = [l.split() for l in out.splitlines() if l.split()[1:2] == ["gld_efficiency"]]
     tap.ok(len(rows) == 2 and all(len(r) == 6 for r in rows),
-           "exec: per kernel, a metric's launches, minimum, maximum and average", out[-3000:])
-    rc, out, err = text("exec", "--kernel-name=base", APP, "both", "2^20", "3")
+           "exec --metrics-detail: per kernel, a metric's launches, minimum, maximum and average",
+           out[-3000:])
+    rc, out, err = text("exec", "--kernel-name=base", "--metrics-detail", APP, "both", "2^20",
+                        "3")
     tap.ok(rc == 0 and re.search(r"^Kernel #\d+: copyStrided$", out, re.M) and
            "(float *" not in out,
            "exec --kernel-name=base: the kernels' own names", err or out[-3000:])
