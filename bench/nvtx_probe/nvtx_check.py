@@ -130,7 +130,8 @@ def app(name, out_path, log_path, rc):
         print("  " + l)
     if s:
         print("  tool: mode=%s nvtx_inits=%s own_events=%s cupti_nvtx=%s push=%s pop=%s "
-              "unmatched_pop=%s unmatched_end=%s start_without_id=%s markers(start/end/instant)=%s/%s/%s"
+              "unmatched_pop=%s unmatched_end=%s start_without_id=%s "
+              "markers(start/end/instant)=%s/%s/%s"
               % tuple(s.get(k, "?") for k in ("mode", "nvtx_inits", "own_events", "cupti_nvtx",
                                                "push", "pop", "unmatched_pop", "unmatched_end",
                                                "start_without_id", "markers_start",

@@ -1,7 +1,7 @@
 /* bench/nvtx_probe/nvtx_host_lib.c: a second NVTX instance for nvtx_host.c. Every shared
  * library compiled with the nvtx3 headers has NVTX's state of its own, and the NVTX loader
- * initialises each one at its first call (a process may hold several: its libraries' own): the tool
- * is asked once per instance, and the ranges of both must make one path. */
+ * initialises each one at its first call (a process may hold several, its libraries' own):
+ * the tool is asked once per instance, and the ranges of both must make one path. */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
 

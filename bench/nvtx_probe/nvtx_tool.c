@@ -828,7 +828,10 @@ static int install_own(NvtxGetExportTableFunc_t get)
 /* ---- CUPTI --------------------------------------------------------------------------------- */
 
 static CUpti_SubscriberHandle subscriber;
-static pthread_mutex_t cupti_lock = PTHREAD_MUTEX_INITIALIZER; /* around starting CUPTI */
+/* Around starting CUPTI; recursive, and a thread that re-enters (CUPTI starting the driver,
+ * whose injection calls InitializeInjection inside) returns at once. */
+static pthread_mutex_t cupti_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static _Thread_local bool starting_cupti;
 static bool cupti_started;
 
 static const char *cupti_text(CUptiResult r)
@@ -930,7 +933,9 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
     CUstream stream = NULL;
     bool ptsz = false;
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: LAUNCH_OF(cuLaunchKernel_params, p->hStream); break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        LAUNCH_OF(cuLaunchKernel_params, p->hStream);
+        break;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
         LAUNCH_OF(cuLaunchKernel_ptsz_params, p->hStream);
         ptsz = true;
@@ -1031,7 +1036,8 @@ static void on_node(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
         add_node(g->node, id, tag, path);
         pthread_mutex_unlock(&lock);
         if (!quiet)
-            fprintf(lg(), "NODE created id=%llu graph=%u type=%d tid=%ld in_launch=%d tag=%d path=%s\n",
+            fprintf(lg(), "NODE created id=%llu graph=%u type=%d tid=%ld in_launch=%d tag=%d "
+                    "path=%s\n",
                     (unsigned long long)id, gid, (int)g->nodeType, t->tid, t->in_launch, tag, path);
     } else { /* cloned: at instantiation (or cudaGraphClone) */
         atomic_fetch_add(&n_node_cloned, 1);
@@ -1083,9 +1089,15 @@ static void on_cupti_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
     const void *p = d->functionParams;
     switch (cbid) {
     case CUPTI_CBID_NVTX_nvtxMarkA: mark_text(0, ((const nvtxMarkA_params *)p)->message); break;
-    case CUPTI_CBID_NVTX_nvtxMarkEx: mark_attr(0, ((const nvtxMarkEx_params *)p)->eventAttrib); break;
-    case CUPTI_CBID_NVTX_nvtxRangePushA: push_text(0, ((const nvtxRangePushA_params *)p)->message); break;
-    case CUPTI_CBID_NVTX_nvtxRangePushW: push_wide(0, ((const nvtxRangePushW_params *)p)->message); break;
+    case CUPTI_CBID_NVTX_nvtxMarkEx:
+        mark_attr(0, ((const nvtxMarkEx_params *)p)->eventAttrib);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        push_text(0, ((const nvtxRangePushA_params *)p)->message);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        push_wide(0, ((const nvtxRangePushW_params *)p)->message);
+        break;
     case CUPTI_CBID_NVTX_nvtxRangePushEx:
         push_attr(0, ((const nvtxRangePushEx_params *)p)->eventAttrib);
         break;
@@ -1352,8 +1364,13 @@ static void start_cupti_locked(const char *when)
 static void start_cupti(const char *when)
 {
     pthread_mutex_lock(&cupti_lock);
-    if (!cupti_started)
+    if (starting_cupti)
+        fprintf(lg(), "NOTE CUPTI start re-entered when=%s (inside the start under way)\n", when);
+    else if (!cupti_started) {
+        starting_cupti = true;
         start_cupti_locked(when);
+        starting_cupti = false;
+    }
     pthread_mutex_unlock(&cupti_lock);
 }
 
