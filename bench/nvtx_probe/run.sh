@@ -14,6 +14,7 @@
 # costs, and a table at the end. Logs in $OUT (default $NVTX_PROBE_BUILD/out).
 #   NVTX_PROBE_ONLY=host,app,torch   which groups run (host needs no GPU)
 #   TORCH_PY=/opt/torch/.venv/bin/python
+# Each run has a time limit (host 30 s, app 60 s, torch 120 s): a hang costs one case.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 P=bench/nvtx_probe
@@ -25,7 +26,7 @@ OUT=${OUT:-$B/out}
 ONLY=${NVTX_PROBE_ONLY:-host,app,torch}
 TORCH_PY=${TORCH_PY:-/opt/torch/.venv/bin/python}
 PY=$(command -v python3 || echo "$TORCH_PY")
-CC=${CC:-cc}
+CC=${CC:-$(command -v cc || command -v gcc)}
 mkdir -p "$B" "$OUT" || exit 1
 ROWS=$OUT/rows.txt
 : > "$ROWS"
@@ -71,25 +72,25 @@ run() {
 
 if want host; then
     H=$B/nvtx_host
-    run host.off app 60 $H
-    run host.own app 60 NVTX_INJECTION64_PATH=$TOOL $H
+    run host.off app 30 $H
+    run host.own app 30 NVTX_INJECTION64_PATH=$TOOL $H
     # CUPTI as the NVTX tool with no CUDA: the tool preloaded, subscribed when loaded
-    run host.cupti app 60 LD_PRELOAD=$TOOL NVTX_PROBE_SUBSCRIBE_AT_LOAD=1 \
+    run host.cupti app 30 LD_PRELOAD=$TOOL NVTX_PROBE_SUBSCRIBE_AT_LOAD=1 \
         NVTX_INJECTION64_PATH=$CUPTI_SO $H
-    run host.fwd app 60 NVTX_PROBE_FORWARD=1 NVTX_INJECTION64_PATH=$TOOL $H
+    run host.fwd app 30 NVTX_PROBE_FORWARD=1 NVTX_INJECTION64_PATH=$TOOL $H
 fi
 
 if want app; then
     A=$B/nvtx_app
-    run app.off app 120 $A
-    run app.own-nvtx-only app 120 NVTX_INJECTION64_PATH=$TOOL $A
-    run app.cupti-nvtx-only app 120 NVTX_INJECTION64_PATH=$CUPTI_SO $A
-    run app.cuda-only app 120 CUDA_INJECTION64_PATH=$TOOL $A
-    run app.own app 120 NVTX_INJECTION64_PATH=$TOOL CUDA_INJECTION64_PATH=$TOOL $A
-    run app.cupti app 120 NVTX_INJECTION64_PATH=$CUPTI_SO CUDA_INJECTION64_PATH=$TOOL $A
-    run app.cupti-cudafirst app 120 NVTX_INJECTION64_PATH=$CUPTI_SO CUDA_INJECTION64_PATH=$TOOL \
+    run app.off app 60 $A
+    run app.own-nvtx-only app 60 NVTX_INJECTION64_PATH=$TOOL $A
+    run app.cupti-nvtx-only app 60 NVTX_INJECTION64_PATH=$CUPTI_SO $A
+    run app.cuda-only app 60 CUDA_INJECTION64_PATH=$TOOL $A
+    run app.own app 60 NVTX_INJECTION64_PATH=$TOOL CUDA_INJECTION64_PATH=$TOOL $A
+    run app.cupti app 60 NVTX_INJECTION64_PATH=$CUPTI_SO CUDA_INJECTION64_PATH=$TOOL $A
+    run app.cupti-cudafirst app 60 NVTX_INJECTION64_PATH=$CUPTI_SO CUDA_INJECTION64_PATH=$TOOL \
         $A --cuda-first
-    run app.fwd app 120 NVTX_PROBE_FORWARD=1 NVTX_INJECTION64_PATH=$TOOL \
+    run app.fwd app 60 NVTX_PROBE_FORWARD=1 NVTX_INJECTION64_PATH=$TOOL \
         CUDA_INJECTION64_PATH=$TOOL $A
 fi
 
@@ -98,22 +99,22 @@ if want torch; then
         echo "== torch: no PyTorch with CUDA at $TORCH_PY: skipped"
     else
         T="$TORCH_PY $P/torch_nvtx.py"
-        run torch.plain torch 300 $T --no-emit
-        run torch.emit torch 300 $T
-        run torch.own torch 300 NVTX_PROBE_QUIET=1 NVTX_INJECTION64_PATH=$TOOL \
+        run torch.plain torch 120 $T --no-emit
+        run torch.emit torch 120 $T
+        run torch.own torch 120 NVTX_PROBE_QUIET=1 NVTX_INJECTION64_PATH=$TOOL \
             CUDA_INJECTION64_PATH=$TOOL $T
-        run torch.fwd torch 300 NVTX_PROBE_QUIET=1 NVTX_PROBE_FORWARD=1 \
+        run torch.fwd torch 120 NVTX_PROBE_QUIET=1 NVTX_PROBE_FORWARD=1 \
             NVTX_INJECTION64_PATH=$TOOL CUDA_INJECTION64_PATH=$TOOL $T
-        run torch.own-trace torch 300 NVTX_PROBE_TRACE=1 NVTX_PROBE_ALL_LAUNCHES=1 \
+        run torch.own-trace torch 120 NVTX_PROBE_TRACE=1 NVTX_PROBE_ALL_LAUNCHES=1 \
             NVTX_INJECTION64_PATH=$TOOL CUDA_INJECTION64_PATH=$TOOL $T --graph
-        run torch.fwd-trace torch 300 NVTX_PROBE_TRACE=1 NVTX_PROBE_ALL_LAUNCHES=1 \
+        run torch.fwd-trace torch 120 NVTX_PROBE_TRACE=1 NVTX_PROBE_ALL_LAUNCHES=1 \
             NVTX_PROBE_FORWARD=1 NVTX_INJECTION64_PATH=$TOOL CUDA_INJECTION64_PATH=$TOOL $T --graph
         # CUPTI as NVTX's tool: the libcupti the process really uses (torch's own may come
         # first), as the tool logged it in the run before
         TC=$(sed -n 's/^CUPTI subscribe=[A-Z_]* libcupti=\([^ ]*\).*/\1/p' \
             "$OUT/torch.own-trace.tool.log" | head -1)
         echo "torch's process bound the tool to ${TC:-?}"
-        [ -n "$TC" ] && run torch.cupti-trace torch 300 NVTX_PROBE_TRACE=1 \
+        [ -n "$TC" ] && run torch.cupti-trace torch 120 NVTX_PROBE_TRACE=1 \
             NVTX_PROBE_ALL_LAUNCHES=1 NVTX_INJECTION64_PATH=$TC CUDA_INJECTION64_PATH=$TOOL \
             $T --graph
     fi
