@@ -523,7 +523,8 @@ static const option_row rows[] = {
                             "for every launch (default: 10)"},
                            CUSTOM(read_graph_samples)},
     [OPT_WIDE] = {{OPT_WIDE, "wide", NULL,
-                   "text: full column headers and kernel names, lines as long as they need "
+                   "text: full column headers and kernel names, lines as long as they need, "
+                   "the ideals beside per-request values, each kernel in exec's GPU activities "
                    "(default: 120 columns, abbreviated headers explained by a legend)"},
                   FLAG(wide)},
     [OPT_KERNEL_NAME] = {{OPT_KERNEL_NAME, "kernel-name", "STYLE",
