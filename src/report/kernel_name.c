@@ -622,10 +622,21 @@ static bool same_head(const char *a, name_head ha, const char *b, name_head hb)
            strncmp(a + ha.from, b + hb.from, ha.to - ha.from) == 0;
 }
 
+/* Whether the cuts of the rests of a group tell apart every two rests that differ. */
+static bool rests_apart(const char *const *rests, const char *cut, size_t m, size_t stride)
+{
+    for (size_t k = 0; k < m; k++)
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(cut + j * stride, cut + k * stride) == 0 &&
+                strcmp(rests[j], rests[k]) != 0)
+                return false;
+    return true;
+}
+
 /* The names of `group` (indices, whose heads read alike) shortened together: the head whole,
- * the rests apart in the room it leaves; where that is less than GP_KERNEL_NAME_LEAST, each
- * rest's end (where a short name's arguments tell it apart). False in *apart where two of
- * those ends are alike. */
+ * the rests in the room it leaves, their ends (where a short label's arguments tell it apart)
+ * where those tell them apart, else cut in the middle (where the room is at least
+ * GP_KERNEL_NAME_LEAST). False in *apart where neither tells them apart. */
 static int shorten_group(const char *const *names, const size_t *group, size_t m,
                          const name_head *heads, size_t width, char *labels, size_t stride,
                          bool *apart)
@@ -637,20 +648,21 @@ static int shorten_group(const char *const *names, const size_t *group, size_t m
     const name_head h = heads[group[0]];
     const size_t room = width - head_columns(s, h);
     for (size_t k = 0; rc == GP_OK && k < m; k++) {
-        rests[k] = names[group[k]] + heads[group[k]].to;
-        if (room < GP_KERNEL_NAME_LEAST && gp_text_columns(rests[k]) > room)
-            snprintf(cut + k * stride, stride, "…%s",
-                     rests[k] + columns_before(rests[k], strlen(rests[k]), room - 1));
-        else if (room < GP_KERNEL_NAME_LEAST)
-            snprintf(cut + k * stride, stride, "%s", rests[k]);
+        const char *rest = rests[k] = names[group[k]] + heads[group[k]].to;
+        const bool fits = gp_text_columns(rest) <= room;
+        size_t end = fits ? 0 : columns_before(rest, strlen(rest), room - 1);
+        /* never inside a number: "…56x128" would read as another tile than 256x128 */
+        while (end > 0 && isdigit((unsigned char)rest[end]) &&
+               isalnum((unsigned char)rest[end - 1]))
+            for (end++; isalnum((unsigned char)rest[end]);)
+                end++;
+        snprintf(cut + k * stride, stride, "%s%s", fits ? "" : "…", rest + end);
     }
-    if (rc == GP_OK && room >= GP_KERNEL_NAME_LEAST)
+    *apart = rc == GP_OK && rests_apart(rests, cut, m, stride);
+    if (rc == GP_OK && !*apart && room >= GP_KERNEL_NAME_LEAST) {
         rc = shorten_apart(rests, m, room, cut, stride);
-    *apart = true;
-    for (size_t k = 0; rc == GP_OK && k < m; k++)
-        for (size_t j = 0; j < k; j++)
-            *apart = *apart && (strcmp(cut + j * stride, cut + k * stride) != 0 ||
-                                strcmp(rests[j], rests[k]) == 0);
+        *apart = rc == GP_OK && rests_apart(rests, cut, m, stride);
+    }
     for (size_t k = 0; rc == GP_OK && *apart && k < m; k++)
         snprintf(label(labels, stride, group[k]), stride, "%s%.*s%s", h.dots ? "…" : "",
                  (int)(h.to - h.from), s + h.from, cut + k * stride);
