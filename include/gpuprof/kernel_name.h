@@ -57,8 +57,8 @@ void gp_kernel_name_shorten(const char *name, size_t width, char *buf, size_t le
  * different names never to one label. A name without parameters that has namespaces or
  * template arguments (a short label) keeps its start through its own name and "<" whole where
  * that leaves 16 columns for the rest, else as many namespaces before its own name as fit
- * ("…" for the others), else its own name alone, the rest cut in the middle (its end, where
- * fewer than 16 columns are left). Any other name, or one whose rest would read as another's,
+ * ("…" for the others), else its own name alone, the rest cut at its end where that keeps
+ * the names apart, else in the middle. Any other name, or one whose rest would read as another's,
  * is cut as a whole (gp_kernel_name_shorten): where those cuts coincide, each also keeps the
  * part around where they first differ ("start…differing part…end"), or failing that where
  * they last differ. Equal names get equal labels. GP_OK, or out of host memory. */
