@@ -223,9 +223,14 @@ def names_the_kernel(full, label, room, whole):
 def check_labels(what, kernels, out, whole):
     """Every label of every table of `out` names its kernel; no two kernels share one."""
     problems, count = [], 0
+    # a table wider than the page repeats each label in its parts, as fitted to the narrowest
+    least = {}
+    for found in labels_in(out, whole):
+        for number, label, room in found:
+            least[number, label] = min(room, least.get((number, label), room))
     for found in labels_in(out, whole):
         by_label = {}
-        for number, label, room in found:
+        for number, label, room in ((n, l, least[n, l]) for n, l, _ in found):
             count += 1
             full = kernels.get(number)
             if full is None:
