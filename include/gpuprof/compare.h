@@ -58,6 +58,8 @@ typedef struct {
                                     kernel only the new report ran in the new one's
                                     (number_is_new); 0 for kernel commands */
     bool number_is_new;
+    char label[GP_COMPARE_VALUE_LEN]; /* exec: the kernel's label (gpuprof/short_names.h) in
+                                         the report that numbers it; else "" */
 } gp_compare_row;
 
 typedef struct {

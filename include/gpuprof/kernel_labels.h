@@ -1,7 +1,9 @@
 /* An exec report's kernels as every view names them: a number, #1 to #N in the summary's
  * order (the most time first, gpuprof/exec_summary.h), and the name in the --kernel-name
- * style, fuller where that style would show two kernels alike (gp_kernel_names_format), a
- * kernel's variant (one of several codes of one name) followed by "[variant 2 of 3]".
+ * style (by default short: the qualified name and the template arguments that tell kernels of
+ * one name apart, gpuprof/short_names.h), fuller where that style would show two kernels alike
+ * (gp_kernel_names_format), a kernel's variant (one of several codes of one name) followed by
+ * "[variant 2 of 3]".
  * The kernel summary, the metric blocks, the GPU activities, --launches, CSV, JSON and HTML
  * all number a kernel alike, so that a row of one is found in another. */
 #ifndef GPUPROF_KERNEL_LABELS_H

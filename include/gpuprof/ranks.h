@@ -13,6 +13,7 @@
 #ifndef GPUPROF_RANKS_H
 #define GPUPROF_RANKS_H
 
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/report.h"
 
 #include <stdbool.h>
@@ -94,6 +95,11 @@ const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
  * identity). The ranks must be sorted by rank, and each kernel's cells by rank index. GP_OK,
  * or out of host memory. */
 int gp_rank_view_derive(gp_rank_view *v);
+
+/* The labels of the view's kernels, in its order (#1 the first), in a --kernel-name style,
+ * as every view of the ranks gives them. GP_OK, or out of host memory. */
+int gp_rank_view_labels(const gp_rank_view *v, gp_kernel_name_style style,
+                        gp_kernel_labels *kl);
 
 /* The ranks below the world size that the view lacks, as ranges ("2-3, 7"; cut with "..."
  * to len bytes): how many there are (0 when none, or the world size is not known). */

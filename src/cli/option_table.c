@@ -528,9 +528,10 @@ static const option_row rows[] = {
                    "(default: 120 columns, abbreviated headers explained by a legend)"},
                   FLAG(wide)},
     [OPT_KERNEL_NAME] = {{OPT_KERNEL_NAME, "kernel-name", "STYLE",
-                          "text: kernel names in full (demangled, with parameters), as function "
-                          "(without parameters) or base (without namespaces, templates and "
-                          "parameters) (default: full)"},
+                          "text: kernel names short (the qualified name and the template "
+                          "arguments that tell kernels apart), in full (demangled, with "
+                          "parameters), as function (without parameters) or base (without "
+                          "namespaces, templates and parameters) (default: short)"},
                          CUSTOM(read_kernel_name)},
     [OPT_RANK] = {{OPT_RANK, "rank", "N",
                    "the process's rank in a distributed job, for the report (default: from "

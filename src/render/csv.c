@@ -453,7 +453,7 @@ int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     if (rc == GP_OK)
         rc = gp_exec_summarize(&r->exec, &k, &nk);
     if (rc == GP_OK)
-        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_FULL);
+        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_SHORT);
     if (rc == GP_OK && per_launch)
         write_launches(out, &l, r, &p, &kl);
     else if (rc == GP_OK)

@@ -7,7 +7,6 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
-#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -149,33 +148,30 @@ static bool unknown_shape(const gp_compare_key *k)
 }
 
 /* As gp_compare_label writes a key: "reduce", "int32", "size=16777216"; a kernel by its
- * short name when `short_kernel`. */
-static void append_key(char *buf, size_t len, const gp_compare_key *k, bool short_kernel)
+ * label (`label`, not NULL). */
+static void append_key(char *buf, size_t len, const gp_compare_key *k, const char *label)
 {
     if (unknown_shape(k))
         return;
     const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
                       strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
-    char value[GP_COMPARE_VALUE_LEN];
-    if (short_kernel && strcmp(k->name, "kernel") == 0)
-        gp_kernel_short_name(k->value, value, sizeof value);
-    else
-        snprintf(value, sizeof value, "%s", k->value);
+    const char *value = label && strcmp(k->name, "kernel") == 0 ? label : k->value;
     gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
                     bare ? "" : "=", value);
 }
 
 /* A row's words: all of them, or (`differing`) those not every row shares (all, when it
- * has no other). */
+ * has no other); an exec row's kernel by its label where `labelled`. */
 static void row_words(const common_keys *ck, const gp_compare_row *row, bool differing,
-                      bool short_kernel, char *buf, size_t len)
+                      bool labelled, char *buf, size_t len)
 {
+    const char *label = labelled && row->label[0] ? row->label : NULL;
     buf[0] = '\0';
     for (size_t i = 0; i < row->n_keys; i++)
         if (!differing || !is_common(ck, &row->keys[i]))
-            append_key(buf, len, &row->keys[i], short_kernel);
+            append_key(buf, len, &row->keys[i], label);
     if (differing && !buf[0])
-        row_words(ck, row, false, short_kernel, buf, len);
+        row_words(ck, row, false, labelled, buf, len);
 }
 
 /* An exec row's kernel number before its words: "#2 ", "new#3 " (as the text's). */
@@ -218,22 +214,6 @@ static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
     }
 }
 
-/* Rows whose labels are alike (one template's instances by their short names) numbered
- * apart; the full labels differ. */
-static int labels_apart(compare_rows *cr)
-{
-    const char **fulls = calloc(cr->n + 1, sizeof *fulls);
-    if (!fulls) {
-        compare_rows_free(cr);
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    }
-    for (size_t i = 0; i < cr->n; i++)
-        fulls[i] = cr->fulls[i];
-    gp_kernel_short_names_apart(cr->labels[0], GP_COMPARE_LABEL_LEN, GP_COMPARE_LABEL_LEN, fulls, cr->n);
-    free(fulls);
-    return GP_OK;
-}
-
 static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
 {
     const size_t n = n_matched(c) + 1;
@@ -254,7 +234,7 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
                              cr->fulls[cr->n], cr->markers[cr->n]);
             cr->n++;
         }
-    return labels_apart(cr);
+    return GP_OK;
 }
 
 static void common_caption(FILE *out, const gp_comparison *c)

@@ -1,19 +1,19 @@
 /* The HTML page of a gpuprof exec report (render/html_page.h has what the pages share): time
  * per kernel, each kernel's DRAM bandwidth against the GPU's peak, the memory-access metrics
  * of the kernels that took most, the per-kernel table, --source's lines (html_source.c).
- * Kernels are labelled by their short names (gpuprof/short_names.h), the full name on hover and
- * in the table. */
+ * Kernels are labelled as in every view (gpuprof/kernel_labels.h, the short style), the full
+ * name on hover and in the table. */
 #include "render/html.h"
 
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
 #include "render/html_activities.h"
 #include "render/html_graph.h"
-#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/html_source.h"
 #include "render/part.h"
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #define EXEC_TOP 20                  /* kernels in the exec time chart */
-#define SHORT_LEN 160                /* a kernel's short name */
+#define LABEL_LEN 512                /* a kernel's number and label */
 
 /* ---- exec reports: the program's kernels ----------------------------------------------------- */
 
@@ -34,7 +34,7 @@ typedef struct {
     size_t nk;
     gp_metric_set *avg;              /* per kernel: its metrics' averages over its launches */
     gp_metric_value *values;
-    char (*short_names)[SHORT_LEN];  /* per kernel */
+    char (*labels)[LABEL_LEN];  /* per kernel: "#3 label" */
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
     gp_kernel_rows rows;             /* the summary's part: graph nodes, estimates */
@@ -45,7 +45,7 @@ static void exec_view_free(exec_view *v)
     gp_exec_summary_free(v->k, v->nk);
     free(v->avg);
     free(v->values);
-    free(v->short_names);
+    free(v->labels);
     gp_kernel_rows_free(&v->rows);
 }
 
@@ -56,12 +56,11 @@ static int exec_averages(exec_view *v)
         total += v->k[i].n_metrics;
     v->avg = calloc(v->nk + 1, sizeof *v->avg);
     v->values = calloc(total, sizeof *v->values);
-    v->short_names = calloc(v->nk + 1, sizeof *v->short_names);
-    if (!v->avg || !v->values || !v->short_names)
+    v->labels = calloc(v->nk + 1, sizeof *v->labels);
+    if (!v->avg || !v->values || !v->labels)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     gp_metric_value *next = v->values;
     for (size_t i = 0; i < v->nk; i++) {
-        gp_kernel_short_name(v->k[i].kernel, v->short_names[i], SHORT_LEN);
         v->avg[i] = (gp_metric_set){NULL, 0, next, v->k[i].n_metrics};
         for (size_t m = 0; m < v->k[i].n_metrics; m++)
             *next++ = v->k[i].metrics[m].average;
@@ -69,24 +68,14 @@ static int exec_averages(exec_view *v)
     return GP_OK;
 }
 
-/* Each kernel's short name after its number, #N as every view numbers it (the summary's
- * order): kernels of one template's instances, alike in short, are told apart by it; a
- * variant (one of a kernel's codes) is followed by "[variant 2 of 3]". */
-static int short_names_apart(exec_view *v)
+/* Each kernel's label after its number, #N as every view numbers it (the summary's order). */
+static int number_labels(exec_view *v)
 {
-    for (size_t i = 0; i < v->nk; i++) {
-        char tag[32], variant[48] = "", *name = v->short_names[i];
-        const size_t t = (size_t)snprintf(tag, sizeof tag, "#%zu ", i + 1);
-        if (v->k[i].variants)
-            snprintf(variant, sizeof variant, " [variant %u of %u]", v->k[i].variant,
-                     v->k[i].variants);
-        const size_t room = SHORT_LEN - 1 - t - strlen(variant);
-        size_t n = strlen(name);
-        n = n < room ? n : room;
-        memmove(name + t, name, n);
-        memcpy(name, tag, t);
-        memcpy(name + t + n, variant, strlen(variant) + 1);
-    }
+    gp_kernel_labels kl;
+    GP_TRY(gp_kernel_labels_init(&kl, v->k, v->nk, GP_KERNEL_NAME_SHORT));
+    for (size_t i = 0; i < v->nk; i++)
+        snprintf(v->labels[i], LABEL_LEN, "#%zu %s", i + 1, gp_kernel_labels_label(&kl, i + 1));
+    gp_kernel_labels_free(&kl);
     return GP_OK;
 }
 
@@ -96,7 +85,7 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     v->r = r;
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
     int rc = exec_averages(v);
-    rc = rc ? rc : short_names_apart(v);
+    rc = rc ? rc : number_labels(v);
     rc = rc ? rc : gp_kernel_rows_init(&v->rows, r, v->k, v->nk, NULL);
     if (rc) {
         exec_view_free(v);
@@ -183,7 +172,7 @@ static void exec_glance(FILE *out, const exec_view *v)
     fprintf(out, "%zu kernel%s. Most time: <b title=\"", v->nk, v->nk == 1 ? "" : "s");
     gp_html_escape(out, k->kernel);
     fputs("\">", out);
-    gp_html_escape(out, v->short_names[0]);
+    gp_html_escape(out, v->labels[0]);
     if (k->total_estimated)
         fprintf(out, "</b>, ~%.4f ms in %zu calls, estimated from %zu timed (%.1f %% of the "
                 "kernels' time).</p>\n", k->total_ms, k->calls, k->timed, k->time_percent);
@@ -205,7 +194,7 @@ static gp_svg_row *exec_rows(const exec_view *v)
 {
     gp_svg_row *rows = calloc(exec_top(v) + 1, sizeof *rows);
     for (size_t i = 0; rows && i < exec_top(v); i++) {
-        rows[i].label = v->short_names[i];
+        rows[i].label = v->labels[i];
         rows[i].full = v->k[i].kernel;
     }
     return rows;
@@ -378,7 +367,7 @@ static int exec_bandwidth_chart(FILE *out, const exec_view *v)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
     for (size_t i = 0; i < nk; i++) {
-        rows[i].label = v->short_names[i];
+        rows[i].label = v->labels[i];
         rows[i].full = v->k[i].kernel;
         fill_throughput(v, i, tm, &rows[i]);
     }
@@ -410,17 +399,17 @@ static gp_svg_row *exec_metric_rows(const void *ctx, const gp_html_metric_chart 
     return rows;
 }
 
-/* The short name, and under it the full one, wrapped anywhere (a C++ name has few spaces):
+/* The label, and under it the full name, wrapped anywhere (a C++ name has few spaces):
  * the table fits the page however long the names. */
-static void kernel_cell(FILE *out, const char *full, const char *short_name)
+static void kernel_cell(FILE *out, const char *full, const char *label)
 {
     fputs("<td class=\"kernel\" title=\"", out);
     gp_html_escape(out, full);
     fputs("\"><b>", out);
-    gp_html_escape(out, short_name);
+    gp_html_escape(out, label);
     fputs("</b>", out);
-    const char *after_number = strchr(short_name, ' ');
-    if (strcmp(full, after_number ? after_number + 1 : short_name) != 0) {
+    const char *after_number = strchr(label, ' ');
+    if (strcmp(full, after_number ? after_number + 1 : label) != 0) {
         fputs("<div class=\"full mono\">", out);
         gp_html_escape(out, full);
         fputs("</div>", out);
@@ -432,7 +421,7 @@ static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 {
     gp_part_html_tr(out, &gp_kernels_part, &v->k[i], &v->rows.ctx);
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
-    kernel_cell(out, v->k[i].kernel, v->short_names[i]);
+    kernel_cell(out, v->k[i].kernel, v->labels[i]);
     fputs("</tr>\n", out);
 }
 

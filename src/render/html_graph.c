@@ -52,7 +52,7 @@ int gp_html_graph_nodes(FILE *out, const gp_report *r)
     gp_graph_node *rows = NULL;
     int rc = gp_exec_summarize(e, &k, &nk);
     if (rc == GP_OK)
-        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_FULL);
+        rc = gp_kernel_labels_init(&kl, k, nk, GP_KERNEL_NAME_SHORT);
     gp_exec_summary_free(k, nk);
     if (rc == GP_OK)
         rc = gp_graph_nodes(e, &rows, &n);

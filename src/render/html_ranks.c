@@ -2,16 +2,15 @@
  * share): the job and its ranks, each top kernel's time by rank (a bar per rank, or with many
  * ranks the median with a whisker from the least to the most), the spread of every kernel
  * over the ranks, with --by-rank its value on each rank, and a row per rank. Kernels are
- * numbered #1 to #N as in the text and CSV; their short names on the charts, the full name on
- * hover and in the tables. The tables' numbers are the rank view's parts'
- * (gpuprof/report_parts.h). */
+ * numbered #1 to #N as in the text and CSV and labelled as in every view (gpuprof/ranks.h,
+ * the short style), the full name on hover and in the tables. The tables' numbers are the
+ * rank view's parts' (gpuprof/report_parts.h). */
 #include "render/html.h"
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/ranks.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
-#include "gpuprof/short_names.h"
 #include "render/html_page.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -22,12 +21,12 @@
 
 #define TOP_KERNELS 8                /* kernels in the chart of time by rank */
 #define RANK_BARS 32                 /* the most ranks drawn a bar each; more: a whisker */
-#define SHORT_LEN 160                /* a kernel's short name */
+#define LABEL_LEN 512                /* a kernel's number and label */
 
 typedef struct {
     const gp_report *r;
     const gp_rank_view *v;
-    char (*short_names)[SHORT_LEN];  /* per kernel: "#3 name" */
+    char (*labels)[LABEL_LEN];       /* per kernel: "#3 label" */
     bool by_rank;
     /* The ranks' kernel time (gp_rank_view_time_spread), its most and least (indices): the
      * glance and the table of ranks both say them, worked out once for the page. */
@@ -123,7 +122,7 @@ static size_t rank_rows(const ranks_page *p, gp_svg_row *rows, char (*labels)[32
     size_t n = 0;
     for (size_t i = 0; i < top(v); i++) {
         const gp_rank_kernel *k = &v->kernels[i];
-        rows[n++] = (gp_svg_row){.label = p->short_names[i], .full = k->kernel,
+        rows[n++] = (gp_svg_row){.label = p->labels[i], .full = k->kernel,
                                  .heading = true};
         for (size_t c = 0; c < k->n_cells; c++) {
             const gp_rank_cell *cell = &k->cells[c];
@@ -151,7 +150,7 @@ static size_t spread_rows(const ranks_page *p, gp_svg_row *rows)
     for (size_t i = 0; i < top(v); i++) {
         const gp_rank_kernel *k = &v->kernels[i];
         gp_svg_row *row = &rows[i];
-        *row = (gp_svg_row){.label = p->short_names[i], .full = k->kernel,
+        *row = (gp_svg_row){.label = p->labels[i], .full = k->kernel,
                             .values = {k->time_ms.median}, .lo = {k->time_ms.min},
                             .hi = {k->time_ms.max}};
         if (!k->time_ms.ranks)
@@ -199,13 +198,13 @@ static int time_chart(FILE *out, const ranks_page *p)
 
 /* ---- the tables ------------------------------------------------------------------------------ */
 
-/* The short name, and under it the full one. */
-static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *short_name)
+/* The label, and under it the full name. */
+static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *label)
 {
     fputs("<td class=\"kernel\" title=\"", out);
     gp_html_escape(out, k->kernel);
     fputs("\"><b>", out);
-    gp_html_escape(out, short_name);
+    gp_html_escape(out, label);
     fputs("</b>", out);
     if (k->collective)
         fputs(" <i>(collective)</i>", out);
@@ -226,7 +225,7 @@ static void spread_table(FILE *out, const ranks_page *p)
     for (size_t i = 0; i < v->n_kernels; i++) {
         const gp_rank_kernel *k = &v->kernels[i];
         gp_part_html_tr(out, &gp_rank_kernel_part, k, &c);
-        kernel_cell(out, k, p->short_names[i]);
+        kernel_cell(out, k, p->labels[i]);
         fputs("</tr>\n", out);
     }
     fputs("</table></div>\n<p class=\"note\">Per kernel, over the ranks it ran on (ranks: how "
@@ -256,7 +255,7 @@ static void by_rank_table(FILE *out, const ranks_page *p)
                 "title=\"", columns);
         gp_html_escape(out, k->kernel);
         fputs("\"><b>", out);
-        gp_html_escape(out, p->short_names[i]);
+        gp_html_escape(out, p->labels[i]);
         fprintf(out, "</b>%s</td></tr>\n", k->collective ? " <i>(collective)</i>" : "");
         c.kernel = k;
         for (size_t r = 0; r < k->n_cells; r++)
@@ -294,21 +293,17 @@ static int page(FILE *out, const void *ctx)
     return GP_OK;
 }
 
-/* "#3 name": each kernel's short name after its number, as every view numbers it. */
-static int short_names(ranks_page *p)
+/* "#3 label": each kernel's label after its number, as every view numbers it. */
+static int number_labels(ranks_page *p)
 {
-    p->short_names = calloc(p->v->n_kernels + 1, sizeof *p->short_names);
-    if (!p->short_names)
+    p->labels = calloc(p->v->n_kernels + 1, sizeof *p->labels);
+    if (!p->labels)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    for (size_t i = 0; i < p->v->n_kernels; i++) {
-        const gp_rank_kernel *k = &p->v->kernels[i];
-        char name[SHORT_LEN - 24], variant[40] = "";
-        if (k->variants)
-            snprintf(variant, sizeof variant, " [variant %u of %u]", k->variant, k->variants);
-        /* a variant's name shorter by what it adds, so that it is not cut */
-        gp_kernel_short_name(k->kernel, name, sizeof name - strlen(variant));
-        snprintf(p->short_names[i], SHORT_LEN, "#%zu %s%s", i + 1, name, variant);
-    }
+    gp_kernel_labels kl;
+    GP_TRY(gp_rank_view_labels(p->v, GP_KERNEL_NAME_SHORT, &kl));
+    for (size_t i = 0; i < p->v->n_kernels; i++)
+        snprintf(p->labels[i], LABEL_LEN, "#%zu %s", i + 1, gp_kernel_labels_label(&kl, i + 1));
+    gp_kernel_labels_free(&kl);
     return GP_OK;
 }
 
@@ -316,11 +311,11 @@ int gp_html_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     ranks_page p = {.r = r, .v = r->ranks, .by_rank = o && o->by_rank};
     GP_TRY(gp_rank_view_time_spread(p.v, &p.spread, &p.slowest, &p.fastest));
-    GP_TRY(short_names(&p));
+    GP_TRY(number_labels(&p));
     char title[GP_TEXT_LEN];
     snprintf(title, sizeof title, "gpuprof exec %.200s: %zu ranks",
              r->exec.argc ? r->exec.argv[0] : "", r->ranks->n_ranks);
     const int rc = gp_html_page(out, title, page, &p);
-    free(p.short_names);
+    free(p.labels);
     return rc;
 }

@@ -249,7 +249,7 @@ static int print_detail(FILE *out, const gp_report *r, const gp_render_options *
             const gp_launch_record *lr = &res->launches[l];
             gp_text_metric_notes notes = {.n = 0};
             char name[GP_NAME_LEN], line[2 * GP_NAME_LEN + 64];
-            gp_kernel_name_format(lr->kernel, o ? o->kernel_name : GP_KERNEL_NAME_FULL, name,
+            gp_kernel_name_format(lr->kernel, o ? o->kernel_name : GP_KERNEL_NAME_SHORT, name,
                                   sizeof name);
             snprintf(line, sizeof line, "Kernel: %s (%s %s, launch %zu of %zu)", name,
                      res->family, res->variant, l + 1, res->n_launches);

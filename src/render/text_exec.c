@@ -176,7 +176,7 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     size_t nk = 0;
     GP_TRY(gp_exec_summarize(&r->exec, &k, &nk));
     gp_kernel_labels kl;
-    int rc = gp_kernel_labels_init(&kl, k, nk, o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+    int rc = gp_kernel_labels_init(&kl, k, nk, o ? o->kernel_name : GP_KERNEL_NAME_SHORT);
     if (rc == GP_OK)
         rc = gp_kernel_labels_sources(&kl, r);
     if (rc != GP_OK) {

@@ -258,6 +258,7 @@ typedef struct {
     bool tail_everywhere;      /* it shows in every part (gp_text_table.tail_every_part) */
     size_t tail_width;         /* its room in the first part (everywhere: in the fullest) */
     char **fitted;             /* per row: a name row's tag and shortened name; else NULL */
+    bool narrow;               /* the body's gaps one space, for a name column too narrow */
 } layout;
 
 static const char *cell_text(const gp_text_row *row, size_t c)
@@ -286,10 +287,12 @@ static void measure(const gp_text_table *t, layout *l)
     }
 }
 
-/* The spaces before a column (before the first: its indent). */
-static size_t gap(const gp_text_table *t, size_t c)
+/* The spaces before a column (before the first: its indent); where the layout is narrow, one
+ * between body columns. */
+static size_t gap(const gp_text_table *t, const layout *l, size_t c)
 {
-    return (size_t)t->columns[c].gap;
+    const bool body = c > 0 && c >= t->n_key && c + 1 < t->n_columns;
+    return l && l->narrow && body && t->columns[c].gap > 1 ? 1 : (size_t)t->columns[c].gap;
 }
 
 /* Body columns fill parts in order; the tail keeps its least room in the first (or, shown
@@ -303,27 +306,27 @@ static void assign_parts(const gp_text_table *t, layout *l, size_t page)
     const size_t body_end = l->has_tail ? n - 1 : n;
     size_t key_width = 0;
     for (size_t c = 0; c < key_end; c++)
-        key_width += gap(t, c) + l->width[c];
+        key_width += gap(t, l, c) + l->width[c];
     const size_t tail_natural = l->has_tail ? l->width[n - 1] : 0;
     const size_t tail_least = tail_natural < TAIL_MIN ? tail_natural : TAIL_MIN;
-    const size_t reserve = l->has_tail ? gap(t, n - 1) + tail_least : 0;
+    const size_t reserve = l->has_tail ? gap(t, l, n - 1) + tail_least : 0;
     size_t part = 0, used = key_width, first_used = key_width;
     for (size_t c = key_end; c < body_end; c++) {
-        const size_t need = gap(t, c) + l->width[c];
+        const size_t need = gap(t, l, c) + l->width[c];
         const bool full = used + need + (part == 0 || l->tail_everywhere ? reserve : 0) > page;
         if (full && used > key_width) {
             part++;
             used = key_width;
         }
         l->part[c] = part;
-        used += gap(t, c) + l->width[c];
+        used += gap(t, l, c) + l->width[c];
         if (part == 0 || (l->tail_everywhere && used > first_used))
             first_used = used;   /* everywhere: the tail's room is the fullest part's */
     }
     l->n_parts = part + 1;
     if (l->has_tail) {
         l->part[n - 1] = 0;
-        const size_t g = gap(t, n - 1);
+        const size_t g = gap(t, l, n - 1);
         const size_t room = page > first_used + g ? page - first_used - g : 0;
         l->tail_width = room < tail_least ? tail_least : room < tail_natural ? room
                                                                             : tail_natural;
@@ -476,7 +479,7 @@ static void print_lines(FILE *out, const gp_text_table *t, const layout *l, size
         for (size_t c = 0; c < t->n_columns; c++) {
             if (!shown(t, l, c, part))
                 continue;
-            put_spaces(&w, gap(t, c));
+            put_spaces(&w, gap(t, l, c));
             if (row && c == t->n_columns - 1 && l->fitted[r])
                 put_text(&w, l->fitted[r], strlen(l->fitted[r]));  /* already fitted */
             else
@@ -502,6 +505,12 @@ int gp_table_print(FILE *out, const gp_text_table *t, size_t width)
     if (rc == GP_OK) {
         measure(t, &l);
         assign_parts(t, &l, width);
+        /* A name column too narrow for its names takes the body's gaps down to one space. */
+        const size_t n = t->n_columns;
+        l.narrow = width != SIZE_MAX && l.has_tail && t->columns[n - 1].kind == GP_COLUMN_NAME &&
+                   l.tail_width < l.width[n - 1];
+        if (l.narrow)
+            assign_parts(t, &l, width);
         if (width != SIZE_MAX && l.has_tail)
             rc = fit_names(t, &l, false, l.tail_width);
     }
@@ -532,7 +541,7 @@ size_t gp_table_line_width(const gp_text_table *t, const size_t *widths)
 {
     size_t used = 0;
     for (size_t c = 0; c < t->n_columns; c++)
-        used += gap(t, c) + widths[c];
+        used += gap(t, NULL, c) + widths[c];
     return used;
 }
 

@@ -77,8 +77,9 @@ void gp_table_name_cell(gp_text_table *t, const char *tag, const char *name);
 void gp_table_name_line(gp_text_table *t, const char *head, const char *name);
 /* Prose across the table, its lines indented by `indent` and wrapped to the width. */
 void gp_table_note(gp_text_table *t, const char *text, int indent);
-/* The table within `width` columns (SIZE_MAX: one part, nothing cut); the status of the
- * first failed allocation of its building, if any. */
+/* The table within `width` columns (SIZE_MAX: one part, nothing cut); a last column of names
+ * too narrow for its widest takes the gaps between the other columns down to one space. The
+ * status of the first failed allocation of its building, if any. */
 int gp_table_print(FILE *out, const gp_text_table *t, size_t width);
 
 /* A table written row by row, as a live sweep's results come (render/text.c): its columns'

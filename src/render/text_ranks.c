@@ -223,24 +223,6 @@ static int print_ranks(FILE *out, gp_rank_part_ctx *c, size_t width)
 
 /* ---- the view ----------------------------------------------------------------------------- */
 
-static int labels_of(const gp_rank_view *v, const gp_render_options *o, gp_kernel_labels *kl)
-{
-    const size_t n = v->n_kernels ? v->n_kernels : 1;
-    const char **names = malloc(n * sizeof *names);
-    gp_label_variant *variants = malloc(n * sizeof *variants);
-    int rc = names && variants ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; rc == GP_OK && i < v->n_kernels; i++) {
-        names[i] = v->kernels[i].kernel;
-        variants[i] = (gp_label_variant){v->kernels[i].variant, v->kernels[i].variants};
-    }
-    if (rc == GP_OK)
-        rc = gp_kernel_labels_init_names(kl, names, variants, v->n_kernels,
-                                         o ? o->kernel_name : GP_KERNEL_NAME_FULL);
-    free(names);
-    free(variants);
-    return rc;
-}
-
 /* The tables under the header: the kernels' spread and the ranks' time in a line, or with
  * --by-rank each kernel's value on each rank and a row per rank. */
 static int print_tables(FILE *out, gp_rank_part_ctx *c, bool by_rank, size_t width)
@@ -258,7 +240,7 @@ int gp_text_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
     const gp_rank_view *v = r->ranks;
     const size_t width = gp_text_width(o);
     gp_kernel_labels kl;
-    GP_TRY(labels_of(v, o, &kl));
+    GP_TRY(gp_rank_view_labels(v, o ? o->kernel_name : GP_KERNEL_NAME_SHORT, &kl));
     const char **labels = malloc((v->n_kernels + 1) * sizeof *labels);
     int rc = labels ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     for (size_t i = 0; rc == GP_OK && i < v->n_kernels; i++)

@@ -173,7 +173,7 @@ static char *result_heading(const gp_result *res, const gp_source_kernel *k,
     gp_result_describe(res, what, sizeof what);
     char *demangled = gp_demangle(k->kernel);
     gp_text_kernel_name(name, sizeof name, demangled ? demangled : k->kernel,
-                        o ? o->kernel_name : GP_KERNEL_NAME_FULL);
+                        o ? o->kernel_name : GP_KERNEL_NAME_SHORT);
     free(demangled);
     const size_t len = strlen(what) + strlen(name) + 16;
     char *heading = malloc(len);

@@ -5,6 +5,7 @@
 #include "gpuprof/compare.h"
 
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/stats.h"
 #include "gpuprof/status.h"
 
@@ -325,13 +326,16 @@ static int match_launches(gp_comparison *c)
     return rc;
 }
 
-/* A kernel's place in a summary, from 1 (its #N in that report's views), by its name and
- * code (a variant's); 0: not there. */
+/* A kernel's place in a summary, from 1 (its #N in that report's views), by its name as a
+ * row's key holds it (cut where it is long) and code (a variant's); 0: not there. */
 static size_t number_in(const gp_exec_kernel *k, size_t nk, const char *kernel, uint64_t code)
 {
-    for (size_t i = 0; i < nk; i++)
-        if (strcmp(k[i].kernel, kernel) == 0 && (!k[i].variants || k[i].code == code))
+    char key[GP_COMPARE_VALUE_LEN];
+    for (size_t i = 0; i < nk; i++) {
+        set_value(key, sizeof key, k[i].kernel);
+        if (strcmp(key, kernel) == 0 && (!k[i].variants || k[i].code == code))
             return i + 1;
+    }
     return 0;
 }
 
@@ -344,26 +348,48 @@ static uint64_t code_of(const gp_compare_row *row)
     return 0;
 }
 
-/* Each exec row's kernel numbered as the reports' own views number it (the base's first), so
- * that a compared row is found in either report. */
+/* A report's kernels, in its summary's order, and their labels. */
+typedef struct {
+    gp_exec_kernel *k;
+    size_t nk;
+    gp_kernel_labels kl;
+} side_kernels;
+
+static int side_open(side_kernels *s, const gp_report *r)
+{
+    *s = (side_kernels){0};
+    GP_TRY(gp_exec_summarize(&r->exec, &s->k, &s->nk));
+    return gp_kernel_labels_init(&s->kl, s->k, s->nk, GP_KERNEL_NAME_SHORT);
+}
+
+static void side_close(side_kernels *s)
+{
+    gp_kernel_labels_free(&s->kl);
+    gp_exec_summary_free(s->k, s->nk);
+}
+
+/* Each exec row's kernel numbered and labelled as the reports' own views do (the base's
+ * first), so that a compared row is found in either report. */
 static int number_rows(gp_comparison *c)
 {
-    gp_exec_kernel *kb = NULL, *kn = NULL;
-    size_t nb = 0, nn = 0;
-    int rc = gp_exec_summarize(&c->base->exec, &kb, &nb);
+    side_kernels b = {0}, n = {0};
+    int rc = side_open(&b, c->base);
     if (rc == GP_OK)
-        rc = gp_exec_summarize(&c->next->exec, &kn, &nn);
+        rc = side_open(&n, c->next);
     for (size_t i = 0; rc == GP_OK && i < c->n_rows; i++) {
         gp_compare_row *row = &c->rows[i];
         const char *kernel = row->n_keys ? row->keys[0].value : "";
         const uint64_t code = code_of(row);
-        row->number = number_in(kb, nb, kernel, code);
+        row->number = number_in(b.k, b.nk, kernel, code);
         row->number_is_new = row->number == 0;
         if (row->number_is_new)
-            row->number = number_in(kn, nn, kernel, code);
+            row->number = number_in(n.k, n.nk, kernel, code);
+        if (row->number)
+            snprintf(row->label, sizeof row->label, "%s",
+                     gp_kernel_labels_label(row->number_is_new ? &n.kl : &b.kl, row->number));
     }
-    gp_exec_summary_free(kb, nb);
-    gp_exec_summary_free(kn, nn);
+    side_close(&b);
+    side_close(&n);
     return rc;
 }
 

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A side's value, unknown where the side has no such result. */
 GP_PART_NUMBER_GETTER(get_base_ms, gp_compare_row, void, r->base.present ? r->base.time_ms : NAN)
@@ -41,7 +42,7 @@ static const char *row_class(const void *row, const void *ctx)
 
 /* Text's label: an exec row's kernel number in the base report ("#2 "), or for a kernel only
  * the new report ran, in the new one ("new#3 "), and its launch shape, kept whole before the
- * name, which is cut in the middle where it is too long; other rows' keys joined. */
+ * kernel's label, which is cut in the middle where it is too long; other rows' keys joined. */
 static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len)
 {
     const gp_compare_row *r = row;
@@ -52,10 +53,12 @@ static gp_cell get_label(const void *row, const void *ctx, char *buf, size_t len
     buf[0] = '\0';
     if (r->number)
         used = (size_t)snprintf(buf, len, "%s#%zu ", r->number_is_new ? "new" : "", r->number);
+    /* a variant's code is in its label ("[variant 2 of 3]") */
     for (size_t i = 1; i < r->n_keys && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s=%s ", r->keys[i].name,
-                                 r->keys[i].value);
-    return (gp_cell){.text = r->keys[0].value, .tag = buf};
+        if (!r->label[0] || strcmp(r->keys[i].name, "code") != 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s=%s ", r->keys[i].name,
+                                     r->keys[i].value);
+    return (gp_cell){.text = r->label[0] ? r->label : r->keys[0].value, .tag = buf};
 }
 
 /* JSON's exec row: the kernel's #N in the base report, or for a kernel only the new report

@@ -21,10 +21,12 @@ GP_PART_NUMBER_GETTER(get_average, gp_graph_node, void,
 GP_PART_GETTER(get_how, gp_graph_node, void,
                ((gp_cell){.text = r->how, .title = r->footnote ? r->note : NULL,
                           .footnote = r->footnote}))
-/* The kernel, its #N (of the labels, the context) before it. */
+/* The kernel's label (of the labels, the context), its #N before it, its full name on
+ * hover. */
 GP_PART_GETTER(get_kernel, gp_graph_node, gp_kernel_labels,
                (snprintf(buf, len, "#%zu ", gp_kernel_labels_number(c, r->kernel, r->variant)),
-                (gp_cell){.text = r->kernel, .tag = buf}))
+                (gp_cell){.text = gp_kernel_labels_name(c, r->kernel, r->variant), .tag = buf,
+                          .title = r->kernel}))
 
 static const gp_part_column columns[] = {
     {.key = "graph", .format = GP_NUMBER_WHOLE, .in = GP_IN_HTML, .get = get_graph,

@@ -4,6 +4,7 @@
  * arguments or parameter lists are not taken for the name's own. */
 #include "gpuprof/kernel_name.h"
 
+#include "gpuprof/short_names.h"
 #include "gpuprof/status.h"
 
 #include <ctype.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 const char *const gp_kernel_name_styles[GP_KERNEL_NAME_STYLES] = {
+    [GP_KERNEL_NAME_SHORT] = "short",
     [GP_KERNEL_NAME_FULL] = "full",
     [GP_KERNEL_NAME_FUNCTION] = "function",
     [GP_KERNEL_NAME_BASE] = "base",
@@ -98,6 +100,10 @@ void gp_kernel_name_format(const char *name, gp_kernel_name_style style, char *b
                            size_t len)
 {
     const size_t n = strlen(name);
+    if (style == GP_KERNEL_NAME_SHORT) {
+        gp_kernel_short_name(name, buf, len);
+        return;
+    }
     if (style == GP_KERNEL_NAME_FULL) {
         snprintf(buf, len, "%s", name);
         return;
@@ -536,8 +542,10 @@ static size_t difference(const char *const *names, char *labels, size_t stride, 
     return at;
 }
 
-int gp_kernel_names_shorten(const char *const *names, size_t n, size_t width, char *labels,
-                            size_t stride)
+/* Each name shortened to `width`, two different names never to one label (see
+ * gp_kernel_names_shorten): cut in the middle as a whole. */
+static int shorten_apart(const char *const *names, size_t n, size_t width, char *labels,
+                         size_t stride)
 {
     width = width < GP_KERNEL_NAME_LEAST ? GP_KERNEL_NAME_LEAST : width;
     for (size_t i = 0; i < n; i++)
@@ -560,7 +568,162 @@ int gp_kernel_names_shorten(const char *const *names, size_t n, size_t width, ch
     return GP_OK;
 }
 
-/* The next fuller style: base, then function, then full. */
+/* ---- names kept whole through the function's own name ------------------------------------- */
+
+/* The fewest columns of a rest cut at its end after a function's own name kept whole. */
+#define REST_LEAST 4
+
+/* The part of a name kept whole: s[from, to), after "…" where `dots` (what it leaves out). */
+typedef struct {
+    size_t from, to;
+    bool dots;
+} name_head;
+
+static size_t head_columns(const char *s, name_head h)
+{
+    return h.dots + span_columns(s, h.from, h.to);
+}
+
+/* The part of name s kept whole where it does not fit `width`: from a start at a boundary (its
+ * beginning, or past a " " or "::" before its own name) through its own name and a "<" after
+ * it, the earliest start that leaves the rest GP_KERNEL_NAME_LEAST columns (all it needs,
+ * where fewer); else the own name alone where it leaves REST_LEAST, after "…" where there is
+ * room for it. False where it does not, or the name has neither qualifiers nor template
+ * arguments to keep apart, or it has parameters (a full name: the cut in the middle keeps its
+ * own name where there is room, and the parameters as "(…)"). */
+static bool head_of(const char *s, size_t width, name_head *h)
+{
+    const name_parts np = parts_of(s);
+    if (np.params)
+        return false;
+    *h = (name_head){0, np.own_end + (np.own_end < np.end && s[np.own_end] == '<'), false};
+    const size_t rest = span_columns(s, h->to, strlen(s));
+    const size_t need = rest < GP_KERNEL_NAME_LEAST ? rest : GP_KERNEL_NAME_LEAST;
+    int depth = 0;
+    for (size_t i = 0; (np.own > 0 || h->to > np.own_end) && i <= np.own; i++) {
+        const bool boundary = i == 0 || (depth == 0 && (s[i - 1] == ' ' || (i >= 2 &&
+                                                        s[i - 1] == ':' && s[i - 2] == ':')));
+        *h = (name_head){i, h->to, i > 0};
+        if (boundary && head_columns(s, *h) + need <= width)
+            return true;
+        depth = depth + depth_step(s[i]) < 0 ? 0 : depth + depth_step(s[i]);
+    }
+    const size_t least = rest < REST_LEAST ? rest : REST_LEAST;
+    *h = (name_head){np.own, h->to, true};
+    if (head_columns(s, *h) + least > width)
+        h->dots = false;
+    return np.own > 0 && head_columns(s, *h) + least <= width;
+}
+
+/* Whether two names' heads read alike. */
+static bool same_head(const char *a, name_head ha, const char *b, name_head hb)
+{
+    return ha.dots == hb.dots && ha.to - ha.from == hb.to - hb.from &&
+           strncmp(a + ha.from, b + hb.from, ha.to - ha.from) == 0;
+}
+
+/* Whether the cuts of the rests of a group tell apart every two rests that differ. */
+static bool rests_apart(const char *const *rests, const char *cut, size_t m, size_t stride)
+{
+    for (size_t k = 0; k < m; k++)
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(cut + j * stride, cut + k * stride) == 0 &&
+                strcmp(rests[j], rests[k]) != 0)
+                return false;
+    return true;
+}
+
+/* The names of `group` (indices, whose heads read alike) shortened together: the head whole,
+ * the rests in the room it leaves, their ends (where a short label's arguments tell it apart)
+ * where those tell them apart, else cut in the middle (where the room is at least
+ * GP_KERNEL_NAME_LEAST). False in *apart where neither tells them apart. */
+static int shorten_group(const char *const *names, const size_t *group, size_t m,
+                         const name_head *heads, size_t width, char *labels, size_t stride,
+                         bool *apart)
+{
+    const char **rests = malloc((m ? m : 1) * sizeof *rests);
+    char *cut = malloc((m ? m : 1) * stride);
+    int rc = rests && cut ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    const char *s = names[group[0]];
+    const name_head h = heads[group[0]];
+    const size_t room = width - head_columns(s, h);
+    for (size_t k = 0; rc == GP_OK && k < m; k++) {
+        const char *rest = rests[k] = names[group[k]] + heads[group[k]].to;
+        const bool fits = gp_text_columns(rest) <= room;
+        size_t end = fits ? 0 : columns_before(rest, strlen(rest), room - 1);
+        /* never inside a number: "…56x128" would read as another tile than 256x128 */
+        while (end > 0 && isdigit((unsigned char)rest[end]) &&
+               isalnum((unsigned char)rest[end - 1]))
+            for (end++; isalnum((unsigned char)rest[end]);)
+                end++;
+        snprintf(cut + k * stride, stride, "%s%s", fits ? "" : "…", rest + end);
+    }
+    *apart = rc == GP_OK && rests_apart(rests, cut, m, stride);
+    if (rc == GP_OK && !*apart && room >= GP_KERNEL_NAME_LEAST) {
+        rc = shorten_apart(rests, m, room, cut, stride);
+        *apart = rc == GP_OK && rests_apart(rests, cut, m, stride);
+    }
+    for (size_t k = 0; rc == GP_OK && *apart && k < m; k++)
+        snprintf(label(labels, stride, group[k]), stride, "%s%.*s%s", h.dots ? "…" : "",
+                 (int)(h.to - h.from), s + h.from, cut + k * stride);
+    free(rests);
+    free(cut);
+    return rc;
+}
+
+int gp_kernel_names_shorten(const char *const *names, size_t n, size_t width, char *labels,
+                            size_t stride)
+{
+    width = width < GP_KERNEL_NAME_LEAST ? GP_KERNEL_NAME_LEAST : width;
+    name_head *heads = calloc(n ? n : 1, sizeof *heads);
+    size_t *group = malloc((n ? n : 1) * sizeof *group);
+    const char **plain = malloc((n ? n : 1) * sizeof *plain);
+    bool *done = calloc(n ? n : 1, sizeof *done), *whole = calloc(n ? n : 1, sizeof *whole);
+    int rc = heads && group && plain && done && whole
+                 ? GP_OK
+                 : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    /* A name that fits is whole; the others with a head go by their heads as shown. */
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        done[i] = gp_text_columns(names[i]) <= width;
+        whole[i] = !done[i] && !head_of(names[i], width, &heads[i]);
+        if (done[i])
+            snprintf(label(labels, stride, i), stride, "%s", names[i]);
+    }
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
+        size_t m = 0;
+        for (size_t j = i; !done[i] && !whole[i] && j < n; j++)
+            if (!done[j] && !whole[j] && same_head(names[i], heads[i], names[j], heads[j]))
+                group[m++] = j;
+        bool apart = true;
+        if (m)
+            rc = shorten_group(names, group, m, heads, width, labels, stride, &apart);
+        for (size_t k = 0; k < m; k++)
+            (apart ? done : whole)[group[k]] = true;
+    }
+    /* The rest cut as a whole, apart from each other. */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (whole[i]) {
+            group[m] = i;
+            plain[m++] = names[i];
+        }
+    char *cut = rc == GP_OK && m ? malloc(m * stride) : NULL;
+    if (rc == GP_OK && m && !cut)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (cut)
+        rc = shorten_apart(plain, m, width, cut, stride);
+    for (size_t k = 0; rc == GP_OK && cut && k < m; k++)
+        snprintf(label(labels, stride, group[k]), stride, "%s", cut + k * stride);
+    free(heads);
+    free(group);
+    free(plain);
+    free(done);
+    free(whole);
+    free(cut);
+    return rc;
+}
+
+/* The next fuller style: base, then function, then full; short, then full. */
 static gp_kernel_name_style fuller(gp_kernel_name_style s)
 {
     return s == GP_KERNEL_NAME_BASE ? GP_KERNEL_NAME_FUNCTION : GP_KERNEL_NAME_FULL;
@@ -570,24 +733,31 @@ int gp_kernel_names_format(const char *const *names, size_t n, gp_kernel_name_st
                            char *out, size_t stride)
 {
     gp_kernel_name_style *each = malloc((n ? n : 1) * sizeof *each);
-    if (!each)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < n; i++) {
+    bool *moved = calloc(n ? n : 1, sizeof *moved);
+    int rc = each && moved ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < n; i++) {
         each[i] = style;
-        gp_kernel_name_format(names[i], style, label(out, stride, i), stride);
+        if (style != GP_KERNEL_NAME_SHORT)
+            gp_kernel_name_format(names[i], style, label(out, stride, i), stride);
     }
+    if (rc == GP_OK && style == GP_KERNEL_NAME_SHORT)
+        rc = gp_kernel_short_names(names, n, out, stride);
     /* A name whose styled form is another name's goes one style fuller, until none clash
-     * (full names never do: they are the kernels' own). */
-    for (bool again = true; again;) {
+     * (full names never do: they are the kernels' own); all are judged before any moves. */
+    for (bool again = rc == GP_OK; again;) {
         again = false;
         for (size_t i = 0; i < n; i++)
             if (each[i] != GP_KERNEL_NAME_FULL && clashes(names, out, stride, n, i)) {
                 each[i] = fuller(each[i]);
-                again = true;
+                moved[i] = again = true;
             }
-        for (size_t i = 0; again && i < n; i++)
-            gp_kernel_name_format(names[i], each[i], label(out, stride, i), stride);
+        for (size_t i = 0; i < n; i++)
+            if (moved[i]) {
+                gp_kernel_name_format(names[i], each[i], label(out, stride, i), stride);
+                moved[i] = false;
+            }
     }
     free(each);
-    return GP_OK;
+    free(moved);
+    return rc;
 }

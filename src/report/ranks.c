@@ -295,3 +295,21 @@ int gp_rank_view_time_spread(const gp_rank_view *v, gp_rank_spread *s, size_t *s
     free(times);
     return GP_OK;
 }
+
+int gp_rank_view_labels(const gp_rank_view *v, gp_kernel_name_style style,
+                        gp_kernel_labels *kl)
+{
+    const size_t n = v->n_kernels ? v->n_kernels : 1;
+    const char **names = malloc(n * sizeof *names);
+    gp_label_variant *variants = malloc(n * sizeof *variants);
+    int rc = names && variants ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    for (size_t i = 0; rc == GP_OK && i < v->n_kernels; i++) {
+        names[i] = v->kernels[i].kernel;
+        variants[i] = (gp_label_variant){v->kernels[i].variant, v->kernels[i].variants};
+    }
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_init_names(kl, names, variants, v->n_kernels, style);
+    free(names);
+    free(variants);
+    return rc;
+}

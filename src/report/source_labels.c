@@ -109,7 +109,7 @@ int gp_source_views_open(gp_source_views *v, const gp_report *r)
 {
     *v = (gp_source_views){0};
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
-    GP_TRY(gp_kernel_labels_init(&v->kl, v->k, v->nk, GP_KERNEL_NAME_FULL));
+    GP_TRY(gp_kernel_labels_init(&v->kl, v->k, v->nk, GP_KERNEL_NAME_SHORT));
     GP_TRY(gp_kernel_labels_sources(&v->kl, r));
     return gp_source_labels(&r->exec, &v->kl, &v->l, &v->n);
 }

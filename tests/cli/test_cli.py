@@ -206,8 +206,9 @@ def test_fixtures_and_report():
         rows = fixture["results"] or fixture["exec"]["kernels"] + activity_rows(fixture["exec"])
         names = [r["variant"] for r in fixture["results"]] or \
             [k["kernel"].split("(")[0] for k in fixture["exec"]["kernels"]]
-        # names whole with --wide: at 120 columns long ones are cut in the middle
-        rc, wide, err = run("report", path, "--wide")
+        # names whole with --wide --kernel-name=function: at 120 columns long ones are cut in
+        # the middle
+        rc, wide, err = run("report", path, "--wide", "--kernel-name=function")
         for row_name in names:
             tap.ok(row_name in wide, "report %s --wide: row for %s" % (name, row_name))
         rc, again, err = run_json("report", path, "--json")

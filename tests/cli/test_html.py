@@ -20,6 +20,7 @@ import tempfile
 
 import tap
 from gpuprof import BUILD, run
+from kernel_names import qualified_name
 from reports import Files, load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -298,13 +299,15 @@ def check_exec_bandwidth(name, root, doc):
     shorts = [re.sub(r"^#\d+ ", "", t) for t in texts]
     shorts = [s[:-len(v)] if v and s.endswith(v) else s if not v else "" for s, v in
               zip(shorts, variants)]
-    # a short name is the kernel's name, or pieces of it around the ellipsis of a middle cut,
-    # shorter than a name with parameters or template arguments
+    # a label is the kernel's qualified name (no return type, anonymous namespaces, template
+    # arguments or parameters), then only what tells it from kernels of that name; on two
+    # lines at most, a longer one's second line cut in its middle
     tap.ok(labels and all(l.first("title").text == k["kernel"] and t.startswith("#") and
-                          s and all(p in k["kernel"] for p in s.split("\u2026")) and
-                          (s != k["kernel"] or not re.search(r"[(<]", k["kernel"]))
+                          (s.startswith(qualified_name(k["kernel"])) or
+                           "\u2026" in s and qualified_name(k["kernel"]).startswith(
+                               s.split("\u2026")[0]))
                           for l, t, s, k in zip(labels, texts, shorts, kernels)),
-           "%s: kernels labelled #N and their short names, the full name in each label's <title>"
+           "%s: kernels labelled #N and their labels, the full name in each label's <title>"
            % name,
            [(l.text, l.first("title").text) for l in labels][:3])
     return want_bars, spreads, labels_shown
@@ -454,10 +457,10 @@ def test_escaping(files, pages):
            "a control character in a name is shown as U+FFFD")
     labels = list(fig.all("text", "label")) if fig else []
     long_ones = [l for l in labels if l.first("title").text.startswith("void cub::")]
-    tap.ok(long_ones and all(re.fullmatch(r"#\d+ DeviceReduceKernel #\d+", l.text) and
+    tap.ok(long_ones and all(re.fullmatch(r"#\d+ cub::DeviceReduceKernel #\d+", l.text) and
                              l.first("title").text.endswith(l.text.split()[-1])
                              for l in long_ones),
-           "a long kernel name is labelled by its short name, the one after it kept (#N), "
+           "a long kernel name is labelled by its qualified name, the one after it kept (#N), "
            "the full name on hover", [(l.text, l.first("title").text) for l in long_ones][:2])
     cells = [td for td in table.all("td", "kernel")] if table else []
     tap.ok(len(cells) == 25 and all(td.attrs.get("title") and td.first("b") for td in cells) and
@@ -737,11 +740,11 @@ def test_compare_exec(files, pages):
            "compare exec: two bars per kernel, the slower one marked")
     labels = list(fig.all("text", "label")) if fig else []
     kernels = [k["kernel"] for k in base_doc["exec"]["kernels"]]
-    tap.ok(any(re.fullmatch(r"#\d+ DeviceReduceKernel #1", l.text) for l in labels) and
+    tap.ok(any(re.fullmatch(r"#\d+ cub::DeviceReduceKernel #1", l.text) for l in labels) and
            all(re.sub(r"^#\d+ ", "", l.first("title").text.split(" grid=")[0])
                .replace("\ufffd", "\x07") in kernels for l in labels) and
            fig.count("g", "whisker") == 0,
-           "compare exec: kernels labelled by short names, the full name and shape on hover; "
+           "compare exec: kernels labelled as in every view, the full name and shape on hover; "
            "no whisker where the launches took the same time",
            [(l.text, l.first("title").text) for l in labels][:3])
     pages.append(("compare-exec", write_page("compare-exec", page),
@@ -862,7 +865,8 @@ def test_graph_nodes(files):
     tap.ok(len(rows) == len(nodes), "graph page: a row per graph node, way and note",
            "%d rows for %d" % (len(rows), len(nodes)))
     notes = {l["note"] for l in doc["exec"]["launches"] if l["note"]}
-    titles = {td.attrs.get("title") for r in rows for td in r.all("td") if td.attrs.get("title")}
+    titles = {td.attrs.get("title") for r in rows for td in r.all("td")
+              if td.attrs.get("title") and "kernel" not in td.attrs.get("class", "")}
     footnotes = [p.all_text() for p in root.all("p", "note") if re.match(r"\[\d+\] ", p.all_text())]
     tap.ok(titles == notes and sorted(f.split("] ", 1)[1] for f in footnotes) == sorted(notes),
            "graph page: each note a tooltip and one footnote", footnotes)

@@ -73,9 +73,12 @@ def test_text():
     tap.ok(rc == 0 and re.search(r"^  \+0x[0-9a-f]{4} global load ", out, re.M) and
            re.search(r"^  \+0x[0-9a-f]{4} global store ", out, re.M),
            "report --sass: each line's load and store instructions under it", out[-2000:])
+    tap.ok(rc == 0 and "kernel reduceNeighbored: " in out,
+           "report: the kernel named by its label (the short style)")
+    rc, out, err = run("report", SOURCE, "--sass", "--kernel-name=full")
     tap.ok(rc == 0 and "kernel void <unnamed>::reduceNeighbored<int>(int *, int *, unsigned" in
            " ".join(out.split()) or "reduceNeighbored<int>" in out,
-           "report: the kernel named demangled, never cut to nothing")
+           "report --kernel-name=full: the kernel named demangled, never cut to nothing")
 
 
 def test_json_and_csv():

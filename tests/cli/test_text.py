@@ -176,6 +176,7 @@ def kernel_column(out):
 
 def test_kernel_name():
     want = {
+        "short": "kernel_05",
         "full": "kernel_05(float *, int)",
         "function": "kernel_05",
         "base": "kernel_05",
@@ -185,20 +186,23 @@ def test_kernel_name():
         names = kernel_column(out)
         tap.ok(rc == 0 and name in names, "--kernel-name=%s: %s" % (style, name), out)
         cub = [n for n in names if "DeviceReduceKernel" in n]
-        expect = {"full": "void ", "function": "void ", "base": "void "}[style]
+        expect = {"short": "cub::", "full": "void ", "function": "void ", "base": "void "}[style]
         # Two kernels of one base name are shown fuller, never alike (issue 37).
         tap.ok(len(cub) == 2 and all(n.startswith(expect) for n in cub) and
                cub[0] != cub[1] and
                (style != "function" or not any("(float *" in n for n in cub)),
                "--kernel-name=%s: the templated cub kernel" % style, "\n".join(names))
     rc, out, _ = run("report", SYNTHETIC)
+    tap.ok(rc == 0 and "cub::DeviceReduceKernel #6" in kernel_column(out),
+           "by default the short style: the qualified name, what follows the parameters", out)
+    rc, out, _ = run("report", SYNTHETIC, "--kernel-name=full")
     cut = [n for n in kernel_column(out) if "\u2026" in n]
     tap.ok(rc == 0 and cut and
            not any(re.search(r"[A-Za-z0-9_]\u2026[A-Za-z0-9_]", n) for n in cut) and
            all(n.startswith("void ") and n.endswith("#1") or n.endswith("#6") for n in cut),
            "long names cut in the middle at readable boundaries, start and end kept",
            "\n".join(cut))
-    rc, out, _ = run("report", SYNTHETIC, "--wide")
+    rc, out, _ = run("report", SYNTHETIC, "--wide", "--kernel-name=full")
     tap.ok(rc == 0 and any(n.endswith("cub::GridEvenShare<int>, cub::Sum) #6")
                            for n in kernel_column(out)),
            "--wide: names whole", out)
@@ -216,21 +220,25 @@ def test_templated_name(tmp):
     path = write(tmp, "cusparse.json", doc)
     assert len(CUSPARSE) > 500
     rc, out, _ = run("report", path, "--metrics-detail")
+    tap.ok(rc == 0 and kernel_column(out) == ["cusparse::csrmv_v3_kernel"] and
+           "Kernel #1: cusparse::csrmv_v3_kernel\n" in out,
+           "by default its qualified name, alone of its name", out)
+    rc, out, _ = run("report", path, "--metrics-detail", "--kernel-name=full")
     tap.ok(rc == 0 and max(len(l) for l in out.splitlines()) <= 120 and
-           "Kernel #1: void cusparse::csrmv_v3_kernel<\u2026" in out and
-           "cusparse::Functor<float, float, 11>>(\u2026)\n" in out,
+           "Kernel #1: void cusparse::csrmv_v3_kernel<" in out and
+           "Functor<float, float, 11>>(\u2026)\n" in out,
            "a %d-character cuSPARSE name: cut to 120 columns" % len(CUSPARSE), out)
     rc, out, _ = run("report", path, "--kernel-name=base", "--metrics-detail")
     tap.ok(rc == 0 and kernel_column(out) == ["csrmv_v3_kernel"] and
            "Kernel #1: csrmv_v3_kernel\n" in out, "--kernel-name=base: csrmv_v3_kernel", out)
-    rc, out, _ = run("report", path, "--wide")
+    rc, out, _ = run("report", path, "--wide", "--kernel-name=full")
     tap.ok(rc == 0 and kernel_column(out) == [CUSPARSE], "--wide: the name whole", out)
 
 
 def test_usage_errors():
     cases = [
         (("report", EXEC, "--kernel-name=bsae"), "did you mean 'base'", "a misspelt style"),
-        (("report", EXEC, "--kernel-name=Full"), "valid: full, function, base", "a capital"),
+        (("report", EXEC, "--kernel-name=Full"), "valid: short, full, function, base", "a capital"),
         (("report", EXEC, "--kernel-name="), "--kernel-name", "an empty style"),
         (("report", EXEC, "--kernel-name=base", "--json"), "applies to text and Markdown output only",
          "--kernel-name with JSON"),
@@ -238,7 +246,7 @@ def test_usage_errors():
          "--wide with CSV"),
         (("reduce", "--wide", "--html"), "--wide applies to text output only",
          "reduce --wide --html"),
-        (("exec", "--kernel-name=short", "true"), "--kernel-name", "exec with a bad style"),
+        (("exec", "--kernel-name=mangled", "true"), "--kernel-name", "exec with a bad style"),
         (("device", "--wide"), "does not apply to 'device'", "device --wide"),
     ]
     for args, message, name in cases:

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     test_plan();
     test_metrics();
     test_render();
-    test_html_names();
+    test_short_names();
     test_group();
     test_random();
     test_device();

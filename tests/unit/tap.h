@@ -35,7 +35,7 @@ void test_registry(void);
 void test_plan(void);
 void test_metrics(void);
 void test_render(void);
-void test_html_names(void);
+void test_short_names(void);
 void test_group(void);
 void test_random(void);
 void test_device(void);

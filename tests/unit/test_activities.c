@@ -56,7 +56,7 @@ static void launches_in_order(const gp_report *r)
 {
     char *text = render_text(r, true);
     static const char *const order[] = {"[CUDA memset] 4.19MB\n", "[CUDA memcpy HtoD] 4.19MB pageable",
-                                        "[CUDA memcpy HtoD] 4.19MB pinned", "scale(float *",
+                                        "[CUDA memcpy HtoD] 4.19MB pinned", "#1 scale\n",
                                         "[CUDA memcpy DtoD]", "[CUDA memcpy DtoH] 4.19MB pageable",
                                         "[CUDA memcpy DtoH] 4.19MB pinned", "[CUDA memset]"};
     const char *at = text;
