@@ -206,9 +206,12 @@ FUZZ_COMPILED := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/fuzz/fuzz_*.c))
 TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(FUZZ_COMPILED) $(if $(filter 1,$(TEST_APPS)),apps)
 NO_APPS_NOTE = $(if $(filter 1,$(TEST_APPS)),,echo "make $@: the GPU tests' programs are not \
 	    built ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
+# GPU_JOBS=N runs N GPU test programs side by side, taking turns with the counters
+# (tests/run_tests.py --gpu-jobs).
+GPU_JOBS ?= 1
 test: $(TESTED)
 	@$(NO_APPS_NOTE)
-	@$(PYTHON) tests/run_tests.py $(BUILD)
+	@$(PYTHON) tests/run_tests.py $(BUILD) --gpu-jobs=$(GPU_JOBS)
 
 test-ncu: $(TESTED)
 	@$(NO_APPS_NOTE)

@@ -2,13 +2,17 @@
 """Run the test programs (unit, cli, gpu) of a tier, read their TAP, print each failure and
 one closing line: `N passed, N failed, N skipped`. Exit 1 when anything failed.
 
-    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N] [--tier=ncu]
+    run_tests.py [BUILD] [--suites=unit,cli,gpu] [--jobs=N] [--gpu-jobs=N] [--tier=ncu]
 
 The test programs run side by side, N at a time (default: one per CPU this process may use),
 each program's report printed whole, in the order below (a suite skipped whole prints no
 report of its own: the reasons close the run, each once with its suites); but with a usable GPU the GPU
 programs run one after the other, after the rest (they share the GPU and time things), and
 the programs of tests/apps must be built (make apps): one missing is a failure.
+--gpu-jobs=N (default 1) runs N GPU programs side by side instead, every gpuprof among them
+taking turns with the GPU's counters through one lock file (GPUPROF_COUNTER_LOCK, man gpuprof):
+what does not profile (the programs' start, CUDA contexts, PyTorch's compilation, the checks)
+overlaps. Their timings share the GPU then; use it to measure, not for timing tests.
 
 Two tiers. The default (make test) runs every program, each GPU suite skipping its
 comparisons with ncu in one line (GPUPROF_TEST_NCU=1 in the environment runs them too).
@@ -22,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -130,6 +135,21 @@ def whole_skip_lines(skipped, width=100):
     return out
 
 
+def run_gpu(programs, env, jobs, report):
+    """The GPU programs one after the other, or `jobs` side by side taking turns with the
+    counters through a lock file; each report printed whole, in their order."""
+    if jobs == 1:
+        for name, argv in programs:
+            report(*run(name, argv, env))
+        return
+    with tempfile.TemporaryDirectory(prefix="gpuprof-tests-") as folder:
+        env = dict(env, GPUPROF_COUNTER_LOCK=os.path.join(folder, "counters.lock"))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            running = [pool.submit(run, name, argv, env) for name, argv in programs]
+            for future in running:
+                report(*future.result())
+
+
 def usable_gpu(build, env):
     """Whether gpuprof finds a usable GPU, as tests/lib/gpuprof.py's has_gpu decides."""
     try:
@@ -157,7 +177,9 @@ def missing_programs(build):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith(("--suites=", "--jobs=", "--tier="))]
+    args = [a for a in sys.argv[1:]
+            if not a.startswith(("--suites=", "--jobs=", "--gpu-jobs=", "--tier="))]
+    gpu_jobs = 1
     suites = SUITES
     tier = "default"
     try:
@@ -172,12 +194,16 @@ def main():
             value = a.split("=", 1)[1]
             bad |= not (value.isdigit() and int(value) > 0)
             jobs = int(value) if value.isdigit() else jobs
+        elif a.startswith("--gpu-jobs="):
+            value = a.split("=", 1)[1]
+            bad |= not (value.isdigit() and int(value) > 0)
+            gpu_jobs = int(value) if value.isdigit() and int(value) > 0 else gpu_jobs
         elif a.startswith("--tier="):
             tier = a.split("=", 1)[1]
             bad |= tier not in TIERS
     unknown = [s for s in suites if s not in SUITES]
     if unknown or bad or len(args) > 1:
-        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N] [--tier=%s]"
+        print("usage: run_tests.py [BUILD] [--suites=%s] [--jobs=N] [--gpu-jobs=N] [--tier=%s]"
               % (",".join(SUITES), "|".join(TIERS)), file=sys.stderr)
         return 2
     build = os.path.abspath(args[0] if args else "build")
@@ -211,8 +237,7 @@ def main():
     missing = missing_programs(build) if gpu else []
     if missing:
         report(missing, {"passed": 0, "failed": 1, "skipped": 0})
-    for name, argv in one_by_one:
-        report(*run(name, argv, env))
+    run_gpu(one_by_one, env, gpu_jobs, report)
     if skipped_whole:
         print("\n".join(whole_skip_lines(skipped_whole)))
     print("%d passed, %d failed, %d skipped" % (totals["passed"], totals["failed"],

@@ -5,6 +5,7 @@
  * Counters layer: never prints, never exits, never links cudart. */
 #include "counters/cupti_call.h"
 
+#include "counters/counter_lock.h"
 #include "gpuprof/status.h"
 
 #include <pthread.h>
@@ -139,20 +140,25 @@ int gp_cupti_evaluate(CUpti_Profiler_Host_Object *host, const uint8_t *counter_d
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
 static unsigned init_count;                                     /* Guard: init_lock */
 
+/* The first user waits for the counters' lock file where there is one (counter_lock.c), then
+ * initialises; the last one de-initialises, then lets the next process have the lock. */
 int gp_cupti_profiler_acquire(void)
 {
     pthread_mutex_lock(&init_lock);
     CUptiResult r = CUPTI_SUCCESS;
-    if (init_count == 0) {
+    int rc = init_count == 0 ? gp_counter_lock_take() : GP_OK;
+    if (rc == GP_OK && init_count == 0) {
         CUpti_Profiler_Initialize_Params init = {
             .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
         r = cuptiProfilerInitialize(&init);
+        if (r != CUPTI_SUCCESS)
+            gp_counter_lock_drop();
     }
-    init_count += r == CUPTI_SUCCESS;
+    init_count += rc == GP_OK && r == CUPTI_SUCCESS;
     pthread_mutex_unlock(&init_lock);
     if (r != CUPTI_SUCCESS)
         return gp_cupti_fail(r, "cuptiProfilerInitialize(&init)", __FILE__, __LINE__);
-    return GP_OK;
+    return rc;
 }
 
 void gp_cupti_profiler_release(void)
@@ -162,6 +168,7 @@ void gp_cupti_profiler_release(void)
         CUpti_Profiler_DeInitialize_Params d = {
             .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
         cuptiProfilerDeInitialize(&d);
+        gp_counter_lock_drop();
     }
     pthread_mutex_unlock(&init_lock);
 }

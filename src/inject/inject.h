@@ -35,7 +35,9 @@
  *       5. the sampler table (sampling.c), inside the launch lock: it opens PM samplers
  *          (6) and writes records (9);
  *       6. CUPTI's profiler initialisation count (counters/cupti_call.c), when a profiler or
- *          sampler opens or closes;
+ *          sampler opens or closes; where GPUPROF_COUNTER_LOCK names a file, its first
+ *          acquire waits there for other processes' turn with the counters
+ *          (counters/counter_lock.c), holding it (and the launch lock, at a context's start);
  *       7. the activity buffers, one at a time (activity_records.c), on CUPTI's thread or
  *          inside a flush (after 1 or 3);
  *       8. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins

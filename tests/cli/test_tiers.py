@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import tap
 
@@ -100,6 +101,36 @@ def test_skip_reasons(run_tests):
            "each reason once, with its count and its suites' names wrapped", joined)
 
 
+def test_gpu_jobs(run_tests):
+    """--gpu-jobs=N runs the GPU programs N at a time, each told the one lock file through
+    which its gpuprof runs take turns with the counters; reports stay in order."""
+    program = ("import os, sys, time; time.sleep(0.6); "
+               "print('1..1'); lock = os.environ.get('GPUPROF_COUNTER_LOCK', ''); "
+               "print(('ok' if lock.endswith('counters.lock') else 'not ok') + ' 1 - ' + lock)")
+    programs = [("gpu/test_%s.py" % n, [sys.executable, "-c", program]) for n in "abc"]
+    reports = []
+
+    def report(lines, counts):
+        reports.append((lines[0], counts))
+
+    start = time.monotonic()
+    run_tests.run_gpu(programs, dict(os.environ), 3, report)
+    took = time.monotonic() - start
+    tap.ok([r[0] for r in reports] == ["== gpu/test_a.py", "== gpu/test_b.py", "== gpu/test_c.py"]
+           and all(c == {"passed": 1, "failed": 0, "skipped": 0} for _, c in reports),
+           "--gpu-jobs=3: every program told the lock file, reports in order", reports)
+    tap.ok(took < 1.5, "--gpu-jobs=3: three programs of 0.6 s side by side in %.1f s" % took)
+    reports.clear()
+    run_tests.run_gpu(programs[:1], {k: v for k, v in os.environ.items()
+                                     if k != "GPUPROF_COUNTER_LOCK"}, 1, report)
+    tap.ok(reports and reports[0][1]["failed"] == 1,
+           "--gpu-jobs=1 (the default): one after the other, no lock file", reports)
+    q = subprocess.run([sys.executable, RUN_TESTS, BUILD, "--gpu-jobs=0"], capture_output=True,
+                       text=True, timeout=60)
+    tap.ok(q.returncode == 2 and "--gpu-jobs=N" in q.stderr,
+           "run_tests.py --gpu-jobs=0: the usage, exit 2", q.stderr)
+
+
 def main():
     texts = suites()
     run_tests = load_run_tests()
@@ -107,6 +138,7 @@ def main():
     test_whole_suites()
     test_run_tests(run_tests, texts, tier)
     test_skip_reasons(run_tests)
+    test_gpu_jobs(run_tests)
     tap.done()
 
 

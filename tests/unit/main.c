@@ -124,6 +124,7 @@ int main(int argc, char **argv)
     test_sort_moved();
     test_parts();
     test_source_record();
+    test_counter_lock();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

@@ -65,5 +65,6 @@ void test_ranks(void);
 void test_sort_moved(void);
 void test_parts(void);
 void test_source_record(void);
+void test_counter_lock(void);
 
 #endif
