@@ -43,7 +43,7 @@ bool gp_source_hash_read(const char *text, uint64_t *hash)
  * file (a device or a pipe would never end), or over GP_SOURCE_FILE_MAX. */
 static char *read_whole(const char *path, size_t *n)
 {
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO would block */
     if (fd < 0)
         return NULL;
     struct stat st;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool write_file(const char *path, const char *text)
@@ -126,6 +127,20 @@ static void test_not_regular(void)
                !k[0].lines[0].text,
            "a device or a folder named as a source file is recorded unread");
     gp_source_view_free(k, n);
+    /* A FIFO with no writer would block its reader's open: opened without waiting, unread. */
+    char fifo[] = "/tmp/gpuprof-fifo-XXXXXX";
+    const int made = mkstemp(fifo);
+    if (made >= 0) {
+        close(made);
+        unlink(fifo);
+    }
+    const bool fifo_ok = made >= 0 && mkfifo(fifo, 0600) == 0 &&
+                         build(fifo, "/", &k, &n) == GP_OK && n == 1;
+    tap_ok(fifo_ok && !k[0].files[0].read, "a FIFO named as a source file: recorded unread, "
+                                            "its open not left waiting for a writer");
+    if (fifo_ok)
+        gp_source_view_free(k, n);
+    unlink(fifo);
 }
 
 void test_source_record(void)
