@@ -464,4 +464,30 @@ void gp_sweep_table_of(gp_sweep_table *t, const gp_sweep_chart *c, size_t first)
 extern const gp_part gp_metric_value_part;
 enum { GP_METRIC_VALUE_JSON_INPUTS_AT = 3 };
 
+/* ---- exec's metric table: a row per kernel (src/report/kernel_metrics_part.c) ----------- */
+
+/* Text's table of the kernels' metrics. Its rows are pointers to the kernels it shows
+ * (const gp_exec_kernel *); its columns are made for the report by
+ * gp_kernel_metrics_table_of: a metric each, the kernel's average over its profiled launches
+ * ("*" after one with a note, or derived from its inputs' means: gp_kernel_metric_marked),
+ * then the kernel's #N and label. */
+#define GP_KERNEL_METRICS_COLUMNS (GP_PART_MAX_COLUMNS - 1)
+typedef struct {
+    const gp_kernel_labels *labels;
+    const char *const *keys;       /* the metric columns' keys, in order */
+} gp_kernel_metrics_context;
+typedef struct {
+    gp_part part;
+    gp_part_column columns[GP_KERNEL_METRICS_COLUMNS + 1];
+} gp_kernel_metrics_table;
+extern const gp_part gp_kernel_metrics_part;
+/* The table of n metric columns (at most GP_KERNEL_METRICS_COLUMNS), headed `headers`. */
+void gp_kernel_metrics_table_of(gp_kernel_metrics_table *t, const char *const *headers,
+                                size_t n);
+/* The kernel's statistics of a metric; NULL where it has none. */
+const gp_metric_stats *gp_kernel_metric(const gp_exec_kernel *k, const char *key);
+/* Whether its cell is marked "*": the average has a note, or was derived from its inputs'
+ * means (no launch collected every input). */
+bool gp_kernel_metric_marked(const gp_metric_stats *s);
+
 #endif

@@ -191,30 +191,20 @@ static void note_add(table_notes *n, const char *text, size_t number, const char
     append(n->keys[i], sizeof n->keys[i], key);
 }
 
-/* A kernel's row: its metrics' averages ("*" after one with a note), then #N and its name. */
-static void add_row(gp_text_table *t, const gp_exec_kernel *k, const gp_text_metric *cols,
-                    size_t n, const gp_kernel_labels *kl, table_notes *notes)
+/* The notes of the kernels' marked cells. */
+static void notes_of(table_notes *notes, const gp_exec_kernel *const *shown, size_t n,
+                     const gp_text_metric *cols, size_t n_cols, const gp_kernel_labels *kl)
 {
-    const size_t number = gp_kernel_labels_number(kl, k->kernel, k->variant);
-    for (size_t c = 0; c < n; c++) {
-        const gp_metric_stats *s = NULL;
-        for (size_t m = 0; m < k->n_metrics && !s; m++)
-            if (strcmp(k->metrics[m].average.key, cols[c].key) == 0)
-                s = &k->metrics[m];
-        char cell[48] = "-";
-        if (s)
-            gp_metric_value_text(cell, sizeof cell, &s->average);
-        if (s && s->average.note[0])
-            note_add(notes, s->average.note, number, cols[c].key);
-        if (s && s->combined && s->average.valid)
-            note_add(notes, COMBINED_NOTE, number, cols[c].key);
-        const bool marked = s && (s->average.note[0] || (s->combined && s->average.valid));
-        gp_table_cellf(t, "%s%s", cell, marked ? "*" : "");
-    }
-    char tag[48 + GP_SOURCES_LEN];
-    const char *from = gp_kernel_labels_from(kl, k->kernel, k->variant);
-    snprintf(tag, sizeof tag, "#%zu %s%s", number, from, from[0] ? " " : "");
-    gp_table_name_cell(t, number ? tag : "", gp_kernel_labels_name(kl, k->kernel, k->variant));
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < n_cols; c++) {
+            const gp_metric_stats *s = gp_kernel_metric(shown[i], cols[c].key);
+            const size_t number = gp_kernel_labels_number(kl, shown[i]->kernel,
+                                                          shown[i]->variant);
+            if (s && s->average.note[0])
+                note_add(notes, s->average.note, number, cols[c].key);
+            if (s && s->combined && s->average.valid)
+                note_add(notes, COMBINED_NOTE, number, cols[c].key);
+        }
 }
 
 /* What the columns are: "columns: gld/req = gld_transactions_per_request, ...". */
@@ -238,36 +228,38 @@ static void print_notes(FILE *out, const table_notes *notes, size_t width)
     }
 }
 
-static int print_table(FILE *out, const gp_exec_kernel *k, size_t nk, const gp_text_metric *cols,
-                       size_t n, const gp_kernel_labels *kl, const gp_render_options *o)
+/* The table (the part, its columns made for these metrics), its legend and its notes. */
+static int print_table(FILE *out, const gp_exec_kernel *const *shown, size_t n,
+                       const gp_text_metric *cols, size_t n_cols, const gp_kernel_labels *kl,
+                       const gp_render_options *o)
 {
     const bool wide = o && o->wide;
     const size_t width = gp_text_width(o);
-    gp_text_table t;
-    gp_table_init(&t, 0);
-    for (size_t c = 0; c < n; c++)
-        gp_table_column(&t, wide ? cols[c].key : cols[c].label, GP_COLUMN_RIGHT, c ? 1 : 0);
-    gp_table_column(&t, "kernel", GP_COLUMN_NAME, 2);
-    table_notes *notes = calloc(1, sizeof *notes);
-    if (!notes) {
-        gp_table_free(&t);
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    const char *keys[GP_KERNEL_METRICS_COLUMNS], *headers[GP_KERNEL_METRICS_COLUMNS];
+    n_cols = n_cols < GP_KERNEL_METRICS_COLUMNS ? n_cols : GP_KERNEL_METRICS_COLUMNS;
+    for (size_t c = 0; c < n_cols; c++) {
+        keys[c] = cols[c].key;
+        headers[c] = wide ? cols[c].key : cols[c].label;
     }
-    for (size_t i = 0; i < nk; i++)
-        if (k[i].profiled && k[i].n_metrics) {
-            gp_table_row(&t);
-            add_row(&t, &k[i], cols, n, kl, notes);
-        }
-    fputc('\n', out);
-    gp_text_paragraph(out, "metrics: each kernel's average over its profiled launches "
-                      "(--metrics-detail: minimum and maximum, and every metric)", width, 2);
-    int rc = gp_table_print(out, &t, width);
+    gp_kernel_metrics_table *t = malloc(sizeof *t);
+    table_notes *notes = calloc(1, sizeof *notes);
+    int rc = t && notes ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    if (rc == GP_OK) {
+        gp_kernel_metrics_table_of(t, headers, n_cols);
+        const gp_kernel_metrics_context ctx = {.labels = kl, .keys = keys};
+        fputc('\n', out);
+        gp_text_paragraph(out, "metrics: each kernel's average over its profiled launches "
+                          "(--metrics-detail: minimum and maximum, and every metric)", width, 2);
+        rc = gp_part_text(out, &t->part, shown, n, &ctx, width);
+    }
     if (rc == GP_OK && !wide)
-        print_columns(out, cols, n, width);
-    if (rc == GP_OK)
+        print_columns(out, cols, n_cols, width);
+    if (rc == GP_OK) {
+        notes_of(notes, shown, n, cols, n_cols, kl);
         print_notes(out, notes, width);
+    }
     free(notes);
-    gp_table_free(&t);
+    free(t);
     return rc;
 }
 
@@ -282,8 +274,16 @@ static int print_kernel_table(FILE *out, const gp_exec_kernel *k, size_t nk,
     const size_t n = rc == GP_OK ? gp_text_table_metrics(s.each, s.n, GP_TABLE_METRICS_IDEALS,
                                                         cols, MAX_METRIC_COLUMNS)
                                  : 0;
+    const gp_exec_kernel **shown = rc == GP_OK && n ? calloc(nk, sizeof *shown) : NULL;
+    if (rc == GP_OK && n && !shown)
+        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    size_t n_shown = 0;
+    for (size_t i = 0; shown && i < nk; i++)
+        if (k[i].profiled && k[i].n_metrics)
+            shown[n_shown++] = &k[i];
     if (rc == GP_OK && n)
-        rc = print_table(out, k, nk, cols, n, kl, o);
+        rc = print_table(out, shown, n_shown, cols, n, kl, o);
+    free(shown);
     free(cols);
     kernel_sets_free(&s);
     return rc;

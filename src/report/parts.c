@@ -28,5 +28,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_metric_def_part,
     &gp_sources_part,
     &gp_sweep_part,
+    &gp_kernel_metrics_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;
