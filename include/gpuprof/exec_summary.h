@@ -67,6 +67,10 @@ bool gp_exec_describe_variants(const gp_exec_kernel *k, size_t n, char *buf, siz
     "between launches of one code and shape: the kernel's arguments change its work "         \
     "(minimum to maximum over the launches that collected it)"
 void gp_exec_summary_free(gp_exec_kernel *k, size_t n);
+/* Each kernel's metrics' averages as a metric set, (*sets)[i] for k[i], their values in one
+ * block *values: for the views that choose columns or draw from them. free() both. */
+int gp_exec_kernel_averages(const gp_exec_kernel *k, size_t nk, gp_metric_set **sets,
+                            gp_metric_value **values);
 /* Whether any kernel's total is an estimate. */
 bool gp_exec_any_estimated(const gp_exec_kernel *k, size_t n);
 /* What such a total is, for the formats' legends. */

@@ -51,21 +51,9 @@ static void exec_view_free(exec_view *v)
 
 static int exec_averages(exec_view *v)
 {
-    size_t total = 1;
-    for (size_t i = 0; i < v->nk; i++)
-        total += v->k[i].n_metrics;
-    v->avg = calloc(v->nk + 1, sizeof *v->avg);
-    v->values = calloc(total, sizeof *v->values);
+    GP_TRY(gp_exec_kernel_averages(v->k, v->nk, &v->avg, &v->values));
     v->labels = calloc(v->nk + 1, sizeof *v->labels);
-    if (!v->avg || !v->values || !v->labels)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-    gp_metric_value *next = v->values;
-    for (size_t i = 0; i < v->nk; i++) {
-        v->avg[i] = (gp_metric_set){NULL, 0, next, v->k[i].n_metrics};
-        for (size_t m = 0; m < v->k[i].n_metrics; m++)
-            *next++ = v->k[i].metrics[m].average;
-    }
-    return GP_OK;
+    return v->labels ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
 }
 
 /* Each kernel's label after its number, #N as every view numbers it (the summary's order). */
@@ -242,12 +230,11 @@ static const throughput_metric throughput_metrics[] = {
     {"gst_throughput", "global store throughput (L1; the report has no DRAM bandwidth)"},
 };
 
+/* The kernel's statistics of a metric whose average has a value; NULL where none. */
 static const gp_metric_stats *kernel_stat(const gp_exec_kernel *k, const char *key)
 {
-    for (size_t m = 0; m < k->n_metrics; m++)
-        if (strcmp(k->metrics[m].average.key, key) == 0 && k->metrics[m].average.valid)
-            return &k->metrics[m];
-    return NULL;
+    const gp_metric_stats *s = gp_kernel_metric(k, key);
+    return s && s->average.valid ? s : NULL;
 }
 
 /* The first of throughput_metrics that any kernel has; NULL when none does. */

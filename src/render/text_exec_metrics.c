@@ -29,24 +29,23 @@ typedef struct {
 static size_t kernel_metrics(const gp_report *r, const gp_exec_kernel *k, bool detail,
                              metric_block *b)
 {
-    gp_metric_value *values = calloc(k->n_metrics ? k->n_metrics : 1, sizeof *values);
-    if (!values)
+    gp_metric_set *set;
+    gp_metric_value *values;
+    if (gp_exec_kernel_averages(k, 1, &set, &values) != GP_OK)
         return 0;
-    for (size_t i = 0; i < k->n_metrics; i++)
-        values[i] = k->metrics[i].average;
-    const gp_metric_set set = {NULL, 0, values, k->n_metrics};
-    const gp_metric_set *sets[] = {&set};
+    const gp_metric_set *sets[] = {set};
     const bool every = detail || strcmp(r->profiler.metric_set, "default") != 0;
     const size_t n = gp_text_table_metrics(sets, 1, every ? GP_EVERY_METRIC : GP_TABLE_METRICS,
                                            b->cols, MAX_METRIC_COLUMNS);
     size_t m = 0;
-    for (size_t c = 0; c < n; c++)
-        for (size_t i = 0; i < k->n_metrics; i++)
-            if (strcmp(b->cols[c].key, values[i].key) == 0) {
-                b->cols[m] = b->cols[c];
-                b->stats[m++] = &k->metrics[i];
-                break;
-            }
+    for (size_t c = 0; c < n; c++) {
+        const gp_metric_stats *s = gp_kernel_metric(k, b->cols[c].key);
+        if (s) {
+            b->cols[m] = b->cols[c];
+            b->stats[m++] = s;
+        }
+    }
+    free(set);
     free(values);
     return m;
 }
@@ -120,42 +119,6 @@ static int print_blocks(FILE *out, const gp_report *r, const gp_exec_kernel *k, 
 }
 
 /* ---- one row per kernel: the catalogue's table ------------------------------------------- */
-
-/* The kernels' average values as metric sets, one per kernel (NULL for one without metrics),
- * for choosing the table's columns. */
-typedef struct {
-    gp_metric_set *sets;
-    const gp_metric_set **each;
-    size_t n;
-} kernel_sets;
-
-static void kernel_sets_free(kernel_sets *s)
-{
-    for (size_t i = 0; s->sets && i < s->n; i++)
-        free(s->sets[i].metrics);
-    free(s->sets);
-    free(s->each);
-}
-
-static int kernel_sets_init(kernel_sets *s, const gp_exec_kernel *k, size_t nk)
-{
-    *s = (kernel_sets){.sets = calloc(nk ? nk : 1, sizeof *s->sets),
-                       .each = calloc(nk ? nk : 1, sizeof *s->each), .n = nk};
-    if (!s->sets || !s->each)
-        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    for (size_t i = 0; i < nk; i++) {
-        if (!k[i].profiled || !k[i].n_metrics)
-            continue;
-        gp_metric_value *v = calloc(k[i].n_metrics, sizeof *v);
-        if (!v)
-            return gp_fail(GP_ERR_RUNTIME, "out of host memory");
-        for (size_t m = 0; m < k[i].n_metrics; m++)
-            v[m] = k[i].metrics[m].average;
-        s->sets[i] = (gp_metric_set){.metrics = v, .n_metrics = k[i].n_metrics};
-        s->each[i] = &s->sets[i];
-    }
-    return GP_OK;
-}
 
 /* The notes the table's "*" points to, each once, with the kernels and metrics it is about. */
 typedef struct {
@@ -266,26 +229,31 @@ static int print_table(FILE *out, const gp_exec_kernel *const *shown, size_t n,
 static int print_kernel_table(FILE *out, const gp_exec_kernel *k, size_t nk,
                               const gp_kernel_labels *kl, const gp_render_options *o)
 {
-    kernel_sets s;
-    int rc = kernel_sets_init(&s, k, nk);
+    /* The profiled kernels' averages choose the columns; those kernels are the rows. */
+    gp_metric_set *sets = NULL;
+    gp_metric_value *values = NULL;
+    int rc = gp_exec_kernel_averages(k, nk, &sets, &values);
+    const gp_metric_set **each = rc == GP_OK ? calloc(nk + 1, sizeof *each) : NULL;
+    const gp_exec_kernel **shown = rc == GP_OK ? calloc(nk + 1, sizeof *shown) : NULL;
     gp_text_metric *cols = rc == GP_OK ? calloc(MAX_METRIC_COLUMNS, sizeof *cols) : NULL;
-    if (rc == GP_OK && !cols)
-        rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
-    const size_t n = rc == GP_OK ? gp_text_table_metrics(s.each, s.n, GP_TABLE_METRICS_IDEALS,
-                                                        cols, MAX_METRIC_COLUMNS)
-                                 : 0;
-    const gp_exec_kernel **shown = rc == GP_OK && n ? calloc(nk, sizeof *shown) : NULL;
-    if (rc == GP_OK && n && !shown)
+    if (rc == GP_OK && (!each || !shown || !cols))
         rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
     size_t n_shown = 0;
-    for (size_t i = 0; shown && i < nk; i++)
-        if (k[i].profiled && k[i].n_metrics)
+    for (size_t i = 0; rc == GP_OK && i < nk; i++)
+        if (k[i].profiled && k[i].n_metrics) {
+            each[n_shown] = &sets[i];
             shown[n_shown++] = &k[i];
+        }
+    const size_t n = rc == GP_OK ? gp_text_table_metrics(each, n_shown, GP_TABLE_METRICS_IDEALS,
+                                                        cols, MAX_METRIC_COLUMNS)
+                                 : 0;
     if (rc == GP_OK && n)
         rc = print_table(out, shown, n_shown, cols, n, kl, o);
-    free(shown);
     free(cols);
-    kernel_sets_free(&s);
+    free(shown);
+    free(each);
+    free(sets);
+    free(values);
     return rc;
 }
 

@@ -443,6 +443,30 @@ void gp_exec_summary_free(gp_exec_kernel *k, size_t n)
     free(k);
 }
 
+int gp_exec_kernel_averages(const gp_exec_kernel *k, size_t nk, gp_metric_set **sets,
+                            gp_metric_value **values)
+{
+    size_t total = 1;
+    for (size_t i = 0; i < nk; i++)
+        total += k[i].n_metrics;
+    *sets = calloc(nk + 1, sizeof **sets);
+    *values = calloc(total, sizeof **values);
+    if (!*sets || !*values) {
+        free(*sets);
+        free(*values);
+        *sets = NULL;
+        *values = NULL;
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    }
+    gp_metric_value *next = *values;
+    for (size_t i = 0; i < nk; i++) {
+        (*sets)[i] = (gp_metric_set){NULL, 0, next, k[i].n_metrics};
+        for (size_t m = 0; m < k[i].n_metrics; m++)
+            *next++ = k[i].metrics[m].average;
+    }
+    return GP_OK;
+}
+
 void gp_exec_describe_rank(const gp_exec_rank *k, const char *lead, char *buf, size_t len)
 {
     if (k->size)
