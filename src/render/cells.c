@@ -209,29 +209,59 @@ char *gp_command_line_text(char *const *argv, size_t argc)
     return text;
 }
 
-void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v)
+/* `word` after the list's others (", " between), unless the list has it already. */
+static void list_add(char *list, size_t len, const char *word)
 {
-    if (!v->note[0])
-        return;
+    const size_t n = strlen(word);
+    for (const char *at = list; *at;) {
+        const size_t item = strcspn(at, ",");
+        if (item == n && strncmp(at, word, n) == 0)
+            return;
+        at += item;
+        at += *at ? 2 : 0; /* past ", " */
+    }
+    const size_t used = strlen(list);
+    if (used < len)
+        snprintf(list + used, len - used, "%s%s", used ? ", " : "", word);
+}
+
+void gp_text_metric_note_add(gp_text_metric_notes *n, const char *note, const char *key,
+                             size_t number)
+{
     size_t i = 0;
-    while (i < n->n && strcmp(n->note[i], v->note) != 0)
+    while (i < n->n && strcmp(n->note[i], note) != 0)
         i++;
     if (i == n->n) {
         if (n->n == GP_TEXT_MAX_NOTES)
             return;
-        n->note[i] = v->note;
-        n->keys[i][0] = '\0';
+        n->note[i] = note;
+        n->keys[i][0] = n->kernels[i][0] = '\0';
         n->n++;
     }
-    const size_t used = strlen(n->keys[i]);
-    snprintf(n->keys[i] + used, sizeof n->keys[i] - used, "%s%s", used ? ", " : "", v->key);
+    char tag[32];
+    snprintf(tag, sizeof tag, "#%zu", number);
+    if (number)
+        list_add(n->kernels[i], sizeof n->kernels[i], tag);
+    list_add(n->keys[i], sizeof n->keys[i], key);
+}
+
+void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v)
+{
+    if (v->note[0])
+        gp_text_metric_note_add(n, v->note, v->key, 0);
+}
+
+void gp_text_metric_note_line(const gp_text_metric_notes *n, size_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, "* %s%s%s: %s", n->kernels[i], n->kernels[i][0] ? " " : "",
+             n->keys[i], n->note[i]);
 }
 
 void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int indent)
 {
     for (size_t i = 0; i < n->n; i++) {
-        char line[sizeof n->keys[i] + GP_TEXT_LEN + 8];
-        snprintf(line, sizeof line, "* %s: %s", n->keys[i], n->note[i]);
+        char line[sizeof n->keys[i] + sizeof n->kernels[i] + GP_TEXT_LEN + 8];
+        gp_text_metric_note_line(n, i, line, sizeof line);
         gp_table_note(t, line, indent);
     }
     n->n = 0;

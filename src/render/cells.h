@@ -61,18 +61,24 @@ void gp_csv_field(FILE *out, const char *s, bool first);
 char *gp_command_line_text(char *const *argv, size_t argc);
 
 
-/* A kernel's metric notes, each distinct note once with the metrics it is about, so that a
- * note shared by several metrics (cp.async's) is not repeated under each of them. */
+/* Metric notes, each distinct note once with the metrics it is about (and, in a table of
+ * several kernels, the kernels), so that a note shared by several metrics (cp.async's) is not
+ * repeated under each of them. */
 #define GP_TEXT_MAX_NOTES 8
 typedef struct {
-    const char *note[GP_TEXT_MAX_NOTES];     /* point into the values */
+    const char *note[GP_TEXT_MAX_NOTES];     /* point into the values, or constant */
     char keys[GP_TEXT_MAX_NOTES][512];       /* "gld_efficiency, gld_throughput" */
+    char kernels[GP_TEXT_MAX_NOTES][128];    /* "#1, #2"; "" in one kernel's block */
     size_t n;
 } gp_text_metric_notes;
 /* The value's note, if it has one, for the metric's key. */
 void gp_text_metric_notes_add(gp_text_metric_notes *n, const gp_metric_value *v);
-/* Each note as a line across the table ("* gld_efficiency, gld_throughput: loads via ..."),
- * indented; the notes are then emptied. */
+/* A note about metric `key` of kernel #`number` (0: a block's one kernel, unnamed). */
+void gp_text_metric_note_add(gp_text_metric_notes *n, const char *note, const char *key,
+                             size_t number);
+/* Note i's line: "* #1, #2 gld_efficiency, gld_throughput: loads via ...". */
+void gp_text_metric_note_line(const gp_text_metric_notes *n, size_t i, char *buf, size_t len);
+/* Each note as a line across the table, indented; the notes are then emptied. */
 void gp_text_metric_notes_rows(gp_text_metric_notes *n, gp_text_table *t, int indent);
 
 #endif

@@ -120,42 +120,11 @@ static int print_blocks(FILE *out, const gp_report *r, const gp_exec_kernel *k, 
 
 /* ---- one row per kernel: the catalogue's table ------------------------------------------- */
 
-/* The notes the table's "*" points to, each once, with the kernels and metrics it is about. */
-typedef struct {
-    const char *text[GP_TEXT_MAX_NOTES];
-    char kernels[GP_TEXT_MAX_NOTES][128];
-    char keys[GP_TEXT_MAX_NOTES][512];
-    size_t n;
-} table_notes;
-
 #define COMBINED_NOTE "no launch collected every input (they were in different passes): " \
                       "derived from each input's mean over the launches that collected it"
 
-static void append(char *buf, size_t len, const char *word)
-{
-    const size_t used = strlen(buf);
-    if (used < len && !strstr(buf, word))
-        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", word);
-}
-
-static void note_add(table_notes *n, const char *text, size_t number, const char *key)
-{
-    size_t i = 0;
-    while (i < n->n && strcmp(n->text[i], text) != 0)
-        i++;
-    if (i == n->n) {
-        if (n->n == GP_TEXT_MAX_NOTES)
-            return;
-        n->text[n->n++] = text;
-    }
-    char tag[32];
-    snprintf(tag, sizeof tag, "#%zu", number);
-    append(n->kernels[i], sizeof n->kernels[i], tag);
-    append(n->keys[i], sizeof n->keys[i], key);
-}
-
 /* The notes of the kernels' marked cells. */
-static void notes_of(table_notes *notes, const gp_exec_kernel *const *shown, size_t n,
+static void notes_of(gp_text_metric_notes *notes, const gp_exec_kernel *const *shown, size_t n,
                      const gp_text_metric *cols, size_t n_cols, const gp_kernel_labels *kl)
 {
     for (size_t i = 0; i < n; i++)
@@ -164,9 +133,9 @@ static void notes_of(table_notes *notes, const gp_exec_kernel *const *shown, siz
             const size_t number = gp_kernel_labels_number(kl, shown[i]->kernel,
                                                           shown[i]->variant);
             if (s && s->average.note[0])
-                note_add(notes, s->average.note, number, cols[c].key);
+                gp_text_metric_note_add(notes, s->average.note, cols[c].key, number);
             if (s && s->combined && s->average.valid)
-                note_add(notes, COMBINED_NOTE, number, cols[c].key);
+                gp_text_metric_note_add(notes, COMBINED_NOTE, cols[c].key, number);
         }
 }
 
@@ -181,12 +150,11 @@ static void print_columns(FILE *out, const gp_text_metric *cols, size_t n, size_
     gp_text_paragraph(out, line, width, 2);
 }
 
-static void print_notes(FILE *out, const table_notes *notes, size_t width)
+static void print_notes(FILE *out, const gp_text_metric_notes *notes, size_t width)
 {
     for (size_t i = 0; i < notes->n; i++) {
         char line[GP_TEXT_LEN + sizeof notes->kernels[i] + sizeof notes->keys[i] + 16];
-        snprintf(line, sizeof line, "* %s %s: %s", notes->kernels[i], notes->keys[i],
-                 notes->text[i]);
+        gp_text_metric_note_line(notes, i, line, sizeof line);
         gp_text_paragraph(out, line, width, 2);
     }
 }
@@ -205,7 +173,7 @@ static int print_table(FILE *out, const gp_exec_kernel *const *shown, size_t n,
         headers[c] = wide ? cols[c].key : cols[c].label;
     }
     gp_kernel_metrics_table *t = malloc(sizeof *t);
-    table_notes *notes = calloc(1, sizeof *notes);
+    gp_text_metric_notes *notes = calloc(1, sizeof *notes);
     int rc = t && notes ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of host memory");
     if (rc == GP_OK) {
         gp_kernel_metrics_table_of(t, headers, n_cols);
