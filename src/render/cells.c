@@ -99,22 +99,14 @@ size_t gp_text_metric_columns(const gp_metric_set *s, bool listed, const char **
     return n;
 }
 
-/* Whether any of the sets has a metric of this key. */
-static bool measured(const gp_metric_set *const *sets, size_t n_sets, const char *key)
-{
-    for (size_t i = 0; i < n_sets; i++)
-        for (size_t k = 0; sets[i] && k < sets[i]->n_metrics; k++)
-            if (strcmp(sets[i]->metrics[k].key, key) == 0)
-                return true;
-    return false;
-}
-
-/* Whether any of the sets has a value of this key: a kernel used the metric's path. */
-static bool used(const gp_metric_set *const *sets, size_t n_sets, const char *key)
+/* Whether any of the sets has a metric of this key; with_value: one with a value (a kernel
+ * used the metric's path). */
+static bool measured(const gp_metric_set *const *sets, size_t n_sets, const char *key,
+                     bool with_value)
 {
     for (size_t i = 0; i < n_sets; i++) {
         const gp_metric_value *v = sets[i] ? gp_metric_set_value(sets[i], key) : NULL;
-        if (v && v->valid)
+        if (v && (v->valid || !with_value))
             return true;
     }
     return false;
@@ -135,8 +127,8 @@ size_t gp_text_table_metrics(const gp_metric_set *const *sets, size_t n_sets,
     size_t n_cat, n = 0;
     const gp_metric_def *cat = gp_metric_catalogue(&n_cat);
     for (size_t c = 0; c < n_cat && n < max; c++)
-        if ((shown(&cat[c], which) && measured(sets, n_sets, cat[c].key)) ||
-            (cat[c].where_used && used(sets, n_sets, cat[c].key)))
+        if ((shown(&cat[c], which) && measured(sets, n_sets, cat[c].key, false)) ||
+            (cat[c].where_used && measured(sets, n_sets, cat[c].key, true)))
             cols[n++] = (gp_text_metric){cat[c].key, cat[c].label, cat[c].description};
     for (size_t i = 0; every && i < n_sets; i++)
         for (size_t k = 0; sets[i] && k < sets[i]->n_metrics && n < max; k++) {
