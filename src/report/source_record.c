@@ -65,9 +65,9 @@ static char *read_whole(const char *path, size_t *n)
     return bytes;
 }
 
-/* Line `line` (from 1) of bytes[0..n), without its indentation, as a new string ("" past the
- * end); NULL when out of memory. */
-static char *line_copy(const char *bytes, size_t n, uint32_t line)
+/* Line `line` (from 1) of bytes[0..n), without its indentation or its end, at most
+ * GP_SOURCE_TEXT_LEN - 1 bytes: its start and *len (0 past the end). */
+static const char *line_of(const char *bytes, size_t n, uint32_t line, size_t *len)
 {
     const char *p = bytes, *end = bytes + n;
     for (uint32_t at = 1; at < line && p < end; at++) {
@@ -76,11 +76,19 @@ static char *line_copy(const char *bytes, size_t n, uint32_t line)
     }
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
-    size_t len = 0;
-    while (p + len < end && p[len] != '\n' && p[len] != '\r')
-        len++;
-    if (len > GP_SOURCE_TEXT_LEN - 1)
-        len = GP_SOURCE_TEXT_LEN - 1;
+    *len = 0;
+    while (p + *len < end && p[*len] != '\n' && p[*len] != '\r')
+        ++*len;
+    if (*len > GP_SOURCE_TEXT_LEN - 1)
+        *len = GP_SOURCE_TEXT_LEN - 1;
+    return p;
+}
+
+/* That line as a new string; NULL when out of memory. */
+static char *line_copy(const char *bytes, size_t n, uint32_t line)
+{
+    size_t len;
+    const char *p = line_of(bytes, n, line, &len);
     char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, p, len);
@@ -154,21 +162,13 @@ int gp_source_view_record(gp_source_kernel *k, size_t n)
 void gp_source_line_text(const char *file, uint32_t line, char *buf, size_t len)
 {
     buf[0] = '\0';
-    FILE *f = file ? fopen(file, "r") : NULL;
-    if (!f)
+    size_t n = 0, got;
+    char *bytes = file ? read_whole(file, &n) : NULL;
+    if (!bytes)
         return;
-    char text[512];
-    for (uint32_t n = 1; fgets(text, sizeof text, f); ) {
-        const size_t got = strlen(text);
-        const bool whole = got && text[got - 1] == '\n';
-        if (n == line) {
-            const char *s = text + strspn(text, " \t");
-            snprintf(buf, len, "%.*s", (int)strcspn(s, "\r\n"), s);
-            break;
-        }
-        n += whole; /* a line longer than the buffer ends with its last piece */
-    }
-    fclose(f);
+    const char *p = line_of(bytes, n, line, &got);
+    snprintf(buf, len, "%.*s", (int)got, p);
+    free(bytes);
 }
 
 void gp_source_line_shown(const gp_source_kernel *k, const gp_source_line *l, char *buf,
