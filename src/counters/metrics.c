@@ -222,6 +222,12 @@ static double local_share(const double *in, const char **why)
 #define SECTOR_RATE(c)                                                                     \
     INPUTS(c, DURATION), .derive = sector_bytes_per_ns, .formula = "32 * sectors / duration", \
     .ncu_metric = c ".per_second", .ncu_scale = 32e-9
+/* The ideal of per-request metric `of`: the sectors its data bytes would fill per request,
+ * of the default set, no ncu metric (ncu has none). */
+#define IDEAL_SECTORS(of, data_bytes, requests)                                            \
+    .label = "ideal", .unit = "sectors/request", INPUTS(data_bytes, requests),             \
+    .derive = ideal_sectors_per_request, .formula = "data bytes / 32 / requests",          \
+    .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, .ideal_of = of
 
 static const gp_metric_def catalogue[] = {
     {.key = "gld_transactions_per_request", .label = "gld/req", .unit = "sectors/request",
@@ -230,26 +236,20 @@ static const gp_metric_def catalogue[] = {
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
      .ncu_scale = 1.0, DEFAULT, .in_table = true, LOAD_PATHS},
-    {.key = "gld_ideal_per_request", .label = "ideal", .unit = "sectors/request",
+    {.key = "gld_ideal_per_request",
      .description = "load sectors per request had every sector been full (4 for full warps of "
                      "4-byte loads, 16 of 16-byte loads)",
-     INPUTS(LD_DATA_BYTES, LD_REQUESTS), .derive = ideal_sectors_per_request,
-     .formula = "data bytes / 32 / requests",
-     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT,
-     .ideal_of = "gld_transactions_per_request", LOAD_PATHS},
+     IDEAL_SECTORS("gld_transactions_per_request", LD_DATA_BYTES, LD_REQUESTS), LOAD_PATHS},
     {.key = "gst_transactions_per_request", .label = "gst/req", .unit = "sectors/request",
      .description = "global store sectors per store request (32 = fully strided 4-byte stores)",
      INPUTS(ST_SECTORS, ST_REQUESTS), .derive = per_request,
      .formula = "sectors / requests",
      .ncu_metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
      .ncu_scale = 1.0, DEFAULT, .in_table = true, STORE_PATHS},
-    {.key = "gst_ideal_per_request", .label = "ideal", .unit = "sectors/request",
+    {.key = "gst_ideal_per_request",
      .description = "store sectors per request had every sector been full (4 for full warps "
                      "of 4-byte stores)",
-     INPUTS(ST_DATA_BYTES, ST_REQUESTS), .derive = ideal_sectors_per_request,
-     .formula = "data bytes / 32 / requests",
-     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT,
-     .ideal_of = "gst_transactions_per_request", STORE_PATHS},
+     IDEAL_SECTORS("gst_transactions_per_request", ST_DATA_BYTES, ST_REQUESTS), STORE_PATHS},
     {.key = "gld_efficiency", .label = "ld_eff%", .unit = "%",
      .description = "bytes the loads asked for / bytes of the sectors moved",
      INPUTS(LD_DATA_BYTES, LD_SECTORS), .derive = sector_efficiency,
