@@ -113,15 +113,23 @@ static double per_instruction(const double *in, const char **why)
     return ratio(in[0], in[1], "no such instructions", why);
 }
 /* The ideal of a per-request count: what the bytes the threads asked for would take, each
- * sector (32 bytes) or wavefront (128 bytes) full. It follows the access width: 4 sectors
- * per request for coalesced 4-byte loads, 16 for 16-byte ones. */
+ * sector (32 bytes) or wavefront (128 bytes) full, and at least one per executed instruction
+ * (every counted instruction takes one; those whose threads are all predicated off count in
+ * neither). It follows the access width: 4 sectors per request for coalesced 4-byte loads, 16
+ * for 16-byte ones, 1 where warps load a few values each (reduce's warp sums: 8.5 bytes per
+ * shared load on an H200). Over a kernel's instructions the bound is exact where they are all
+ * of one width, and never above the true ideal. */
+static double at_least_one(double per_instruction)
+{
+    return per_instruction < 1.0 ? 1.0 : per_instruction;
+}
 static double ideal_sectors_per_request(const double *in, const char **why)
 {
-    return ratio(in[0] / SECTOR_BYTES, in[1], "no requests", why);
+    return at_least_one(ratio(in[0] / SECTOR_BYTES, in[1], "no requests", why));
 }
 static double ideal_wavefronts_per_instruction(const double *in, const char **why)
 {
-    return ratio(in[0] / WAVEFRONT_BYTES, in[1], "no such instructions", why);
+    return at_least_one(ratio(in[0] / WAVEFRONT_BYTES, in[1], "no such instructions", why));
 }
 static double sector_efficiency(const double *in, const char **why)
 {
@@ -226,7 +234,8 @@ static double local_share(const double *in, const char **why)
  * of the default set, no ncu metric (ncu has none). */
 #define IDEAL_SECTORS(of, data_bytes, requests)                                            \
     .label = "ideal", .unit = "sectors/request", INPUTS(data_bytes, requests),             \
-    .derive = ideal_sectors_per_request, .formula = "data bytes / 32 / requests",          \
+    .derive = ideal_sectors_per_request,                                                   \
+    .formula = "max(1, data bytes / 32 / requests)",                                       \
     .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT, .ideal_of = of
 
 static const gp_metric_def catalogue[] = {
@@ -310,7 +319,7 @@ static const gp_metric_def catalogue[] = {
      .description = "shared load wavefronts per load had every wavefront been full (1 for "
                      "4-byte loads, 4 for 16-byte)",
      INPUTS(SH_LD_DATA_BYTES, SH_LD_INST), .derive = ideal_wavefronts_per_instruction,
-     .formula = "data bytes / 128 / instructions",
+     .formula = "max(1, data bytes / 128 / instructions)",
      .ncu_metric = NULL, .ncu_scale = 1.0, DEFAULT,
      .ideal_of = "shared_load_transactions_per_request"},
     {.key = "shared_store_transactions_per_request", .label = "shst/req",

@@ -107,7 +107,8 @@ def test_reduce_physics():
     for v in ("threadfence", "shfl"):
         got = metric(res[v], "shared_load_ideal_per_request")
         tap.ok(near(got, 1.0, 0.01),
-               "%s: 4-byte shared loads' ideal is 1 wavefront per load (%s)" % (v, got))
+               "%s: its shared loads (the warp sums, a few threads each) ideally take 1 "
+               "wavefront each, not less (%s)" % (v, got))
     for v in ("threadfence", "shfl"):
         got = metric(res[v], "shared_load_transactions_per_request")
         tap.ok(near(got, 1.0, 0.01),

@@ -253,6 +253,26 @@ static void new_derivations(void)
     check_undefined("tma_store_bytes", names, values, n, "counter not collected");
 }
 
+/* The ideals: the bytes over full sectors or wavefronts, and at least one per instruction.
+ * Shared: reduce threadfence's counters on an H200 (ncu), where a few threads of each warp load
+ * the warp sums (8.5 bytes per load), then full warps of 16-byte loads. */
+static void ideals(void)
+{
+    const char *names[] = {"smsp__sass_data_bytes_mem_shared_op_ld.sum",
+                           "smsp__sass_inst_executed_op_shared_ld.sum",
+                           "smsp__sass_data_bytes_mem_global_op_ld.sum",
+                           "smsp__sass_inst_executed_op_global_ld.sum"};
+    const double partial[] = {76160, 8977, 67113088, 524305};
+    check_value("shared_load_ideal_per_request", names, partial, 4, 1.0);
+    check_value("gld_ideal_per_request", names, partial, 4, 67113088.0 / 32 / 524305);
+    const double wide[] = {512.0 * 1000, 1000, 4.0 * 100, 100};
+    check_value("shared_load_ideal_per_request", names, wide, 4, 4.0);
+    check_value("gld_ideal_per_request", names, wide, 4, 1.0);
+    const double none[] = {0, 0, 0, 0};
+    check_undefined("shared_load_ideal_per_request", names, none, 4, "no such instructions");
+    check_undefined("gld_ideal_per_request", names, none, 4, "no requests");
+}
+
 static void note_of(const char *key, const char *const *names, const double *values, size_t n,
                     char *buf, size_t len)
 {
@@ -361,5 +381,6 @@ void test_metrics(void)
     groups();
     derivations();
     new_derivations();
+    ideals();
     notes();
 }
