@@ -37,6 +37,11 @@ NCU_PART = re.compile(r"\bncu_tier(_only)?\(")
 # The longest programs (5 to 8 s each on two cores), started first so that the run does not
 # end on one of them alone. Only the order they start in: reports keep theirs.
 FIRST = ("cli/test_cli.py", "cli/test_schema.py", "cli/test_golden.py", "cli/test_text.py")
+# The longest GPU programs (alone on an H200: 125, 76, 55, 53, 44, 42 and 38 s), started first
+# when they run side by side (--gpu-jobs), for the same reason.
+GPU_FIRST = ("gpu/test_variants.py", "gpu/test_graphs.py", "gpu/test_contexts.py",
+             "gpu/test_examples.py", "gpu/test_exec_source.py", "gpu/test_exec.py",
+             "gpu/test_replay.py")
 
 
 def programs(build, suites):
@@ -142,12 +147,14 @@ def run_gpu(programs, env, jobs, report):
         for name, argv in programs:
             report(*run(name, argv, env))
         return
+    first = sorted(programs, key=lambda p: GPU_FIRST.index(p[0]) if p[0] in GPU_FIRST
+                   else len(GPU_FIRST))
     with tempfile.TemporaryDirectory(prefix="gpuprof-tests-") as folder:
         env = dict(env, GPUPROF_COUNTER_LOCK=os.path.join(folder, "counters.lock"))
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            running = [pool.submit(run, name, argv, env) for name, argv in programs]
-            for future in running:
-                report(*future.result())
+            running = {name: pool.submit(run, name, argv, env) for name, argv in first}
+            for name, _ in programs:
+                report(*running[name].result())
 
 
 def usable_gpu(build, env):

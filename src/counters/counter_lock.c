@@ -2,7 +2,7 @@
  * CUPTI lets one process at a time profile a device: a second one's range profiler fails with
  * CUPTI_ERROR_HARDWARE_BUSY, and its report has no metrics. Where GPUPROF_COUNTER_LOCK names a
  * file, each gpuprof (and each program gpuprof exec profiles, which inherits the variable)
- * holds a write lock on it from its first use of CUPTI's profiler API to its last, and one
+ * holds a write lock on it from its first use of CUPTI's profiler API until it ends, and one
  * that finds it held waits: several gpuprof runs at once (a test suite's, a sweep's) take
  * turns with the counters instead of failing. The lock is POSIX's (fcntl): the system drops
  * it when the process ends, however it ends, and a child does not inherit it.

@@ -141,7 +141,10 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it
 static unsigned init_count;                                     /* Guard: init_lock */
 
 /* The first user waits for the counters' lock file where there is one (counter_lock.c), then
- * initialises; the last one de-initialises, then lets the next process have the lock. */
+ * initialises; the last one de-initialises. The lock stays held until the process ends: the
+ * driver gives the counters back with the context, not at de-initialisation, and a process
+ * that took the lock from one still tearing down got CUPTI_ERROR_HARDWARE_BUSY (4 test
+ * programs at once on an H200, bench/README.md "The test suite's own time"). */
 int gp_cupti_profiler_acquire(void)
 {
     pthread_mutex_lock(&init_lock);
@@ -168,7 +171,6 @@ void gp_cupti_profiler_release(void)
         CUpti_Profiler_DeInitialize_Params d = {
             .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
         cuptiProfilerDeInitialize(&d);
-        gp_counter_lock_drop();
     }
     pthread_mutex_unlock(&init_lock);
 }

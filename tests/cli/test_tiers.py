@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import tap
@@ -131,6 +132,29 @@ def test_gpu_jobs(run_tests):
            "run_tests.py --gpu-jobs=0: the usage, exit 2", q.stderr)
 
 
+def test_gpu_first(run_tests):
+    """Side by side, the longest GPU programs start first (each named in GPU_FIRST exists),
+    and the reports keep their order."""
+    here = os.path.join(os.path.dirname(RUN_TESTS))
+    missing = [n for n in run_tests.GPU_FIRST if not os.path.exists(os.path.join(here, n))]
+    tap.ok(run_tests.GPU_FIRST and not missing, "GPU_FIRST names GPU suites that exist", missing)
+    with tempfile.TemporaryDirectory() as folder:
+        order = os.path.join(folder, "order")
+        program = ("import sys, time; open(%r, 'a').write(sys.argv[1] + '\\n'); "
+                   "time.sleep(0.3); print('1..1'); print('ok 1 - ran')" % order)
+        names = ["gpu/test_a.py", "gpu/test_b.py", run_tests.GPU_FIRST[0]]
+        programs = [(n, [sys.executable, "-c", program, n]) for n in names]
+        reports = []
+        run_tests.run_gpu(programs, dict(os.environ), 2, lambda lines, c: reports.append(lines[0]))
+        with open(order) as f:
+            started = f.read().split()
+    # two at a time: the first two started together (either may write first), the third after
+    tap.ok(sorted(started[:2]) == sorted([names[2], names[0]]) and started[2:] == [names[1]] and
+           reports == ["== " + n for n in names],
+           "--gpu-jobs=2: %s started in the first pair, reports in the programs' order"
+           % run_tests.GPU_FIRST[0], (started, reports))
+
+
 def main():
     texts = suites()
     run_tests = load_run_tests()
@@ -139,6 +163,7 @@ def main():
     test_run_tests(run_tests, texts, tier)
     test_skip_reasons(run_tests)
     test_gpu_jobs(run_tests)
+    test_gpu_first(run_tests)
     tap.done()
 
 
