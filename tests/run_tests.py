@@ -12,7 +12,8 @@ the programs of tests/apps must be built (make apps): one missing is a failure.
 --gpu-jobs=N (default 1) runs N GPU programs side by side instead, every gpuprof among them
 taking turns with the GPU's counters through one lock file (GPUPROF_COUNTER_LOCK, man gpuprof):
 what does not profile (the programs' start, CUDA contexts, PyTorch's compilation, the checks)
-overlaps. Their timings share the GPU then; use it to measure, not for timing tests.
+overlaps. Their timings share the GPU then; use it to measure, not for timing tests. The
+programs that measure the whole device (GPU_ALONE: PM sampling) still run alone, after the rest.
 
 Two tiers. The default (make test) runs every program, each GPU suite skipping its
 comparisons with ncu in one line (GPUPROF_TEST_NCU=1 in the environment runs them too).
@@ -42,6 +43,10 @@ FIRST = ("cli/test_cli.py", "cli/test_schema.py", "cli/test_golden.py", "cli/tes
 GPU_FIRST = ("gpu/test_variants.py", "gpu/test_graphs.py", "gpu/test_contexts.py",
              "gpu/test_examples.py", "gpu/test_exec_source.py", "gpu/test_exec.py",
              "gpu/test_replay.py")
+# GPU programs that measure the whole device, and so run alone after the others even with
+# --gpu-jobs: PM sampling counts every process's DRAM traffic (beside 3 other suites on an
+# H200, a window of 268 MB read 7.2 GB).
+GPU_ALONE = ("gpu/test_pm_sampler.py",)
 
 
 def programs(build, suites):
@@ -142,19 +147,24 @@ def whole_skip_lines(skipped, width=100):
 
 def run_gpu(programs, env, jobs, report):
     """The GPU programs one after the other, or `jobs` side by side taking turns with the
-    counters through a lock file; each report printed whole, in their order."""
+    counters through a lock file, the longest first and GPU_ALONE's after the rest, one by
+    one; each report printed whole, in their order."""
     if jobs == 1:
         for name, argv in programs:
             report(*run(name, argv, env))
         return
-    first = sorted(programs, key=lambda p: GPU_FIRST.index(p[0]) if p[0] in GPU_FIRST
-                   else len(GPU_FIRST))
+    shared = sorted([p for p in programs if p[0] not in GPU_ALONE],
+                    key=lambda p: GPU_FIRST.index(p[0]) if p[0] in GPU_FIRST else len(GPU_FIRST))
     with tempfile.TemporaryDirectory(prefix="gpuprof-tests-") as folder:
         env = dict(env, GPUPROF_COUNTER_LOCK=os.path.join(folder, "counters.lock"))
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            running = {name: pool.submit(run, name, argv, env) for name, argv in first}
-            for name, _ in programs:
-                report(*running[name].result())
+            running = {name: pool.submit(run, name, argv, env) for name, argv in shared}
+            for name, argv in programs:
+                if name in running:
+                    report(*running[name].result())
+                else:
+                    concurrent.futures.wait(running.values())
+                    report(*run(name, argv, env))
 
 
 def usable_gpu(build, env):

@@ -136,8 +136,10 @@ def test_gpu_first(run_tests):
     """Side by side, the longest GPU programs start first (each named in GPU_FIRST exists),
     and the reports keep their order."""
     here = os.path.join(os.path.dirname(RUN_TESTS))
-    missing = [n for n in run_tests.GPU_FIRST if not os.path.exists(os.path.join(here, n))]
-    tap.ok(run_tests.GPU_FIRST and not missing, "GPU_FIRST names GPU suites that exist", missing)
+    named = run_tests.GPU_FIRST + run_tests.GPU_ALONE
+    missing = [n for n in named if not os.path.exists(os.path.join(here, n))]
+    tap.ok(run_tests.GPU_FIRST and run_tests.GPU_ALONE and not missing,
+           "GPU_FIRST and GPU_ALONE name GPU suites that exist", missing)
     with tempfile.TemporaryDirectory() as folder:
         order = os.path.join(folder, "order")
         program = ("import sys, time; open(%r, 'a').write(sys.argv[1] + '\\n'); "
@@ -155,6 +157,26 @@ def test_gpu_first(run_tests):
            % run_tests.GPU_FIRST[0], (started, reports))
 
 
+def test_gpu_alone(run_tests):
+    """Side by side, a program of GPU_ALONE starts only once the others have ended."""
+    with tempfile.TemporaryDirectory() as folder:
+        order = os.path.join(folder, "order")
+        program = ("import sys, time; open(%r, 'a').write('start ' + sys.argv[1] + '\\n'); "
+                   "time.sleep(0.3); open(%r, 'a').write('end ' + sys.argv[1] + '\\n'); "
+                   "print('1..1'); print('ok 1 - ran')" % (order, order))
+        names = ["gpu/test_a.py", run_tests.GPU_ALONE[0], "gpu/test_z.py"]
+        programs = [(n, [sys.executable, "-c", program, n]) for n in names]
+        reports = []
+        run_tests.run_gpu(programs, dict(os.environ), 3, lambda lines, c: reports.append(lines[0]))
+        with open(order) as f:
+            events = f.read().splitlines()
+    alone = events.index("start " + run_tests.GPU_ALONE[0]) if events else -1
+    ended = [i for i, e in enumerate(events) if e in ("end " + names[0], "end " + names[2])]
+    tap.ok(len(ended) == 2 and alone > max(ended) and reports == ["== " + n for n in names],
+           "--gpu-jobs=3: %s alone, after the others ended; reports in order"
+           % run_tests.GPU_ALONE[0], (events, reports))
+
+
 def main():
     texts = suites()
     run_tests = load_run_tests()
@@ -164,6 +186,7 @@ def main():
     test_skip_reasons(run_tests)
     test_gpu_jobs(run_tests)
     test_gpu_first(run_tests)
+    test_gpu_alone(run_tests)
     tap.done()
 
 
