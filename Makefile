@@ -165,7 +165,9 @@ $(BUILD)/tests/%.o: tests/%.c $(SHIM)/string $(CJSON_DEP)
 # The unit tests live in $(BUILD)/tests/: one folder deeper than the binary.
 LINK_TEST = $(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
 	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ)
+# The injected library's NVTX range model needs neither NVTX nor CUPTI: the unit tests link
+# its object (tests/unit/test_nvtx_ranges.c).
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ) $(BUILD)/pic/src/inject/nvtx_ranges.o
 	$(call say,LD)$(LINK_TEST)
 
 # The PM sampler's device-side self-test, beside them (tests/gpu/test_pm_sampler.py runs it).

@@ -125,6 +125,7 @@ int main(int argc, char **argv)
     test_parts();
     test_source_record();
     test_counter_lock();
+    test_nvtx_ranges();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;
 }

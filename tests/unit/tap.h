@@ -66,5 +66,6 @@ void test_sort_moved(void);
 void test_parts(void);
 void test_source_record(void);
 void test_counter_lock(void);
+void test_nvtx_ranges(void);
 
 #endif

@@ -1,0 +1,377 @@
+/* The NVTX range model of nvtx_ranges.h: per-thread stacks, the process's open start/end
+ * ranges, the names that labels resolve through, and the numbering of paths. */
+#include "inject/nvtx_ranges.h"
+
+#include "gpuprof/hashmap.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DOMAINS 32
+#define MAX_DEPTH 64
+#define DOMAIN_NAME_MAX 64
+
+typedef struct {
+    char text[GP_RANGE_LABEL_MAX + 1];
+    const void *registered;    /* the text is the registered string's when not NULL */
+    uint32_t category;
+    int domain;
+    uint64_t id;               /* a start/end range's */
+} stored_label;
+
+/* A thread's own ranges: only it reads or writes them (NVTX's push/pop are per thread). */
+typedef struct {
+    int depth[MAX_DOMAINS];
+    stored_label *stack[MAX_DOMAINS]; /* MAX_DEPTH labels each, made at the first push */
+    uint64_t changes;                 /* pushes and pops so far */
+    uint64_t seen_changes, seen_global;
+    uint32_t number;                  /* the path's number at those counts */
+    bool known;
+} thread_ranges;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
+/* The domains (0: the default, named ""), the registered strings ((domain handle) ->
+ * text), the category names ((domain, id) -> name), the open start/end ranges in the order
+ * they started, and the paths' numbers. Guard: lock. */
+static struct {
+    const void *handle;
+    char name[DOMAIN_NAME_MAX];
+} domains[MAX_DOMAINS];                     /* Guard: lock */
+static int n_domains = 1;                   /* Guard: lock */
+static gp_hashmap strings;                  /* Guard: lock; values: char[LABEL_MAX + 1] */
+static gp_hashmap categories;               /* Guard: lock; values: char[LABEL_MAX + 1] */
+static stored_label *open_ranges;           /* Guard: lock */
+static size_t n_open, open_cap;             /* Guard: lock */
+static gp_hashmap numbers;                  /* Guard: lock; path -> uint32_t */
+static uint32_t next_number = 1;            /* Guard: lock */
+static bool maps_ready;                     /* Guard: lock */
+/* What changes every thread's path: a start, an end, a name given to a category or a
+ * string. Read without the lock by gp_ranges_current (a thread's cached number). */
+static atomic_uint_fast64_t global_changes; /* Guard: atomic */
+static atomic_uint_fast64_t next_start_id = 1;                     /* Guard: atomic */
+static atomic_uint_fast64_t n_unmatched_pops, n_unmatched_ends, n_cut; /* Guard: atomic */
+
+/* Each thread's model, freed with the thread (the key's destructor). */
+static pthread_key_t thread_key;                   /* Guard: thread_key_once */
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT; /* Guard: none, pthread_once */
+static _Thread_local thread_ranges *self;          /* Guard: none, the thread's own */
+
+static void free_thread(void *p)
+{
+    thread_ranges *t = p;
+    for (int d = 0; d < MAX_DOMAINS; d++)
+        free(t->stack[d]);
+    free(t);
+}
+
+static void make_thread_key(void)
+{
+    (void)pthread_key_create(&thread_key, free_thread);
+}
+
+/* This thread's model; NULL when memory ran out (its ranges are then left out). */
+static thread_ranges *me(void)
+{
+    if (self)
+        return self;
+    pthread_once(&thread_key_once, make_thread_key);
+    self = calloc(1, sizeof *self);
+    if (self)
+        (void)pthread_setspecific(thread_key, self);
+    return self;
+}
+
+static void prepare_maps_locked(void)
+{
+    if (maps_ready)
+        return;
+    gp_hashmap_init(&strings, GP_RANGE_LABEL_MAX + 1);
+    gp_hashmap_init(&categories, GP_RANGE_LABEL_MAX + 1);
+    gp_hashmap_init(&numbers, sizeof(uint32_t));
+    maps_ready = true;
+}
+
+/* `src` into `dst` (GP_RANGE_LABEL_MAX characters at most, then "..."). */
+static void copy_text(char *dst, const char *src)
+{
+    size_t n = 0;
+    while (src[n] && n < GP_RANGE_LABEL_MAX)
+        n++;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+    if (src[n]) {
+        memcpy(dst + GP_RANGE_LABEL_MAX - 3, "...", 4);
+        atomic_fetch_add(&n_cut, 1);
+    }
+}
+
+/* A wide message: its ASCII characters, '?' for the others (the process's locale is the
+ * program's, not ours to rely on). */
+static void copy_wide(char *dst, const wchar_t *src)
+{
+    size_t n = 0;
+    for (; src[n] && n < GP_RANGE_LABEL_MAX; n++)
+        dst[n] = src[n] > 0 && src[n] < 128 ? (char)src[n] : '?';
+    dst[n] = 0;
+    if (src[n]) {
+        memcpy(dst + GP_RANGE_LABEL_MAX - 3, "...", 4);
+        atomic_fetch_add(&n_cut, 1);
+    }
+}
+
+static void store(stored_label *s, int domain, const gp_range_label *l)
+{
+    s->domain = domain;
+    s->category = l->category;
+    s->registered = l->registered;
+    s->text[0] = 0;
+    if (l->text)
+        copy_text(s->text, l->text);
+    else if (l->wide)
+        copy_wide(s->text, l->wide);
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+int gp_ranges_domain(const void *handle, const char *name)
+{
+    pthread_mutex_lock(&lock);
+    int d = 1;
+    while (d < n_domains && domains[d].handle != handle)
+        d++;
+    if (d == n_domains && n_domains < MAX_DOMAINS) {
+        domains[d].handle = handle;
+        if (name && name[0])
+            snprintf(domains[d].name, sizeof domains[d].name, "%s", name);
+        else
+            snprintf(domains[d].name, sizeof domains[d].name, "domain %d", d);
+        n_domains++;
+    }
+    pthread_mutex_unlock(&lock);
+    return d < MAX_DOMAINS ? d : -1;
+}
+
+int gp_ranges_domain_of(const void *handle)
+{
+    if (!handle)
+        return 0;
+    pthread_mutex_lock(&lock);
+    int d = 1;
+    while (d < n_domains && domains[d].handle != handle)
+        d++;
+    pthread_mutex_unlock(&lock);
+    return d < n_domains ? d : -1;
+}
+
+/* A name under a key of the strings or categories map; every path may read differently. */
+static void name_locked(gp_hashmap *m, const void *key, size_t key_len, const char *text)
+{
+    prepare_maps_locked();
+    char *value = gp_hashmap_add(m, key, key_len, NULL);
+    if (value)
+        copy_text(value, text ? text : "");
+    atomic_fetch_add(&global_changes, 1);
+}
+
+void gp_ranges_register_string(int domain, const void *handle, const char *text)
+{
+    (void)domain; /* handles are unique in the process */
+    pthread_mutex_lock(&lock);
+    name_locked(&strings, &handle, sizeof handle, text);
+    pthread_mutex_unlock(&lock);
+}
+
+void gp_ranges_name_category(int domain, uint32_t category, const char *name)
+{
+    const struct {
+        int domain;
+        uint32_t category;
+    } key = {domain, category};
+    pthread_mutex_lock(&lock);
+    name_locked(&categories, &key, sizeof key, name);
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- push/pop, start/end ---------------------------------------------------------------- */
+
+int gp_ranges_push(int domain, const gp_range_label *label)
+{
+    thread_ranges *t = me();
+    if (!t || domain < 0 || domain >= MAX_DOMAINS)
+        return -1;
+    if (!t->stack[domain] && !(t->stack[domain] = malloc(MAX_DEPTH * sizeof(stored_label))))
+        return -1;
+    const int level = t->depth[domain]++;
+    if (level < MAX_DEPTH)
+        store(&t->stack[domain][level], domain, label);
+    t->changes++;
+    return level; /* NVTX's: the 0-based level of the range started */
+}
+
+int gp_ranges_pop(int domain)
+{
+    thread_ranges *t = me();
+    if (!t || domain < 0 || domain >= MAX_DOMAINS || t->depth[domain] == 0) {
+        atomic_fetch_add(&n_unmatched_pops, 1);
+        return -1;
+    }
+    t->changes++;
+    return --t->depth[domain]; /* the 0-based level of the range ended */
+}
+
+uint64_t gp_ranges_start(int domain, const gp_range_label *label)
+{
+    const uint64_t id = atomic_fetch_add(&next_start_id, 1);
+    if (domain < 0 || domain >= MAX_DOMAINS)
+        return id;
+    pthread_mutex_lock(&lock);
+    if (n_open == open_cap) {
+        const size_t cap = open_cap ? 2 * open_cap : 16;
+        stored_label *more = realloc(open_ranges, cap * sizeof *more);
+        if (more) {
+            open_ranges = more;
+            open_cap = cap;
+        }
+    }
+    if (n_open < open_cap) {
+        store(&open_ranges[n_open], domain, label);
+        open_ranges[n_open++].id = id;
+        atomic_fetch_add(&global_changes, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+void gp_ranges_end(uint64_t id)
+{
+    pthread_mutex_lock(&lock);
+    size_t i = 0;
+    while (i < n_open && open_ranges[i].id != id)
+        i++;
+    if (i < n_open) {
+        memmove(&open_ranges[i], &open_ranges[i + 1], (n_open - i - 1) * sizeof *open_ranges);
+        n_open--;
+        atomic_fetch_add(&global_changes, 1);
+    } else {
+        atomic_fetch_add(&n_unmatched_ends, 1);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- paths ------------------------------------------------------------------------------ */
+
+typedef struct {
+    char *buf;
+    size_t cap, len;
+    bool full;
+} path_builder;
+
+/* One label, with its separator, or nothing when it does not fit (the path then ends in
+ * "/..."). */
+static void add_label_locked(path_builder *p, const stored_label *s)
+{
+    char label[DOMAIN_NAME_MAX + 2 * GP_RANGE_LABEL_MAX + 8];
+    const char *text = s->text;
+    if (s->registered && maps_ready) {
+        const char *found = gp_hashmap_find(&strings, &s->registered, sizeof s->registered);
+        text = found ? found : "(unregistered string)";
+    }
+    const char *category = NULL;
+    if (s->category && maps_ready) {
+        const struct {
+            int domain;
+            uint32_t category;
+        } key = {s->domain, s->category};
+        category = gp_hashmap_find(&categories, &key, sizeof key);
+    }
+    int n = snprintf(label, sizeof label, "%s%s%s%s%s%s", s->domain ? domains[s->domain].name : "",
+                     s->domain ? "@" : "", text, category ? " [" : "", category ? category : "",
+                     category ? "]" : "");
+    if (n < 0 || p->full)
+        return;
+    const size_t need = (size_t)n + (p->len ? 1 : 0);
+    if (p->len + need + 4 >= p->cap) {
+        if (p->len + 4 < p->cap)
+            p->len += (size_t)snprintf(p->buf + p->len, p->cap - p->len, "%s...",
+                                       p->len ? "/" : "");
+        p->full = true;
+        atomic_fetch_add(&n_cut, 1);
+        return;
+    }
+    p->len += (size_t)snprintf(p->buf + p->len, p->cap - p->len, "%s%s", p->len ? "/" : "",
+                               label);
+}
+
+static void build_locked(const thread_ranges *t, char *buf, size_t cap)
+{
+    path_builder p = {buf, cap, 0, false};
+    buf[0] = 0;
+    for (size_t i = 0; i < n_open; i++)
+        add_label_locked(&p, &open_ranges[i]);
+    for (int d = 0; t && d < n_domains; d++) {
+        const int depth = t->depth[d] < MAX_DEPTH ? t->depth[d] : MAX_DEPTH;
+        for (int i = 0; i < depth; i++)
+            add_label_locked(&p, &t->stack[d][i]);
+        if (t->depth[d] > MAX_DEPTH) {
+            const stored_label deep = {.text = "...", .domain = d};
+            add_label_locked(&p, &deep);
+        }
+    }
+}
+
+size_t gp_ranges_path(char *buf, size_t cap)
+{
+    if (cap == 0)
+        return 0;
+    pthread_mutex_lock(&lock);
+    build_locked(self, buf, cap);
+    pthread_mutex_unlock(&lock);
+    return strlen(buf);
+}
+
+static uint32_t number_locked(const char *path, gp_ranges_first_seen_fn first_seen)
+{
+    if (!path[0])
+        return 0;
+    prepare_maps_locked();
+    bool added = false;
+    uint32_t *n = gp_hashmap_add_str(&numbers, path, &added);
+    if (!n)
+        return 0;
+    if (added) {
+        *n = next_number++;
+        if (first_seen)
+            first_seen(*n, path);
+    }
+    return *n;
+}
+
+uint32_t gp_ranges_current(gp_ranges_first_seen_fn first_seen)
+{
+    thread_ranges *t = self;
+    const uint64_t global = atomic_load(&global_changes);
+    if (t && t->known && t->seen_changes == t->changes && t->seen_global == global)
+        return t->number;
+    char path[GP_RANGE_PATH_MAX + 1];
+    pthread_mutex_lock(&lock);
+    build_locked(t, path, sizeof path);
+    const uint32_t number = number_locked(path, first_seen);
+    pthread_mutex_unlock(&lock);
+    if (t) {
+        t->known = true;
+        t->number = number;
+        t->seen_changes = t->changes;
+        t->seen_global = global;
+    }
+    return number;
+}
+
+gp_ranges_counts gp_ranges_counted(void)
+{
+    return (gp_ranges_counts){atomic_load(&n_unmatched_pops), atomic_load(&n_unmatched_ends),
+                              atomic_load(&n_cut)};
+}

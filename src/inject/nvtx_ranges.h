@@ -1,0 +1,73 @@
+/* The program's NVTX ranges as the injected library sees them (issue 48): each thread's
+ * push/pop stacks (one per domain), the start/end ranges open in the process (any thread may
+ * end one), the domains' names, registered strings and category names; and each launch's
+ * range path, a number per distinct path. No NVTX or CUPTI here: nvtx.c turns NVTX's calls
+ * into these, so that the model is tested without either (tests/unit/test_nvtx_ranges.c).
+ *
+ * A path joins, outermost first, the start/end ranges open in the process (in the order they
+ * started) and this thread's push/pop ranges (the default domain's, then each other domain's
+ * in the order the domains were created), with '/'. A range of a domain other than the
+ * default is written DOMAIN@LABEL (ncu's --nvtx-include grammar). A label is the range's
+ * message, or its registered string's text; a named category follows in brackets,
+ * "label [category]". Labels are resolved when a path is built, not at each push: a push
+ * only copies the message (bench/README.md, "NVTX ranges: the probe": 10-16 ns a pair). */
+#ifndef GPUPROF_INJECT_NVTX_RANGES_H
+#define GPUPROF_INJECT_NVTX_RANGES_H
+
+#include "inject/inject.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+/* What a push or start names: a message (ASCII/UTF-8 or wide), or a registered string's
+ * handle, and its category (0: none). */
+typedef struct {
+    const char *text;
+    const wchar_t *wide;
+    const void *registered;
+    uint32_t category;
+} gp_range_label;
+
+/* The most characters a label keeps (a longer one ends in "..."), and the most a path
+ * keeps (a longer one is cut after its last whole label, then "/..."). */
+#define GP_RANGE_LABEL_MAX 96
+#define GP_RANGE_PATH_MAX 512
+
+/* The default domain is 0; a domain handle seen first gets the next index, its name from
+ * the create call (NULL: "domain N"); -1 past the model's 32 domains (its ranges are
+ * left out). Registering a handle again returns its index. */
+int gp_ranges_domain(const void *handle, const char *name);
+/* The index of a known domain handle (NULL: the default domain), -1 when unknown. */
+int gp_ranges_domain_of(const void *handle);
+
+void gp_ranges_register_string(int domain, const void *handle, const char *text);
+void gp_ranges_name_category(int domain, uint32_t category, const char *name);
+
+/* This thread's push and pop on a domain's stack: the 0-based level of the range started or
+ * ended, as NVTX returns it; -1 for a pop with nothing pushed. */
+int gp_ranges_push(int domain, const gp_range_label *label);
+int gp_ranges_pop(int domain);
+/* A start/end range, process-wide: its id (never 0); an end with an unknown id is counted
+ * and ignored. */
+uint64_t gp_ranges_start(int domain, const gp_range_label *label);
+void gp_ranges_end(uint64_t id);
+
+/* The calling thread's path now, "" when no range is open; its length. */
+size_t gp_ranges_path(char *buf, size_t cap);
+
+/* The number of the calling thread's path now: 0 when no range is open; otherwise a number
+ * from 1 up, the same for the same path from any thread. The first time a path is seen,
+ * `first_seen(number, path)` is called (with the model's lock held: it must not call back
+ * into the model), so that the caller can write it down. A thread whose ranges have not
+ * changed since its last call gets its number without building the path. */
+typedef void (*gp_ranges_first_seen_fn)(uint32_t number, const char *path);
+uint32_t gp_ranges_current(gp_ranges_first_seen_fn first_seen);
+
+/* Pops and ends that matched nothing, and labels or paths cut short, so far. */
+typedef struct {
+    uint64_t unmatched_pops, unmatched_ends, cut;
+} gp_ranges_counts;
+gp_ranges_counts gp_ranges_counted(void);
+
+#endif

@@ -1,0 +1,171 @@
+/* The injected library's NVTX range model (src/inject/nvtx_ranges.c), without NVTX or a
+ * GPU: the paths a launch would get, the cases of bench/nvtx_probe/ (nesting, a second
+ * thread as autograd's backward, start/end ranges ended on another thread, domains with
+ * registered strings and categories), the numbering, and what is cut or unmatched. The
+ * model is process-wide: the cases run in order and leave nothing open. */
+#include "tap.h"
+
+#include "inject/nvtx_ranges.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static gp_range_label text(const char *t)
+{
+    return (gp_range_label){.text = t};
+}
+
+static void path_is(const char *want, const char *what)
+{
+    char got[GP_RANGE_PATH_MAX + 1];
+    gp_ranges_path(got, sizeof got);
+    tap_str_eq(got, want, what);
+}
+
+static uint32_t seen_number;
+static char seen_path[GP_RANGE_PATH_MAX + 1];
+static int seen_calls;
+
+static void first_seen(uint32_t number, const char *path)
+{
+    seen_number = number;
+    snprintf(seen_path, sizeof seen_path, "%s", path);
+    seen_calls++;
+}
+
+static void nesting_and_numbers(void)
+{
+    path_is("", "no range open: the empty path");
+    tap_ok(gp_ranges_current(first_seen) == 0 && seen_calls == 0,
+           "no range open: number 0, nothing written");
+    gp_range_label step = text("step"), fwd = text("forward");
+    tap_ok(gp_ranges_push(0, &step) == 0 && gp_ranges_push(0, &fwd) == 1,
+           "push returns NVTX's 0-based level");
+    path_is("step/forward", "nested pushes: outer first");
+    const uint32_t n = gp_ranges_current(first_seen);
+    tap_ok(n >= 1 && seen_calls == 1 && seen_number == n && !strcmp(seen_path, "step/forward"),
+           "a new path: numbered, told once (%u, %s)", n, seen_path);
+    tap_ok(gp_ranges_current(first_seen) == n && seen_calls == 1,
+           "the same path again: the same number, told no more");
+    tap_ok(gp_ranges_pop(0) == 1, "pop returns the level ended");
+    path_is("step", "after a pop: the outer range");
+    const uint32_t outer = gp_ranges_current(first_seen);
+    tap_ok(outer != n && seen_calls == 2, "another path, another number");
+    gp_ranges_push(0, &fwd);
+    tap_ok(gp_ranges_current(first_seen) == n && seen_calls == 2,
+           "back to step/forward: its number again");
+    gp_ranges_pop(0);
+    gp_ranges_pop(0);
+    const gp_ranges_counts before = gp_ranges_counted();
+    tap_ok(gp_ranges_pop(0) == -1 && gp_ranges_counted().unmatched_pops ==
+                                         before.unmatched_pops + 1,
+           "a pop with nothing pushed: -1, counted");
+    path_is("", "all popped: the empty path");
+}
+
+/* A thread of its own, as autograd's backward: it sees its own pushes, not main's. */
+static void *backward(void *arg)
+{
+    char *out = arg;
+    gp_range_label b = text("MulBackward0, seq = 7");
+    gp_ranges_push(0, &b);
+    gp_ranges_path(out, GP_RANGE_PATH_MAX + 1);
+    gp_ranges_pop(0);
+    return NULL;
+}
+
+/* A thread that ends a range another started. */
+static void *ender(void *arg)
+{
+    gp_ranges_end(*(uint64_t *)arg);
+    return NULL;
+}
+
+static void threads_and_start_end(void)
+{
+    gp_range_label main_range = text("main"), phase = text("prefill");
+    gp_ranges_push(0, &main_range);
+    char other[GP_RANGE_PATH_MAX + 1] = "unset";
+    pthread_t t;
+    tap_ok(pthread_create(&t, NULL, backward, other) == 0 && pthread_join(t, NULL) == 0,
+           "a second thread ran");
+    tap_str_eq(other, "MulBackward0, seq = 7", "push/pop ranges are per thread");
+    const uint64_t id = gp_ranges_start(0, &phase);
+    tap_ok(id != 0, "a start/end range gets an id");
+    path_is("prefill/main", "start/end ranges come first, then this thread's push/pop");
+    const uint32_t with_phase = gp_ranges_current(first_seen);
+    tap_ok(pthread_create(&t, NULL, ender, (void *)&id) == 0 && pthread_join(t, NULL) == 0,
+           "another thread ended it");
+    path_is("main", "ended on another thread: gone for every thread");
+    tap_ok(gp_ranges_current(first_seen) != with_phase,
+           "the cached number follows an end on another thread");
+    const gp_ranges_counts before = gp_ranges_counted();
+    gp_ranges_end(id);
+    tap_ok(gp_ranges_counted().unmatched_ends == before.unmatched_ends + 1,
+           "ending it twice: counted, ignored");
+    gp_ranges_pop(0);
+}
+
+static void domains_strings_categories(void)
+{
+    static const int handle_a = 1, handle_b = 2, string_handle = 3;
+    const int a = gp_ranges_domain(&handle_a, "cuDNN");
+    tap_ok(a > 0 && gp_ranges_domain(&handle_a, "again") == a && gp_ranges_domain_of(&handle_a) == a,
+           "a domain: an index of its own, the same for its handle again");
+    tap_ok(gp_ranges_domain_of(NULL) == 0 && gp_ranges_domain_of(&handle_b) == -1,
+           "NULL is the default domain; an unknown handle is -1");
+    gp_ranges_register_string(a, &string_handle, "conv2d");
+    gp_ranges_name_category(a, 5, "layer");
+    gp_ranges_name_category(0, 5, "global");
+    gp_range_label reg = {.registered = &string_handle, .category = 5};
+    gp_range_label mine = {.text = "mine", .category = 5};
+    gp_range_label wide = {.wide = L"w\u00e9de"};
+    gp_ranges_push(0, &mine);
+    gp_ranges_push(a, &reg);
+    gp_ranges_push(0, &wide);
+    path_is("mine [global]/w?de/cuDNN@conv2d [layer]",
+            "default domain first, then each domain's as DOMAIN@label; strings, categories and "
+            "wide text resolved");
+    gp_ranges_name_category(0, 5, "renamed");
+    path_is("mine [renamed]/w?de/cuDNN@conv2d [layer]", "names resolve when the path is built");
+    gp_ranges_pop(0);
+    gp_ranges_pop(a);
+    gp_ranges_pop(0);
+    path_is("", "domains popped: the empty path");
+}
+
+static void cut_short(void)
+{
+    char longer[GP_RANGE_LABEL_MAX + 40];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    gp_range_label l = text(longer);
+    gp_ranges_push(0, &l);
+    char got[GP_RANGE_PATH_MAX + 1];
+    gp_ranges_path(got, sizeof got);
+    tap_ok(strlen(got) == GP_RANGE_LABEL_MAX && !strcmp(got + GP_RANGE_LABEL_MAX - 3, "..."),
+           "a long label keeps %d characters, the last three dots", GP_RANGE_LABEL_MAX);
+    for (int i = 0; i < 20; i++)
+        gp_ranges_push(0, &l);
+    const size_t n = gp_ranges_path(got, sizeof got);
+    tap_ok(n <= GP_RANGE_PATH_MAX && n >= 4 && !strcmp(got + n - 4, "/..."),
+           "a path past %d characters ends in /... (%zu)", GP_RANGE_PATH_MAX, n);
+    for (int i = 0; i < 21; i++)
+        gp_ranges_pop(0);
+    for (int i = 0; i < 70; i++)
+        gp_ranges_push(0, &(gp_range_label){.text = "d"});
+    gp_ranges_path(got, sizeof got);
+    tap_ok(strlen(got) > 4 && !strcmp(got + strlen(got) - 4, "/..."),
+           "deeper than the model keeps: the path says so");
+    for (int i = 0; i < 70; i++)
+        gp_ranges_pop(0);
+    path_is("", "all popped again");
+}
+
+void test_nvtx_ranges(void)
+{
+    nesting_and_numbers();
+    threads_and_start_end();
+    domains_strings_categories();
+    cut_short();
+}
