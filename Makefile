@@ -170,6 +170,13 @@ LINK_TEST = $(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
 $(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ) $(BUILD)/pic/src/inject/nvtx_ranges.o
 	$(call say,LD)$(LINK_TEST)
 
+# An NVTX program without CUDA, for the injected library's NVTX handlers
+# (tests/cli/test_nvtx_tool.py): NVTX is headers only, nothing to link.
+NVTX_CHECK := $(BUILD)/tests/nvtx_host_check
+$(NVTX_CHECK): tests/cli/nvtx_host_check.c
+	@mkdir -p $(@D)
+	$(call say,CC)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -ldl
+
 # The PM sampler's device-side self-test, beside them (tests/gpu/test_pm_sampler.py runs it).
 PM_CHECK := $(BUILD)/tests/pm_sampler_check
 $(PM_CHECK): $(BUILD)/tests/gpu/pm_sampler_check.o $(LIB) $(LINK_OBJ)
@@ -205,7 +212,7 @@ NO_APPS_WHY = $(if $(filter file,$(origin TEST_APPS)),nvidia-smi -L lists no GPU
 # The fuzz harnesses compiled (not linked: that needs clang's libFuzzer) with the tests, so
 # that one the library's interface has left behind fails `make test`, not only `make fuzz`.
 FUZZ_COMPILED := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/fuzz/fuzz_*.c))
-TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(FUZZ_COMPILED) $(if $(filter 1,$(TEST_APPS)),apps)
+TESTED := $(BIN) $(INJECT) $(UNIT_BIN) $(NVTX_CHECK) $(FUZZ_COMPILED) $(if $(filter 1,$(TEST_APPS)),apps)
 NO_APPS_NOTE = $(if $(filter 1,$(TEST_APPS)),,echo "make $@: the GPU tests' programs are not \
 	    built ($(NO_APPS_WHY)); make apps, or TEST_APPS=1, builds them")
 # GPU_JOBS=N runs N GPU test programs side by side, taking turns with the counters

@@ -34,11 +34,10 @@ typedef struct {
 } thread_ranges;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
-/* The domains (0: the default, named ""), the registered strings ((domain handle) ->
+/* The domains (0: the default, named ""), the registered strings (handle ->
  * text), the category names ((domain, id) -> name), the open start/end ranges in the order
  * they started, and the paths' numbers. Guard: lock. */
 static struct {
-    const void *handle;
     char name[DOMAIN_NAME_MAX];
 } domains[MAX_DOMAINS];                     /* Guard: lock */
 static int n_domains = 1;                   /* Guard: lock */
@@ -48,6 +47,7 @@ static stored_label *open_ranges;           /* Guard: lock */
 static size_t n_open, open_cap;             /* Guard: lock */
 static gp_hashmap numbers;                  /* Guard: lock; path -> uint32_t */
 static uint32_t next_number = 1;            /* Guard: lock */
+static uintptr_t next_string = 1;           /* Guard: lock; a registered string's handle */
 static bool maps_ready;                     /* Guard: lock */
 /* What changes every thread's path: a start, an end, a name given to a category or a
  * string. Read without the lock by gp_ranges_current (a thread's cached number). */
@@ -137,15 +137,17 @@ static void store(stored_label *s, int domain, const gp_range_label *l)
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-int gp_ranges_domain(const void *handle, const char *name)
+int gp_ranges_domain(const char *name)
 {
+    const bool named = name && name[0];
     pthread_mutex_lock(&lock);
     int d = 1;
-    while (d < n_domains && domains[d].handle != handle)
+    while (named && d < n_domains && strcmp(domains[d].name, name) != 0)
         d++;
+    if (!named)
+        d = n_domains;
     if (d == n_domains && n_domains < MAX_DOMAINS) {
-        domains[d].handle = handle;
-        if (name && name[0])
+        if (named)
             snprintf(domains[d].name, sizeof domains[d].name, "%s", name);
         else
             snprintf(domains[d].name, sizeof domains[d].name, "domain %d", d);
@@ -153,18 +155,6 @@ int gp_ranges_domain(const void *handle, const char *name)
     }
     pthread_mutex_unlock(&lock);
     return d < MAX_DOMAINS ? d : -1;
-}
-
-int gp_ranges_domain_of(const void *handle)
-{
-    if (!handle)
-        return 0;
-    pthread_mutex_lock(&lock);
-    int d = 1;
-    while (d < n_domains && domains[d].handle != handle)
-        d++;
-    pthread_mutex_unlock(&lock);
-    return d < n_domains ? d : -1;
 }
 
 /* A name under a key of the strings or categories map; every path may read differently. */
@@ -177,12 +167,14 @@ static void name_locked(gp_hashmap *m, const void *key, size_t key_len, const ch
     atomic_fetch_add(&global_changes, 1);
 }
 
-void gp_ranges_register_string(int domain, const void *handle, const char *text)
+const void *gp_ranges_register_string(int domain, const char *text)
 {
-    (void)domain; /* handles are unique in the process */
+    (void)domain; /* a handle is the process's: the domain is not needed to find it */
     pthread_mutex_lock(&lock);
+    const void *handle = (const void *)(uintptr_t)next_string++;
     name_locked(&strings, &handle, sizeof handle, text);
     pthread_mutex_unlock(&lock);
+    return handle;
 }
 
 void gp_ranges_name_category(int domain, uint32_t category, const char *name)

@@ -34,14 +34,14 @@ typedef struct {
 #define GP_RANGE_LABEL_MAX 96
 #define GP_RANGE_PATH_MAX 512
 
-/* The default domain is 0; a domain handle seen first gets the next index, its name from
- * the create call (NULL: "domain N"); -1 past the model's 32 domains (its ranges are
- * left out). Registering a handle again returns its index. */
-int gp_ranges_domain(const void *handle, const char *name);
-/* The index of a known domain handle (NULL: the default domain), -1 when unknown. */
-int gp_ranges_domain_of(const void *handle);
+/* The default domain is 0; a domain name seen first gets the next index (NULL or "": a new
+ * domain each time, named "domain N"); the same name again, from any NVTX instance of the
+ * process (each library that includes NVTX's headers is one), its index again. -1 past the
+ * model's 32 domains (their ranges are left out). */
+int gp_ranges_domain(const char *name);
 
-void gp_ranges_register_string(int domain, const void *handle, const char *text);
+/* A registered string: the handle that a label's `registered` names it by (never NULL). */
+const void *gp_ranges_register_string(int domain, const char *text);
 void gp_ranges_name_category(int domain, uint32_t category, const char *name);
 
 /* This thread's push and pop on a domain's stack: the 0-based level of the range started or

@@ -108,16 +108,16 @@ static void threads_and_start_end(void)
 
 static void domains_strings_categories(void)
 {
-    static const int handle_a = 1, handle_b = 2, string_handle = 3;
-    const int a = gp_ranges_domain(&handle_a, "cuDNN");
-    tap_ok(a > 0 && gp_ranges_domain(&handle_a, "again") == a && gp_ranges_domain_of(&handle_a) == a,
-           "a domain: an index of its own, the same for its handle again");
-    tap_ok(gp_ranges_domain_of(NULL) == 0 && gp_ranges_domain_of(&handle_b) == -1,
-           "NULL is the default domain; an unknown handle is -1");
-    gp_ranges_register_string(a, &string_handle, "conv2d");
+    const int a = gp_ranges_domain("cuDNN");
+    tap_ok(a > 0 && gp_ranges_domain("cuDNN") == a,
+           "a domain: an index of its own, the same for its name again (another NVTX instance)");
+    const int unnamed = gp_ranges_domain(NULL);
+    tap_ok(unnamed > a && gp_ranges_domain("") > unnamed, "an unnamed domain is new each time");
+    const void *conv = gp_ranges_register_string(a, "conv2d");
+    tap_ok(conv && conv != gp_ranges_register_string(a, "other"), "each string its own handle");
     gp_ranges_name_category(a, 5, "layer");
     gp_ranges_name_category(0, 5, "global");
-    gp_range_label reg = {.registered = &string_handle, .category = 5};
+    gp_range_label reg = {.registered = conv, .category = 5};
     gp_range_label mine = {.text = "mine", .category = 5};
     gp_range_label wide = {.wide = L"w\u00e9de"};
     gp_ranges_push(0, &mine);

@@ -1,0 +1,216 @@
+/* NVTX's tool (issue 48): with `gpuprof exec --nvtx`, NVTX_INJECTION64_PATH names this
+ * library, and each NVTX instance of the program (each library that includes NVTX's
+ * headers) calls InitializeInjectionNvtx2 at its first NVTX call, which fills the instance's
+ * tables with the handlers below. They feed the range model (nvtx_ranges.h); the launch
+ * callbacks ask it for each launch's range path (launch_ranges.h).
+ *
+ * Why NVTX's own injection and not CUPTI's NVTX callbacks (bench/README.md, "NVTX ranges: the
+ * probe", H200): through the handlers every range of the probe's programs was right at
+ * 10-16 ns a push/pop pair; through libcupti as NVTX's tool the ranges and category names
+ * given before CUDA's initialisation were lost (6 of 22 launches right) at 175 ns a pair.
+ * Marks, payloads, colours and the NVTX extensions (counters, memory) are not used: their
+ * table entries stay empty, which NVTX makes no-ops. */
+#include "inject/nvtx_ranges.h"
+
+#include <nvtx3/nvToolsExt.h>
+
+#include <stdint.h>
+
+#define EXPORTED __attribute__((visibility("default")))
+
+/* A domain's handle is its model index + 1 (never NULL, which NVTX gives for none). */
+static int domain_index(nvtxDomainHandle_t d)
+{
+    return d ? (int)(uintptr_t)d - 1 : 0;
+}
+
+/* A wide name's ASCII characters, '?' for the others (as the model does with wide messages). */
+static const char *ascii_of(const wchar_t *w, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; w && w[n] && n + 1 < cap; n++)
+        buf[n] = w[n] > 0 && w[n] < 128 ? (char)w[n] : '?';
+    buf[n] = 0;
+    return buf;
+}
+
+static gp_range_label label_of(const nvtxEventAttributes_t *a)
+{
+    gp_range_label l = {0};
+    if (!a)
+        return l;
+    l.category = a->category;
+    if (a->messageType == NVTX_MESSAGE_TYPE_ASCII)
+        l.text = a->message.ascii;
+    else if (a->messageType == NVTX_MESSAGE_TYPE_UNICODE)
+        l.wide = a->message.unicode;
+    else if (a->messageType == NVTX_MESSAGE_TYPE_REGISTERED)
+        l.registered = a->message.registered;
+    return l;
+}
+
+/* ---- the default domain ----------------------------------------------------------------- */
+
+static int NVTX_API push_ex(const nvtxEventAttributes_t *a)
+{
+    const gp_range_label l = label_of(a);
+    return gp_ranges_push(0, &l);
+}
+static int NVTX_API push_a(const char *m)
+{
+    return gp_ranges_push(0, &(gp_range_label){.text = m});
+}
+static int NVTX_API push_w(const wchar_t *m)
+{
+    return gp_ranges_push(0, &(gp_range_label){.wide = m});
+}
+static int NVTX_API pop(void)
+{
+    return gp_ranges_pop(0);
+}
+static nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t *a)
+{
+    const gp_range_label l = label_of(a);
+    return gp_ranges_start(0, &l);
+}
+static nvtxRangeId_t NVTX_API start_a(const char *m)
+{
+    return gp_ranges_start(0, &(gp_range_label){.text = m});
+}
+static nvtxRangeId_t NVTX_API start_w(const wchar_t *m)
+{
+    return gp_ranges_start(0, &(gp_range_label){.wide = m});
+}
+static void NVTX_API end(nvtxRangeId_t id)
+{
+    gp_ranges_end(id);
+}
+static void NVTX_API name_category_a(uint32_t c, const char *n)
+{
+    gp_ranges_name_category(0, c, n);
+}
+static void NVTX_API name_category_w(uint32_t c, const wchar_t *n)
+{
+    char ascii[GP_RANGE_LABEL_MAX + 1];
+    gp_ranges_name_category(0, c, ascii_of(n, ascii, sizeof ascii));
+}
+
+/* ---- domains ---------------------------------------------------------------------------- */
+
+static nvtxDomainHandle_t NVTX_API domain_create_a(const char *name)
+{
+    const int d = gp_ranges_domain(name);
+    return d < 0 ? NULL : (nvtxDomainHandle_t)(uintptr_t)(d + 1);
+}
+static nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t *name)
+{
+    char ascii[64];
+    return domain_create_a(ascii_of(name, ascii, sizeof ascii));
+}
+static void NVTX_API domain_destroy(nvtxDomainHandle_t d)
+{
+    (void)d; /* its ranges' labels stay resolvable */
+}
+static int NVTX_API domain_push_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
+{
+    const gp_range_label l = label_of(a);
+    return gp_ranges_push(domain_index(d), &l);
+}
+static int NVTX_API domain_pop(nvtxDomainHandle_t d)
+{
+    return gp_ranges_pop(domain_index(d));
+}
+static nvtxRangeId_t NVTX_API domain_start_ex(nvtxDomainHandle_t d,
+                                              const nvtxEventAttributes_t *a)
+{
+    const gp_range_label l = label_of(a);
+    return gp_ranges_start(domain_index(d), &l);
+}
+static void NVTX_API domain_end(nvtxDomainHandle_t d, nvtxRangeId_t id)
+{
+    (void)d; /* ids are the process's */
+    gp_ranges_end(id);
+}
+static nvtxStringHandle_t NVTX_API register_string_a(nvtxDomainHandle_t d, const char *s)
+{
+    return (nvtxStringHandle_t)gp_ranges_register_string(domain_index(d), s);
+}
+static nvtxStringHandle_t NVTX_API register_string_w(nvtxDomainHandle_t d, const wchar_t *s)
+{
+    char ascii[GP_RANGE_LABEL_MAX + 1];
+    return register_string_a(d, ascii_of(s, ascii, sizeof ascii));
+}
+static void NVTX_API domain_name_category_a(nvtxDomainHandle_t d, uint32_t c, const char *n)
+{
+    gp_ranges_name_category(domain_index(d), c, n);
+}
+static void NVTX_API domain_name_category_w(nvtxDomainHandle_t d, uint32_t c,
+                                            const wchar_t *n)
+{
+    char ascii[GP_RANGE_LABEL_MAX + 1];
+    gp_ranges_name_category(domain_index(d), c, ascii_of(n, ascii, sizeof ascii));
+}
+static void NVTX_API initialize(const void *reserved)
+{
+    (void)reserved;
+}
+
+/* ---- the tables ------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned id;
+    NvtxFunctionPointer handler;
+} entry;
+
+static const entry core[] = {
+    {NVTX_CBID_CORE_RangeStartEx, (NvtxFunctionPointer)start_ex},
+    {NVTX_CBID_CORE_RangeStartA, (NvtxFunctionPointer)start_a},
+    {NVTX_CBID_CORE_RangeStartW, (NvtxFunctionPointer)start_w},
+    {NVTX_CBID_CORE_RangeEnd, (NvtxFunctionPointer)end},
+    {NVTX_CBID_CORE_RangePushEx, (NvtxFunctionPointer)push_ex},
+    {NVTX_CBID_CORE_RangePushA, (NvtxFunctionPointer)push_a},
+    {NVTX_CBID_CORE_RangePushW, (NvtxFunctionPointer)push_w},
+    {NVTX_CBID_CORE_RangePop, (NvtxFunctionPointer)pop},
+    {NVTX_CBID_CORE_NameCategoryA, (NvtxFunctionPointer)name_category_a},
+    {NVTX_CBID_CORE_NameCategoryW, (NvtxFunctionPointer)name_category_w},
+};
+
+static const entry core2[] = {
+    {NVTX_CBID_CORE2_DomainRangeStartEx, (NvtxFunctionPointer)domain_start_ex},
+    {NVTX_CBID_CORE2_DomainRangeEnd, (NvtxFunctionPointer)domain_end},
+    {NVTX_CBID_CORE2_DomainRangePushEx, (NvtxFunctionPointer)domain_push_ex},
+    {NVTX_CBID_CORE2_DomainRangePop, (NvtxFunctionPointer)domain_pop},
+    {NVTX_CBID_CORE2_DomainNameCategoryA, (NvtxFunctionPointer)domain_name_category_a},
+    {NVTX_CBID_CORE2_DomainNameCategoryW, (NvtxFunctionPointer)domain_name_category_w},
+    {NVTX_CBID_CORE2_DomainRegisterStringA, (NvtxFunctionPointer)register_string_a},
+    {NVTX_CBID_CORE2_DomainRegisterStringW, (NvtxFunctionPointer)register_string_w},
+    {NVTX_CBID_CORE2_DomainCreateA, (NvtxFunctionPointer)domain_create_a},
+    {NVTX_CBID_CORE2_DomainCreateW, (NvtxFunctionPointer)domain_create_w},
+    {NVTX_CBID_CORE2_DomainDestroy, (NvtxFunctionPointer)domain_destroy},
+    {NVTX_CBID_CORE2_Initialize, (NvtxFunctionPointer)initialize},
+};
+
+/* One module's table filled with its entries; 0 when NVTX has no such table. */
+static int fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module,
+                const entry *entries, size_t n)
+{
+    NvtxFunctionTable table = NULL;
+    unsigned size = 0;
+    if (!cb->GetModuleFunctionTable(module, &table, &size) || !table)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (entries[i].id < size && table[entries[i].id])
+            *table[entries[i].id] = entries[i].handler;
+    return 1;
+}
+
+/* NVTX's entry point: 1 when the instance's tables are ours, 0 to leave NVTX off in it. */
+EXPORTED int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
+{
+    const NvtxExportTableCallbacks *cb =
+        get_export_table ? get_export_table(NVTX_ETID_CALLBACKS) : NULL;
+    if (!cb || cb->struct_size < sizeof *cb || !cb->GetModuleFunctionTable)
+        return 0;
+    return fill(cb, NVTX_CB_MODULE_CORE, core, sizeof core / sizeof core[0]) &&
+           fill(cb, NVTX_CB_MODULE_CORE2, core2, sizeof core2 / sizeof core2[0]);
+}
