@@ -53,6 +53,9 @@ typedef struct {
     bool source;                            /* --source: one launch of each profiled kernel
                                                patched, its SASS instructions counted, for
                                                the per-line view (gpuprof/source_view.h) */
+    bool nvtx;                              /* --nvtx: the program's NVTX ranges kept, each
+                                               launch's range path recorded (the library is
+                                               NVTX's tool, NVTX_INJECTION64_PATH) */
     int rank;                               /* --rank (-1: from the launcher's environment);
                                                the report's alone, never sent to the library */
 } gp_exec_request;

@@ -34,6 +34,10 @@
 #define GP_ENV_GRAPH "GPUPROF_EXEC_GRAPH_PROFILING" /* node | graph | time */
 #define GP_ENV_GRAPH_SAMPLES "GPUPROF_EXEC_GRAPH_SAMPLES" /* a count, or all */
 #define GP_ENV_SOURCE "GPUPROF_EXEC_SOURCE"       /* 1: --source (each kernel's per-line view) */
+#define GP_ENV_NVTX "GPUPROF_EXEC_NVTX"           /* 1: --nvtx (each launch's NVTX ranges) */
+/* NVTX loads the library it names as its tool (src/inject/nvtx.c): set to the library with
+ * --nvtx, left as the user's environment has it otherwise. */
+#define GP_ENV_NVTX_INJECTION "NVTX_INJECTION64_PATH"
 
 /* ---- the options, through the environment ---------------------------------------------- */
 
@@ -50,11 +54,12 @@ typedef struct {
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 14
+#define GP_EXEC_OPTION_VARS 16
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * GRAPH, GRAPH_SAMPLES, SOURCE, then SKIP, COUNT and PER_KERNEL unless UINT64_MAX.
+ * GRAPH, GRAPH_SAMPLES, SOURCE, NVTX (and NVTX_INJECTION, the library, with --nvtx), then
+ * SKIP, COUNT and PER_KERNEL unless UINT64_MAX.
  * GP_ERR_RUNTIME when memory runs out (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
                            size_t *n);
@@ -64,7 +69,7 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
  * when unset and DEFAULT when unknown, the request's defaults (gp_exec_request_default: no
  * filter, skip 0, no count or per-kernel limit, children not followed, replay auto, graph
  * profiling node, GP_GRAPH_SAMPLES_DEFAULT sampled graph launches, no --source unless
- * GP_ENV_SOURCE is "1"), no parent, application pass 0. A --kernel pattern too long for the
+ * GP_ENV_SOURCE is "1", no --nvtx unless GP_ENV_NVTX is "1"), no parent, application pass 0. A --kernel pattern too long for the
  * request is no filter that matches nothing: the library says so. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 

@@ -11,7 +11,8 @@
  *             none when the counters take one pass, or with --replay=kernel)
  *                                                         a context's counters were set up
  *   launch    id, context, device, stream, kernel (mangled), code, grid[3], block[3], smem,
- *             profiled, values[] (one per counter of the context's profiler record, null
+ *             profiled, range (--nvtx: its NVTX range path's number, 0: none), values[]
+ *             (one per counter of the context's profiler record, null
  *             where not collected), passes[] (the groups collected; absent: every counter)
  *                                                         a kernel launch (metrics mode)
  *             code: the CRC of the cubin that holds the kernel's function, as a string of
@@ -52,6 +53,10 @@
  *   name      n, name (mangled), code                     the number of a kernel's name and
  *                                                         code (as a launch's), which its `K`
  *                                                         lines carry
+ *   range     n, path                                     --nvtx: an NVTX range path seen
+ *                                                         first at a launch, its number (from
+ *                                                         1) as `R` lines and a launch's
+ *                                                         `range` carry it
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
  * and, many times over, one line of numbers per kernel that ran (an activity record):
@@ -64,6 +69,7 @@
  *   S pid id context device stream memory bytes start_ns end_ns            (gp_memset_field)
  *   U pid counter value start_ns end_ns src dst                            (gp_unified_field)
  *   P pid id device start_ns end_ns read_bytes write_bytes                 (gp_sample_field)
+ *   R pid id node range                                                     (gp_range_field)
  * (a P line is one PM-sampling interval of DRAM traffic on the device during the sampled
  * graph launch `id`, in the activity records' timebase; bytes rounded to integers)
  * kind, src/dst/memory and counter in CUPTI's numbering (CUpti_ActivityMemcpyKind,
@@ -92,6 +98,7 @@
 #define GP_RECORD_FOOTPRINT "footprint"
 #define GP_RECORD_SOURCE "source"
 #define GP_RECORD_SOURCE_NOTE "source_note"
+#define GP_RECORD_RANGE "range"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'
@@ -122,6 +129,14 @@ typedef enum {
     GP_U_PID, GP_U_COUNTER, GP_U_VALUE, GP_U_START, GP_U_END, GP_U_SRC, GP_U_DST,
     GP_U_FIELDS
 } gp_unified_field;
+
+/* With --nvtx, the NVTX range path of a kernel that ran (after its K line, the same id and
+ * node): `range` the number of a `range` record's path of the same process. */
+#define GP_RANGE_TAG 'R'
+typedef enum {
+    GP_R_PID, GP_R_ID, GP_R_NODE, GP_R_RANGE,
+    GP_R_FIELDS
+} gp_range_field;
 
 /* One PM-sampling interval of a sampled graph launch. */
 #define GP_SAMPLE_TAG 'P'

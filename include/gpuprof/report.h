@@ -151,6 +151,8 @@ typedef struct {
     unsigned origins;            /* how its metrics were obtained: GP_ORIGIN_* bits (0: none) */
     char *note;                  /* why a metric is approximate or missing (a graph node's
                                     sampled DRAM traffic, a graph not shadow-launched); NULL */
+    char *range;                 /* --nvtx: its NVTX range path ("step/forward"); NULL: none
+                                    open, or not recorded */
     gp_metric_set metrics;
     size_t input;                /* merged reports: the index of its input report in `sources`;
                                     GP_INPUT_UNKNOWN in merges of older gpuprof */

@@ -466,6 +466,11 @@ static const option_row rows[] = {
                      "report: CSV of a saved view, a row per line (a report without one: a "
                      "usage error)"},
                     FLAG(source)},
+    [OPT_NVTX] = {{OPT_NVTX, "nvtx", NULL,
+                   "record the program's NVTX ranges (push/pop per thread, start/end, domains) "
+                   "and each kernel launch's range path, as ncu's --nvtx; in the JSON "
+                   "report's launches"},
+                  FLAG(exec.nvtx)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
                    "with --source, text: each line's instructions under it"},
                   FLAG(sass)},

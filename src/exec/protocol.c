@@ -79,6 +79,9 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_count(vars, n, GP_ENV_COUNT, q->launch_count));
     GP_TRY(add_var(vars, n, GP_ENV_GRAPH_SAMPLES, samples));
     GP_TRY(add_var(vars, n, GP_ENV_SOURCE, q->source ? "1" : "0"));
+    GP_TRY(add_var(vars, n, GP_ENV_NVTX, q->nvtx ? "1" : "0"));
+    if (q->nvtx)
+        GP_TRY(add_var(vars, n, GP_ENV_NVTX_INJECTION, o->library ? o->library : ""));
     return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
 }
 
@@ -170,6 +173,8 @@ static void read_request(char *const *env, gp_exec_request *q)
     q->follow_children = follow && strcmp(follow, "1") == 0;
     const char *source = lookup(env, GP_ENV_SOURCE);
     q->source = source && strcmp(source, "1") == 0;
+    const char *nvtx = lookup(env, GP_ENV_NVTX);
+    q->nvtx = nvtx && strcmp(nvtx, "1") == 0;
     if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &q->replay))
         q->replay = GP_EXEC_REPLAY_AUTO;
     if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &q->graph_profiling))

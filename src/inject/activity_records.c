@@ -10,6 +10,7 @@
 
 #include "inject/activity_memory.h"
 #include "inject/codes.h"
+#include "inject/launch_ranges.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/protocol.h"
 #include "inject/profiled.h"
@@ -73,6 +74,13 @@ static void add_kernel(gp_record *batch, const CUpti_ActivityKernel10 *k)
         [GP_K_SMEM] = k->dynamicSharedMemory, [GP_K_START] = k->start, [GP_K_END] = k->end,
         [GP_K_GRAPH] = k->graphId, [GP_K_NODE] = k->graphNodeId};
     gp_record_numbers_line(batch, GP_KERNEL_TAG, fields, GP_K_FIELDS);
+    const uint32_t range = gp_launch_ranges_on() ? gp_launch_ranges_of(k->correlationId) : 0;
+    if (range) {
+        const uint64_t r[GP_R_FIELDS] = {[GP_R_PID] = (uint64_t)getpid(),
+                                         [GP_R_ID] = k->correlationId,
+                                         [GP_R_NODE] = k->graphNodeId, [GP_R_RANGE] = range};
+        gp_record_numbers_line(batch, GP_RANGE_TAG, r, GP_R_FIELDS);
+    }
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,

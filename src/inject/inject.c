@@ -20,6 +20,7 @@
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
 #include "inject/graphs.h"
+#include "inject/launch_ranges.h"
 #include "inject/launches.h"
 #include "inject/record.h"
 #include "inject/source_pass.h"
@@ -47,6 +48,10 @@ static bool wanted_here(const gp_exec_options *o)
 
 /* ---- callbacks --------------------------------------------------------------------------- */
 
+/* Counters are collected (--metrics other than none): the launch callbacks profile. Guard:
+ * none, set by InitializeInjection before any callback. */
+static bool profiling;
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
@@ -66,12 +71,17 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         gp_activity_memory_retry(false);
-        if (gp_subscription_is_graph_callback(cbid))
+        if (gp_subscription_is_graph_callback(cbid)) {
             gp_graphs_on_callback(cbid, data);
-        else if (gp_codes_is_load_callback(cbid))
+        } else if (gp_codes_is_load_callback(cbid)) {
             gp_codes_on_call(cbid, data);
-        else
-            gp_launches_on_callback(cbid, data);
+        } else {
+            const CUpti_CallbackData *d = data;
+            if (d->callbackSite == CUPTI_API_ENTER && gp_launch_ranges_on())
+                gp_launch_ranges_note(d->correlationId);
+            if (profiling)
+                gp_launches_on_callback(cbid, d);
+        }
     }
 }
 
@@ -147,11 +157,12 @@ EXPORTED int InitializeInjection(void)
         options.metrics.kind = GP_METRICS_NONE;
     }
     gp_contexts_start(&options);
-    const bool profiling = options.metrics.kind != GP_METRICS_NONE;
+    profiling = options.metrics.kind != GP_METRICS_NONE;
+    const bool ranges = gp_launch_ranges_start(options.request.nvtx);
     gp_graph_launches_start(options.request.graph_profiling, options.request.graph_samples,
                             profiling);
     gp_source_pass_start(profiling && options.request.source);
-    if (gp_subscription_start(on_callback, profiling,
+    if (gp_subscription_start(on_callback, profiling || ranges,
                               profiling && options.request.graph_profiling != GP_GRAPH_TIME,
                               profiling && options.request.source) != 0)
         return 1;

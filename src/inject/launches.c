@@ -8,11 +8,14 @@
  * runs later, as a graph node). */
 #include "inject/launches.h"
 
+#include "inject/launch_ranges.h"
+
 #include "gpuprof/collectives.h"
 #include "inject/codes.h"
 #include "inject/contexts.h"
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
+#include "inject/launch_ranges.h"
 #include "inject/locks.h"
 #include "inject/profiled.h"
 #include "inject/sessions.h"
@@ -85,14 +88,16 @@ static bool being_captured(const launch_facts *l)
 
 /* ---- one launch ---------------------------------------------------------------------------- */
 
-/* After the last launch --launch-count allows, no launch needs a callback: the passes end
- * first, since a launch without a callback would fall into one. */
+/* After the last launch --launch-count allows, no launch needs a callback (but with --nvtx,
+ * for its range): the passes end first, since a launch without a callback would fall into
+ * one. */
 static void stop_watching_when_done(void)
 {
     if (!gp_filters_done())
         return;
     gp_contexts_end_all_passes();
-    gp_subscription_stop_launches();
+    if (!gp_launch_ranges_on())
+        gp_subscription_stop_launches();
 }
 
 static gp_launch_info info_of(const CUpti_CallbackData *d, const launch_facts *l)

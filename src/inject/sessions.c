@@ -5,6 +5,7 @@
 #include "gpuprof/demangle.h"
 #include "gpuprof/status.h"
 #include "gpuprof/protocol.h"
+#include "inject/launch_ranges.h"
 #include "inject/record.h"
 #include "inject/sampling.h"
 
@@ -271,6 +272,8 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
         gp_record_string(&r, "how", l->shadow ? "shadow" : "graph");
     }
     gp_record_int(&r, "profiled", values != NULL);
+    if (gp_launch_ranges_on())
+        gp_record_uint(&r, "range", gp_launch_ranges_of((uint32_t)l->id));
     if (values) {
         double all[GP_MAX_COUNTERS];
         whole_values(s, set, values, all);

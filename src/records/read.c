@@ -21,6 +21,7 @@
 #include "gpuprof/status.h"
 #include "records/launch_table.h"
 #include "records/read_graphs.h"
+#include "records/read_ranges.h"
 #include "records/read_lines.h"
 #include "records/read_profilers.h"
 #include "records/read_source.h"
@@ -220,6 +221,7 @@ static int read_launch(reader *rd, const cJSON *o)
     *l = r.launch;
     GP_TRY(r.how == GP_HOW_GRAPH ? gp_records_name_graph(l)
                                  : gp_records_name_launch(rd, l, r.kernel));
+    GP_TRY(gp_records_launch_range(rd, o, l));
     if (!cc)
         return GP_OK;
     l->origins = launch_origins[r.how];
@@ -278,6 +280,7 @@ static const struct {
     {"warning", read_warning}, {GP_RECORD_GRAPH, gp_records_read_graph},
     {GP_RECORD_SAMPLED, gp_records_read_sampled}, {GP_RECORD_FOOTPRINT, gp_records_read_footprint},
     {GP_RECORD_SOURCE, gp_records_read_source}, {GP_RECORD_SOURCE_NOTE, gp_records_read_source_note},
+    {GP_RECORD_RANGE, gp_records_read_range},
 };
 
 static int read_record(reader *rd, const cJSON *o)
@@ -380,6 +383,7 @@ static void free_reader(reader *rd)
     free(rd->ended);
     gp_records_free_graphs(rd);
     gp_records_free_source(rd);
+    gp_records_free_ranges(rd);
 }
 
 static void sort_launches(gp_exec_info *e)
@@ -422,6 +426,7 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
     reader rd = {.report = report};
     gp_hashmap_init(&rd.demangled, sizeof(char *));
     gp_hashmap_init(&rd.numbered, sizeof(numbered_name));
+    gp_hashmap_init(&rd.ranges, sizeof(char *));
     gp_exec_info *e = &report->exec;
     int rc = GP_OK;
     for (size_t i = 0; rc == GP_OK && i < n; i++)

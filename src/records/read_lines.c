@@ -1,6 +1,7 @@
 /* The lines of numbers of records/read_lines.h: each kind's tag, fields, range check and
  * reader in one table. */
 #include "records/read_lines.h"
+#include "records/read_ranges.h"
 
 #include "gpuprof/record_format.h"
 #include "gpuprof/status.h"
@@ -41,6 +42,7 @@ static int read_kernel(reader *rd, const uint64_t *k)
         gp_records_find_launch(rd, (int)k[GP_K_PID], k[GP_K_ID], k[GP_K_NODE]);
     if (!l && k[GP_K_NODE])
         l = gp_records_adopt_shadow(rd, k, name);
+    rd->last_kernel = l;
     if (l && l->graph_node) {
         l->duration_ms = ms;
         l->stream = (unsigned)k[GP_K_STREAM];
@@ -52,6 +54,7 @@ static int read_kernel(reader *rd, const uint64_t *k)
         return GP_OK;
     }
     GP_TRY(gp_exec_add_launch(&rd->report->exec, &l));
+    rd->last_kernel = l;
     *l = (gp_exec_launch){.pid = (int)k[GP_K_PID], .id = k[GP_K_ID],
                           .context = (unsigned)k[GP_K_CONTEXT], .device = (int)k[GP_K_DEVICE],
                           .stream = (unsigned)k[GP_K_STREAM],
@@ -158,6 +161,8 @@ static const struct {
     {GP_UNIFIED_TAG, GP_U_FIELDS, unified_out_of_range, read_unified, "unified memory"},
     {GP_SAMPLE_TAG, GP_P_FIELDS, gp_records_sample_out_of_range, gp_records_read_sample,
      "DRAM sample"},
+    {GP_RANGE_TAG, GP_R_FIELDS, gp_records_range_out_of_range, gp_records_read_range_line,
+     "NVTX range"},
 };
 #define N_NUMBER_LINES (sizeof number_lines / sizeof number_lines[0])
 #define MOST_FIELDS GP_K_FIELDS

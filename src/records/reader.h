@@ -78,6 +78,10 @@ typedef struct {
     size_t n_ignored;            /* records and lines that were not as the library writes */
     graph_records graphs;        /* graph records, sampled records and P lines */
     source_records source;       /* source and source_note records */
+    gp_hashmap ranges;           /* uint64_t {pid, number} -> char *: a process's NVTX range
+                                    paths by the numbers its `range` records gave them */
+    gp_exec_launch *last_kernel; /* the launch of the `K` line read last (an `R` line follows
+                                    its kernel's); NULL: none, or not kept */
 } reader;
 
 /* How a launch record's launch was made (its key "how"). */

@@ -117,6 +117,10 @@ GP_PART_NUMBER_GETTER(get_variant, gp_exec_launch, void, r->variant ? r->variant
 GP_PART_TEXT_GETTER(get_label, gp_exec_launch, gp_launches_context,
                     c && c->labels ? gp_kernel_labels_name(c->labels, r->kernel, r->variant)
                                     : r->kernel)
+/* --nvtx: its NVTX range path; left out when none was open or recorded (the loader reads it
+ * apart, as an optional key). */
+GP_PART_GETTER(get_range, gp_exec_launch, void,
+               r->range ? GP_CELL_TEXT(r->range) : GP_CELL_ABSENT)
 /* A copy's or memset's (a row of gp_activities_part under this header); a kernel's: empty. */
 GP_PART_NUMBER_GETTER(get_no_bytes, gp_exec_launch, void, NAN)
 GP_PART_TEXT_GETTER(get_no_host_memory, gp_exec_launch, void, "")
@@ -129,7 +133,8 @@ static bool when_graphs(const void *ctx)
 enum {
     KIND, PROGRAM, PID, ID, KERNEL, MANGLED, DEVICE, CONTEXT, STREAM, GRID, BLOCK, SHARED,
     DURATION, PROFILED_WORD, GRAPH, GRAPH_NODE, HOW, NOTE, KERNEL_ID, VARIANT,
-    SOURCE, CODE, PROFILED, GRAPH_TEXT, GRID_TEXT, BLOCK_TEXT, LABEL, BYTES, HOST_MEMORY
+    SOURCE, CODE, PROFILED, GRAPH_TEXT, GRID_TEXT, BLOCK_TEXT, LABEL, BYTES, HOST_MEMORY,
+    RANGE
 };
 _Static_assert((int)HOW == (int)GP_LAUNCH_CSV_METRICS_AT, "CSV's metrics go before how");
 
@@ -203,6 +208,10 @@ static const gp_part_column columns[] = {
     [HOST_MEMORY] = {.key = "host_memory", .in = GP_IN_CSV, .get = get_no_host_memory,
                      .legend = "a copy's host side's memory: pageable, pinned, managed; empty "
                                "otherwise"},
+    [RANGE] = {.key = "range", .in = GP_IN_JSON, .get = get_range,
+               .legend = "--nvtx: the NVTX range path it was launched in, outermost first "
+                         "(start/end ranges, then the thread's push/pop ranges, DOMAIN@label "
+                         "for a domain's); absent when none was open"},
 };
 
 const gp_part gp_launch_part = {
@@ -212,5 +221,5 @@ const gp_part gp_launch_part = {
                                              BLOCK_TEXT, SHARED, DURATION),
               [GP_VIEW_JSON] = GP_PART_ORDER(SOURCE, PID, ID, KERNEL, MANGLED, CODE, DEVICE,
                                              CONTEXT, STREAM, SHARED, DURATION, PROFILED,
-                                             GRAPH, GRAPH_NODE)},
+                                             GRAPH, GRAPH_NODE, RANGE)},
 };

@@ -54,7 +54,8 @@ static int read_origins(gp_json_reader *rd, const cJSON *o, gp_exec_launch *l)
 }
 
 /* A launch: its part's columns (gpuprof/report_parts.h), then what the part does not read
- * back: its source, mangled name, code, grid and block, passes, how, note and metrics. */
+ * back: its source, mangled name, NVTX range, code, grid and block, passes, how, note and
+ * metrics. */
 static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
 {
     gp_exec_info *e = &((gp_report *)report)->exec;
@@ -68,6 +69,10 @@ static int read_exec_launch(gp_json_reader *rd, const cJSON *o, void *report)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     GP_TRY(gp_report_read_input(rd, o, report, &l->input));
     GP_TRY(gp_json_get_string_copy(rd, o, "mangled", &l->mangled, true));
+    if (gp_json_field(o, "range")) {
+        GP_TRY(gp_json_get_string_copy(rd, o, "range", &l->range, false));
+        GP_TRY(gp_json_expect(rd, "range", l->range[0], "a range path, not \"\""));
+    }
     GP_TRY(gp_json_get_code(rd, o, "code", true, &l->code));
     GP_TRY(gp_json_get_dim(rd, o, "grid", &l->grid));
     GP_TRY(gp_json_get_dim(rd, o, "block", &l->block));

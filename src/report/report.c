@@ -48,6 +48,7 @@ static void exec_free(gp_exec_info *e)
         free(e->launches[i].kernel);
         free(e->launches[i].mangled);
         free(e->launches[i].note);
+        free(e->launches[i].range);
         gp_metric_set_free(&e->launches[i].metrics);
     }
     free(e->launches);

@@ -18,7 +18,7 @@ APPS_DIR     := $(BUILD)/tests/apps
 APPS_CU      := copy inplace streams graph threads managed exit3 abort reset multigpu many hold varying \
                 spill atomics cpasync tma zerocopy copies umfaults activities gemm broadcast \
                 graph_nodes graph_host graph_child graph_update graph_lengths graph_samples graph_loop contexts \
-                jit_variants
+                jit_variants nvtx_ranges
 APPS         := $(addprefix $(APPS_DIR)/,$(APPS_CU) copy_dynamic nospill nokernel.sh spawn.sh)
 
 APPS_NVFLAGS ?= -O2 -lineinfo
@@ -26,6 +26,7 @@ APPS_NVFLAGS += -std=c++17 -Xcompiler=-Wall,-Wextra
 # Per-program libraries: $(APPS_LDLIBS_<name>); flags: $(APPS_NVFLAGS_<name>); device code:
 # $(APPS_GENCODE_<name>), else the Makefile's $(GENCODE).
 APPS_LDLIBS_threads := -lpthread
+APPS_LDLIBS_nvtx_ranges := -lpthread -ldl
 # The driver API (cuCtxCreate) beside the runtime.
 APPS_LDLIBS_contexts := -lcuda
 # NVRTC from the toolkit (found again at run time through an rpath to its folder) and the

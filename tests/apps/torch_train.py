@@ -3,23 +3,28 @@
 framework's kernels (many launches of templated kernels whose names differ deep inside:
 elementwise, reductions, cuBLAS GEMMs, AdamW's multi_tensor_apply).
 
-    python3 tests/apps/torch_train.py [STEPS]      (default 3; 1 to 1000)
+    python3 tests/apps/torch_train.py [--nvtx] [STEPS]      (default 3; 1 to 1000)
 
 A two-layer MLP (1024 -> 4096 -> 1024, GELU, LayerNorm) on random data, cross-entropy over 1024
-classes, AdamW (foreach), STEPS steps on cuda:0 in float32. Prints `torch_train: ok (STEPS
-steps, loss L)` and exits 0; exits 2 without PyTorch or a GPU (the reason on stderr), 1 when the
-loss is not finite."""
+classes, AdamW (foreach), STEPS steps on cuda:0 in float32. With --nvtx, NVTX ranges: one per
+op (torch.autograd.profiler.emit_nvtx), and "step" around each step with "forward",
+"backward" and "optimizer" inside. Prints `torch_train: ok (STEPS steps, loss L)` and exits 0;
+exits 2 without PyTorch or a GPU (the reason on stderr), 1 when the loss is not finite."""
+import contextlib
 import math
 import sys
 
 
 def main():
+    args = sys.argv[1:]
+    nvtx = "--nvtx" in args
+    args = [a for a in args if a != "--nvtx"]
     try:
-        steps = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+        steps = int(args[0]) if args else 3
     except ValueError:
         steps = 0
-    if not 1 <= steps <= 1000 or len(sys.argv) > 2:
-        print("usage: torch_train.py [STEPS]   (1 to 1000, default 3)", file=sys.stderr)
+    if not 1 <= steps <= 1000 or len(args) > 1:
+        print("usage: torch_train.py [--nvtx] [STEPS]   (1 to 1000, default 3)", file=sys.stderr)
         return 2
     try:
         import torch
@@ -37,11 +42,20 @@ def main():
     x = torch.randn(256, 1024, device=dev)
     y = torch.randint(0, 1024, (256,), device=dev)
     loss = None
-    for _ in range(steps):
-        opt.zero_grad(set_to_none=True)
-        loss = torch.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
+
+    def ranged(name):
+        return torch.cuda.nvtx.range(name) if nvtx else contextlib.nullcontext()
+
+    with torch.autograd.profiler.emit_nvtx() if nvtx else contextlib.nullcontext():
+        for _ in range(steps):
+            with ranged("step"):
+                opt.zero_grad(set_to_none=True)
+                with ranged("forward"):
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                with ranged("backward"):
+                    loss.backward()
+                with ranged("optimizer"):
+                    opt.step()
     value = float(loss.item())
     torch.cuda.synchronize()
     if not math.isfinite(value):

@@ -698,6 +698,38 @@ static void footprints(void)
            "footprint records: a malformed one is ignored with a warning");
 }
 
+/* --nvtx: `range` records number paths; an `R` line gives the kernel of the `K` line before
+ * it its path, a launch record its "range"; a number without a record, or an R line after
+ * another kernel's K line, is said and passed over. */
+#define RANGE(n, path) "{\"t\":\"range\",\"pid\":9,\"n\":" #n ",\"path\":\"" path "\"}\n"
+static void nvtx_ranges(void)
+{
+    gp_report r;
+    int rc = read_text(PROCESS NAME RANGE(1, "step/forward") RANGE(2, "step")
+                       KERNEL_LINE(1, 1000, 3000) "R 9 1 0 1\n" KERNEL_LINE(2, 4000, 5000)
+                       KERNEL_LINE(3, 6000, 7000) "R 9 3 0 2\n" END, &r);
+    tap_ok(rc == GP_OK && r.n_warnings == 0 && r.exec.n_launches == 3 &&
+               r.exec.launches[0].range && !strcmp(r.exec.launches[0].range, "step/forward") &&
+               !r.exec.launches[1].range && r.exec.launches[2].range &&
+               !strcmp(r.exec.launches[2].range, "step"),
+           "ranges: R lines give the kernels before them their paths; none without one");
+    gp_report_free(&r);
+    rc = read_text(PROCESS NAME RANGE(1, "outer") LAUNCH(SHAPE ",\"profiled\":0,\"range\":1")
+                   END, &r);
+    tap_ok(rc == GP_OK && r.n_warnings == 0 && r.exec.n_launches == 1 &&
+               r.exec.launches[0].range && !strcmp(r.exec.launches[0].range, "outer"),
+           "ranges: a launch record's range");
+    gp_report_free(&r);
+    rc = read_text(PROCESS NAME KERNEL_LINE(1, 1000, 3000) "R 9 1 0 5\n"
+                   KERNEL_LINE(2, 4000, 5000) "R 9 1 0 5\n" END, &r);
+    tap_ok(rc == GP_OK && r.exec.n_launches == 2 && !r.exec.launches[0].range &&
+               r.n_warnings == 2 && strstr(r.warnings[0], "range 5 has no range record") &&
+               strstr(r.warnings[1], "follows no K line of its kernel"),
+           "ranges: an unknown number and a misplaced R line are said, nothing given (%s)",
+           r.n_warnings ? r.warnings[0] : "");
+    gp_report_free(&r);
+}
+
 void test_exec_read(void)
 {
     footprints();
@@ -725,4 +757,5 @@ void test_exec_read(void)
     many_bad_records();
     several_texts();
     activity_lines();
+    nvtx_ranges();
 }

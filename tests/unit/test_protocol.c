@@ -61,6 +61,7 @@ static void round_trip_list(void)
     in.parent_pid = 4242;
     in.request.follow_children = true;
     in.request.source = true;
+    in.request.nvtx = true;
     char *env[GP_EXEC_OPTION_VARS + 1];
     if (!tap_ok(encode(&in, env), "protocol: options encoded"))
         return;
@@ -83,6 +84,12 @@ static void round_trip_list(void)
     tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
     tap_ok(out.request.source, "protocol: round trip: --source");
+    bool tool = false;
+    for (size_t i = 0; i < n; i++)
+        tool = tool || !strcmp(env[i], "NVTX_INJECTION64_PATH=/opt/gpuprof/lib/gpuprof/"
+                                       "libgpuprof-inject.so");
+    tap_ok(out.request.nvtx && tool,
+           "protocol: round trip: --nvtx, and the library named NVTX's tool");
     free_env(env);
 }
 
@@ -126,13 +133,14 @@ static void round_trip_sets(void)
         while (env[n])
             n++;
         gp_exec_options_decode(env, &out);
-        all = all && n == GP_EXEC_OPTION_VARS - 2 && same_metrics(&out.metrics, &in.metrics) &&
+        all = all && n == GP_EXEC_OPTION_VARS - 3 && same_metrics(&out.metrics, &in.metrics) &&
               out.request.launch_count == UINT64_MAX && out.request.per_kernel == UINT64_MAX &&
               out.request.launch_skip == 0 && !out.request.kernel_regex[0] &&
-              out.parent_pid == 0 && !out.request.follow_children && !out.request.source;
+              out.parent_pid == 0 && !out.request.follow_children && !out.request.source &&
+              !out.request.nvtx;
         free_env(env);
     }
-    tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent");
+    tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent, no NVTX tool");
 }
 
 /* --graph-profiling: each mode travels by name and comes back; unset or unknown is node. */
