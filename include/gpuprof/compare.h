@@ -80,9 +80,26 @@ void gp_comparison_free(gp_comparison *c);
 
 const char *gp_change_name(gp_change c);   /* "same", "faster", "slower", "only-base", … */
 
-/* A row's keys joined for people: "reduce neighbored int32 n=16777216 block=512"; a buffer
- * of GP_COMPARE_LABEL_LEN holds any row's. */
+/* A row's labels (src/report/compare_labels.c); a buffer of GP_COMPARE_LABEL_LEN holds any
+ * row's. Its keys joined for people: "reduce neighbored int32 n=16777216 block=512". */
 void gp_compare_label(const gp_compare_row *row, char *buf, size_t len);
+/* The page's: an exec row's kernel number first ("#2 ", "new#3 "), a library call's shape
+ * that was not captured (block -) left out. */
+void gp_compare_full_label(const gp_compare_row *row, char *buf, size_t len);
+
+/* The keys every matched row has with the same value ("reduce", "int32", "size=..."): the
+ * page's chart says them once in its caption, and its bars' labels keep what differs. */
+typedef struct {
+    const gp_compare_key *keys[GP_COMPARE_MAX_KEYS];
+    size_t n;
+} gp_compare_common;
+void gp_compare_common_keys(const gp_comparison *c, gp_compare_common *ck);
+/* Those keys joined (the caption's words); "" when there are none. */
+void gp_compare_common_label(const gp_compare_common *ck, char *buf, size_t len);
+/* A matched row's label on the chart: as gp_compare_full_label, but without the common keys
+ * (unless they are all it has), an exec kernel by its label. */
+void gp_compare_chart_label(const gp_compare_common *ck, const gp_compare_row *row, char *buf,
+                            size_t len);
 
 /* A side's value of a compared metric: NAN when it has none or it is not valid. */
 double gp_compare_side_value(const gp_compare_side *s, const char *key);

@@ -61,4 +61,35 @@ typedef struct {
 int gp_sweeps_find(const gp_report *r, gp_sweeps *out);
 void gp_sweeps_free(gp_sweeps *s);
 
+/* A two-parameter sweep (src/report/sweep_grids.c): a sweep that varies in exactly two
+ * parameters (the block's shape, the problem size, the family's), each pair of values once,
+ * as a grid of its results' GB/s. An axis is one parameter's distinct values over the sweep,
+ * as the page writes them ("32x8", "16777216", "2"): numbers in order, block shapes as first
+ * met. */
+#define GP_HEAT_VALUE_LEN 32
+#define GP_HEAT_MAX_VALUES 64            /* of one parameter in a grid */
+
+typedef struct {
+    const char *name;                /* "block", "n", "pad" */
+    char values[GP_HEAT_MAX_VALUES][GP_HEAT_VALUE_LEN];
+    size_t n;
+    size_t missing;                  /* results it does not apply to (NAN, no block) */
+    bool overflow;                   /* more than GP_HEAT_MAX_VALUES */
+} gp_heat_axis;
+
+typedef struct {
+    const gp_sweep *sweep;
+    gp_heat_axis rows, cols;
+    double *values;                  /* rows.n x cols.n, NAN where no result */
+} gp_heat_grid;
+
+typedef struct {
+    gp_sweeps sweeps;                /* what the grids' sweeps point into */
+    gp_heat_grid *grids;             /* in order of their sweeps */
+    size_t n;
+} gp_heat_grids;
+
+int gp_heat_grids_find(const gp_report *r, gp_heat_grids *out);
+void gp_heat_grids_free(gp_heat_grids *h);
+
 #endif

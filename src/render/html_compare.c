@@ -99,105 +99,11 @@ static void compare_rows_free(compare_rows *cr)
     free(cr->markers);
 }
 
-/* The keys every matched row has with the same value ("reduce", "int32", "size=…"): the
- * chart's labels leave them to its caption, so that the labels keep what differs. */
-typedef struct {
-    const gp_compare_key *keys[GP_COMPARE_MAX_KEYS];
-    size_t n;
-} common_keys;
-
-static bool row_has_key(const gp_compare_row *row, const gp_compare_key *key)
-{
-    for (size_t k = 0; k < row->n_keys; k++)
-        if (strcmp(row->keys[k].name, key->name) == 0 &&
-            strcmp(row->keys[k].value, key->value) == 0)
-            return true;
-    return false;
-}
-
-static void find_common(const gp_comparison *c, common_keys *ck)
-{
-    ck->n = 0;
-    const gp_compare_row *first = NULL;
-    for (size_t i = 0; i < c->n_rows && !first; i++)
-        first = matched(&c->rows[i]) ? &c->rows[i] : NULL;
-    for (size_t k = 0; first && k < first->n_keys; k++) {
-        bool everywhere = true;
-        for (size_t i = 0; i < c->n_rows && everywhere; i++)
-            everywhere = !matched(&c->rows[i]) || row_has_key(&c->rows[i], &first->keys[k]);
-        if (everywhere)
-            ck->keys[ck->n++] = &first->keys[k];
-    }
-}
-
-static bool is_common(const common_keys *ck, const gp_compare_key *key)
-{
-    for (size_t i = 0; i < ck->n; i++)
-        if (strcmp(ck->keys[i]->name, key->name) == 0 &&
-            strcmp(ck->keys[i]->value, key->value) == 0)
-            return true;
-    return false;
-}
-
-/* A block or grid of "-" (0x0x0 in compares of older gpuprof): a library call's own,
- * not captured. */
-static bool unknown_shape(const gp_compare_key *k)
-{
-    return (strcmp(k->name, "block") == 0 || strcmp(k->name, "grid") == 0) &&
-           (strcmp(k->value, "-") == 0 || strcmp(k->value, "0x0x0") == 0);
-}
-
-/* As gp_compare_label writes a key: "reduce", "int32", "size=16777216"; a kernel by its
- * label (`label`, not NULL). */
-static void append_key(char *buf, size_t len, const gp_compare_key *k, const char *label)
-{
-    if (unknown_shape(k))
-        return;
-    const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
-                      strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
-    const char *value = label && strcmp(k->name, "kernel") == 0 ? label : k->value;
-    gp_html_appendf(buf, len, "%s%s%s%s", buf[0] ? " " : "", bare ? "" : k->name,
-                    bare ? "" : "=", value);
-}
-
-/* A row's words: all of them, or (`differing`) those not every row shares (all, when it
- * has no other); an exec row's kernel by its label where `labelled`. */
-static void row_words(const common_keys *ck, const gp_compare_row *row, bool differing,
-                      bool labelled, char *buf, size_t len)
-{
-    const char *label = labelled && row->label[0] ? row->label : NULL;
-    buf[0] = '\0';
-    for (size_t i = 0; i < row->n_keys; i++)
-        if (!differing || !is_common(ck, &row->keys[i]))
-            append_key(buf, len, &row->keys[i], label);
-    if (differing && !buf[0])
-        row_words(ck, row, false, labelled, buf, len);
-}
-
-/* An exec row's kernel number before its words: "#2 ", "new#3 " (as the text's). */
-static void number_label(const gp_compare_row *row, char *buf, size_t len)
-{
-    char words[GP_COMPARE_LABEL_LEN];
-    if (!row->number)
-        return;
-    snprintf(words, sizeof words, "%s", buf);
-    snprintf(buf, len, "%s#%zu %.*s", row->number_is_new ? "new" : "", row->number,
-             (int)(len > 16 ? len - 16 : 0), words);
-}
-
-/* The whole label of a row, for its table cell. */
-static void full_label(const gp_compare_row *row, char *buf, size_t len)
-{
-    row_words(NULL, row, false, false, buf, len);
-    number_label(row, buf, len);
-}
-
-static void fill_compare_row(const common_keys *ck, const gp_compare_row *row,
+static void fill_compare_row(const gp_compare_common *ck, const gp_compare_row *row,
                              gp_svg_row *out, char *label, char *full, char *marker)
 {
-    row_words(ck, row, true, true, label, GP_COMPARE_LABEL_LEN);
-    number_label(row, label, GP_COMPARE_LABEL_LEN);
-    full_label(row, full, GP_COMPARE_LABEL_LEN);
+    gp_compare_chart_label(ck, row, label, GP_COMPARE_LABEL_LEN);
+    gp_compare_full_label(row, full, GP_COMPARE_LABEL_LEN);
     verdict_marker(marker, GP_SVG_VALUE_LEN, row);
     out->label = label;
     out->full = full;
@@ -226,8 +132,8 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
         compare_rows_free(cr);
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     }
-    common_keys ck;
-    find_common(c, &ck);
+    gp_compare_common ck;
+    gp_compare_common_keys(c, &ck);
     for (size_t i = 0; i < c->n_rows; i++)
         if (matched(&c->rows[i]) && cr->n + 1 < n) {
             fill_compare_row(&ck, &c->rows[i], &cr->rows[cr->n], cr->labels[cr->n],
@@ -239,11 +145,10 @@ static int compare_rows_make(const gp_comparison *c, compare_rows *cr)
 
 static void common_caption(FILE *out, const gp_comparison *c)
 {
-    common_keys ck;
-    find_common(c, &ck);
-    char words[GP_COMPARE_LABEL_LEN] = "";
-    for (size_t i = 0; i < ck.n; i++)
-        append_key(words, sizeof words, ck.keys[i], false);
+    gp_compare_common ck;
+    gp_compare_common_keys(c, &ck);
+    char words[GP_COMPARE_LABEL_LEN];
+    gp_compare_common_label(&ck, words, sizeof words);
     if (!words[0])
         return;
     fputs(" Every bar is of ", out);
@@ -308,7 +213,7 @@ static void label_cell(FILE *out, const char *label)
 static void compare_row(FILE *out, const gp_compare_row *row, double threshold_pct)
 {
     char label[GP_COMPARE_LABEL_LEN];
-    full_label(row, label, sizeof label);
+    gp_compare_full_label(row, label, sizeof label);
     gp_part_html_tr(out, &gp_compare_part, row, NULL);
     label_cell(out, label);
     changed_metrics(out, row, threshold_pct);
@@ -343,7 +248,7 @@ static void unmatched_table(FILE *out, const gp_comparison *c, gp_change which,
             continue;
         const gp_compare_side *s = which == GP_CHANGE_ONLY_BASE ? &row->base : &row->next;
         char label[GP_COMPARE_LABEL_LEN];
-        full_label(row, label, sizeof label);
+        gp_compare_full_label(row, label, sizeof label);
         fputs("<tr>", out);
         label_cell(out, label);
         gp_html_td_num(out, "%.4f", s->time_ms);

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #define EXEC_TOP 20                  /* kernels in the exec time chart */
-#define LABEL_LEN 512                /* a kernel's number and label */
 
 /* ---- exec reports: the program's kernels ----------------------------------------------------- */
 
@@ -34,7 +33,7 @@ typedef struct {
     size_t nk;
     gp_metric_set *avg;              /* per kernel: its metrics' averages over its launches */
     gp_metric_value *values;
-    char (*labels)[LABEL_LEN];  /* per kernel: "#3 label" */
+    gp_html_label *labels;           /* per kernel: "#3 label" */
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
     gp_kernel_rows rows;             /* the summary's part: graph nodes, estimates */
@@ -49,22 +48,14 @@ static void exec_view_free(exec_view *v)
     gp_kernel_rows_free(&v->rows);
 }
 
-static int exec_averages(exec_view *v)
-{
-    GP_TRY(gp_exec_kernel_averages(v->k, v->nk, &v->avg, &v->values));
-    v->labels = calloc(v->nk + 1, sizeof *v->labels);
-    return v->labels ? GP_OK : gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
-}
-
 /* Each kernel's label after its number, #N as every view numbers it (the summary's order). */
 static int number_labels(exec_view *v)
 {
     gp_kernel_labels kl;
     GP_TRY(gp_kernel_labels_init(&kl, v->k, v->nk, GP_KERNEL_NAME_SHORT));
-    for (size_t i = 0; i < v->nk; i++)
-        snprintf(v->labels[i], LABEL_LEN, "#%zu %s", i + 1, gp_kernel_labels_label(&kl, i + 1));
+    const int rc = gp_html_numbered_labels(&kl, v->nk, &v->labels);
     gp_kernel_labels_free(&kl);
-    return GP_OK;
+    return rc;
 }
 
 static int exec_view_init(exec_view *v, const gp_report *r)
@@ -72,7 +63,7 @@ static int exec_view_init(exec_view *v, const gp_report *r)
     memset(v, 0, sizeof *v);
     v->r = r;
     GP_TRY(gp_exec_summarize(&r->exec, &v->k, &v->nk));
-    int rc = exec_averages(v);
+    int rc = gp_exec_kernel_averages(v->k, v->nk, &v->avg, &v->values);
     rc = rc ? rc : number_labels(v);
     rc = rc ? rc : gp_kernel_rows_init(&v->rows, r, v->k, v->nk, NULL);
     if (rc) {
@@ -386,29 +377,11 @@ static gp_svg_row *exec_metric_rows(const void *ctx, const gp_html_metric_chart 
     return rows;
 }
 
-/* The label, and under it the full name, wrapped anywhere (a C++ name has few spaces):
- * the table fits the page however long the names. */
-static void kernel_cell(FILE *out, const char *full, const char *label)
-{
-    fputs("<td class=\"kernel\" title=\"", out);
-    gp_html_escape(out, full);
-    fputs("\"><b>", out);
-    gp_html_escape(out, label);
-    fputs("</b>", out);
-    const char *after_number = strchr(label, ' ');
-    if (strcmp(full, after_number ? after_number + 1 : label) != 0) {
-        fputs("<div class=\"full mono\">", out);
-        gp_html_escape(out, full);
-        fputs("</div>", out);
-    }
-    fputs("</td>", out);
-}
-
 static void exec_kernel_row(FILE *out, const exec_view *v, size_t i)
 {
     gp_part_html_tr(out, &gp_kernels_part, &v->k[i], &v->rows.ctx);
     gp_html_metric_cells(out, &v->avg[i], v->keys, v->n_keys);
-    kernel_cell(out, v->k[i].kernel, v->labels[i]);
+    gp_html_kernel_cell(out, v->k[i].kernel, v->labels[i], NULL, false);
     fputs("</tr>\n", out);
 }
 

@@ -168,6 +168,35 @@ void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const
     }
 }
 
+int gp_html_numbered_labels(const gp_kernel_labels *kl, size_t n, gp_html_label **out)
+{
+    *out = calloc(n + 1, sizeof **out);
+    if (!*out)
+        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
+    for (size_t i = 0; i < n; i++)
+        snprintf((*out)[i], GP_HTML_LABEL_LEN, "#%zu %s", i + 1,
+                 gp_kernel_labels_label(kl, i + 1));
+    return GP_OK;
+}
+
+void gp_html_kernel_cell(FILE *out, const char *full, const char *label, const char *after,
+                         bool always)
+{
+    fputs("<td class=\"kernel\" title=\"", out);
+    gp_html_escape(out, full);
+    fputs("\"><b>", out);
+    gp_html_escape(out, label);
+    fputs("</b>", out);
+    fputs(after ? after : "", out);
+    const char *after_number = strchr(label, ' ');
+    if (always || strcmp(full, after_number ? after_number + 1 : label) != 0) {
+        fputs("<div class=\"full mono\">", out);
+        gp_html_escape(out, full);
+        fputs("</div>", out);
+    }
+    fputs("</td>", out);
+}
+
 /* ---- the header ---------------------------------------------------------------------------- */
 
 void gp_html_code_line(FILE *out, const char *term, char *const *argv, size_t n,

@@ -6,6 +6,7 @@
 #ifndef GPUPROF_RENDER_HTML_PAGE_H
 #define GPUPROF_RENDER_HTML_PAGE_H
 
+#include "gpuprof/kernel_labels.h"
 #include "gpuprof/report.h"
 #include "render/svg.h"
 
@@ -37,6 +38,17 @@ void gp_html_metric_cells(FILE *out, const gp_metric_set *s, const char *const *
                           size_t n);
 void gp_html_metric_titles(FILE *out, const char *const *keys, const char *const *labels,
                            size_t n);
+
+/* The kernels of an exec report or rank view, each its label after its number ("#3 label",
+ * as every view numbers them), gp_kernel_labels' first n: in *out, an array to free. */
+#define GP_HTML_LABEL_LEN 512
+typedef char gp_html_label[GP_HTML_LABEL_LEN];
+int gp_html_numbered_labels(const gp_kernel_labels *kl, size_t n, gp_html_label **out);
+/* A kernel's cell: its label in bold, `after` (HTML, NULL: none) after it, under them the
+ * full name (wrapped anywhere: a C++ name has few spaces; `always`, else only where it is not
+ * the label after its number), the full name on hover too. */
+void gp_html_kernel_cell(FILE *out, const char *full, const char *label, const char *after,
+                         bool always);
 
 /* Lines of a header: a command line's words as code (`none` where it has none, NULL:
  * nothing; its `file` after it, NULL: none), an exec report's GPUs ("GPU 0" and the GPU in

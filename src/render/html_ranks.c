@@ -21,12 +21,11 @@
 
 #define TOP_KERNELS 8                /* kernels in the chart of time by rank */
 #define RANK_BARS 32                 /* the most ranks drawn a bar each; more: a whisker */
-#define LABEL_LEN 512                /* a kernel's number and label */
 
 typedef struct {
     const gp_report *r;
     const gp_rank_view *v;
-    char (*labels)[LABEL_LEN];       /* per kernel: "#3 label" */
+    gp_html_label *labels;           /* per kernel: "#3 label" */
     bool by_rank;
     /* The ranks' kernel time (gp_rank_view_time_spread), its most and least (indices): the
      * glance and the table of ranks both say them, worked out once for the page. */
@@ -198,21 +197,6 @@ static int time_chart(FILE *out, const ranks_page *p)
 
 /* ---- the tables ------------------------------------------------------------------------------ */
 
-/* The label, and under it the full name. */
-static void kernel_cell(FILE *out, const gp_rank_kernel *k, const char *label)
-{
-    fputs("<td class=\"kernel\" title=\"", out);
-    gp_html_escape(out, k->kernel);
-    fputs("\"><b>", out);
-    gp_html_escape(out, label);
-    fputs("</b>", out);
-    if (k->collective)
-        fputs(" <i>(collective)</i>", out);
-    fputs("<div class=\"full mono\">", out);
-    gp_html_escape(out, k->kernel);
-    fputs("</div></td>", out);
-}
-
 /* Each kernel's spread: the part's cells, its names. */
 static void spread_table(FILE *out, const ranks_page *p)
 {
@@ -225,7 +209,8 @@ static void spread_table(FILE *out, const ranks_page *p)
     for (size_t i = 0; i < v->n_kernels; i++) {
         const gp_rank_kernel *k = &v->kernels[i];
         gp_part_html_tr(out, &gp_rank_kernel_part, k, &c);
-        kernel_cell(out, k, p->labels[i]);
+        gp_html_kernel_cell(out, k->kernel, p->labels[i],
+                            k->collective ? " <i>(collective)</i>" : NULL, true);
         fputs("</tr>\n", out);
     }
     fputs("</table></div>\n<p class=\"note\">Per kernel, over the ranks it ran on (ranks: how "
@@ -296,15 +281,11 @@ static int page(FILE *out, const void *ctx)
 /* "#3 label": each kernel's label after its number, as every view numbers it. */
 static int number_labels(ranks_page *p)
 {
-    p->labels = calloc(p->v->n_kernels + 1, sizeof *p->labels);
-    if (!p->labels)
-        return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     gp_kernel_labels kl;
     GP_TRY(gp_rank_view_labels(p->v, GP_KERNEL_NAME_SHORT, &kl));
-    for (size_t i = 0; i < p->v->n_kernels; i++)
-        snprintf(p->labels[i], LABEL_LEN, "#%zu %s", i + 1, gp_kernel_labels_label(&kl, i + 1));
+    const int rc = gp_html_numbered_labels(&kl, p->v->n_kernels, &p->labels);
     gp_kernel_labels_free(&kl);
-    return GP_OK;
+    return rc;
 }
 
 int gp_html_ranks(FILE *out, const gp_report *r, const gp_render_options *o)

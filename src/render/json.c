@@ -31,19 +31,12 @@ static cJSON *dim_array(gp_dim3 d)
 {
     if (d.x == 0)
         return cJSON_CreateNull();
-    cJSON *a = cJSON_CreateArray();
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.x));
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.y));
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(d.z));
-    return a;
+    return cJSON_CreateDoubleArray((const double[]){d.x, d.y, d.z}, 3);
 }
 
 static cJSON *pair_array(unsigned a, unsigned b)
 {
-    cJSON *arr = cJSON_CreateArray();
-    cJSON_AddItemToArray(arr, cJSON_CreateNumber(a));
-    cJSON_AddItemToArray(arr, cJSON_CreateNumber(b));
-    return arr;
+    return cJSON_CreateDoubleArray((const double[]){a, b}, 2);
 }
 
 /* o's "device": the GPU, or null where none is known. */
@@ -178,25 +171,13 @@ static cJSON *count_or_null(uint64_t v)
     return v == UINT64_MAX ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
 }
 
-/* The one-pass groups a launch or kernel collected, by index. */
-static cJSON *pass_groups_json(uint32_t mask)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int g = 0; g < 32; g++)
-        if (mask & (1u << g))
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(g));
-    return a;
-}
-
 /* How its metrics were obtained ("how": names, [] for none) and why one is approximate or
  * missing ("note", null for none). */
 static void add_origins(cJSON *o, const gp_exec_launch *l)
 {
     const char *names[GP_ORIGINS];
     const size_t n = gp_origins_to_list(l->origins, names);
-    cJSON *how = cJSON_AddArrayToObject(o, "how");
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(how, cJSON_CreateString(names[i]));
+    gp_json_add_strings(o, "how", names, n);
     gp_json_add_string_or_null(o, "note", l->note);
 }
 
@@ -210,8 +191,8 @@ static cJSON *exec_launch_json(const gp_exec_launch *l, const gp_launches_contex
     cJSON_AddItemToObject(o, "block", dim_array(l->block));
     gp_part_json_add(o, &gp_launch_part, l, ctx, GP_LAUNCH_JSON_SHAPE_AT, SIZE_MAX);
     add_origins(o, l);
-    if (l->passes)
-        cJSON_AddItemToObject(o, "passes", pass_groups_json(l->passes));
+    if (l->passes)  /* the one-pass groups it collected, by index */
+        cJSON_AddItemToObject(o, "passes", gp_json_bits(l->passes, 32, false));
     cJSON_AddItemToObject(o, "metrics", metrics_json(&l->metrics));
     return o;
 }
@@ -221,7 +202,7 @@ static cJSON *exec_kernel_json(const gp_exec_kernel *k, const gp_kernels_context
 {
     cJSON *o = gp_part_json_row(&gp_kernels_part, k, ctx);
     if (k->passes)
-        cJSON_AddItemToObject(o, "passes", pass_groups_json(k->passes));
+        cJSON_AddItemToObject(o, "passes", gp_json_bits(k->passes, 32, false));
     gp_part_json(o, &gp_metric_stats_part, k->metrics, k->n_metrics, NULL);
     return o;
 }
@@ -241,9 +222,7 @@ static cJSON *exec_json(const gp_report *r)
     const gp_exec_info *e = &r->exec;
     const bool merged = r->n_sources > 0;
     cJSON *o = cJSON_CreateObject();
-    cJSON *argv = cJSON_AddArrayToObject(o, "program");
-    for (size_t i = 0; i < e->argc; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(e->argv[i]));
+    gp_json_add_strings(o, "program", (const char *const *)e->argv, e->argc);
     cJSON_AddNumberToObject(o, "pid", e->pid);
     cJSON_AddNumberToObject(o, "exit_status", e->exit_status);
     gp_json_add_count_or_null(o, "signal", e->signal);
@@ -322,11 +301,8 @@ static cJSON *sources_json(const gp_report *r)
         const gp_report_source *s = &r->sources[i];
         cJSON *o = gp_part_json_row(&gp_sources_part, s, r);
         add_device(o, s->has_device, &s->device);
-        if (s->program) {
-            cJSON *program = cJSON_AddArrayToObject(o, "program");
-            for (size_t w = 0; w < s->program_len; w++)
-                cJSON_AddItemToArray(program, cJSON_CreateString(s->program[w]));
-        }
+        if (s->program)
+            gp_json_add_strings(o, "program", (const char *const *)s->program, s->program_len);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -340,9 +316,8 @@ static cJSON *report_json(const gp_report *r)
     cJSON_AddStringToObject(tool, "name", "gpuprof");
     cJSON_AddStringToObject(tool, "version", r->tool_version);
     cJSON_AddStringToObject(root, "command", r->command);
-    cJSON *argv = cJSON_AddArrayToObject(root, "command_line");
-    for (size_t i = 0; i < r->command_line_len; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(r->command_line[i]));
+    gp_json_add_strings(root, "command_line", (const char *const *)r->command_line,
+                        r->command_line_len);
     add_device(root, r->has_device, &r->device);
     if (!r->is_exec) {
         cJSON *run = cJSON_AddObjectToObject(root, "run");
@@ -360,9 +335,7 @@ static cJSON *report_json(const gp_report *r)
     cJSON *results = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->n_results; i++)
         cJSON_AddItemToArray(results, result_json(r, &r->results[i]));
-    cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
-    for (size_t i = 0; i < r->n_warnings; i++)
-        cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
+    gp_json_add_strings(root, "warnings", (const char *const *)r->warnings, r->n_warnings);
     if (r->is_exec)
         cJSON_AddItemToObject(root, "exec", exec_json(r));
     return root;
@@ -388,22 +361,13 @@ static cJSON *document(void)
     return root;
 }
 
-static cJSON *mask_array(unsigned mask)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int k = 0; k < 31; k++)
-        if ((mask >> k) & 1u)
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(1u << k));
-    return a;
-}
-
 /* A variant: the part's name, summary and origin, its blocks as arrays, the part's rest. */
 static cJSON *variant_json(const gp_variant_row *v)
 {
     cJSON *o = cJSON_CreateObject();
     gp_part_json_add(o, &gp_variant_part, v, NULL, 0, GP_VARIANT_JSON_BLOCKS_AT);
-    cJSON_AddItemToObject(o, "block_x", mask_array(v->block_x_mask));
-    cJSON_AddItemToObject(o, "block_y", mask_array(v->block_y_mask));
+    cJSON_AddItemToObject(o, "block_x", gp_json_bits(v->block_x_mask, 31, true));
+    cJSON_AddItemToObject(o, "block_y", gp_json_bits(v->block_y_mask, 31, true));
     cJSON_AddItemToObject(o, "default_block", dim_array(v->default_shape));
     gp_part_json_add(o, &gp_variant_part, v, NULL, GP_VARIANT_JSON_BLOCKS_AT, SIZE_MAX);
     return o;
@@ -445,9 +409,7 @@ static cJSON *metric_def_json(const gp_metric_def *m, const gp_metric_catalogue_
 {
     cJSON *o = cJSON_CreateObject();
     gp_part_json_add(o, &gp_metric_def_part, m, c, 0, GP_METRIC_JSON_INPUTS_AT);
-    cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
-    for (size_t k = 0; k < m->n_inputs; k++)
-        cJSON_AddItemToArray(inputs, cJSON_CreateString(m->inputs[k]));
+    gp_json_add_strings(o, "inputs", m->inputs, m->n_inputs);
     gp_part_json_add(o, &gp_metric_def_part, m, c, GP_METRIC_JSON_INPUTS_AT, SIZE_MAX);
     return o;
 }

@@ -48,3 +48,19 @@ void gp_json_add_count_or_null(cJSON *o, const char *key, long long n)
     else
         cJSON_AddNullToObject(o, key);
 }
+
+void gp_json_add_strings(cJSON *o, const char *key, const char *const *s, size_t n)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(s[i]));
+}
+
+cJSON *gp_json_bits(uint32_t mask, int bits, bool values)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < bits; k++)
+        if (mask & (1u << k))
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(values ? (double)(1u << k) : k));
+    return a;
+}

@@ -100,19 +100,6 @@ static bool same_keys(const gp_compare_row *a, const gp_compare_row *b)
     return true;
 }
 
-void gp_compare_label(const gp_compare_row *row, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < row->n_keys && used < len; i++) {
-        const gp_compare_key *k = &row->keys[i];
-        const bool bare = strcmp(k->name, "family") == 0 || strcmp(k->name, "variant") == 0 ||
-                          strcmp(k->name, "type") == 0 || strcmp(k->name, "kernel") == 0;
-        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? " " : "",
-                                 bare ? "" : k->name, bare ? "" : "=", k->value);
-    }
-}
-
 /* ---- one side of a row --------------------------------------------------------------------- */
 
 static int copy_metrics(gp_compare_side *s, const gp_metric_value *m, size_t n)
