@@ -61,7 +61,7 @@ static const char STYLE[] =
     "#9fb8cc}td.verdict{white-space:nowrap}\n"
     "table{border-collapse:collapse;font-size:12.5px;margin:6px 0 10px}"
     "th,td{padding:2px 8px;border-bottom:1px solid #e6e6e6;text-align:left;vertical-align:top}"
-    "th{background:#f2f2f2;font-weight:600}td.num,th.num{text-align:right;"
+    "th{background:#f2f2f2;font-weight:600}td.num,th.num{text-align:right;padding:2px 6px;"
     "font-variant-numeric:tabular-nums}tr.launch td{color:#666}tr.failed td{color:#b00020}"
     "tr.slower td.verdict{color:#b00020;font-weight:700}"
     "tr.faster td.verdict{color:#00704f;font-weight:700}\n"
