@@ -5,10 +5,12 @@
  *   read.c           one pass over the texts: the JSON records, then the lines of numbers
  *   read_profilers.c profiler records: each context's counters, rebuilt as a collector
  *   read_lines.c     the lines of numbers: kernels (K), copies (M), memsets (S), unified
- *                    memory (U), DRAM samples (P)
+ *                    memory (U), DRAM samples (P), NVTX ranges (R)
  *   read_graphs.c    CUDA graphs: graph and sampled records, each node's share of the samples
  *   read_source.c    --source: source records grouped into each patched launch's per-line
  *                    view, source_note records
+ *   read_ranges.c    --nvtx: range records, a launch record's range and R lines: each
+ *                    launch's NVTX range path
  *   launch_table.c   the launches read so far: find, order, adopt a shadow launch, metrics
  *   reader.c         the reader's state and its warnings about records not as written
  *   dram_shares.c    a sampled graph launch's DRAM traffic shared among its nodes (pure)
