@@ -10,7 +10,9 @@
  * default is written DOMAIN@LABEL (ncu's --nvtx-include grammar). A label is the range's
  * message, or its registered string's text; a named category follows in brackets,
  * "label [category]". Labels are resolved when a path is built, not at each push: a push
- * only copies the message (bench/README.md, "NVTX ranges: the probe": 10-16 ns a pair). */
+ * only copies the message (bench/README.md, "NVTX ranges: the probe": 10-16 ns a pair),
+ * without the per-call parts PyTorch's emit_nvtx writes into it (", seq = N", ", op_id = N",
+ * ", sizes = [...]"), so that a path names a place in the program, not one op call. */
 #ifndef GPUPROF_INJECT_NVTX_RANGES_H
 #define GPUPROF_INJECT_NVTX_RANGES_H
 
@@ -55,6 +57,11 @@ void gp_ranges_end(uint64_t id);
 
 /* The calling thread's path now, "" when no range is open; its length. */
 size_t gp_ranges_path(char *buf, size_t cap);
+
+/* The most distinct paths numbered; past them, every new path gets one number more, its path
+ * GP_RANGE_OVERFLOW. */
+#define GP_RANGE_PATHS_MAX 65536
+#define GP_RANGE_OVERFLOW "(more distinct range paths than gpuprof keeps)"
 
 /* The number of the calling thread's path now: 0 when no range is open; otherwise a number
  * from 1 up, the same for the same path from any thread. The first time a path is seen,

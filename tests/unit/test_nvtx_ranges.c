@@ -89,7 +89,7 @@ static void threads_and_start_end(void)
     pthread_t t;
     tap_ok(pthread_create(&t, NULL, backward, other) == 0 && pthread_join(t, NULL) == 0,
            "a second thread ran");
-    tap_str_eq(other, "MulBackward0, seq = 7", "push/pop ranges are per thread");
+    tap_str_eq(other, "MulBackward0", "push/pop ranges are per thread");
     const uint64_t id = gp_ranges_start(0, &phase);
     tap_ok(id != 0, "a start/end range gets an id");
     path_is("prefill/main", "start/end ranges come first, then this thread's push/pop");
@@ -162,10 +162,54 @@ static void cut_short(void)
     path_is("", "all popped again");
 }
 
+/* emit_nvtx's per-call parts are folded out of messages, ASCII and wide; other text stays. */
+static void folding(void)
+{
+    gp_range_label a = text("aten::linear, seq = 0, op_id = 2");
+    gp_range_label b = text("aten::addmm, op_id = 6, sizes = [[256, 1024], [4096, 1024], []]");
+    gp_range_label c = text("mine, seq = abc");
+    gp_range_label w = {.wide = L"MulBackward0, seq = 7, op_id = 31"};
+    gp_ranges_push(0, &a);
+    gp_ranges_push(0, &b);
+    gp_ranges_push(0, &c);
+    gp_ranges_push(0, &w);
+    path_is("aten::linear/aten::addmm/mine, seq = abc/MulBackward0",
+            "emit_nvtx's seq, op_id and sizes folded out of each label; other text kept");
+    for (int i = 0; i < 4; i++)
+        gp_ranges_pop(0);
+}
+
+/* Past GP_RANGE_PATHS_MAX distinct paths, one more number, told once, for every new path. */
+static void bounded(void)
+{
+    char label[32];
+    uint32_t overflow = 0, after = 0;
+    int told = 0;
+    seen_calls = 0;
+    for (int i = 0; i <= GP_RANGE_PATHS_MAX; i++) {
+        snprintf(label, sizeof label, "many %d", i);
+        gp_ranges_push(0, &(gp_range_label){.text = label});
+        const uint32_t n = gp_ranges_current(first_seen);
+        if (!strcmp(seen_path, GP_RANGE_OVERFLOW) && !overflow) {
+            overflow = n;
+            told = seen_calls;
+        }
+        gp_ranges_pop(0);
+    }
+    gp_ranges_push(0, &(gp_range_label){.text = "one more"});
+    after = gp_ranges_current(first_seen);
+    gp_ranges_pop(0);
+    tap_ok(overflow && after == overflow && seen_calls == told,
+           "past %d paths: every new path gets one number, its path saying so, told once",
+           GP_RANGE_PATHS_MAX);
+}
+
 void test_nvtx_ranges(void)
 {
     nesting_and_numbers();
     threads_and_start_end();
     domains_strings_categories();
     cut_short();
+    folding();
+    bounded();
 }
