@@ -9,7 +9,12 @@
  * caller's (user replay: it reruns its work once per pass, so it controls what each kernel
  * finds in memory and in L2) or CUPTI's (kernel replay: CUPTI saves and restores device
  * memory around each pass of each kernel, for programs whose kernels gpuprof does not launch
- * itself). */
+ * itself).
+ *
+ * No PC sampling beside it: on an H200, with both on one context either start call failed
+ * (CUPTI_ERROR_INVALID_PARAMETER), and with the range profiler suspended around a PC-sampling
+ * window every sample came back non-user, without a PC (bench/README.md, "PC sampling beside
+ * the other collectors"). Stall sampling needs a context where this profiler never ran. */
 #include "gpuprof/profiler.h"
 
 #include "gpuprof/status.h"

@@ -1,6 +1,8 @@
 /* Collection of gpuprof/sass_source.h: CUPTI's SASS Metrics API configured with the counters
  * of gp_source_counter on a device, enabled with lazy patching on a context, and flushed into
  * one gp_source_instruction per patched instruction, each with its file and line.
+ * Once it is set up on a context, PC sampling there sees only non-user samples, patched launch
+ * or not (H200; bench/README.md, "PC sampling beside the other collectors").
  * Counters layer: never prints, never exits, never links cudart. */
 #include "gpuprof/sass_source.h"
 
