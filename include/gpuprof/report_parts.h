@@ -6,6 +6,7 @@
 
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_activities.h"
+#include "gpuprof/exec_ranges.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/group.h"
 #include "gpuprof/kernel_labels.h"
@@ -489,5 +490,27 @@ const gp_metric_stats *gp_kernel_metric(const gp_exec_kernel *k, const char *key
 /* Whether its cell is marked "*": the average has a note, or was derived from its inputs'
  * means (no launch collected every input). */
 bool gp_kernel_metric_marked(const gp_metric_stats *s);
+
+/* ---- exec --by-range: the range tree (src/report/ranges_part.c) ------------------------- */
+
+/* The tree's nodes (gp_exec_ranges, gpuprof/exec_ranges.h) are the rows, in its reading
+ * order; what their cells read besides. */
+typedef struct {
+    const gp_exec_kernel *kernels;   /* the report's summary, numbered as the labels */
+    size_t n_kernels;
+    const gp_kernel_labels *labels;
+    const char *indent;              /* a level's indentation before a range's label: text's
+                                        two spaces, two no-break spaces where a table's cells
+                                        are trimmed (the page, Markdown) */
+    bool whole;                      /* text: the top kernel's label whole (--wide, Markdown) */
+} gp_ranges_context;
+
+/* A row per node: people's indented label (its path on the page's hover), share of the
+ * kernels' time, time, launches, distinct kernels, DRAM bytes and the kernel of the most
+ * time (its #N and label); CSV and JSON the folded path and depth, the estimates' flags and
+ * the top kernel's #N and full name. Derived whenever a report is written, never read back. */
+extern const gp_part gp_ranges_part;
+/* The width text cuts the top kernel's label to, unless whole. */
+#define GP_RANGES_TOP_WIDTH 32
 
 #endif

@@ -70,6 +70,7 @@ typedef struct {
     gp_exec_request exec;                  /* its filters, children, replay, CUDA graphs */
     bool launches;                         /* text: one row per launch */
     bool by_rank;                          /* report: a row per kernel and rank */
+    bool by_range;                         /* exec, report: a row per NVTX range */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
     bool force;                            /* --force: --output may replace a file */
 

@@ -313,6 +313,13 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->launches && req->output == GP_OUT_HTML)
         return gp_fail(GP_ERR_USAGE, "--launches does not apply to --html (the page has one "
                                      "row per kernel; JSON and CSV hold every launch)");
+    if (req->by_range && (req->launches || req->by_rank))
+        return gp_fail(GP_ERR_USAGE, "--by-range and %s are two views: choose one",
+                       req->launches ? "--launches" : "--by-rank");
+    /* exec records ranges only when asked: without, the tree would be one "(no range)". */
+    if (req->by_range && cmd->program_operands && !req->exec.nvtx)
+        return gp_fail(GP_ERR_USAGE, "exec --by-range shows the launches by NVTX range: add "
+                                     "--nvtx to record them");
     if (req->wide && req->output != GP_OUT_TEXT)
         return gp_fail(GP_ERR_USAGE, "--wide applies to text output only%s",
                        req->output == GP_OUT_MARKDOWN ? " (Markdown's tables have no width)"

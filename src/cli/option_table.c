@@ -546,6 +546,12 @@ static const option_row rows[] = {
                       "ranks' exec reports: one row per kernel and rank instead of each "
                       "kernel's spread over the ranks (JSON always holds every rank)"},
                      FLAG(by_rank)},
+    [OPT_BY_RANGE] = {{OPT_BY_RANGE, "by-range", NULL,
+                       "exec reports recorded with --nvtx: one row per NVTX range instead of "
+                       "one per kernel, an indented tree in text (PyTorch emit_nvtx's per-call "
+                       "seq, op_id and sizes removed from its labels), flat in CSV (JSON "
+                       "always holds every range)"},
+                      FLAG(by_range)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

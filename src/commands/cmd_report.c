@@ -5,6 +5,7 @@
  * report. */
 #include "gpuprof/commands.h"
 
+#include "gpuprof/exec_ranges.h"
 #include "gpuprof/order.h"
 #include "gpuprof/ranks.h"
 #include "gpuprof/render.h"
@@ -167,6 +168,19 @@ static int check_source(const gp_request *req, const gp_report *report)
                    report->is_exec ? " --output=FILE -- PROGRAM" : "");
 }
 
+/* --by-range shows the launches by NVTX range: a report recorded without --nvtx has none, and
+ * a tree of one "(no range)" would pass for a program that opened none. */
+static int check_ranges(const gp_request *req, const gp_report *report)
+{
+    if (!req->by_range || gp_exec_has_ranges(&report->exec))
+        return GP_OK;
+    return gp_fail(GP_ERR_USAGE, "--by-range: %s has no NVTX ranges (%s; record them with "
+                   "'gpuprof exec --nvtx --json --output=FILE -- PROGRAM')", req->operands[0],
+                   !report->is_exec ? "it is not an exec report"
+                   : report->ranks  ? "a rank view keeps each kernel per rank, not its launches"
+                                    : "recorded without --nvtx, or no launch was in a range");
+}
+
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
 {
     GP_TRY(read_reports(req, report));
@@ -175,5 +189,6 @@ int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
                                      "of '%s')", req->operands[0], report->command);
     GP_TRY(check_rank_view(req, report));
     GP_TRY(check_source(req, report));
+    GP_TRY(check_ranges(req, report));
     return gp_render_report(out, report, gp_render_options_for(req));
 }

@@ -435,6 +435,8 @@ int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     if (o && o->source_rows) /* the per-line view's rows instead */
         return gp_csv_exec_source(out, r, o);
+    if (o && o->by_range) /* or the ranges' */
+        return gp_csv_exec_ranges(out, r, o);
     const bool per_launch = o && o->launches;
     gp_csv_layout l = {0};
     programs p = {0};
@@ -490,7 +492,9 @@ int gp_csv_check_columns(const gp_request *req)
             rc = add_family_params(&l, req->family);
         if (rc == GP_OK)
             rc = gp_csv_layout_catalogue(&l);
-    } else
+    } else if (req->by_range)
+        rc = gp_part_csv_layout(&l, &gp_ranges_part, NULL);
+    else
         rc = exec_layout(&l, req->launches, NULL);
     if (rc == GP_OK)
         rc = add_requested_counters(&l, &req->metrics);

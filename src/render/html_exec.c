@@ -15,6 +15,7 @@
 #include "render/html_activities.h"
 #include "render/html_graph.h"
 #include "render/html_page.h"
+#include "render/html_ranges.h"
 #include "render/html_source.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -37,6 +38,7 @@ typedef struct {
     const char *keys[GP_TEXT_MAX_COLUMNS], *key_labels[GP_TEXT_MAX_COLUMNS];
     size_t n_keys;
     gp_kernel_rows rows;             /* the summary's part: graph nodes, estimates */
+    bool by_range;                   /* --by-range: the ranges' table after the glance */
 } exec_view;
 
 static void exec_view_free(exec_view *v)
@@ -419,6 +421,8 @@ static int exec_page(FILE *out, const void *ctx)
     const exec_view *v = ctx;
     exec_header(out, v->r);
     exec_glance(out, v);
+    if (v->by_range)
+        GP_TRY(gp_html_ranges(out, v->r));
     GP_TRY(gp_html_activities(out, v->r));
     if (!v->nk)
         return GP_OK;
@@ -433,9 +437,9 @@ static int exec_page(FILE *out, const void *ctx)
 
 int gp_html_exec(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    (void)o;
     exec_view v;
     GP_TRY(exec_view_init(&v, r));
+    v.by_range = o && o->by_range;
     char title[GP_TEXT_LEN];
     snprintf(title, sizeof title, "gpuprof exec %s",
              r->exec.argc ? r->exec.argv[0] : "");

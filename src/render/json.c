@@ -217,6 +217,19 @@ static cJSON *rank_json(const gp_exec_rank *k)
     return o;
 }
 
+/* --nvtx: the launches by range (gpuprof/exec_ranges.h), derived as the kernels are; none
+ * where no launch had a range. */
+static void add_ranges(cJSON *o, const gp_exec_info *e)
+{
+    gp_exec_range_tree t;
+    if (!gp_exec_has_ranges(e) || gp_exec_range_tree_init(&t, e) != GP_OK)
+        return;
+    const gp_ranges_context ctx = {.kernels = t.kernels, .n_kernels = t.n_kernels,
+                                   .labels = &t.labels, .indent = ""};
+    gp_part_json(o, &gp_ranges_part, t.nodes, t.n, &ctx);
+    gp_exec_range_tree_free(&t);
+}
+
 static cJSON *exec_json(const gp_report *r)
 {
     const gp_exec_info *e = &r->exec;
@@ -255,6 +268,7 @@ static cJSON *exec_json(const gp_report *r)
             cJSON_AddItemToArray(kernels, exec_kernel_json(&k[i], &ctx));
     }
     gp_exec_summary_free(k, nk);
+    add_ranges(o, e);
     gp_json_exec_activities(o, e);
     gp_json_exec_source_lines(o, e, merged);
     return o;

@@ -1,7 +1,8 @@
 /* Text output of gpuprof exec, for people, as nvprof printed it: what ran and how it ended
  * ("N launches of K kernels"); the summary, one row per kernel (its share of the time, its
  * launches and their times), or with --launches one row per launch (the launch part's
- * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel); then
+ * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel), or
+ * with --by-range a row per NVTX range (text_ranges.c); then
  * the kernels' metrics (text_exec_metrics.c); with --source each kernel's lines
  * (text_exec_lines.c). */
 #include "gpuprof/exec_graph.h"
@@ -19,6 +20,7 @@
 #include "render/text_exec_metrics.h"
 #include "render/text_graph.h"
 #include "render/text_launches.h"
+#include "render/text_ranges.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 
@@ -188,17 +190,21 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     print_program(out, r, nk, width);
     print_device_and_metrics(out, r, width);
     gp_text_exec_sources(out, r);
-    const bool launches = o && o->launches;
-    rc = launches ? gp_text_launches(out, r, &kl, o) : print_kernels(out, r, k, nk, &kl, o);
+    /* --launches and --by-range replace the summary, and leave out what is per kernel. */
+    const bool launches = o && o->launches, ranges = o && o->by_range;
+    rc = launches ? gp_text_launches(out, r, &kl, o)
+         : ranges ? gp_text_ranges(out, r, k, nk, &kl, o)
+                  : print_kernels(out, r, k, nk, &kl, o);
+    const bool summary = !launches && !ranges;
     if (rc == GP_OK) {
-        print_profiler(out, r, !launches, width);
+        print_profiler(out, r, summary, width);
         print_lacking(out, r, k, nk, &kl, o);
         gp_text_graph_mode(out, &r->exec, width);
     }
-    if (rc == GP_OK && !launches)
+    if (rc == GP_OK && summary)
         rc = gp_text_exec_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */
-    if (rc == GP_OK && !launches)
+    if (rc == GP_OK && summary)
         rc = gp_text_activities(out, r, &kl, o);
     /* --source: each kernel's lines, last, as the kernel commands show theirs. */
     if (rc == GP_OK)

@@ -184,6 +184,9 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(gp_json_read_objects(rd, o, "launches", read_exec_launch, r));
     /* The summary is derived from the launches: checked to be objects, not kept. */
     GP_TRY(gp_json_read_objects(rd, o, "kernels", NULL, NULL));
+    /* So are the ranges (--nvtx), where there are any. */
+    if (gp_json_field(o, "ranges"))
+        GP_TRY(gp_json_read_objects(rd, o, "ranges", NULL, NULL));
     GP_TRY(gp_report_read_exec_source_lines(rd, o, r));
     GP_TRY(gp_exec_number_variants(e));
     return gp_report_read_activities(rd, o, e);

@@ -29,5 +29,6 @@ const gp_part *const gp_report_parts[] = {
     &gp_sources_part,
     &gp_sweep_part,
     &gp_kernel_metrics_part,
+    &gp_ranges_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

@@ -109,6 +109,7 @@ int main(int argc, char **argv)
     test_variants();
     test_exec_source();
     test_exec_summary();
+    test_exec_ranges();
     test_apportion();
     test_exec_graph();
     test_activities();

@@ -50,6 +50,7 @@ void test_exec_read(void);
 void test_variants(void);
 void test_exec_source(void);
 void test_exec_summary(void);
+void test_exec_ranges(void);
 void test_apportion(void);
 void test_exec_graph(void);
 void test_activities(void);

@@ -1,0 +1,77 @@
+/* NVTX range labels folded (gpuprof/exec_ranges.h): PyTorch's emit_nvtx names each op call
+ * "NAME, seq = N, op_id = N" (and with record_shapes ", sizes = [[...]]"), numbers that differ
+ * at every call, so that a 200-step loop has as many paths as launches. Removing those parts
+ * makes the calls of one op in one place one range; any other text stays as recorded. */
+#include "gpuprof/exec_ranges.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* The bytes of "[...]" at s (brackets balanced, within n bytes); 0 when it is not one. */
+static size_t bracketed(const char *s, size_t n)
+{
+    if (!n || s[0] != '[')
+        return 0;
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        depth += s[i] == '[';
+        if (s[i] == ']' && --depth == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+/* The bytes of one or more digits at s, within n; 0 when none. */
+static size_t digits(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i;
+}
+
+/* The bytes of a per-call part at s (", seq = 12" with its leading ", "), within n, ending at
+ * the label's end or before the next ", "; 0 when s holds none. */
+static size_t per_call_part(const char *s, size_t n)
+{
+    static const char *const keys[] = {", seq = ", ", op_id = ", ", sizes = "};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        const size_t key = strlen(keys[k]);
+        if (n < key || memcmp(s, keys[k], key) != 0)
+            continue;
+        const size_t value = k < 2 ? digits(s + key, n - key) : bracketed(s + key, n - key);
+        const size_t end = key + value;
+        if (value && (end == n || (end + 1 < n && s[end] == ',' && s[end + 1] == ' ')))
+            return end;
+    }
+    return 0;
+}
+
+size_t gp_range_fold_label(const char *label, size_t n, char *out)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < n;) {
+        const size_t skip = label[i] == ',' ? per_call_part(label + i, n - i) : 0;
+        if (skip)
+            i += skip;
+        else
+            out[used++] = label[i++];
+    }
+    out[used] = '\0';
+    return used;
+}
+
+void gp_range_fold(const char *path, char *out)
+{
+    size_t used = 0;
+    for (const char *s = path;;) {
+        const char *slash = strchr(s, '/');
+        const size_t n = slash ? (size_t)(slash - s) : strlen(s);
+        used += gp_range_fold_label(s, n, out + used);
+        if (!slash)
+            break;
+        out[used++] = '/';
+        s = slash + 1;
+    }
+    out[used] = '\0';
+}
