@@ -12,6 +12,7 @@
 
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/kernel_labels.h"
+#include "gpuprof/range_fold.h"
 #include "gpuprof/report.h"
 
 #include <stdbool.h>
@@ -24,14 +25,6 @@
 
 /* The node of the launches launched in no range. */
 #define GP_RANGE_NONE "(no range)"
-
-/* One label with emit_nvtx's per-call parts removed: ", seq = N", ", op_id = N" and
- * ", sizes = [...]" (emit_nvtx(record_shapes=True)), wherever they stand after the name;
- * nothing else changes. `out` holds strlen(label) + 1 bytes (a folded label is never
- * longer); its length. */
-size_t gp_range_fold_label(const char *label, size_t n, char *out);
-/* A whole path folded label by label ('/' between them), into out (strlen(path) + 1 bytes). */
-void gp_range_fold(const char *path, char *out);
 
 /* A node of the tree: a folded path prefix and its subtree's launches. */
 typedef struct {

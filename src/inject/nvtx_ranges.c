@@ -3,6 +3,7 @@
 #include "inject/nvtx_ranges.h"
 
 #include "gpuprof/hashmap.h"
+#include "gpuprof/range_fold.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -119,44 +120,17 @@ static void copy_wide_into(char *dst, size_t cap, const wchar_t *src)
     dst[n] = 0;
 }
 
-/* The length of a per-call part of a PyTorch emit_nvtx label at `s` (", seq = N",
- * ", op_id = N", ", sizes = [...]" with nested brackets), 0 when none starts there. */
-static size_t call_part(const char *s)
-{
-    static const char *const numbered[] = {", seq = ", ", op_id = "};
-    for (size_t i = 0; i < sizeof numbered / sizeof *numbered; i++) {
-        size_t n = strlen(numbered[i]);
-        if (strncmp(s, numbered[i], n) == 0 && s[n] >= '0' && s[n] <= '9') {
-            while (s[n] >= '0' && s[n] <= '9')
-                n++;
-            return n;
-        }
-    }
-    static const char sizes[] = ", sizes = [";
-    if (strncmp(s, sizes, sizeof sizes - 1) != 0)
-        return 0;
-    size_t n = sizeof sizes - 1;
-    for (int depth = 1; s[n] && depth > 0; n++)
-        depth += s[n] == '[' ? 1 : s[n] == ']' ? -1 : 0;
-    return n;
-}
-
-/* A message into a label, without emit_nvtx's per-call parts: "aten::linear, seq = 0,
- * op_id = 2" is "aten::linear". Each op call writes its own numbers, so the raw message
- * names one call: a 200-step PyTorch loop gave 5,013 distinct paths for 5,214 launches
- * (bench/README.md, "exec --nvtx"), a table and records that grow with the run. */
+/* A message into a label, without emit_nvtx's per-call parts (gpuprof/range_fold.h):
+ * "aten::linear, seq = 0, op_id = 2" is "aten::linear", so that the path table and the
+ * range records do not grow with every op call. Folded within its first 384 characters (no
+ * allocation on a push): a longer message's later parts stay, cut to the label's length. */
 static void copy_folded(char *dst, const char *src)
 {
-    char folded[4 * GP_RANGE_LABEL_MAX];
+    char folded[4 * GP_RANGE_LABEL_MAX + 1];
     size_t n = 0;
-    for (const char *p = src; *p && n + 1 < sizeof folded;) {
-        const size_t skip = call_part(p);
-        if (skip)
-            p += skip;
-        else
-            folded[n++] = *p++;
-    }
-    folded[n] = 0;
+    while (src[n] && n < sizeof folded - 1)
+        n++;
+    gp_range_fold_label(src, n, folded);
     copy_text(dst, folded);
 }
 

@@ -1,8 +1,5 @@
-/* NVTX range labels folded (gpuprof/exec_ranges.h): PyTorch's emit_nvtx names each op call
- * "NAME, seq = N, op_id = N" (and with record_shapes ", sizes = [[...]]"), numbers that differ
- * at every call, so that a 200-step loop has as many paths as launches. Removing those parts
- * makes the calls of one op in one place one range; any other text stays as recorded. */
-#include "gpuprof/exec_ranges.h"
+/* The folding of gpuprof/range_fold.h. Base layer: never prints, never exits. */
+#include "gpuprof/range_fold.h"
 
 #include <stdbool.h>
 #include <string.h>
