@@ -1,5 +1,5 @@
 /* NVTX range labels folded: PyTorch's emit_nvtx names each op call "NAME, seq = N, op_id = N"
- * (and with record_shapes ", sizes = [[...]]"), numbers that differ at every call, so that a
+ * (and with record_shapes ", sizes = [[...]], input_op_ids = [(N,0), ...]"), numbers that differ at every call, so that a
  * raw path names one call, not one place in the program (a 200-step loop on an H200: 5,013
  * distinct paths for 5,214 launches, bench/README.md "exec --nvtx"). Removing those parts
  * makes the calls of one op in one place one range. The injected library folds each label
@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-/* One label of n bytes with emit_nvtx's per-call parts removed: ", seq = N", ", op_id = N"
- * and ", sizes = [...]" (emit_nvtx(record_shapes=True)), each where it ends at the label's end
+/* One label of n bytes with emit_nvtx's per-call parts removed: ", seq = N", ", op_id = N",
+ * ", sizes = [...]" and ", input_op_ids = [...]" (emit_nvtx(record_shapes=True)), each where it ends at the label's end
  * or before the next ", "; nothing else changes. `out` holds n + 1 bytes (a folded label is
  * never longer); its length. */
 size_t gp_range_fold_label(const char *label, size_t n, char *out);

@@ -31,7 +31,8 @@ static size_t digits(const char *s, size_t n)
  * the label's end or before the next ", "; 0 when s holds none. */
 static size_t per_call_part(const char *s, size_t n)
 {
-    static const char *const keys[] = {", seq = ", ", op_id = ", ", sizes = "};
+    static const char *const keys[] = {", seq = ", ", op_id = ", ", sizes = ",
+                                        ", input_op_ids = "};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         const size_t key = strlen(keys[k]);
         if (n < key || memcmp(s, keys[k], key) != 0)

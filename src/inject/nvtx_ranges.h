@@ -12,7 +12,8 @@
  * "label [category]". Labels are resolved when a path is built, not at each push: a push
  * only copies the message (bench/README.md, "NVTX ranges: the probe": 10-16 ns a pair),
  * without the per-call parts PyTorch's emit_nvtx writes into it (", seq = N", ", op_id = N",
- * ", sizes = [...]"), so that a path names a place in the program, not one op call. */
+ * ", sizes = [...]", ", input_op_ids = [...]": gpuprof/range_fold.h), so that a path names a
+ * place in the program, not one op call. */
 #ifndef GPUPROF_INJECT_NVTX_RANGES_H
 #define GPUPROF_INJECT_NVTX_RANGES_H
 

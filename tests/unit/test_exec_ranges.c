@@ -31,13 +31,17 @@ static void test_folding(void)
     folds("autograd::engine::evaluate_function: AddmmBackward0, op_id = 54/AddmmBackward0, "
           "seq = 4, op_id = 55/aten::mm, op_id = 59",
           "autograd::engine::evaluate_function: AddmmBackward0/AddmmBackward0/aten::mm");
+    /* record_shapes=True: sizes and the inputs' op ids (PyTorch's own example) */
+    folds("aten::log_softmax, seq = 697, op_id = 2229, sizes = [[1024, 10000], [], []], "
+          "input_op_ids = [(2226,0), (0,-1)]",
+          "aten::log_softmax");
     /* a part among others the label has: only it goes */
     folds("a, seq = 1, mode = fast", "a, mode = fast");
     /* nothing else changes: not a number, not whole, unbalanced, another key, a domain's */
     folds("a, op_id = x", "a, op_id = x");
     folds("a, seq = 12abc", "a, seq = 12abc");
     folds("a, sizes = [[1, 2]", "a, sizes = [[1, 2]");
-    folds("a, input_op_ids = [(1,0)]", "a, input_op_ids = [(1,0)]");
+    folds("a, input_op_ids = (1,0)", "a, input_op_ids = (1,0)");
     folds("lib@conv [layer]/step", "lib@conv [layer]/step");
     folds("seq = 3", "seq = 3");
 }
