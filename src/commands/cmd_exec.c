@@ -8,6 +8,7 @@
 #include "exec/rank.h"
 #include "exec/run.h"
 #include "gpuprof/device.h"
+#include "gpuprof/protocol.h"
 #include "gpuprof/render.h"
 #include "gpuprof/status.h"
 
@@ -70,6 +71,20 @@ static int set_versions(gp_exec_info *e)
     return GP_OK;
 }
 
+/* --nvtx names gpuprof's library NVTX's tool, in place of one the environment named (nsys's,
+ * another profiler's): the report says so, as that tool sees no range then. */
+static int note_replaced_nvtx_tool(const gp_request *req, const char *library,
+                                   gp_report *report)
+{
+    const char *other = getenv(GP_ENV_NVTX_INJECTION);
+    if (!req->exec.nvtx || !other || !other[0] || strcmp(other, library) == 0)
+        return GP_OK;
+    char text[PATH_LEN + 160];
+    snprintf(text, sizeof text, "--nvtx: %s named %s as NVTX's tool; gpuprof's library took its "
+             "place, so that tool saw no ranges", GP_ENV_NVTX_INJECTION, other);
+    return gp_report_add_warning(report, text);
+}
+
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
 {
     char file[GP_OUTPUT_PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
@@ -86,6 +101,7 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(gp_exec_set_program(&report->exec, req->program_argc, req->program));
     describe_request(req, report);
     GP_TRY(gp_exec_find_rank(req->exec.rank, getenv, report));
+    GP_TRY(note_replaced_nvtx_tool(req, library, report));
     gp_exec_options options;
     options_of(req, library, &options);
     const gp_exec_spawn program = {path, req->program, &options, false};

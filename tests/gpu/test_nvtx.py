@@ -21,12 +21,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TORCH_TRAIN = os.path.join(HERE, "..", "apps", "torch_train.py")
 
 
-def exec_json(*args):
+def exec_json(*args, env=None):
     """(exit status, report, stdout, stderr) of gpuprof exec --json --output=FILE ARGS."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "report.json")
         p = subprocess.run([BIN, "exec", "--json", "--output=" + path] + list(args),
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, **(env or {})))
         doc = None
         if os.path.exists(path):
             with open(path) as f:
@@ -75,6 +76,17 @@ def check_without():
            "without --nvtx: no launch has a range")
 
 
+def check_other_tool():
+    """A tool the environment named is replaced, and the report says so."""
+    rc, doc, out, _ = exec_json("--nvtx", "--metrics=none", "--", app("nvtx_ranges"),
+                                env={"NVTX_INJECTION64_PATH": "/nonexistent/other-tool.so"})
+    warnings = doc.get("warnings", []) if doc else []
+    seen = paths_seen(doc)
+    tap.ok(rc == 0 and any("/nonexistent/other-tool.so" in w and "took its place" in w
+                           for w in warnings) and seen.get("rangeNested") == ["outer/inner"],
+           "another NVTX tool in the environment: replaced, the report says so", warnings)
+
+
 def has_torch():
     p = subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
                        capture_output=True, timeout=300)
@@ -103,6 +115,7 @@ def main():
     for metrics in ("default", "none"):
         check_program(metrics)
     check_without()
+    check_other_tool()
     check_torch()
     tap.done()
 
