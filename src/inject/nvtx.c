@@ -49,52 +49,6 @@ static gp_range_label label_of(const nvtxEventAttributes_t *a)
     return l;
 }
 
-/* ---- the default domain ----------------------------------------------------------------- */
-
-static int NVTX_API push_ex(const nvtxEventAttributes_t *a)
-{
-    const gp_range_label l = label_of(a);
-    return gp_ranges_push(0, &l);
-}
-static int NVTX_API push_a(const char *m)
-{
-    return gp_ranges_push(0, &(gp_range_label){.text = m});
-}
-static int NVTX_API push_w(const wchar_t *m)
-{
-    return gp_ranges_push(0, &(gp_range_label){.wide = m});
-}
-static int NVTX_API pop(void)
-{
-    return gp_ranges_pop(0);
-}
-static nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t *a)
-{
-    const gp_range_label l = label_of(a);
-    return gp_ranges_start(0, &l);
-}
-static nvtxRangeId_t NVTX_API start_a(const char *m)
-{
-    return gp_ranges_start(0, &(gp_range_label){.text = m});
-}
-static nvtxRangeId_t NVTX_API start_w(const wchar_t *m)
-{
-    return gp_ranges_start(0, &(gp_range_label){.wide = m});
-}
-static void NVTX_API end(nvtxRangeId_t id)
-{
-    gp_ranges_end(id);
-}
-static void NVTX_API name_category_a(uint32_t c, const char *n)
-{
-    gp_ranges_name_category(0, c, n);
-}
-static void NVTX_API name_category_w(uint32_t c, const wchar_t *n)
-{
-    char ascii[GP_RANGE_LABEL_MAX + 1];
-    gp_ranges_name_category(0, c, ascii_of(n, ascii, sizeof ascii));
-}
-
 /* ---- domains ---------------------------------------------------------------------------- */
 
 static nvtxDomainHandle_t NVTX_API domain_create_a(const char *name)
@@ -155,51 +109,83 @@ static void NVTX_API initialize(const void *reserved)
     (void)reserved;
 }
 
+/* ---- the default domain: its calls are the domains' with none (domain_index(NULL) = 0) ---- */
+
+/* A call's ASCII and wide forms: the message as a label of the default domain. */
+#define TEXT_FORMS(type, name, model_call)                                                     \
+    static type NVTX_API name##_a(const char *m)                                             \
+    {                                                                                         \
+        return model_call(0, &(gp_range_label){.text = m});                                   \
+    }                                                                                         \
+    static type NVTX_API name##_w(const wchar_t *m)                                          \
+    {                                                                                         \
+        return model_call(0, &(gp_range_label){.wide = m});                                   \
+    }
+TEXT_FORMS(int, push, gp_ranges_push)
+TEXT_FORMS(nvtxRangeId_t, start, gp_ranges_start)
+
+static int NVTX_API push_ex(const nvtxEventAttributes_t *a)
+{
+    return domain_push_ex(NULL, a);
+}
+static int NVTX_API pop(void)
+{
+    return gp_ranges_pop(0);
+}
+static nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t *a)
+{
+    return domain_start_ex(NULL, a);
+}
+static void NVTX_API end(nvtxRangeId_t id)
+{
+    gp_ranges_end(id);
+}
+static void NVTX_API name_category_a(uint32_t c, const char *n)
+{
+    domain_name_category_a(NULL, c, n);
+}
+static void NVTX_API name_category_w(uint32_t c, const wchar_t *n)
+{
+    domain_name_category_w(NULL, c, n);
+}
+
 /* ---- the tables ------------------------------------------------------------------------- */
 
+/* Each handler and where it goes: its module's table, its slot there. */
 typedef struct {
+    NvtxCallbackModule module;
     unsigned id;
     NvtxFunctionPointer handler;
 } entry;
 
-static const entry core[] = {
-    {NVTX_CBID_CORE_RangeStartEx, (NvtxFunctionPointer)start_ex},
-    {NVTX_CBID_CORE_RangeStartA, (NvtxFunctionPointer)start_a},
-    {NVTX_CBID_CORE_RangeStartW, (NvtxFunctionPointer)start_w},
-    {NVTX_CBID_CORE_RangeEnd, (NvtxFunctionPointer)end},
-    {NVTX_CBID_CORE_RangePushEx, (NvtxFunctionPointer)push_ex},
-    {NVTX_CBID_CORE_RangePushA, (NvtxFunctionPointer)push_a},
-    {NVTX_CBID_CORE_RangePushW, (NvtxFunctionPointer)push_w},
-    {NVTX_CBID_CORE_RangePop, (NvtxFunctionPointer)pop},
-    {NVTX_CBID_CORE_NameCategoryA, (NvtxFunctionPointer)name_category_a},
-    {NVTX_CBID_CORE_NameCategoryW, (NvtxFunctionPointer)name_category_w},
+#define CORE(id, f) {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_##id, (NvtxFunctionPointer)(f)}
+#define CORE2(id, f) {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_##id, (NvtxFunctionPointer)(f)}
+static const entry entries[] = {
+    CORE(RangeStartEx, start_ex), CORE(RangeStartA, start_a), CORE(RangeStartW, start_w),
+    CORE(RangeEnd, end), CORE(RangePushEx, push_ex), CORE(RangePushA, push_a),
+    CORE(RangePushW, push_w), CORE(RangePop, pop), CORE(NameCategoryA, name_category_a),
+    CORE(NameCategoryW, name_category_w),
+    CORE2(DomainRangeStartEx, domain_start_ex), CORE2(DomainRangeEnd, domain_end),
+    CORE2(DomainRangePushEx, domain_push_ex), CORE2(DomainRangePop, domain_pop),
+    CORE2(DomainNameCategoryA, domain_name_category_a),
+    CORE2(DomainNameCategoryW, domain_name_category_w),
+    CORE2(DomainRegisterStringA, register_string_a),
+    CORE2(DomainRegisterStringW, register_string_w), CORE2(DomainCreateA, domain_create_a),
+    CORE2(DomainCreateW, domain_create_w), CORE2(DomainDestroy, domain_destroy),
+    CORE2(Initialize, initialize),
 };
+#undef CORE
+#undef CORE2
 
-static const entry core2[] = {
-    {NVTX_CBID_CORE2_DomainRangeStartEx, (NvtxFunctionPointer)domain_start_ex},
-    {NVTX_CBID_CORE2_DomainRangeEnd, (NvtxFunctionPointer)domain_end},
-    {NVTX_CBID_CORE2_DomainRangePushEx, (NvtxFunctionPointer)domain_push_ex},
-    {NVTX_CBID_CORE2_DomainRangePop, (NvtxFunctionPointer)domain_pop},
-    {NVTX_CBID_CORE2_DomainNameCategoryA, (NvtxFunctionPointer)domain_name_category_a},
-    {NVTX_CBID_CORE2_DomainNameCategoryW, (NvtxFunctionPointer)domain_name_category_w},
-    {NVTX_CBID_CORE2_DomainRegisterStringA, (NvtxFunctionPointer)register_string_a},
-    {NVTX_CBID_CORE2_DomainRegisterStringW, (NvtxFunctionPointer)register_string_w},
-    {NVTX_CBID_CORE2_DomainCreateA, (NvtxFunctionPointer)domain_create_a},
-    {NVTX_CBID_CORE2_DomainCreateW, (NvtxFunctionPointer)domain_create_w},
-    {NVTX_CBID_CORE2_DomainDestroy, (NvtxFunctionPointer)domain_destroy},
-    {NVTX_CBID_CORE2_Initialize, (NvtxFunctionPointer)initialize},
-};
-
-/* One module's table filled with its entries; 0 when NVTX has no such table. */
-static int fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module,
-                const entry *entries, size_t n)
+/* A module's table filled with its entries; 0 when NVTX has no such table. */
+static int fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module)
 {
     NvtxFunctionTable table = NULL;
     unsigned size = 0;
     if (!cb->GetModuleFunctionTable(module, &table, &size) || !table)
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (entries[i].id < size && table[entries[i].id])
+    for (size_t i = 0; i < sizeof entries / sizeof *entries; i++)
+        if (entries[i].module == module && entries[i].id < size && table[entries[i].id])
             *table[entries[i].id] = entries[i].handler;
     return 1;
 }
@@ -211,6 +197,5 @@ EXPORTED int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
         get_export_table ? get_export_table(NVTX_ETID_CALLBACKS) : NULL;
     if (!cb || cb->struct_size < sizeof *cb || !cb->GetModuleFunctionTable)
         return 0;
-    return fill(cb, NVTX_CB_MODULE_CORE, core, sizeof core / sizeof core[0]) &&
-           fill(cb, NVTX_CB_MODULE_CORE2, core2, sizeof core2 / sizeof core2[0]);
+    return fill(cb, NVTX_CB_MODULE_CORE) && fill(cb, NVTX_CB_MODULE_CORE2);
 }
