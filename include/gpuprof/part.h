@@ -99,6 +99,20 @@ typedef bool gp_column_when(const void *ctx);
 /* The page's class of a row's <tr> (a failed result, the slowest rank); NULL: none. */
 typedef const char *gp_row_class(const void *row, const void *ctx);
 
+/* A column that shows one number field of its row as it is needs no getter: it names the
+ * field (GP_PART_FIELD), whose type picks how it is read. */
+typedef enum {
+    GP_FIELD_NONE = 0, GP_FIELD_DOUBLE, GP_FIELD_INT, GP_FIELD_UNSIGNED, GP_FIELD_ULONG,
+    GP_FIELD_ULLONG, GP_FIELD_BOOL
+} gp_field_kind;
+#define GP_FIELD_KIND_OF(x)                                                                    \
+    _Generic((x), double: GP_FIELD_DOUBLE, int: GP_FIELD_INT, unsigned: GP_FIELD_UNSIGNED,     \
+             unsigned long: GP_FIELD_ULONG, unsigned long long: GP_FIELD_ULLONG,               \
+             bool: GP_FIELD_BOOL)
+/* In a column's declaration, in place of .get: the row's number field `field`. */
+#define GP_PART_FIELD(row_type, field)                                                         \
+    .field_kind = GP_FIELD_KIND_OF(((row_type *)0)->field), .field_at = offsetof(row_type, field)
+
 typedef struct {
     const char *key;            /* JSON's and CSV's name */
     const char *header;         /* text's and Markdown's heading */
@@ -117,6 +131,8 @@ typedef struct {
     bool html_word_heading;     /* the page's heading a word's (<th>) whatever its cells */
     gp_cell_getter_at *get_at;  /* a column made at run time (get NULL): its getter, told */
     size_t at;                  /* which of the columns alike it is */
+    gp_field_kind field_kind;   /* GP_PART_FIELD's (get NULL): the field's type, where it is */
+    size_t field_at;
 } gp_part_column;
 
 /* The most columns a part declares. */

@@ -24,7 +24,6 @@ GP_PART_TEXT_GETTER(get_blocks, gp_variant_row, void, r->blocks)
 GP_PART_TEXT_GETTER(get_blocks_brief, gp_variant_row, void, r->blocks_brief)
 GP_PART_TEXT_GETTER(get_origin, gp_variant_row, void, r->origin)
 GP_PART_TEXT_GETTER(get_summary, gp_variant_row, void, r->summary)
-GP_PART_NUMBER_GETTER(get_in_place, gp_variant_row, void, r->in_place)
 
 enum { FAMILY, VARIANT, DEFAULT_BLOCK, BLOCKS, BLOCKS_BRIEF, ORIGIN, SUMMARY, NAME, IN_PLACE };
 
@@ -48,7 +47,7 @@ static const gp_part_column variant_columns[] = {
                  .in = GP_IN_TEXT | GP_IN_CSV | GP_IN_JSON, .get = get_summary},
     [NAME] = {.key = "name", .in = GP_IN_JSON, .get = get_variant},
     [IN_PLACE] = {.key = "in_place", .format = GP_NUMBER_FLAG, .in = GP_IN_JSON,
-                  .get = get_in_place,
+                  GP_PART_FIELD(gp_variant_row, in_place),
                   .legend = "it overwrites its input, restored before every launch"},
 };
 

@@ -29,14 +29,7 @@ static size_t number_of(const void *row, const void *ctx)
     return (size_t)(kernel_of(row) - context_of(ctx)->kernels) + 1;
 }
 
-GP_PART_NUMBER_GETTER(get_percent, gp_exec_kernel, void, r->time_percent)
-GP_PART_NUMBER_GETTER(get_calls, gp_exec_kernel, void, r->calls)
-GP_PART_NUMBER_GETTER(get_timed, gp_exec_kernel, void, r->timed)
-GP_PART_NUMBER_GETTER(get_profiled, gp_exec_kernel, void, r->profiled)
 GP_PART_NUMBER_GETTER(get_average, gp_exec_kernel, void, r->average_ms)
-GP_PART_NUMBER_GETTER(get_min, gp_exec_kernel, void, r->min_ms)
-GP_PART_NUMBER_GETTER(get_max, gp_exec_kernel, void, r->max_ms)
-GP_PART_NUMBER_GETTER(get_estimated, gp_exec_kernel, void, r->total_estimated)
 /* A kernel of one code has no variant: JSON leaves those keys out. */
 GP_PART_GETTER(get_variant, gp_exec_kernel, void,
                r->variants ? GP_CELL_NUMBER(r->variant) : GP_CELL_ABSENT)
@@ -114,16 +107,17 @@ enum {
 /* In text's order; the page and JSON have theirs (below). */
 static const gp_part_column columns[] = {
     [PERCENT] = {.key = "time_percent", .header = "%kernels", .html = "% of kernel time",
-                 .format = GP_NUMBER_PERCENT1, .in = GP_IN_ALL, .get = get_percent,
+                 .format = GP_NUMBER_PERCENT1, .in = GP_IN_ALL,
+                 GP_PART_FIELD(gp_exec_kernel, time_percent),
                  .legend = "each kernel's share of the time of all kernels"},
     [TOTAL] = {.key = "total_ms", .header = "time", .unit = "ms", .format = GP_NUMBER_MS,
                .gap = 1, .in = GP_IN_ALL, .get = get_total},
     [CALLS] = {.key = "calls", .header = "calls", .format = GP_NUMBER_COUNT, .gap = 1,
-               .in = GP_IN_ALL, .get = get_calls},
+               .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_kernel, calls)},
     [TIMED] = {.key = "timed", .header = "timed", .format = GP_NUMBER_COUNT, .gap = 1,
-               .in = GP_IN_ALL, .get = get_timed, .when = when_estimated},
+               .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_kernel, timed), .when = when_estimated},
     [PROFILED] = {.key = "profiled", .header = "profiled", .format = GP_NUMBER_COUNT, .gap = 1,
-                  .in = GP_IN_ALL, .get = get_profiled},
+                  .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_kernel, profiled)},
     [PASSES] = {.key = "passes", .header = "passes", .gap = 1, .in = PEOPLE,
                 .get = get_passes, .when = when_rotated, .html_class = "num passes"},
     [GRAPH] = {.key = "graph_nodes", .header = "graph nodes", .html = "graph nodes",
@@ -133,9 +127,9 @@ static const gp_part_column columns[] = {
                  .format = GP_NUMBER_MS, .gap = 1, .in = PEOPLE | GP_IN_JSON,
                  .get = get_average},
     [MIN] = {.key = "min_ms", .header = "min", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
-             .in = GP_IN_ALL, .get = get_min},
+             .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_kernel, min_ms)},
     [MAX] = {.key = "max_ms", .header = "max", .unit = "ms", .format = GP_NUMBER_MS, .gap = 1,
-             .in = GP_IN_ALL, .get = get_max},
+             .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_kernel, max_ms)},
     [LABEL] = {.key = "label", .header = "kernel", .align = GP_ALIGN_NAME, .gap = 2,
                .in = GP_IN_TEXT, .get = get_label},
     [KERNEL] = {.key = "kernel", .in = CSV_JSON, .get = get_kernel},
@@ -147,7 +141,7 @@ static const gp_part_column columns[] = {
                   .get = get_variants},
     [CODE] = {.key = "code", .in = GP_IN_JSON, .get = get_code},
     [ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_FLAG, .in = CSV_JSON,
-                   .get = get_estimated},
+                   GP_PART_FIELD(gp_exec_kernel, total_estimated)},
     [KIND] = {.key = "kind", .in = GP_IN_CSV, .get = get_kind,
               .legend = "kernel; copies, memsets and unified memory join under its header"},
     [PROGRAM] = {.key = "source", .in = GP_IN_CSV, .get = get_program,

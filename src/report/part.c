@@ -37,13 +37,30 @@ const void *gp_part_row_at(const gp_part *t, const void *rows, size_t i)
     return (const char *)rows + i * t->row_size;
 }
 
+/* The number in a GP_PART_FIELD column's field of the row. */
+static double field_number(const gp_part_column *col, const void *row)
+{
+    const char *at = (const char *)row + col->field_at;
+    switch (col->field_kind) {
+    case GP_FIELD_DOUBLE: return *(const double *)at;
+    case GP_FIELD_INT: return *(const int *)at;
+    case GP_FIELD_UNSIGNED: return *(const unsigned *)at;
+    case GP_FIELD_ULONG: return (double)*(const unsigned long *)at;
+    case GP_FIELD_ULLONG: return (double)*(const unsigned long long *)at;
+    case GP_FIELD_BOOL: return *(const bool *)at;
+    case GP_FIELD_NONE: break;
+    }
+    return NAN;
+}
+
 gp_cell gp_part_cell(const gp_part *t, size_t c, const void *row, const void *ctx,
                          char *buf, size_t len)
 {
     const gp_part_column *col = &t->columns[c];
     buf[0] = '\0';
-    gp_cell cell = col->get_at ? col->get_at(row, ctx, col->at, buf, len)
-                               : col->get(row, ctx, buf, len);
+    gp_cell cell = col->field_kind ? GP_CELL_NUMBER(field_number(col, row))
+                   : col->get_at   ? col->get_at(row, ctx, col->at, buf, len)
+                                   : col->get(row, ctx, buf, len);
     if (cell.format == GP_NUMBER_COLUMN)
         cell.format = col->format;
     return cell;

@@ -12,21 +12,15 @@
 #include <string.h>
 
 GP_PART_TEXT_GETTER(get_path, gp_exec_range, void, r->path)
-GP_PART_NUMBER_GETTER(get_depth, gp_exec_range, void, r->depth)
-GP_PART_NUMBER_GETTER(get_calls, gp_exec_range, void, r->calls)
-GP_PART_NUMBER_GETTER(get_kernels, gp_exec_range, void, r->kernels)
-GP_PART_NUMBER_GETTER(get_percent, gp_exec_range, void, r->time_percent)
 GP_PART_GETTER(get_total, gp_exec_range, void,
                ((gp_cell){.number = r->total_ms,
                           .approx = r->total_estimated ? GP_EXEC_ESTIMATE_NOTE : NULL}))
-GP_PART_NUMBER_GETTER(get_total_estimated, gp_exec_range, void, r->total_estimated)
 /* JSON leaves it out when no launch's kernel has the counters. */
 GP_PART_GETTER(get_dram, gp_exec_range, void,
                isnan(r->dram_bytes)
                    ? GP_CELL_ABSENT
                    : ((gp_cell){.number = r->dram_bytes, .format = GP_NUMBER_BYTES,
                                 .approx = r->dram_estimated ? GP_RANGE_DRAM_ESTIMATE_NOTE : NULL}))
-GP_PART_NUMBER_GETTER(get_dram_estimated, gp_exec_range, void, r->dram_estimated)
 GP_PART_GETTER(get_top_id, gp_exec_range, void,
                r->top ? GP_CELL_NUMBER(r->top) : GP_CELL_ABSENT)
 GP_PART_GETTER(get_top_kernel, gp_exec_range, gp_ranges_context,
@@ -78,25 +72,27 @@ static const gp_part_column columns[] = {
               .legend = "the range path, outermost first, its labels joined by '/', PyTorch "
                         "emit_nvtx's per-call parts (seq, op_id, sizes) removed; \"(no "
                         "range)\": the launches in none"},
-    [DEPTH] = {.key = "depth", .format = GP_NUMBER_WHOLE, .in = CSV_JSON, .get = get_depth,
+    [DEPTH] = {.key = "depth", .format = GP_NUMBER_WHOLE, .in = CSV_JSON,
+               GP_PART_FIELD(gp_exec_range, depth),
                .legend = "its labels less one: 0 for an outermost range"},
     [RANGE] = {.key = "range", .header = "range", .html = "range", .align = GP_ALIGN_NAME,
                .gap = 2, .in = PEOPLE, .get = get_range},
     [CALLS] = {.key = "calls", .header = "calls", .format = GP_NUMBER_COUNT, .gap = 1,
-               .in = GP_IN_ALL, .get = get_calls,
+               .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_range, calls),
                .legend = "kernel launches in the range and the ranges within it"},
     [KERNELS] = {.key = "kernels", .header = "kernels", .format = GP_NUMBER_COUNT, .gap = 1,
-                 .in = GP_IN_ALL, .get = get_kernels,
+                 .in = GP_IN_ALL, GP_PART_FIELD(gp_exec_range, kernels),
                  .legend = "distinct kernels among them (a kernel's variants apart)"},
     [PERCENT] = {.key = "time_percent", .header = "%kernels", .html = "% of kernel time",
-                 .format = GP_NUMBER_PERCENT1, .in = GP_IN_ALL, .get = get_percent,
+                 .format = GP_NUMBER_PERCENT1, .in = GP_IN_ALL,
+                 GP_PART_FIELD(gp_exec_range, time_percent),
                  .legend = "its share of the time of all kernels; null without a time"},
     [TOTAL] = {.key = "total_ms", .header = "time", .html = "time, ms", .unit = "ms",
                .format = GP_NUMBER_MS, .gap = 1, .in = GP_IN_ALL, .get = get_total,
                .legend = "its launches' times, an untimed launch at its kernel's mean; null "
                          "when none has either"},
     [TOTAL_ESTIMATED] = {.key = "total_estimated", .format = GP_NUMBER_FLAG, .in = CSV_JSON,
-                         .get = get_total_estimated,
+                         GP_PART_FIELD(gp_exec_range, total_estimated),
                          .legend = "some launch was not timed: total_ms is an estimate"},
     [DRAM] = {.key = "dram_bytes", .header = "DRAM", .html = "DRAM, bytes", .unit = "bytes",
               .format = GP_NUMBER_BYTES, .gap = 1, .in = GP_IN_ALL, .get = get_dram,
@@ -104,7 +100,7 @@ static const gp_part_column columns[] = {
                         "by its launches, one without them at its kernel's means; absent "
                         "when no launch's kernel has them"},
     [DRAM_ESTIMATED] = {.key = "dram_estimated", .format = GP_NUMBER_FLAG, .in = CSV_JSON,
-                        .get = get_dram_estimated,
+                        GP_PART_FIELD(gp_exec_range, dram_estimated),
                         .legend = "some launch lacked the DRAM counters: dram_bytes is an "
                                   "estimate"},
     [TOP_ID] = {.key = "top_kernel_id", .format = GP_NUMBER_COUNT, .in = CSV_JSON,

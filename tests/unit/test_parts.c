@@ -193,11 +193,11 @@ static void test_declarations(void)
         for (int v = 0; v < GP_PART_VIEWS; v++)
             orders = orders && order_complete(t, (gp_part_view)v);
         for (size_t c = 0; c < t->n_columns; c++)
-            getters = getters && (t->columns[c].get || t->columns[c].get_at) &&
-                      t->columns[c].key;
+            getters = getters && (!t->columns[c].get + !t->columns[c].get_at +
+                                  !t->columns[c].field_kind) == 2 && t->columns[c].key;
         tap_ok(orders, "part %s: each view's order lists exactly the columns it shows", t->key);
         tap_ok(getters && t->n_columns <= GP_PART_MAX_COLUMNS && t->row_size,
-               "part %s: every column has a key and a getter, at most %d columns", t->key,
+               "part %s: every column has a key and one getter (or a field), at most %d columns", t->key,
                GP_PART_MAX_COLUMNS);
     }
 }
@@ -367,8 +367,45 @@ static void test_html_cells(void)
     free(html);
 }
 
+/* A column that names its field (GP_PART_FIELD) reads it as its type says, as a getter of
+ * GP_CELL_NUMBER would. */
+typedef struct {
+    double d;
+    int i;
+    unsigned u;
+    size_t z;
+    unsigned long long ull;
+    bool b;
+} field_row;
+
+static void test_field_columns(void)
+{
+    static const gp_part_column cols[] = {
+        {.key = "d", .in = GP_IN_JSON, GP_PART_FIELD(field_row, d)},
+        {.key = "i", .in = GP_IN_JSON, GP_PART_FIELD(field_row, i)},
+        {.key = "u", .in = GP_IN_JSON, GP_PART_FIELD(field_row, u)},
+        {.key = "z", .in = GP_IN_JSON, GP_PART_FIELD(field_row, z)},
+        {.key = "ull", .in = GP_IN_JSON, GP_PART_FIELD(field_row, ull)},
+        {.key = "b", .in = GP_IN_JSON, GP_PART_FIELD(field_row, b)},
+    };
+    static const gp_part part = GP_PART_DECLARE("fields", cols, 0, field_row, -1);
+    const field_row row = {-2.5, -7, 4000000000u, 123456789012u, 1ull << 52, true};
+    const double want[] = {-2.5, -7, 4000000000.0, 123456789012.0, 4503599627370496.0, 1};
+    bool all = true;
+    char buf[GP_PART_CELL_LEN];
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
+        const gp_cell cell = gp_part_cell(&part, c, &row, NULL, buf, sizeof buf);
+        all = all && !cell.text && cell.number == want[c];
+        if (cell.text || cell.number != want[c])
+            tap_diag("%s: %g, want %g", cols[c].key, cell.number, want[c]);
+    }
+    tap_ok(all, "field columns: double, int, unsigned, size_t, unsigned long long and bool "
+                "read as their type says");
+}
+
 void test_parts(void)
 {
+    test_field_columns();
     test_html_cells();
     test_declarations();
     test_launch_places();
