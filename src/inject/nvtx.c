@@ -18,10 +18,14 @@
 
 #define EXPORTED __attribute__((visibility("default")))
 
-/* A domain's handle is its model index + 1 (never NULL, which NVTX gives for none). */
+/* A domain's handle is its model index + 1 (never NULL, which NVTX gives for none);
+ * OVERFLOW_DOMAIN a domain past the model's, whose ranges are left out. */
+#define OVERFLOW_DOMAIN ((nvtxDomainHandle_t)UINTPTR_MAX)
 static int domain_index(nvtxDomainHandle_t d)
 {
-    return d ? (int)(uintptr_t)d - 1 : 0;
+    if (!d)
+        return 0;
+    return d == OVERFLOW_DOMAIN ? -1 : (int)((uintptr_t)d - 1);
 }
 
 /* A wide name's ASCII characters, '?' for the others (as the model does with wide messages). */
@@ -54,7 +58,7 @@ static gp_range_label label_of(const nvtxEventAttributes_t *a)
 static nvtxDomainHandle_t NVTX_API domain_create_a(const char *name)
 {
     const int d = gp_ranges_domain(name);
-    return d < 0 ? NULL : (nvtxDomainHandle_t)(uintptr_t)(d + 1);
+    return d < 0 ? OVERFLOW_DOMAIN : (nvtxDomainHandle_t)(uintptr_t)(d + 1);
 }
 static nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t *name)
 {

@@ -26,6 +26,14 @@ int main(void)
     a.message.registered = s;
     printf("domain_push %d\n", nvtxDomainRangePushEx(d, &a));
     printf("domain_pop %d\n", nvtxDomainRangePop(d));
+    /* past the model's 32 domains: the range is left out, not counted in the default's */
+    nvtxDomainHandle_t last = d;
+    for (int i = 0; i < 40; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "many%d", i);
+        last = nvtxDomainCreateA(name);
+    }
+    printf("overflow_push %d\n", nvtxDomainRangePushEx(last, &a));
     nvtxRangeId_t id = nvtxRangeStartA("phase");
     printf("start %s\n", id ? "an id" : "0");
     nvtxRangeEnd(id);

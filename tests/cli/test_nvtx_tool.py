@@ -25,7 +25,7 @@ CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 STUB = os.path.join(CUDA, "lib64", "stubs", "libcuda.so")
 
 WITHOUT = {"push_a": "-2", "push_w": "-2", "push_ex": "-2", "pop": "-2", "domain": "none",
-           "domain_push": "-2", "domain_pop": "-2", "start": "0"}
+           "domain_push": "-2", "domain_pop": "-2", "overflow_push": "-2", "start": "0"}
 
 
 def lines(env):
@@ -93,10 +93,11 @@ def main():
         rc, out, err = lines(environment(folder, True))
     want = [("push_a", "0"), ("push_w", "1"), ("push_ex", "2"), ("pop", "2"), ("pop", "1"),
             ("pop", "0"), ("domain", "created"), ("domain_push", "0"), ("domain_pop", "0"),
-            ("start", "an id")]
+            ("overflow_push", "-1"), ("start", "an id")]
     tap.ok(rc == 0 and out == want,
            "NVTX_INJECTION64_PATH=libgpuprof-inject.so: its handlers answer every call "
-           "(pushes' and pops' levels, a domain, a start/end range's id)", (rc, out, err))
+           "(pushes' and pops' levels, a domain, one past the model's left out, a start/end "
+           "range's id)", (rc, out, err))
     tap.done()
 
 
