@@ -68,6 +68,8 @@ typedef struct {
 } gp_exec_range_tree;
 
 int gp_exec_range_tree_init(gp_exec_range_tree *t, const gp_exec_info *e);
+/* Whether any node's time (*time) or DRAM bytes (*dram) is an estimate, for the legends. */
+void gp_exec_ranges_estimated(const gp_exec_range *nodes, size_t n, bool *time, bool *dram);
 void gp_exec_range_tree_free(gp_exec_range_tree *t);
 
 #endif

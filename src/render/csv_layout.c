@@ -3,6 +3,7 @@
 #include "render/csv_layout.h"
 
 #include "gpuprof/metrics.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "gpuprof/suggest.h"
 #include "render/cells.h"
@@ -236,12 +237,10 @@ void gp_csv_layout_header(FILE *out, const gp_csv_layout *l)
 static const gp_metric_value *stat_of(const gp_exec_kernel *k, gp_csv_column_kind kind,
                                       const char *key)
 {
-    for (size_t i = 0; k && i < k->n_metrics; i++)
-        if (strcmp(k->metrics[i].average.key, key) == 0)
-            return kind == GP_CSV_METRIC_MIN   ? &k->metrics[i].min
-                   : kind == GP_CSV_METRIC_MAX ? &k->metrics[i].max
-                                               : &k->metrics[i].average;
-    return NULL;
+    const gp_metric_stats *s = k ? gp_kernel_metric(k, key) : NULL;
+    if (!s)
+        return NULL;
+    return kind == GP_CSV_METRIC_MIN ? &s->min : kind == GP_CSV_METRIC_MAX ? &s->max : &s->average;
 }
 
 /* A computed cell's text: a number, or "" where the row has none. */

@@ -14,11 +14,8 @@
 
 static void ranges_note(FILE *out, const gp_exec_range *nodes, size_t n)
 {
-    bool time = false, dram = false;
-    for (size_t i = 0; i < n; i++) {
-        time = time || nodes[i].total_estimated;
-        dram = dram || nodes[i].dram_estimated;
-    }
+    bool time, dram;
+    gp_exec_ranges_estimated(nodes, n, &time, &dram);
     fputs("<p class=\"note\">Each NVTX range (recorded by exec --nvtx) with the ranges within "
           "it under it, the most time first, each counting the kernels launched within it; "
           "PyTorch emit_nvtx's per-call parts of a label (seq, op_id, sizes) are removed; "

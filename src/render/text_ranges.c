@@ -23,11 +23,8 @@ static void print_notes(FILE *out, const gp_exec_range *nodes, size_t n, size_t 
                       "label (seq, op_id, sizes) removed; %kernels = the range's share of the "
                       "time of all kernels; kernels = distinct kernels; top kernel = the "
                       "kernel of the most time in the range; " GP_TEXT_UNITS, width, 2);
-    bool time = false, dram = false;
-    for (size_t i = 0; i < n; i++) {
-        time = time || nodes[i].total_estimated;
-        dram = dram || nodes[i].dram_estimated;
-    }
+    bool time, dram;
+    gp_exec_ranges_estimated(nodes, n, &time, &dram);
     if (time)
         gp_text_estimate_note(out, width);
     if (dram)

@@ -8,6 +8,7 @@
 #include "gpuprof/exec_ranges.h"
 
 #include "gpuprof/hashmap.h"
+#include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 
 #include <math.h>
@@ -59,24 +60,18 @@ bool gp_exec_has_ranges(const gp_exec_info *e)
 /* A valid metric's value in a set; NAN when absent. */
 static double metric_of(const gp_metric_set *s, const char *key)
 {
-    for (size_t i = 0; i < s->n_metrics; i++)
-        if (s->metrics[i].valid && strcmp(s->metrics[i].key, key) == 0)
-            return s->metrics[i].value;
-    return NAN;
+    const gp_metric_value *v = gp_metric_set_value(s, key);
+    return v && v->valid ? v->value : NAN;
 }
 
 /* The kernel's DRAM bytes per launch: the means over its launches that have each. */
 static double mean_dram(const gp_exec_kernel *k)
 {
-    double read = NAN, write = NAN;
-    for (size_t m = 0; m < k->n_metrics; m++) {
-        const gp_metric_value *v = &k->metrics[m].average;
-        if (v->valid && strcmp(v->key, "dram_read_bytes") == 0)
-            read = v->value;
-        else if (v->valid && strcmp(v->key, "dram_write_bytes") == 0)
-            write = v->value;
-    }
-    return read + write;
+    const gp_metric_stats *read = gp_kernel_metric(k, "dram_read_bytes");
+    const gp_metric_stats *write = gp_kernel_metric(k, "dram_write_bytes");
+    return read && read->average.valid && write && write->average.valid
+               ? read->average.value + write->average.value
+               : NAN;
 }
 
 static contribution contribution_of(const tree *t, const gp_exec_launch *l)
@@ -337,4 +332,13 @@ void gp_exec_range_tree_free(gp_exec_range_tree *t)
     gp_kernel_labels_free(&t->labels);
     gp_exec_summary_free(t->kernels, t->n_kernels);
     *t = (gp_exec_range_tree){0};
+}
+
+void gp_exec_ranges_estimated(const gp_exec_range *nodes, size_t n, bool *time, bool *dram)
+{
+    *time = *dram = false;
+    for (size_t i = 0; i < n; i++) {
+        *time = *time || nodes[i].total_estimated;
+        *dram = *dram || nodes[i].dram_estimated;
+    }
 }
