@@ -28,16 +28,6 @@ static int domain_index(nvtxDomainHandle_t d)
     return d == OVERFLOW_DOMAIN ? -1 : (int)((uintptr_t)d - 1);
 }
 
-/* A wide name's ASCII characters, '?' for the others (as the model does with wide messages). */
-static const char *ascii_of(const wchar_t *w, char *buf, size_t cap)
-{
-    size_t n = 0;
-    for (; w && w[n] && n + 1 < cap; n++)
-        buf[n] = w[n] > 0 && w[n] < 128 ? (char)w[n] : '?';
-    buf[n] = 0;
-    return buf;
-}
-
 static gp_range_label label_of(const nvtxEventAttributes_t *a)
 {
     gp_range_label l = {0};
@@ -63,7 +53,7 @@ static nvtxDomainHandle_t NVTX_API domain_create_a(const char *name)
 static nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t *name)
 {
     char ascii[64];
-    return domain_create_a(ascii_of(name, ascii, sizeof ascii));
+    return domain_create_a(gp_ranges_ascii(name, ascii, sizeof ascii));
 }
 static void NVTX_API domain_destroy(nvtxDomainHandle_t d)
 {
@@ -96,7 +86,7 @@ static nvtxStringHandle_t NVTX_API register_string_a(nvtxDomainHandle_t d, const
 static nvtxStringHandle_t NVTX_API register_string_w(nvtxDomainHandle_t d, const wchar_t *s)
 {
     char ascii[GP_RANGE_LABEL_MAX + 1];
-    return register_string_a(d, ascii_of(s, ascii, sizeof ascii));
+    return register_string_a(d, gp_ranges_ascii(s, ascii, sizeof ascii));
 }
 static void NVTX_API domain_name_category_a(nvtxDomainHandle_t d, uint32_t c, const char *n)
 {
@@ -106,7 +96,7 @@ static void NVTX_API domain_name_category_w(nvtxDomainHandle_t d, uint32_t c,
                                             const wchar_t *n)
 {
     char ascii[GP_RANGE_LABEL_MAX + 1];
-    gp_ranges_name_category(domain_index(d), c, ascii_of(n, ascii, sizeof ascii));
+    gp_ranges_name_category(domain_index(d), c, gp_ranges_ascii(n, ascii, sizeof ascii));
 }
 static void NVTX_API initialize(const void *reserved)
 {

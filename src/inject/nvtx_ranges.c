@@ -110,16 +110,6 @@ static void copy_text(char *dst, const char *src)
     }
 }
 
-/* A wide message: its ASCII characters, '?' for the others (the process's locale is the
- * program's, not ours to rely on), cut to the buffer. */
-static void copy_wide_into(char *dst, size_t cap, const wchar_t *src)
-{
-    size_t n = 0;
-    for (; src[n] && n + 1 < cap; n++)
-        dst[n] = src[n] > 0 && src[n] < 128 ? (char)src[n] : '?';
-    dst[n] = 0;
-}
-
 /* A message into a label, without emit_nvtx's per-call parts (gpuprof/range_fold.h):
  * "aten::linear, seq = 0, op_id = 2" is "aten::linear", so that the path table and the
  * range records do not grow with every op call. Folded within its first 384 characters (no
@@ -144,12 +134,21 @@ static void store(stored_label *s, int domain, const gp_range_label *l)
         copy_folded(s->text, l->text);
     } else if (l->wide) {
         char ascii[4 * GP_RANGE_LABEL_MAX];
-        copy_wide_into(ascii, sizeof ascii, l->wide);
+        gp_ranges_ascii(l->wide, ascii, sizeof ascii);
         copy_folded(s->text, ascii);
     }
 }
 
 /* ---- names ------------------------------------------------------------------------------ */
+
+const char *gp_ranges_ascii(const wchar_t *w, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; w && w[n] && n + 1 < cap; n++)
+        buf[n] = w[n] > 0 && w[n] < 128 ? (char)w[n] : '?';
+    buf[n] = 0;
+    return buf;
+}
 
 int gp_ranges_domain(const char *name)
 {

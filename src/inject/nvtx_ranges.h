@@ -37,6 +37,10 @@ typedef struct {
 #define GP_RANGE_LABEL_MAX 96
 #define GP_RANGE_PATH_MAX 512
 
+/* A wide text's ASCII characters, '?' for the others (the process's locale is the program's,
+ * not ours to rely on), cut to cap - 1; buf. Wide messages and names go through it. */
+const char *gp_ranges_ascii(const wchar_t *w, char *buf, size_t cap);
+
 /* The default domain is 0; a domain name seen first gets the next index (NULL or "": a new
  * domain each time, named "domain N"); the same name again, from any NVTX instance of the
  * process (each library that includes NVTX's headers is one), its index again. -1 past the
