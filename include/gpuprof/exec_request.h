@@ -38,6 +38,14 @@ typedef enum {
  * is well under the sampling's own error (bench/README.md, Graph loops). */
 #define GP_GRAPH_SAMPLES_DEFAULT 10
 
+/* --stall-period's default and bounds, as log2 cycles (CUPTI takes 5 to 31). 2^15 cycles on an
+ * H200's SM sub-partitions is about 70,000 samples per ms of a full GPU's time: enough for
+ * a line's share to 1 point within a few ms of kernel time, few enough for CUPTI's decoding
+ * thread (bench/README.md, Warp stalls). */
+#define GP_STALL_PERIOD_DEFAULT 15
+#define GP_STALL_PERIOD_MIN 5
+#define GP_STALL_PERIOD_MAX 31
+
 /* The longest --kernel pattern, with its terminating NUL. */
 #define GP_KERNEL_REGEX_LEN 256
 
@@ -56,6 +64,11 @@ typedef struct {
     bool nvtx;                              /* --nvtx: the program's NVTX ranges kept, each
                                                launch's range path recorded (the library is
                                                NVTX's tool, NVTX_INJECTION64_PATH) */
+    bool stalls;                            /* --stalls: warp-stall reasons from CUPTI's PC
+                                               sampling in the program's own launches, in a
+                                               run without counters (gpuprof/pc_sampler.h) */
+    unsigned stall_period;                  /* --stall-period: 2^N cycles between samples;
+                                               0: GP_STALL_PERIOD_DEFAULT */
     int rank;                               /* --rank (-1: from the launcher's environment);
                                                the report's alone, never sent to the library */
 } gp_exec_request;

@@ -35,6 +35,7 @@
 #define GP_ENV_GRAPH_SAMPLES "GPUPROF_EXEC_GRAPH_SAMPLES" /* a count, or all */
 #define GP_ENV_SOURCE "GPUPROF_EXEC_SOURCE"       /* 1: --source (each kernel's per-line view) */
 #define GP_ENV_NVTX "GPUPROF_EXEC_NVTX"           /* 1: --nvtx (each launch's NVTX ranges) */
+#define GP_ENV_STALLS "GPUPROF_EXEC_STALLS"       /* --stalls' period (log2 cycles); 0: off */
 /* NVTX loads the library it names as its tool (src/inject/nvtx.c): set to the library with
  * --nvtx, left as the user's environment has it otherwise. */
 #define GP_ENV_NVTX_INJECTION "NVTX_INJECTION64_PATH"
@@ -54,11 +55,11 @@ typedef struct {
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 16
+#define GP_EXEC_OPTION_VARS 17
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * GRAPH, GRAPH_SAMPLES, SOURCE, NVTX (and NVTX_INJECTION, the library, with --nvtx), then
+ * GRAPH, GRAPH_SAMPLES, SOURCE, NVTX (and NVTX_INJECTION, the library, with --nvtx), STALLS, then
  * SKIP, COUNT and PER_KERNEL unless UINT64_MAX.
  * GP_ERR_RUNTIME when memory runs out (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],
@@ -69,7 +70,8 @@ int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_V
  * when unset and DEFAULT when unknown, the request's defaults (gp_exec_request_default: no
  * filter, skip 0, no count or per-kernel limit, children not followed, replay auto, graph
  * profiling node, GP_GRAPH_SAMPLES_DEFAULT sampled graph launches, no --source unless
- * GP_ENV_SOURCE is "1", no --nvtx unless GP_ENV_NVTX is "1"), no parent, application pass 0. A --kernel pattern too long for the
+ * GP_ENV_SOURCE is "1", no --nvtx unless GP_ENV_NVTX is "1", no --stalls unless GP_ENV_STALLS
+ * is a period within GP_STALL_PERIOD_MIN..MAX), no parent, application pass 0. A --kernel pattern too long for the
  * request is no filter that matches nothing: the library says so. */
 void gp_exec_options_decode(char *const *env, gp_exec_options *o);
 

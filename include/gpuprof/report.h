@@ -222,6 +222,41 @@ typedef struct {
     size_t input;                /* merged reports: the index of its input report in `sources` */
 } gp_exec_source_view;
 
+/* gpuprof exec --stalls: one instruction's warp-stall samples from CUPTI's PC sampling in the
+ * program's own launches (continuous mode: per function, not per launch). A reason's samples
+ * are CUPTI's two counts of it added up, the issued and the not-issued ones
+ * (smsp__pcsamp_warps_issue_stalled_X and ..._X_not_issued), as ncu's "Warp Stall Sampling
+ * (All Samples)" adds them. */
+typedef struct {
+    int pid;                     /* its process */
+    char *kernel;                /* the function's mangled name, as CUPTI names it */
+    uint64_t code;               /* its cubin's CRC; 0: not known */
+    uint32_t pc;                 /* the instruction's offset in the function, bytes */
+    char *file;                  /* "dir/file.cu"; NULL: the cubin has no line information */
+    uint32_t line;               /* 0 with no file */
+    uint64_t *samples;           /* per reason, gp_exec_stalls.reasons' order, n_reasons of
+                                    them (a report's reasons only grow: shorter arrays of
+                                    earlier instructions are extended as a reason is added) */
+    uint64_t not_issued;         /* of them, the samples that found the warp not issuing */
+    size_t input;                /* merged reports: the index of its input report in `sources` */
+} gp_exec_stall_pc;
+
+/* gpuprof exec --stalls: every sampled instruction of the run, and what the sampling saw. */
+typedef struct {
+    bool sampled;                /* --stalls ran (a report without: nothing below) */
+    unsigned period_log2;        /* the sampling period, 2^period_log2 cycles per SM
+                                    sub-partition; 0: not known */
+    char **reasons;              /* ncu's reason names without the prefix and the
+                                    _not_issued suffix: "long_scoreboard", "wait", ... */
+    size_t n_reasons;
+    gp_exec_stall_pc *pcs;       /* by (input, pid, kernel, code, pc) once read */
+    size_t n_pcs, pc_capacity;
+    uint64_t samples;            /* CUPTI's total: user kernels', others' and dropped ones */
+    uint64_t dropped;            /* lost by the hardware to back-pressure or overflow */
+    uint64_t non_user;           /* in kernels that are not the program's (no PC given) */
+    bool buffer_full;            /* the hardware buffer filled at least once: PCs were lost */
+} gp_exec_stalls;
+
 /* gpuprof exec in a distributed job (torchrun, mpirun, srun): the process's rank, the job's
  * size, and where gpuprof read the rank: --rank, or the launcher's variable (src/exec/rank.c). */
 typedef struct {
@@ -255,6 +290,7 @@ typedef struct {
                                               process, by (source, pid, launch), those
                                               without a launch last */
     size_t n_source_views, source_view_capacity;
+    gp_exec_stalls stalls;                 /* --stalls: the warp-stall samples */
 } gp_exec_info;
 
 /* gpuprof report of a distributed job's ranks: each kernel's values per rank (gpuprof/ranks.h). */
@@ -320,6 +356,12 @@ int gp_exec_add_source_view(gp_exec_info *e, gp_exec_source_view **out);
 void gp_exec_source_view_clear(gp_exec_source_view *v);
 int gp_exec_source_view_copy(const gp_exec_source_view *from, gp_exec_source_view *to);
 int gp_exec_set_program(gp_exec_info *e, int argc, char **argv);
+/* exec --stalls: a reason's index in the report's table, added when new (every instruction's
+ * samples array grown by one, zero); -1 when out of host memory. */
+int gp_exec_stall_reason(gp_exec_stalls *s, const char *name);
+/* exec --stalls: an instruction zeroed, its samples array n_reasons long. */
+int gp_exec_add_stall_pc(gp_exec_stalls *s, gp_exec_stall_pc **out);
+void gp_exec_stalls_free(gp_exec_stalls *s);
 /* A merged report's source: its program's words appended (copies); everything it owns freed. */
 int gp_report_source_set_program(gp_report_source *s, size_t argc, char *const *argv);
 void gp_report_source_free(gp_report_source *s);

@@ -71,6 +71,8 @@ typedef struct {
     bool launches;                         /* text: one row per launch */
     bool by_rank;                          /* report: a row per kernel and rank */
     bool by_range;                         /* exec, report: a row per NVTX range */
+    bool stalls;                           /* exec: sample warp stalls (exec.stalls); exec
+                                              and report: CSV of the stalls, a row per line */
     const char *output_file;               /* --output, as given (%p, %q{NAME} unexpanded) */
     bool force;                            /* --force: --output may replace a file */
 

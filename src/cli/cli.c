@@ -297,6 +297,37 @@ static int check_output_file(const gp_request *req, const given_options *given)
                    req->output == GP_OUT_JSON ? "--json" : "--csv");
 }
 
+/* --stalls: exec samples in a run of its own, since CUPTI's PC sampling gives no PC in a
+ * context where the range profiler or SASS patching ran (bench/README.md, PC sampling beside
+ * the other collectors); its counters are off unless asked for, and then refused. */
+static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_options *given)
+{
+    if (given->seen[OPT_STALL_PERIOD] && !req->stalls)
+        return gp_fail(GP_ERR_USAGE, "--stall-period applies to --stalls only");
+    if (!req->stalls)
+        return GP_OK;
+    if (req->output == GP_OUT_CSV && (req->by_range || req->launches || req->by_rank))
+        return gp_fail(GP_ERR_USAGE, "--stalls and %s are two CSV views: choose one",
+                       req->by_range ? "--by-range" : req->launches ? "--launches" : "--by-rank");
+    if (!cmd->program_operands)
+        return GP_OK;
+    if (req->source)
+        return gp_fail(GP_ERR_USAGE, "exec --stalls samples in a run of its own: it cannot go "
+                                     "with --source (patched code spoils PC sampling), run "
+                                     "the program once with each");
+    if (given->seen[OPT_METRICS] && req->metrics.kind != GP_METRICS_NONE)
+        return gp_fail(GP_ERR_USAGE, "exec --stalls samples in a run without counters (PC "
+                                     "sampling and the range profiler do not share a "
+                                     "context): drop --metrics, or collect them in another "
+                                     "run");
+    if (req->require_metrics)
+        return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --stalls (a run without "
+                                     "counters)");
+    req->metrics.kind = GP_METRICS_NONE;
+    req->exec.stalls = true;
+    return GP_OK;
+}
+
 static int finish_request(gp_request *req, const command_context *cc, const given_options *given)
 {
     const gp_command_def *cmd = cc->cmd;
@@ -335,6 +366,7 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->sass && (req->family || cmd->program_operands) && !req->source)
         return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's lines: add "
                                      "--source");
+    GP_TRY(check_stalls(req, cmd, given));
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");
     /* exec patches a kernel's launch once its counters are in: none, no patched launch. */

@@ -343,6 +343,16 @@ static int read_graph_samples(void *ctx, const char *text)
     return parse_count("graph-samples", text, 0, UINT64_MAX - 1, &req->exec.graph_samples);
 }
 
+/* --stall-period: log2 cycles, as CUPTI takes them. */
+static int read_stall_period(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    uint64_t n = 0;
+    GP_TRY(parse_count("stall-period", text, GP_STALL_PERIOD_MIN, GP_STALL_PERIOD_MAX, &n));
+    req->exec.stall_period = (unsigned)n;
+    return GP_OK;
+}
+
 /* --kernel-name: one of ncu's styles. */
 static int read_kernel_name(void *ctx, const char *text)
 {
@@ -552,6 +562,16 @@ static const option_row rows[] = {
                        "seq, op_id and sizes removed from its labels), flat in CSV (JSON "
                        "always holds every range)"},
                       FLAG(by_range)},
+    [OPT_STALLS] = {{OPT_STALLS, "stalls", NULL,
+                     "why warps wait: CUPTI's PC sampling during the program's own launches, "
+                     "each kernel's and each source line's samples by stall reason, grouped "
+                     "memory first (a run of its own: no counters, no --source); CSV: a row "
+                     "per kernel line (report: of a saved run)"},
+                    FLAG(stalls)},
+    [OPT_STALL_PERIOD] = {{OPT_STALL_PERIOD, "stall-period", "N",
+                           "with --stalls: a sample every 2^N cycles of each SM sub-partition, "
+                           "N from 5 to 31 (default: 15)"},
+                          CUSTOM(read_stall_period)},
     [OPT_HELP] = {{OPT_HELP, "help", NULL, "show this help and exit"}, .kind = READ_NOTHING},
 };
 

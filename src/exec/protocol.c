@@ -82,6 +82,8 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_NVTX, q->nvtx ? "1" : "0"));
     if (q->nvtx)
         GP_TRY(add_var(vars, n, GP_ENV_NVTX_INJECTION, o->library ? o->library : ""));
+    const unsigned period = q->stall_period ? q->stall_period : GP_STALL_PERIOD_DEFAULT;
+    GP_TRY(add_count(vars, n, GP_ENV_STALLS, q->stalls ? period : 0));
     return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
 }
 
@@ -175,6 +177,9 @@ static void read_request(char *const *env, gp_exec_request *q)
     q->source = source && strcmp(source, "1") == 0;
     const char *nvtx = lookup(env, GP_ENV_NVTX);
     q->nvtx = nvtx && strcmp(nvtx, "1") == 0;
+    const uint64_t period = read_count(env, GP_ENV_STALLS);
+    q->stalls = period >= GP_STALL_PERIOD_MIN && period <= GP_STALL_PERIOD_MAX;
+    q->stall_period = q->stalls ? (unsigned)period : 0;
     if (!gp_exec_replay_from_name(lookup(env, GP_ENV_REPLAY), &q->replay))
         q->replay = GP_EXEC_REPLAY_AUTO;
     if (!gp_graph_profiling_from_name(lookup(env, GP_ENV_GRAPH), &q->graph_profiling))

@@ -55,6 +55,7 @@ static void exec_free(gp_exec_info *e)
     for (size_t i = 0; i < e->n_source_views; i++)
         gp_exec_source_view_clear(&e->source_views[i]);
     free(e->source_views);
+    gp_exec_stalls_free(&e->stalls);
     free(e->activities);
     free(e->devices);
     free_strings(e->argv, e->argc);
