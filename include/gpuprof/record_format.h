@@ -57,6 +57,15 @@
  *                                                         first at a launch, its number (from
  *                                                         1) as `R` lines and a launch's
  *                                                         `range` carry it
+ *   stalls    context, device, period (log2 cycles), reasons[] (CUPTI's names, the
+ *             order the context's `stall` records count in), samples, dropped, non_user,
+ *             buffer_full (0 or 1), failures (GetData calls that failed)
+ *                                                         --stalls: a context's PC sampling
+ *                                                         ended; its `stall` records follow
+ *   stall     context, kernel (mangled), code, pc, file, line (absent both when unknown),
+ *             samples[[reason, count]...] (reason: an index into the context's `stalls`
+ *             record's reasons; reasons without samples left out)
+ *                                                         --stalls: a sampled instruction
  *   warning   text, hint                                  something could not be done
  *   end       pid                                         the process is exiting normally
  * and, many times over, one line of numbers per kernel that ran (an activity record):
@@ -99,6 +108,8 @@
 #define GP_RECORD_SOURCE "source"
 #define GP_RECORD_SOURCE_NOTE "source_note"
 #define GP_RECORD_RANGE "range"
+#define GP_RECORD_STALLS "stalls"
+#define GP_RECORD_STALL "stall"
 
 /* A kernel that ran: the tag that starts its line, then its numbers in this order. */
 #define GP_KERNEL_TAG 'K'

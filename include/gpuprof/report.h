@@ -224,9 +224,10 @@ typedef struct {
 
 /* gpuprof exec --stalls: one instruction's warp-stall samples from CUPTI's PC sampling in the
  * program's own launches (continuous mode: per function, not per launch). A reason's samples
- * are CUPTI's two counts of it added up, the issued and the not-issued ones
- * (smsp__pcsamp_warps_issue_stalled_X and ..._X_not_issued), as ncu's "Warp Stall Sampling
- * (All Samples)" adds them. */
+ * are CUPTI's smsp__pcsamp_warps_issue_stalled_X: every sample that found a warp at the
+ * instruction for reason X, issued or not, as ncu's "Warp Stall Sampling (All Samples)"
+ * counts them (their sum over the reasons is CUPTI's total less the non-user samples, on the
+ * H200). X_not_issued counts a part of them: those in which the warp was not issued. */
 typedef struct {
     int pid;                     /* its process */
     char *kernel;                /* the function's mangled name, as CUPTI names it */
@@ -237,7 +238,9 @@ typedef struct {
     uint64_t *samples;           /* per reason, gp_exec_stalls.reasons' order, n_reasons of
                                     them (a report's reasons only grow: shorter arrays of
                                     earlier instructions are extended as a reason is added) */
-    uint64_t not_issued;         /* of them, the samples that found the warp not issuing */
+    uint64_t not_issued;         /* of its samples, those that found the warp not issued (the
+                                    sum of CUPTI's _not_issued counts; ncu's "Not-issued
+                                    Samples") */
     size_t input;                /* merged reports: the index of its input report in `sources` */
 } gp_exec_stall_pc;
 

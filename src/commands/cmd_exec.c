@@ -25,6 +25,11 @@ static void describe_request(const gp_request *req, gp_report *report)
     report->is_exec = true;
     snprintf(report->command, sizeof report->command, "exec");
     report->exec.request = req->exec;
+    /* --stalls: the report says so even when no context was sampled. */
+    report->exec.stalls.sampled = req->exec.stalls;
+    if (req->exec.stalls)
+        report->exec.stalls.period_log2 =
+            req->exec.stall_period ? req->exec.stall_period : GP_STALL_PERIOD_DEFAULT;
     report->profiler.state = GP_PROF_DISABLED;
     snprintf(report->profiler.metric_set, sizeof report->profiler.metric_set, "%s",
              gp_metrics_kind_name(req->metrics.kind));

@@ -17,6 +17,7 @@
 #include "inject/activity_records.h"
 #include "inject/codes.h"
 #include "inject/contexts.h"
+#include "inject/cubin_copies.h"
 #include "inject/filters.h"
 #include "inject/graph_launches.h"
 #include "inject/graphs.h"
@@ -24,6 +25,7 @@
 #include "inject/launches.h"
 #include "inject/record.h"
 #include "inject/source_pass.h"
+#include "inject/stalls.h"
 #include "inject/subscription.h"
 
 #include <pthread.h>
@@ -52,6 +54,20 @@ static bool wanted_here(const gp_exec_options *o)
  * none, set by InitializeInjection before any callback. */
 static bool profiling;
 
+static uint32_t context_uid(CUcontext ctx)
+{
+    uint32_t uid = 0;
+    cuptiGetContextId(ctx, &uid);
+    return uid;
+}
+
+static uint32_t device_of(CUcontext ctx)
+{
+    uint32_t device = 0;
+    cuptiGetDeviceId(ctx, &device);
+    return device;
+}
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
@@ -61,13 +77,15 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
             gp_activity_memory_retry(false);
             gp_contexts_on_created(r->context);
+            gp_stalls_on_created(r->context, context_uid(r->context), device_of(r->context));
         } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
+            gp_stalls_on_destroyed(r->context);
             gp_contexts_on_destroyed(r->context);
         } else {
             gp_codes_on_resource(cbid, r);
             gp_graphs_on_resource(cbid, r);
-            gp_source_pass_on_module(cbid, r);
+            gp_cubin_copies_on_module(cbid, r);
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         gp_activity_memory_retry(false);
@@ -81,6 +99,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                 gp_launch_ranges_note(d->correlationId);
             if (profiling)
                 gp_launches_on_callback(cbid, d);
+            if (d->callbackSite == CUPTI_API_EXIT && gp_stalls_on())
+                gp_stalls_after_launch(d->context);
         }
     }
 }
@@ -95,6 +115,7 @@ static void finish(void)
     if (!done) {
         done = true;
         gp_contexts_end_passes(true);
+        gp_stalls_finish();
         gp_activity_memory_retry(true); /* still not started: said in a warning */
         gp_activity_flush();
         gp_record r;
@@ -162,7 +183,9 @@ EXPORTED int InitializeInjection(void)
     gp_graph_launches_start(options.request.graph_profiling, options.request.graph_samples,
                             profiling);
     gp_source_pass_start(profiling && options.request.source);
-    if (gp_subscription_start(on_callback, profiling || ranges,
+    gp_stalls_start(options.request.stalls ? options.request.stall_period : 0);
+    gp_cubin_copies_start(gp_source_pass_wanted() || gp_stalls_on());
+    if (gp_subscription_start(on_callback, profiling || ranges || gp_stalls_on(),
                               profiling && options.request.graph_profiling != GP_GRAPH_TIME,
                               profiling && options.request.source) != 0)
         return 1;

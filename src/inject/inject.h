@@ -33,18 +33,21 @@
  *       4. the executable graphs' table (graphs.c), inside the launch lock or alone
  *          (instantiation and update callbacks);
  *       5. the sampler table (sampling.c), inside the launch lock: it opens PM samplers
- *          (6) and writes records (10);
- *       6. CUPTI's profiler initialisation count (counters/cupti_call.c), when a profiler or
+ *          (7) and writes records (11);
+ *       6. the stall samplers (stalls.c), on the program's threads at a launch's exit or a
+ *          context's end, or at the process's end (inside 1): PC sampling's calls, the
+ *          cubins (9) and the record file (11) inside it;
+ *       7. CUPTI's profiler initialisation count (counters/cupti_call.c), when a profiler or
  *          sampler opens or closes; where GPUPROF_COUNTER_LOCK names a file, its first
  *          acquire waits there for other processes' turn with the counters
  *          (counters/counter_lock.c), holding it (and the launch lock, at a context's start);
- *       7. the activity buffers, one at a time (activity_records.c), on CUPTI's thread or
+ *       8. the activity buffers, one at a time (activity_records.c), on CUPTI's thread or
  *          inside a flush (after 1 or 3);
- *       8. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins
+ *       9. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins
  *          (counters/cubins.c): each held only around its own table, never two at once;
- *       9. the NVTX range model (nvtx_ranges.c), around its own tables, on the program's
+ *      10. the NVTX range model (nvtx_ranges.c), around its own tables, on the program's
  *          NVTX calls (nvtx.c) and when a path is numbered;
- *      10. the record file (record.c), around one write, last.
+ *      11. the record file (record.c), around one write, last.
  *   - Every file-scope or static variable linked into the library (src/inject/, and the files
  *     of other rooms the Makefile's INJECT_SRC names) says which lock guards it
  *     ("Guard: ..."), or why it needs none; tests/cli/test_hacking.py holds that to the

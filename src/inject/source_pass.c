@@ -41,15 +41,6 @@ bool gp_source_pass_wanted(void)
     return wanted;
 }
 
-void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
-{
-    if (!wanted || cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !r->resourceDescriptor)
-        return;
-    const CUpti_ModuleResourceData *m = r->resourceDescriptor;
-    if (!m->pCubin || gp_cubins_add(m->pCubin, m->cubinSize) != GP_OK)
-        gp_clear_error(); /* the module's lines stay unknown: its kernels' records lack them */
-}
-
 static void write_note(const gp_launch_info *l, const char *note)
 {
     gp_record r;

@@ -3,7 +3,7 @@
  * signature lacks none is run patched, outside any profiling pass and untimed (its `launch`
  * record has no counters and it has no kernel record), its context synchronised at its
  * entry and exit, and each instruction it counted written as a `source` record, with its file
- * and line from the cubins the module-load callbacks kept. A kernel that cannot be patched,
+ * and line from the cubins kept (inject/cubin_copies.h). A kernel that cannot be patched,
  * or that CUPTI counted nothing of, gets a `source_note` record with the reason. Collective
  * kernels are left unpatched (a synchronisation at their exit waits for their peers).
  *
@@ -12,7 +12,7 @@
  * (subscription.c), without which only the process's first flush counts; no range profiler
  * enabled on the context and CUPTI's kernel records paused, without which it counts nothing.
  *
- * Guard: the launch lock for all but gp_source_pass_on_module (the cubins keep their own). */
+ * Guard: the launch lock. */
 #ifndef GPUPROF_INJECT_SOURCE_PASS_H
 #define GPUPROF_INJECT_SOURCE_PASS_H
 
@@ -27,8 +27,6 @@
 /* --source asked: before any callback. */
 void gp_source_pass_start(bool wanted);
 bool gp_source_pass_wanted(void);
-/* A resource callback: a module loaded keeps its cubin. */
-void gp_source_pass_on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *r);
 
 /* Whether the launch would be the kernel's patched one (a graph's kernel node, asked before
  * its graph launch's shadow launches). */

@@ -22,6 +22,7 @@
 #include "records/launch_table.h"
 #include "records/read_graphs.h"
 #include "records/read_ranges.h"
+#include "records/read_stalls.h"
 #include "records/read_lines.h"
 #include "records/read_profilers.h"
 #include "records/read_source.h"
@@ -281,6 +282,7 @@ static const struct {
     {GP_RECORD_SAMPLED, gp_records_read_sampled}, {GP_RECORD_FOOTPRINT, gp_records_read_footprint},
     {GP_RECORD_SOURCE, gp_records_read_source}, {GP_RECORD_SOURCE_NOTE, gp_records_read_source_note},
     {GP_RECORD_RANGE, gp_records_read_range},
+    {GP_RECORD_STALLS, gp_records_read_stalls}, {GP_RECORD_STALL, gp_records_read_stall},
 };
 
 static int read_record(reader *rd, const cJSON *o)
@@ -384,6 +386,7 @@ static void free_reader(reader *rd)
     gp_records_free_graphs(rd);
     gp_records_free_source(rd);
     gp_records_free_ranges(rd);
+    gp_records_free_stalls(rd);
 }
 
 static void sort_launches(gp_exec_info *e)
@@ -427,6 +430,8 @@ int gp_records_read_texts(const gp_records_text *files, size_t n, gp_report *rep
     gp_hashmap_init(&rd.demangled, sizeof(char *));
     gp_hashmap_init(&rd.numbered, sizeof(numbered_name));
     gp_hashmap_init(&rd.ranges, sizeof(char *));
+    gp_hashmap_init(&rd.stall_contexts, sizeof(void *));
+    gp_hashmap_init(&rd.stall_pcs, sizeof(size_t));
     gp_exec_info *e = &report->exec;
     int rc = GP_OK;
     for (size_t i = 0; rc == GP_OK && i < n; i++)

@@ -56,8 +56,7 @@ static int counts_of(gp_json_reader *j, const cJSON *o, uint64_t *counts)
                               "12 counts, in the order of gp_source_counter", counts);
 }
 
-/* Its file and line, both or neither (no line information). */
-static int line_of(gp_json_reader *j, const cJSON *o, const char **file, uint32_t *line)
+int gp_records_file_line(gp_json_reader *j, const cJSON *o, const char **file, uint32_t *line)
 {
     *file = NULL;
     *line = 0;
@@ -96,7 +95,7 @@ static int source_of(gp_json_reader *j, const cJSON *o, source_record *r)
     GP_TRY(gp_json_expect(j, "kernel", r->kernel[0] != '\0', "the kernel's mangled name"));
     GP_TRY(gp_json_get_code(j, o, "crc", false, &r->crc));
     GP_TRY(gp_json_get_integer(j, o, "pc", 0, UINT32_MAX, &r->pc));
-    GP_TRY(line_of(j, o, &r->file, &r->line));
+    GP_TRY(gp_records_file_line(j, o, &r->file, &r->line));
     return counts_of(j, o, r->counts);
 }
 

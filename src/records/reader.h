@@ -80,6 +80,10 @@ typedef struct {
     source_records source;       /* source and source_note records */
     gp_hashmap ranges;           /* uint64_t {pid, number} -> char *: a process's NVTX range
                                     paths by the numbers its `range` records gave them */
+    gp_hashmap stall_contexts;   /* {pid, context} -> stall_reasons *: a context's reasons
+                                    as its `stalls` record named them (read_stalls.c) */
+    gp_hashmap stall_pcs;        /* {pid, code, pc} + kernel -> size_t: an instruction's
+                                    index in the report's stalls, its contexts added up */
     gp_exec_launch *last_kernel; /* the launch of the `K` line read last (an `R` line follows
                                     its kernel's); NULL: none, or not kept */
 } reader;

@@ -62,6 +62,8 @@ static void round_trip_list(void)
     in.request.follow_children = true;
     in.request.source = true;
     in.request.nvtx = true;
+    in.request.stalls = true;
+    in.request.stall_period = 12;
     char *env[GP_EXEC_OPTION_VARS + 1];
     if (!tap_ok(encode(&in, env), "protocol: options encoded"))
         return;
@@ -84,6 +86,8 @@ static void round_trip_list(void)
     tap_ok(out.parent_pid == 4242 && out.request.follow_children,
            "protocol: round trip: parent and children followed");
     tap_ok(out.request.source, "protocol: round trip: --source");
+    tap_ok(out.request.stalls && out.request.stall_period == 12,
+           "protocol: round trip: --stalls and its period");
     bool tool = false;
     for (size_t i = 0; i < n; i++)
         tool = tool || !strcmp(env[i], "NVTX_INJECTION64_PATH=/opt/gpuprof/lib/gpuprof/"
@@ -137,7 +141,7 @@ static void round_trip_sets(void)
               out.request.launch_count == UINT64_MAX && out.request.per_kernel == UINT64_MAX &&
               out.request.launch_skip == 0 && !out.request.kernel_regex[0] &&
               out.parent_pid == 0 && !out.request.follow_children && !out.request.source &&
-              !out.request.nvtx;
+              !out.request.nvtx && !out.request.stalls && out.request.stall_period == 0;
         free_env(env);
     }
     tap_ok(all, "protocol: round trip: default, all and none; no limits written as absent, no NVTX tool");
