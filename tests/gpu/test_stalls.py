@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""On a GPU: gpuprof exec --stalls (issue 47), warp-stall reasons from CUPTI's PC sampling in
+the program's own launches.
+
+- copy both: the report's exec.stalls holds both kernels' instructions, each with its line in
+  copy.cu; the reasons' samples add up to CUPTI's total less the non-user and dropped ones;
+  copyCoalesced waits on its loads (long_scoreboard first); the program's output and exit
+  status are its own (exit3 exits 3 under --stalls).
+- graph_nodes: a CUDA graph's kernel nodes are sampled in their own launches.
+- the text and Markdown name the stall section.
+- ncu tier: for the catalogue's transposes and reductions and copy (at least 8 kernels built
+  with -lineinfo), each source line holding at least 5 % of a kernel's samples (ours or
+  ncu's) has a share within 3 points of ncu's source page ("Warp Stall Sampling (All
+  Samples)", the same instructions by their offsets), and each kernel's top reason is
+  WarpStateStats' top stall reason.
+Skips without a GPU."""
+import collections
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import tap
+from gpuprof import BIN, app, ncu_tier, require_gpu
+
+LINE_POINTS = 3.0      # the issue's bound on a line's share against ncu's
+LINE_SHARE = 0.05      # lines holding at least this share of a kernel's samples are compared
+MIN_KERNELS = 8        # kernels that must be compared
+
+
+def exec_json(*args):
+    """(exit status, report, stdout, stderr) of gpuprof exec --stalls --json ARGS."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.json")
+        p = subprocess.run([BIN, "exec", "--stalls", "--json", "--output=" + path] + list(args),
+                           capture_output=True, text=True, timeout=600)
+        doc = None
+        if os.path.exists(path):
+            with open(path) as f:
+                doc = json.load(f)
+        return p.returncode, doc, p.stdout, p.stderr
+
+
+def stalls_of(doc):
+    return (doc or {}).get("exec", {}).get("stalls")
+
+
+def by_kernel(stalls):
+    """{mangled kernel: {pc: pc record}} (one process)."""
+    out = collections.defaultdict(dict)
+    for p in (stalls or {}).get("pcs", []):
+        out[p["kernel"]][p["pc"]] = p
+    return out
+
+
+def total(pc):
+    return sum(pc["samples"].values())
+
+
+def top_reason(pcs):
+    c = collections.Counter()
+    for p in pcs.values():
+        c.update(p["samples"])
+    return c.most_common(1)[0][0] if c else None
+
+
+def test_copy():
+    rc, doc, out, err = exec_json("--", app("copy"), "both", "2^24", "10")
+    s = stalls_of(doc)
+    tap.ok(rc == 0 and "copy: ok" in out and s and s.get("samples", 0) > 0,
+           "copy both under --stalls: the program's result, a report with samples", err[-800:])
+    if not s:
+        return
+    k = by_kernel(s)
+    names = {n for n in k if "copyCoalesced" in n or "copyStrided" in n}
+    tap.ok(len(names) == 2, "both copy kernels have sampled instructions (%s)" % sorted(k))
+    lined = all(p.get("file", "").endswith("copy.cu") and p.get("line", 0) > 0
+                for n in names for p in k[n].values())
+    tap.ok(lined, "every sampled instruction of the copies has its line in copy.cu")
+    counted = sum(total(p) for pcs in k.values() for p in pcs.values())
+    expect = s["samples"] - s["non_user"] - s["dropped"]
+    tap.ok(abs(counted - expect) <= 0.01 * s["samples"],
+           "the reasons' samples add up to CUPTI's total less non-user and dropped (%d, %d)"
+           % (counted, expect))
+    tap.ok(all(p.get("not_issued", 0) <= total(p) for pcs in k.values() for p in pcs.values()),
+           "not-issued samples are a part of each instruction's samples")
+    coalesced = next((k[n] for n in names if "copyCoalesced" in n), {})
+    tap.ok(top_reason(coalesced) == "long_scoreboard",
+           "copyCoalesced waits on its loads: long_scoreboard first (%s)" % top_reason(coalesced))
+
+
+def test_exit_status():
+    rc, doc, out, err = exec_json("--", app("exit3"))
+    tap.ok(rc == 3 and stalls_of(doc) is not None,
+           "exit3 under --stalls: exit status 3, a report that says stalls were sampled", err[-500:])
+
+
+def test_graph_nodes():
+    rc, doc, out, err = exec_json("--", app("graph_nodes"), "20")
+    k = by_kernel(stalls_of(doc))
+    sampled = sorted(n for n in ("nodesFill", "nodesScale", "nodesOffset", "nodesCombine")
+                     if any(n in m and sum(total(p) for p in k[m].values()) > 0 for m in k))
+    tap.ok(rc == 0 and len(sampled) == 4,
+           "graph_nodes: the graph's kernel nodes are sampled in their own launches (%s)"
+           % sampled, err[-500:])
+
+
+def test_text():
+    for fmt in ([], ["--markdown"]):
+        p = subprocess.run([BIN, "exec", "--stalls"] + fmt + ["--", app("copy"), "both", "2^22"],
+                           capture_output=True, text=True, timeout=300)
+        tap.ok(p.returncode == 0 and re.search(r"(?i)warp stall", p.stdout) and
+               "copyCoalesced" in p.stdout,
+               "exec --stalls %s: the stall section names the kernels" % (fmt or "text"),
+               p.stdout[-2000:] + p.stderr[-500:])
+
+
+# ---- against ncu -------------------------------------------------------------------------------
+
+def ncu_source(text):
+    """{ncu kernel name: {pc offset: All Samples}} from ncu's SASS source page CSV (the first
+    launch of each name)."""
+    out, hdr, current, base = {}, None, None, None
+    for row in csv.reader(io.StringIO(text)):
+        if len(row) >= 2 and row[0] == "Kernel Name":
+            current, hdr, base = row[1], None, None
+            continue
+        if row and row[0] == "Address":
+            hdr = row
+            continue
+        if not hdr or len(row) != len(hdr) or not current:
+            continue
+        d = dict(zip(hdr, row))
+        addr = int(d["Address"], 16)
+        base = addr if base is None else base
+        v = d.get("Warp Stall Sampling (All Samples)")
+        out.setdefault(current, {}).setdefault(addr - base, float(v) if v not in (None, "", "-")
+                                               else 0.0)
+    return out
+
+
+def ncu_top_reasons(text):
+    """{ncu kernel name: its top stall reason} from WarpStateStats' raw metrics
+    (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    hdr = next((r for r in rows if "Kernel Name" in r), None)
+    out = {}
+    if not hdr:
+        return out
+    pat = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+    cols = [(i, pat.match(h).group(1)) for i, h in enumerate(hdr)
+            if pat.match(h) and not pat.match(h).group(1).endswith("not_issued")]
+    name = hdr.index("Kernel Name")
+    for r in rows[rows.index(hdr) + 1:]:
+        if len(r) != len(hdr) or r[name] in out:
+            continue
+        vals = []
+        for i, reason in cols:
+            try:
+                vals.append((float(r[i].replace(",", "")), reason))
+            except ValueError:
+                pass
+        if vals:
+            out[r[name]] = max(vals)[1]
+    return out
+
+
+def base_name(name):
+    """A kernel's function name without namespaces, template arguments and parameters."""
+    name = name.split("(")[0]
+    while "<" in name:
+        name = re.sub(r"<[^<>]*>", "", name)
+    return name.split("::")[-1].split()[-1]
+
+
+def line_shares(pcs, lines):
+    c = collections.Counter()
+    for pc, v in pcs.items():
+        c[lines.get(pc, "?")] += v
+    t = sum(c.values()) or 1
+    return {l: v / t for l, v in c.items()}
+
+
+def compare_program(args, ncu):
+    """Kernels of one program compared: [(name, worst points, top ours, top ncu)]."""
+    rc, doc, out, err = exec_json("--", *args)
+    ours = by_kernel(stalls_of(doc))
+    demangled = {l.get("mangled") or l["kernel"]: l["kernel"] for l in
+                 (doc or {}).get("exec", {}).get("launches", [])}
+    common = ["--clock-control", "none", "--csv"]
+    src = subprocess.run([ncu] + common + ["--section", "SourceCounters", "--page", "source",
+                                           "--print-source", "sass"] + args,
+                         capture_output=True, text=True, timeout=600)
+    wss = subprocess.run([ncu] + common + ["--section", "WarpStateStats", "--page", "raw"] + args,
+                         capture_output=True, text=True, timeout=600)
+    theirs, tops = ncu_source(src.stdout), ncu_top_reasons(wss.stdout)
+    compared = []
+    for kname, npcs in theirs.items():
+        cands = [m for m in ours if base_name(demangled.get(m, m)) == base_name(kname)]
+        best = max(cands, key=lambda m: len(set(ours[m]) & set(npcs)), default=None)
+        if not best or sum(total(p) for p in ours[best].values()) < 1000 or sum(npcs.values()) < 200:
+            continue
+        lines = {pc: (p.get("file"), p.get("line")) for pc, p in ours[best].items()}
+        mine = line_shares({pc: total(p) for pc, p in ours[best].items()}, lines)
+        ncus = line_shares(npcs, lines)
+        big = [l for l in set(mine) | set(ncus)
+               if mine.get(l, 0) >= LINE_SHARE or ncus.get(l, 0) >= LINE_SHARE]
+        worst = max(abs(mine.get(l, 0) - ncus.get(l, 0)) * 100 for l in big)
+        compared.append((kname, worst, top_reason(ours[best]), tops.get(kname)))
+    return compared
+
+
+def test_against_ncu():
+    ncu = shutil.which("ncu")
+    if not ncu:
+        tap.skip("warp-stall shares against ncu's source page", "ncu not installed")
+        return
+    programs = [[app("copy"), "both", "2^24", "2"],
+                [BIN, "transpose", "--size=8192x8192", "--metrics=none", "--repeat=1",
+                 "--warmup=0"],
+                [BIN, "reduce", "--size=2^26", "--metrics=none", "--repeat=1", "--warmup=0"]]
+    compared = [c for args in programs for c in compare_program(args, ncu)]
+    for name, worst, mine, theirs in compared:
+        print("# %-60.60s worst line %.2f points; top %s / ncu %s" % (name, worst, mine, theirs))
+    close = [c for c in compared if c[1] <= LINE_POINTS]
+    tap.ok(len(compared) >= MIN_KERNELS and len(close) == len(compared),
+           "%d kernels: every line of 5 %% or more within %.0f points of ncu's source page "
+           "(worst %.2f)" % (len(compared), LINE_POINTS, max((c[1] for c in compared),
+                                                             default=float("nan"))))
+    same = [c for c in compared if c[2] == c[3]]
+    tap.ok(len(compared) >= MIN_KERNELS and len(same) == len(compared),
+           "%d of %d kernels: the top reason is WarpStateStats' (%s)"
+           % (len(same), len(compared), [(c[0][:30], c[2], c[3]) for c in compared if c[2] != c[3]]))
+
+
+def main():
+    require_gpu("copy", "exit3", "graph_nodes")
+    test_copy()
+    test_exit_status()
+    test_graph_nodes()
+    test_text()
+    if ncu_tier("warp-stall shares and top reasons against ncu"):
+        test_against_ncu()
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
