@@ -129,6 +129,18 @@ typedef struct {
 int gp_stall_summarize(const gp_exec_info *e, const gp_kernel_labels *kl, gp_stall_summary *s);
 void gp_stall_summary_free(gp_stall_summary *s);
 
+/* The summary with the kernel summary and labels (in the default short style) it is numbered
+ * by, for the views that have made neither. */
+typedef struct {
+    gp_exec_kernel *kernels;
+    size_t n_kernels;
+    gp_kernel_labels labels;
+    gp_stall_summary summary;
+} gp_stall_view;
+
+int gp_stall_view_init(gp_stall_view *v, const gp_exec_info *e);
+void gp_stall_view_free(gp_stall_view *v);
+
 /* The share of a row's samples in group g, percent; NAN for a kernel of too few samples or a
  * row of none. */
 double gp_stall_group_share(const gp_stall_counts *c, gp_stall_group g);

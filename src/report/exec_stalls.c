@@ -371,3 +371,24 @@ void gp_stall_summary_free(gp_stall_summary *s)
     free(s->kernels);
     *s = (gp_stall_summary){0};
 }
+
+int gp_stall_view_init(gp_stall_view *v, const gp_exec_info *e)
+{
+    *v = (gp_stall_view){0};
+    int rc = gp_exec_summarize(e, &v->kernels, &v->n_kernels);
+    if (rc == GP_OK)
+        rc = gp_kernel_labels_init(&v->labels, v->kernels, v->n_kernels, GP_KERNEL_NAME_SHORT);
+    if (rc == GP_OK)
+        rc = gp_stall_summarize(e, &v->labels, &v->summary);
+    if (rc != GP_OK)
+        gp_stall_view_free(v);
+    return rc;
+}
+
+void gp_stall_view_free(gp_stall_view *v)
+{
+    gp_stall_summary_free(&v->summary);
+    gp_kernel_labels_free(&v->labels);
+    gp_exec_summary_free(v->kernels, v->n_kernels);
+    *v = (gp_stall_view){0};
+}

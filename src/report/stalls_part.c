@@ -48,12 +48,12 @@ static bool wide(const void *ctx)
  * order), then the line part's own place of the line in CSV. */
 enum {
     SHARE, SAMPLES, GROUP, TOP = GROUP + GP_STALL_GROUPS, LABEL = TOP + GP_STALL_TOP,
-    KERNEL_ID, KERNEL, CODE, FILE_NAME, LINE
+    KERNEL_ID, KERNEL, NAME, CODE, FILE_NAME, LINE
 };
 
 /* A group's share, in the views `SHOWN`, as the group table names it. */
 #define GROUP_COLUMN(id, key_, header_, name_, reasons_, fix_)                                 \
-    [GROUP + (id)] = {.key = key_, .header = header_, .html = name_,                          \
+    [GROUP + (id)] = {.key = key_, .header = header_, .html = header_,                        \
                       .format = GP_NUMBER_PERCENT1, .gap = (id) ? 1 : 2, .in = SHOWN,          \
                       .get_at = get_group, .at = (id), .legend = fix_},
 #define TOP_COLUMNS                                                                            \
@@ -106,6 +106,7 @@ static const gp_stall_kernel *kernel_of(const void *ctx)
 GP_PART_GETTER(get_kernel_id, void, gp_stall_context,
                kernel_of(c)->number ? GP_CELL_NUMBER(kernel_of(c)->number) : GP_CELL_ABSENT)
 GP_PART_TEXT_GETTER(get_mangled, void, gp_stall_context, kernel_of(c)->mangled)
+GP_PART_TEXT_GETTER(get_name, void, gp_stall_context, kernel_of(c)->name)
 GP_PART_TEXT_GETTER(get_file, gp_stall_line, void, r->file ? r->file : "")
 GP_PART_GETTER(get_line_number, gp_stall_line, void,
                r->file ? GP_CELL_NUMBER(r->line) : GP_CELL_ABSENT)
@@ -142,6 +143,8 @@ static const gp_part_column line_columns[] = {
                    .legend = "the kernel's #N in the kernel summary (empty: not there)"},
     [KERNEL] = {.key = "kernel", .in = GP_IN_CSV, .get = get_mangled,
                 .legend = "the kernel's mangled name, as CUPTI names it"},
+    [NAME] = {.key = "name", .in = GP_IN_CSV, .get = get_name,
+              .legend = "the kernel's full name, as the kernel summary gives it"},
     [CODE] = {.key = "code", .in = GP_IN_CSV, .get = get_code,
               .legend = "its code's cubin CRC, in decimal (empty: not known)"},
     [FILE_NAME] = {.key = "file", .in = GP_IN_CSV, .get = get_file,
@@ -239,7 +242,7 @@ const gp_part gp_stall_line_part = {
     .key = "stall_lines", .columns = line_columns,
     .n_columns = sizeof line_columns / sizeof *line_columns, .n_key = 2,
     .row_size = sizeof(gp_stall_line), .json_keyed_by = -1,
-    .order = {[GP_VIEW_CSV] = GP_PART_ORDER(KERNEL_ID, KERNEL, CODE, FILE_NAME, LINE, SAMPLES,
+    .order = {[GP_VIEW_CSV] = GP_PART_ORDER(KERNEL_ID, KERNEL, NAME, CODE, FILE_NAME, LINE, SAMPLES,
                                             SHARE, GROUP, GROUP + 1, GROUP + 2, GROUP + 3,
                                             GROUP + 4, GROUP + 5)}};
 const gp_part gp_stall_run_part = GP_PART_DECLARE("stalls", run_columns, 0, gp_exec_stalls, -1);
