@@ -14,7 +14,8 @@ and shared memory, a kernel of too few samples, instructions without a line).
 - JSON: schema-valid, read back and written the same; a merged report keeps both inputs'
   instructions with their source, reasons mapped by name.
 - HTML: well-formed, a bar per kernel and per line shown, within the page; Markdown tables.
-- The usage errors of --stalls and --stall-period: one line, exit 2."""
+- The usage errors of --stalls and --stall-period: one line, exit 2.
+- The man page's WARP STALLS section gives each group's sentence as the legend does."""
 import csv
 import io
 import json
@@ -291,6 +292,26 @@ def check_usage():
                "--stall-period=%s is within its bounds (no usage error)" % period, err)
 
 
+def man_text():
+    with open(os.path.join(ROOT, "man", "gpuprof.1")) as f:
+        text = f.read()
+    text = re.sub(r"\\f[BIRP]", "", text).replace("\\-", "-")
+    text = re.sub(r"^\.(?:B|BR|RB) ", "", text, flags=re.M)
+    return " ".join(text.split())
+
+
+def check_docs():
+    _, out, _ = run("report", FIXTURE, "--wide")
+    legend = re.findall(r"^  \S.* = ([a-z ]+) \(([^)]*)\): (.*)$", out, re.M)
+    man = man_text()
+    section = man[man.find(".SH WARP STALLS"):man.find(".SH EXIT STATUS")]
+    missing = [name for name, reasons, fix in legend
+               if name not in section or ("(%s): %s." % (reasons, fix)) not in section]
+    tap.ok(len(legend) == len(GROUPS) and not missing,
+           "man page: WARP STALLS gives each group, its reasons and its sentence as the legend",
+           missing or len(legend))
+
+
 def main():
     rc, doc, err = run_json("report", FIXTURE, "--json")
     if not tap.ok(rc == 0 and doc, "report --json of the fixture", err):
@@ -302,6 +323,7 @@ def main():
     check_round_trip_and_merge(doc)
     check_html_markdown(want)
     check_usage()
+    check_docs()
     return tap.done()
 
 
