@@ -91,9 +91,10 @@ static void legend(FILE *out, const gp_stall_summary *s)
     if (st->period_log2)
         fprintf(out, ", a sample every 2^%u cycles of each SM sub-partition", st->period_log2);
     fprintf(out, "; %" PRIu64 " in other kernels, %" PRIu64 " dropped%s. A group's share is of "
-            "the row's samples (a reason counts its issued and not-issued samples, as ncu's All "
-            "Samples); a kernel of fewer than %d samples has no shares; a kernel's lines of %.0f%% "
-            "of its samples at least are listed, the others summed.</p>\n<ul class=\"note\">",
+            "the row's samples (a reason counts every sample of a warp waiting for it, issued "
+            "or not, as ncu's All Samples); a kernel of fewer than %d samples has no shares; a "
+            "kernel's lines of %.0f%% of its samples at least are listed, the others "
+            "summed.</p>\n<ul class=\"note\">",
             st->non_user, st->dropped,
             st->buffer_full ? " (the hardware buffer filled: instructions were lost)" : "",
             GP_STALL_FEW_SAMPLES, GP_STALL_LINE_MIN_PERCENT);

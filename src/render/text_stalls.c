@@ -48,8 +48,9 @@ static void print_legend(FILE *out, size_t width)
 {
     gp_text_paragraph(out, "legend: %samples = the kernel's share of the samples in the "
                       "program's kernels; each group's share of the kernel's samples (a reason "
-                      "counts its issued and not-issued samples, as ncu's All Samples); top "
-                      "reason by ncu's name (--wide: three); what usually helps:", width, 2);
+                      "counts every sample of a warp waiting for it, issued or not, as ncu's "
+                      "All Samples); top reason by ncu's name (--wide: three); what usually "
+                      "helps:", width, 2);
     for (size_t g = 0; g < GP_STALL_GROUPS; g++) {
         const gp_stall_group_info *i = &gp_stall_groups[g];
         char line[768];
