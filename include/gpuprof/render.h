@@ -27,6 +27,9 @@ typedef struct {
     bool launches;               /* exec reports: a row per launch, not per kernel */
     bool by_rank;                /* rank views: a row per kernel and rank, not per kernel */
     bool by_range;               /* exec reports: a row per NVTX range, not per kernel */
+    bool stall_rows;             /* CSV: exec --stalls' document, a row per kernel and line;
+                                    the other formats show the stalls wherever the report has
+                                    them */
     const char *csv_columns;     /* CSV: the columns chosen (--csv-columns); NULL: all */
     bool wide;                   /* text: full headers and names, no 120-column page */
     gp_kernel_name_style kernel_name;   /* how kernel names are shown (--kernel-name) */

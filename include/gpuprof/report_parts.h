@@ -7,6 +7,7 @@
 #include "gpuprof/compare.h"
 #include "gpuprof/exec_activities.h"
 #include "gpuprof/exec_ranges.h"
+#include "gpuprof/exec_stalls.h"
 #include "gpuprof/exec_summary.h"
 #include "gpuprof/group.h"
 #include "gpuprof/kernel_labels.h"
@@ -512,5 +513,36 @@ typedef struct {
 extern const gp_part gp_ranges_part;
 /* The width text cuts the top kernel's label to, unless whole. */
 #define GP_RANGES_TOP_WIDTH 32
+
+/* ---- exec --stalls: why warps wait (src/report/stalls_part.c) --------------------------- */
+
+/* What the stall parts' cells read besides a row (gpuprof/exec_stalls.h). */
+typedef struct {
+    const gp_stall_summary *summary;
+    const gp_kernel_labels *labels;  /* the kernels' labels in the view's style; NULL: their
+                                        full names, unnumbered */
+    const gp_stall_kernel *kernel;   /* gp_stall_line_part's: the kernel of its rows */
+    bool wide;                       /* people's: the second and third reasons, whole paths */
+} gp_stall_context;
+
+/* A row per kernel code (gp_stall_kernel), for people (text, the page): its share of every
+ * user sample, its samples, each group's share of them, its top reason (--wide: three) and
+ * its label ("#1 copy(...)"); shares "-" for a kernel of too few samples. */
+extern const gp_part gp_stall_kernel_part;
+/* A row per line of a kernel (gp_stall_line: a line, an instruction under it, or the other
+ * lines summed), its context's kernel: for people its share of the kernel's samples, samples,
+ * groups' shares, top reasons and the line ("copy.cu:12"); CSV's row per kernel and line:
+ * kernel_id, kernel (the mangled name), code, file, line, samples, share and the groups'
+ * shares (the reasons' samples, a column each, are the view's, after them). */
+extern const gp_part gp_stall_line_part;
+/* What a --stalls run sampled (the report's gp_exec_stalls as one row): JSON's stalls object
+ * before its reasons and instructions, read back through the part. */
+extern const gp_part gp_stall_run_part;
+/* A sampled instruction (gp_exec_stall_pc; the context, the gp_report, whose merged inputs
+ * its "source" numbers): JSON's exec.stalls.pcs, its sparse "samples" object at place
+ * GP_STALL_PC_JSON_SAMPLES_AT of its order. Read back by hand (src/report/load_stalls.c: its
+ * source, code, file and line may be absent). */
+extern const gp_part gp_stall_pc_part;
+enum { GP_STALL_PC_JSON_SAMPLES_AT = 7 };
 
 #endif

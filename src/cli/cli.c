@@ -306,9 +306,15 @@ static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_
         return gp_fail(GP_ERR_USAGE, "--stall-period applies to --stalls only");
     if (!req->stalls)
         return GP_OK;
-    if (req->output == GP_OUT_CSV && (req->by_range || req->launches || req->by_rank))
+    /* (exec's --source is refused below: a run of its own) */
+    const bool source = req->source && !cmd->program_operands;
+    if (req->output == GP_OUT_CSV && (req->by_range || req->launches || req->by_rank || source))
         return gp_fail(GP_ERR_USAGE, "--stalls and %s are two CSV views: choose one",
-                       req->by_range ? "--by-range" : req->launches ? "--launches" : "--by-rank");
+                       req->by_range ? "--by-range" : req->launches ? "--launches"
+                       : req->by_rank ? "--by-rank" : "--source");
+    if (req->csv_columns)
+        return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --stalls' CSV (a row per "
+                                     "kernel line, its reason columns the run's)");
     if (!cmd->program_operands)
         return GP_OK;
     if (req->source)
@@ -363,9 +369,12 @@ static int finish_request(gp_request *req, const command_context *cc, const give
     if (req->source && req->csv_columns)
         return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --source's CSV (a row "
                                      "per source line, its columns fixed)");
-    if (req->sass && (req->family || cmd->program_operands) && !req->source)
+    if (req->sass && req->family && !req->source)
         return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's lines: add "
                                      "--source");
+    if (req->sass && cmd->program_operands && !req->source && !req->stalls)
+        return gp_fail(GP_ERR_USAGE, "--sass shows the instructions of --source's or --stalls' "
+                                     "lines: add one of them");
     GP_TRY(check_stalls(req, cmd, given));
     if (req->require_metrics && req->metrics.kind == GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --metrics=none");

@@ -156,6 +156,9 @@ static int check_source(const gp_request *req, const gp_report *report)
 {
     if (!(req->source || req->sass) || gp_report_has_source(report))
         return GP_OK;
+    /* --sass shows the sampled instructions of --stalls' lines too. */
+    if (!req->source && report->exec.stalls.sampled)
+        return GP_OK;
     char others[64] = "";
     if (req->n_operands > 1)
         snprintf(others, sizeof others, " and the %zu other report%s", req->n_operands - 1,
@@ -181,6 +184,17 @@ static int check_ranges(const gp_request *req, const gp_report *report)
                                     : "recorded without --nvtx, or no launch was in a range");
 }
 
+/* --stalls shows why warps waited: a report recorded without it has nothing to show, and a
+ * CSV of no rows would pass for a program whose warps never waited. */
+static int check_stalls(const gp_request *req, const gp_report *report)
+{
+    if (!req->stalls || report->exec.stalls.sampled)
+        return GP_OK;
+    return gp_fail(GP_ERR_USAGE, "--stalls: %s%s was not recorded with --stalls (record one "
+                   "with 'gpuprof exec --stalls --json --output=FILE -- PROGRAM')",
+                   req->n_operands > 1 ? "none of the reports from " : "", req->operands[0]);
+}
+
 int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
 {
     GP_TRY(read_reports(req, report));
@@ -190,5 +204,6 @@ int gp_cmd_report(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(check_rank_view(req, report));
     GP_TRY(check_source(req, report));
     GP_TRY(check_ranges(req, report));
+    GP_TRY(check_stalls(req, report));
     return gp_render_report(out, report, gp_render_options_for(req));
 }

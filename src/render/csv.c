@@ -437,6 +437,8 @@ int gp_csv_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         return gp_csv_exec_source(out, r, o);
     if (o && o->by_range) /* or the ranges' */
         return gp_csv_exec_ranges(out, r, o);
+    if (o && o->stall_rows) /* or the warp stalls' */
+        return gp_csv_exec_stalls(out, r, o);
     const bool per_launch = o && o->launches;
     gp_csv_layout l = {0};
     programs p = {0};

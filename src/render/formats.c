@@ -61,7 +61,7 @@ gp_render_options gp_render_options_for(const gp_request *req)
                                .metrics_detail = req->metrics_detail, .sass = req->sass,
                                .source_rows = req->source,
                                .launches = req->launches, .by_rank = req->by_rank,
-                               .by_range = req->by_range,
+                               .by_range = req->by_range, .stall_rows = req->stalls,
                                .csv_columns = req->csv_columns,
                                .wide = req->wide, .kernel_name = req->kernel_name};
 }

@@ -16,6 +16,7 @@
 #include "render/html_graph.h"
 #include "render/html_page.h"
 #include "render/html_ranges.h"
+#include "render/html_stalls.h"
 #include "render/html_source.h"
 #include "render/part.h"
 #include "render/svg.h"
@@ -431,6 +432,7 @@ static int exec_page(FILE *out, const void *ctx)
     GP_TRY(gp_html_metric_section(out, exec_metric_rows, v, &v->r->profiler,
                                   gp_exec_profiled(&v->r->exec) > 0));
     exec_table(out, v);
+    GP_TRY(gp_html_stalls(out, v->r));
     GP_TRY(gp_html_graph_nodes(out, v->r));
     return gp_html_exec_source(out, v->r);
 }

@@ -230,6 +230,30 @@ static void add_ranges(cJSON *o, const gp_exec_info *e)
     gp_exec_range_tree_free(&t);
 }
 
+/* --stalls: what the run sampled, its reasons, and each sampled instruction, its samples
+ * sparse (by reason name, those it has); none where it did not sample. */
+static void add_stalls(cJSON *o, const gp_report *r)
+{
+    const gp_exec_stalls *s = &r->exec.stalls;
+    if (!s->sampled)
+        return;
+    cJSON *stalls = gp_part_json_row(&gp_stall_run_part, s, NULL);
+    cJSON_AddItemToObject(o, gp_stall_run_part.key, stalls);
+    gp_json_add_strings(stalls, "reasons", (const char *const *)s->reasons, s->n_reasons);
+    cJSON *pcs = cJSON_AddArrayToObject(stalls, gp_stall_pc_part.key);
+    for (size_t i = 0; i < s->n_pcs; i++) {
+        const gp_exec_stall_pc *p = &s->pcs[i];
+        cJSON *pc = cJSON_CreateObject();
+        gp_part_json_add(pc, &gp_stall_pc_part, p, r, 0, GP_STALL_PC_JSON_SAMPLES_AT);
+        cJSON *samples = cJSON_AddObjectToObject(pc, "samples");
+        for (size_t k = 0; k < s->n_reasons; k++)
+            if (p->samples[k])
+                cJSON_AddNumberToObject(samples, s->reasons[k], (double)p->samples[k]);
+        gp_part_json_add(pc, &gp_stall_pc_part, p, r, GP_STALL_PC_JSON_SAMPLES_AT, SIZE_MAX);
+        cJSON_AddItemToArray(pcs, pc);
+    }
+}
+
 static cJSON *exec_json(const gp_report *r)
 {
     const gp_exec_info *e = &r->exec;
@@ -271,6 +295,7 @@ static cJSON *exec_json(const gp_report *r)
     add_ranges(o, e);
     gp_json_exec_activities(o, e);
     gp_json_exec_source_lines(o, e, merged);
+    add_stalls(o, r);
     return o;
 }
 

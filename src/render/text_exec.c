@@ -2,8 +2,8 @@
  * ("N launches of K kernels"); the summary, one row per kernel (its share of the time, its
  * launches and their times), or with --launches one row per launch (the launch part's
  * columns, gpuprof/report_parts.h, then how it was profiled, its metrics and kernel), or
- * with --by-range a row per NVTX range (text_ranges.c); then
- * the kernels' metrics (text_exec_metrics.c); with --source each kernel's lines
+ * with --by-range a row per NVTX range (text_ranges.c); then with --stalls why warps wait
+ * (text_stalls.c), the kernels' metrics (text_exec_metrics.c); with --source each kernel's lines
  * (text_exec_lines.c). */
 #include "gpuprof/exec_graph.h"
 #include "gpuprof/exec_modes.h"
@@ -21,6 +21,7 @@
 #include "render/text_graph.h"
 #include "render/text_launches.h"
 #include "render/text_ranges.h"
+#include "render/text_stalls.h"
 #include "render/text.h"
 #include "render/text_layout.h"
 
@@ -201,6 +202,8 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
         print_lacking(out, r, k, nk, &kl, o);
         gp_text_graph_mode(out, &r->exec, width);
     }
+    if (rc == GP_OK && summary)
+        rc = gp_text_stalls(out, r, &kl, o);
     if (rc == GP_OK && summary)
         rc = gp_text_exec_metrics(out, r, k, nk, &kl, o);
     /* The GPU activities besides kernels (copies, memsets, unified memory), after them. */

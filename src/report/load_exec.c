@@ -1,6 +1,7 @@
 /* Reading back the `exec` section of a report (report/load_exec.h): the program, how it
  * ended, the filters, the devices and every launch (the copies, memsets and unified memory
- * in report/load_activities.c, --source's views in report/load_source.c); the per-kernel
+ * in report/load_activities.c, --source's views in report/load_source.c, --stalls' samples in
+ * report/load_stalls.c); the per-kernel
  * summary is derived from the launches, so it is checked, not kept. */
 #include "report/load_exec.h"
 
@@ -12,6 +13,7 @@
 #include "report/load_activities.h"
 #include "report/load_parts.h"
 #include "report/load_source.h"
+#include "report/load_stalls.h"
 #include "report/part_load.h"
 
 #include <stdint.h>
@@ -188,6 +190,7 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
     if (gp_json_field(o, "ranges"))
         GP_TRY(gp_json_read_objects(rd, o, "ranges", NULL, NULL));
     GP_TRY(gp_report_read_exec_source_lines(rd, o, r));
+    GP_TRY(gp_report_read_exec_stalls(rd, o, r));
     GP_TRY(gp_exec_number_variants(e));
     return gp_report_read_activities(rd, o, e);
 }

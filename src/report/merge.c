@@ -169,6 +169,51 @@ static int move_source_views(gp_exec_info *into, gp_exec_info *part, size_t firs
     return GP_OK;
 }
 
+/* --stalls: what each run sampled, added up (a period they share, else not known), and every
+ * instruction of the part, its reasons mapped by name onto the merged report's, with the
+ * index of its source as the launches (moved: the part is left with none). */
+static int move_stalls(gp_exec_stalls *into, gp_exec_stalls *part, bool first,
+                       size_t first_source, bool part_merged)
+{
+    if (!part->sampled)
+        return GP_OK;
+    into->period_log2 = first || !into->sampled || into->period_log2 == part->period_log2
+                            ? part->period_log2 : 0;
+    into->sampled = true;
+    into->samples += part->samples;
+    into->dropped += part->dropped;
+    into->non_user += part->non_user;
+    into->buffer_full = into->buffer_full || part->buffer_full;
+    /* Each of the part's reasons, in its order, at its place among the merged report's. */
+    size_t *at = malloc((part->n_reasons ? part->n_reasons : 1) * sizeof *at);
+    if (!at)
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    int rc = GP_OK;
+    for (size_t r = 0; rc == GP_OK && r < part->n_reasons; r++) {
+        const int index = gp_exec_stall_reason(into, part->reasons[r]);
+        rc = index < 0 ? gp_fail(GP_ERR_RUNTIME, "out of host memory") : GP_OK;
+        at[r] = (size_t)index;
+    }
+    for (size_t i = 0; rc == GP_OK && i < part->n_pcs; i++) {
+        gp_exec_stall_pc *from = &part->pcs[i], *to;
+        if (gp_exec_add_stall_pc(into, &to) != 0) {
+            rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
+            break;
+        }
+        uint64_t *samples = to->samples;
+        *to = *from;  /* its kernel and file move with it */
+        to->samples = samples;
+        from->kernel = from->file = NULL;
+        to->input = !part_merged ? first_source
+                    : from->input != GP_INPUT_UNKNOWN ? from->input + first_source
+                                                      : GP_INPUT_UNKNOWN;
+        for (size_t r = 0; r < part->n_reasons; r++)
+            to->samples[at[r]] = from->samples[r];
+    }
+    free(at);
+    return rc;
+}
+
 /* Exec reports: the launches of every program, each with the index of its source (its pid
  * tells the processes of one program apart). */
 static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t first_source,
@@ -194,6 +239,7 @@ static int move_exec(gp_exec_info *into, gp_exec_info *part, bool first, size_t 
     part->n_launches = 0;
     GP_TRY(gp_exec_number_variants(into)); /* a code may be a variant of another file's */
     GP_TRY(move_source_views(into, part, first_source, part_merged));
+    GP_TRY(move_stalls(&into->stalls, &part->stalls, first, first_source, part_merged));
     return move_activities(into, part);
 }
 

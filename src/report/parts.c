@@ -30,5 +30,9 @@ const gp_part *const gp_report_parts[] = {
     &gp_sweep_part,
     &gp_kernel_metrics_part,
     &gp_ranges_part,
+    &gp_stall_kernel_part,
+    &gp_stall_line_part,
+    &gp_stall_run_part,
+    &gp_stall_pc_part,
 };
 const size_t gp_n_report_parts = sizeof gp_report_parts / sizeof *gp_report_parts;

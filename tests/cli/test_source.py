@@ -29,7 +29,7 @@ def test_help_and_usage():
              (["transpose", "--source", "--sass", "--json"], "--sass applies to text and Markdown output"),
              (["report", SOURCE, "--sass", "--csv"], "--sass applies to text and Markdown output"),
              (["exec", "--sass", "--", "true"], "--sass shows the instructions of --source's "
-                                                 "lines: add --source"),
+                                                 "or --stalls' lines: add one of them"),
              (["exec", "--source", "--sass", "--json", "--output=-", "--", "true"],
               "--sass applies to text and Markdown output"),
              (["report", SOURCE, "--source", "--csv", "--csv-columns=family"],

@@ -68,5 +68,6 @@ void test_parts(void);
 void test_source_record(void);
 void test_counter_lock(void);
 void test_nvtx_ranges(void);
+void test_exec_stalls(void);
 
 #endif
