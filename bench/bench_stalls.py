@@ -12,6 +12,7 @@
    (ncu - alone) (target <= 1/30).
 
     python3 bench/bench_stalls.py [--runs=N] [--steps=N] [--only=kernels,programs]
+                                  [--programs=copy,torch]
 
 Best of --runs (default 3) for the wall times, ncu once. Prints a table last."""
 import argparse
@@ -98,19 +99,21 @@ def main():
     ap.add_argument("--steps", type=int, default=3, help="PyTorch loop steps (ncu profiles each "
                     "of its kernels: about 90 launches per 3 steps)")
     ap.add_argument("--only", default="kernels,programs")
+    ap.add_argument("--programs", default="copy,torch", help="of the programs part: copy, torch")
     a = ap.parse_args()
     rows = []
     if "kernels" in a.only:
         rows += bench_kernels(a.runs)
     if "programs" in a.only:
-        rows += bench_program("copy both 2^24 2", [os.path.join(APPS, "copy"), "both", "2^24",
-                                                   "2"], a.runs)
-        torch = subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
+        if "copy" in a.programs:
+            rows += bench_program("copy both 2^24 2", [os.path.join(APPS, "copy"), "both",
+                                                       "2^24", "2"], a.runs)
+        torch = "torch" in a.programs and subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
                                capture_output=True).returncode == 0
         if torch:
             rows += bench_program("torch_train %d steps" % a.steps,
                                   [sys.executable, TORCH_TRAIN, str(a.steps)], a.runs)
-        else:
+        elif "torch" in a.programs:
             print("PyTorch with CUDA not found: the PyTorch loop is skipped")
     print("\n| measurement | result | target |\n| --- | --- | --- |")
     for r in rows:

@@ -151,9 +151,16 @@ def ncu_top_reasons(text):
     out = {}
     if not hdr:
         return out
-    pat = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
-    cols = [(i, pat.match(h).group(1)) for i, h in enumerate(hdr)
-            if pat.match(h) and not pat.match(h).group(1).endswith("not_issued")]
+    # smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, or the
+    # average_warp_latency_ form of another ncu version: one column per reason.
+    pat = re.compile(r"^smsp__average_warps?_(?:latency_)?issue_stalled_(\w+?)"
+                     r"(?:_per_issue_active|_per_warp_active)?\.(?:ratio|pct)$")
+    cols, seen = [], set()
+    for i, h in enumerate(hdr):
+        m = pat.match(h)
+        if m and not m.group(1).endswith("not_issued") and m.group(1) not in seen:
+            seen.add(m.group(1))
+            cols.append((i, m.group(1)))
     name = hdr.index("Kernel Name")
     for r in rows[rows.index(hdr) + 1:]:
         if len(r) != len(hdr) or r[name] in out:
@@ -171,10 +178,11 @@ def ncu_top_reasons(text):
 
 def base_name(name):
     """A kernel's function name without namespaces, template arguments and parameters."""
-    name = name.split("(")[0]
-    while "<" in name:
-        name = re.sub(r"<[^<>]*>", "", name)
-    return name.split("::")[-1].split()[-1]
+    previous, name = None, name.replace("(anonymous namespace)", "")
+    while previous != name:  # innermost template arguments first; "<unnamed>" goes too
+        previous, name = name, re.sub(r"<[^<>]*>", "", name)
+    words = name.split("(")[0].split("::")[-1].split()
+    return words[-1] if words else name
 
 
 def line_shares(pcs, lines):
@@ -237,6 +245,8 @@ def test_against_ncu():
                 ([BIN, "reduce", "--size=2^26", "--metrics=none", "--repeat=1", "--warmup=0"],
                  "^reduce")]
     compared = [c for args, kernels in programs for c in compare_program(args, kernels, ncu)]
+    if not compared:
+        print("# no kernel compared: ncu's pages named none of the kernels sampled")
     for name, worst, mine, theirs in compared:
         print("# %-60.60s worst line %.2f points; top %s / ncu %s" % (name, worst, mine, theirs))
     close = [c for c in compared if c[1] <= LINE_POINTS]
