@@ -51,5 +51,9 @@ int gp_cmd_compare(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_help(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_version(const gp_request *req, FILE *out, gp_report *report);
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report);
+/* exec's work for a request that names its program (req->program): `quiet_stdout` sends the
+ * program's standard output to /dev/null (a kernel command's --stalls run in a child, whose
+ * own report would break a JSON or CSV one). */
+int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report);
 
 #endif

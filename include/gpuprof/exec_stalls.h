@@ -43,7 +43,8 @@
       "short_scoreboard, mio_throttle",                                                        \
       "fewer shared-memory instructions and bank conflicts (padding, wider accesses), and "     \
       "independent work between a shared load and its use")                                    \
-    X(GP_STALL_SYNC, "synchronisation", "sync", "synchronisation", "barrier, membar, sleeping", \
+    X(GP_STALL_SYNC, "synchronisation", "sync", "synchronisation",                             \
+      "barrier, membar, sleeping, warpgroup_arrive",                                           \
       "less waiting at barriers and fences: work balanced between a block's warps, fewer "      \
       "__syncthreads and memory fences, more blocks of fewer warps")                           \
     X(GP_STALL_ISSUE, "instruction_issue", "issue", "instruction issue",                       \

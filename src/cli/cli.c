@@ -299,7 +299,9 @@ static int check_output_file(const gp_request *req, const given_options *given)
 
 /* --stalls: exec samples in a run of its own, since CUPTI's PC sampling gives no PC in a
  * context where the range profiler or SASS patching ran (bench/README.md, PC sampling beside
- * the other collectors); its counters are off unless asked for, and then refused. */
+ * the other collectors); its counters are off unless asked for, and then refused. A kernel
+ * command runs again as exec's program (commands/kernel_stalls.h), under the same rules,
+ * and writes exec's report, which has no page of its own. */
 static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_options *given)
 {
     if (given->seen[OPT_STALL_PERIOD] && !req->stalls)
@@ -315,17 +317,23 @@ static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_
     if (req->csv_columns)
         return gp_fail(GP_ERR_USAGE, "--csv-columns does not apply to --stalls' CSV (a row per "
                                      "kernel line, its reason columns the run's)");
-    if (!cmd->program_operands)
+    if (!cmd->program_operands && !req->family)
         return GP_OK;
+    const char *name = req->family ? req->family->name : "exec";
+    if (req->output == GP_OUT_HTML)
+        return gp_fail(GP_ERR_USAGE, "%s --stalls writes exec's report, which has no page of "
+                                     "its own: save it as JSON, then run 'gpuprof report "
+                                     "FILE --html'", name);
     if (req->source)
-        return gp_fail(GP_ERR_USAGE, "exec --stalls samples in a run of its own: it cannot go "
+        return gp_fail(GP_ERR_USAGE, "%s --stalls samples in a run of its own: it cannot go "
                                      "with --source (patched code spoils PC sampling), run "
-                                     "the program once with each");
+                                     "%s once with each", name,
+                       req->family ? "the command" : "the program");
     if (given->seen[OPT_METRICS] && req->metrics.kind != GP_METRICS_NONE)
-        return gp_fail(GP_ERR_USAGE, "exec --stalls samples in a run without counters (PC "
+        return gp_fail(GP_ERR_USAGE, "%s --stalls samples in a run without counters (PC "
                                      "sampling and the range profiler do not share a "
                                      "context): drop --metrics, or collect them in another "
-                                     "run");
+                                     "run", name);
     if (req->require_metrics)
         return gp_fail(GP_ERR_USAGE, "--require-metrics contradicts --stalls (a run without "
                                      "counters)");

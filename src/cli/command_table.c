@@ -11,8 +11,8 @@ static const gp_command_def kernel_command = {
     GP_OPTION_LIST(options, n_options, OPT_VARIANT, OPT_BLOCK, OPT_SIZE, OPT_REPEAT,
                    OPT_WARMUP, OPT_MAX_NOISE, OPT_DEVICE, OPT_SEED, OPT_JSON, OPT_CSV,
                    OPT_HTML, OPT_MARKDOWN, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS,
-                   OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_SOURCE, OPT_SASS, OPT_WIDE, OPT_KERNEL_NAME,
-                   OPT_HELP),
+                   OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS, OPT_SOURCE, OPT_SASS, OPT_STALLS,
+                   OPT_STALL_PERIOD, OPT_WIDE, OPT_KERNEL_NAME, OPT_HELP),
     .run = gp_cmd_kernel,
 };
 

@@ -90,7 +90,7 @@ static int note_replaced_nvtx_tool(const gp_request *req, const char *library,
     return gp_report_add_warning(report, text);
 }
 
-int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
+int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report)
 {
     char file[GP_OUTPUT_PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
     if (req->output_file && strcmp(req->output_file, "-") != 0) {
@@ -109,7 +109,7 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     GP_TRY(note_replaced_nvtx_tool(req, library, report));
     gp_exec_options options;
     options_of(req, library, &options);
-    const gp_exec_spawn program = {path, req->program, &options, false};
+    const gp_exec_spawn program = {path, req->program, &options, false, quiet_stdout};
     GP_TRY(gp_exec_run_program(&program, report));
     GP_TRY(set_versions(&report->exec));
     if (report->exec.n_devices) {
@@ -120,4 +120,9 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
     if (req->require_metrics && report->profiler.state == GP_PROF_UNAVAILABLE)
         return gp_fail(GP_ERR_RUNTIME, "--require-metrics: %s", report->profiler.reason);
     return GP_OK;
+}
+
+int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)
+{
+    return gp_exec_command(req, false, out, report);
 }

@@ -1,8 +1,10 @@
 /* The kernel commands (one per family): expand, run while the report is written result by
  * result (text and CSV rows as they become final, so that a sweep cut short keeps what it
- * printed), and turn failed checks into exit 1. A long run shows its progress on a terminal. */
+ * printed), and turn failed checks into exit 1. A long run shows its progress on a terminal.
+ * With --stalls, the command runs again in a child under exec (commands/kernel_stalls.h). */
 #include "gpuprof/commands.h"
 
+#include "commands/kernel_stalls.h"
 #include "gpuprof/device.h"
 #include "gpuprof/plan.h"
 #include "gpuprof/render.h"
@@ -85,6 +87,8 @@ static int run_and_render(const gp_request *req, const gp_plan *plan, FILE *out,
 
 int gp_cmd_kernel(const gp_request *req, FILE *out, gp_report *report)
 {
+    if (req->stalls && !gp_kernel_stalls_child())
+        return gp_kernel_stalls(req, out, report);
     gp_device_use_one_queue();
     gp_plan plan;
     GP_TRY(gp_plan_expand(req, &plan)); /* every usage error before any device */

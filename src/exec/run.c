@@ -90,7 +90,7 @@ static int run_once(const gp_exec_spawn *s, unsigned pass, bool quiet, gp_report
     options.records_dir = dir;
     options.parent_pid = (long)getpid();
     options.app_pass = pass;
-    const gp_exec_spawn run = {s->path, s->argv, &options, quiet};
+    const gp_exec_spawn run = {s->path, s->argv, &options, quiet, s->quiet_stdout};
     int rc = gp_exec_spawn_and_wait(&run, o);
     if (rc == GP_OK)
         rc = gp_records_read_dir(dir, report);

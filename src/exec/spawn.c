@@ -115,12 +115,13 @@ static int build_environment(const gp_exec_spawn *s, env_list *env, char **owned
 
 /* In the child: start the program; on failure tell the parent why, through the pipe. */
 static void start_child(const char *path, char *const *argv, char **envp, int report_fd,
-                        bool quiet)
+                        bool quiet, bool quiet_stdout)
 {
-    const int null_fd = quiet ? open("/dev/null", O_WRONLY) : -1;
+    const int null_fd = quiet || quiet_stdout ? open("/dev/null", O_WRONLY) : -1;
     if (null_fd >= 0) {
         dup2(null_fd, STDOUT_FILENO);
-        dup2(null_fd, STDERR_FILENO);
+        if (quiet)
+            dup2(null_fd, STDERR_FILENO);
         close(null_fd);
     }
     execve(path, argv, envp);
@@ -161,7 +162,7 @@ static int run(const gp_exec_spawn *s, char **envp, gp_exec_outcome *out)
         return gp_fail(GP_ERR_RUNTIME, "fork: %s", strerror(errno));
     }
     if (pid == 0)
-        start_child(s->path, s->argv, envp, pipe_fds[1], s->quiet);
+        start_child(s->path, s->argv, envp, pipe_fds[1], s->quiet, s->quiet_stdout);
     close(pipe_fds[1]);
     int error = 0;
     const ssize_t got = read(pipe_fds[0], &error, sizeof error);

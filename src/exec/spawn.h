@@ -14,6 +14,9 @@ typedef struct {
     const gp_exec_options *options;   /* the library and its options, for its environment */
     bool quiet;                    /* its standard output and error to /dev/null (the later
                                       runs of --replay=application) */
+    bool quiet_stdout;             /* its standard output alone to /dev/null (a kernel
+                                      command's --stalls child, whose report would break a
+                                      JSON or CSV one; its errors still reach the user) */
 } gp_exec_spawn;
 
 typedef struct {

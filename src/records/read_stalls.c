@@ -12,6 +12,7 @@
 #define REASON_PREFIX "smsp__pcsamp_warps_issue_stalled_"
 #define NOT_ISSUED "_not_issued"
 #define COUNT_LIMIT 9007199254740992ull /* 2^53: exact in a JSON number below */
+#define NOT_A_REASON (-1)
 
 /* A context's reasons: each CUPTI reason's index in the report's table, and whether it is
  * the not-issued twin (whose samples are a part of its reason's). */
@@ -25,8 +26,7 @@ typedef struct {
  * smsp__pcsamp_warps_issue_stalled_long_scoreboard and its _not_issued twin). */
 static void base_name(const char *cupti, char *out, size_t cap, bool *not_issued)
 {
-    const size_t prefix = strlen(REASON_PREFIX);
-    const char *name = strncmp(cupti, REASON_PREFIX, prefix) == 0 ? cupti + prefix : cupti;
+    const char *name = cupti + strlen(REASON_PREFIX);
     size_t len = strlen(name);
     const size_t suffix = strlen(NOT_ISSUED);
     *not_issued = len > suffix && strcmp(name + len - suffix, NOT_ISSUED) == 0;
@@ -51,6 +51,12 @@ static int map_reasons(reader *rd, const cJSON *names, stall_reasons *m)
         if (!cJSON_IsString(n)) {
             gp_json_fail(&rd->json, "reasons: expected names");
             return gp_records_ignore(rd, "the context's stall samples are left out");
+        }
+        /* CUPTI lists two counters among the reasons (smsp__pcsamp_sample_count and
+         * smsp__pcsamp_samples_data_dropped on the H200): not reasons, left out. */
+        if (strncmp(n->valuestring, REASON_PREFIX, strlen(REASON_PREFIX)) != 0) {
+            m->to_report[k] = NOT_A_REASON;
+            continue;
         }
         char name[128];
         base_name(n->valuestring, name, sizeof name, &m->not_issued[k]);
@@ -144,6 +150,8 @@ static int add_samples(reader *rd, const cJSON *a, const stall_reasons *m, gp_ex
         }
         /* X counts every sample of reason X, X_not_issued those of them in which the warp
          * was not issued: a part of X's, kept apart. */
+        if (m->to_report[v[0]] == NOT_A_REASON)
+            continue;
         if (m->not_issued[v[0]])
             p->not_issued += v[1];
         else

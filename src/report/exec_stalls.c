@@ -31,6 +31,7 @@ static const struct {
     {"barrier", GP_STALL_SYNC},
     {"membar", GP_STALL_SYNC},
     {"sleeping", GP_STALL_SYNC},
+    {"warpgroup_arrive", GP_STALL_SYNC}, /* Hopper: at a warpgroup's arrive (wgmma's fence) */
     {"wait", GP_STALL_ISSUE},
     {"not_selected", GP_STALL_ISSUE},
     {"selected", GP_STALL_ISSUE},

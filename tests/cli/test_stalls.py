@@ -252,7 +252,7 @@ def check_html_markdown(want):
     tap.ok(widths and max(widths) <= 1240 and section.count("<th") <= 13 * (1 + shown),
            "html: the bars and tables within the page's 1280 px")
     tap.ok(all(name in section for name in ("memory latency (long_scoreboard)",
-                                            "synchronisation (barrier, membar, sleeping)")),
+                                            "synchronisation (barrier, membar, sleeping, warpgroup_arrive)")),
            "html: the groups' legend below")
     rc, md, err = run("report", FIXTURE, "--markdown", "--sass")
     found, problems = test_markdown.tables(md)
@@ -278,7 +278,12 @@ def check_usage():
              (("exec", "--stalls", "--require-metrics", "true"), "--require-metrics"),
              (("exec", "--stalls", "--csv", "--by-range", "--nvtx", "true"), "two CSV views"),
              (("exec", "--sass", "true"), "--stalls"),
-             (("exec", "--stalls", "--sass", "--json", "true"), "text and Markdown")]
+             (("exec", "--stalls", "--sass", "--json", "true"), "text and Markdown"),
+             (("reduce", "--stalls", "--source"), "a run of its own"),
+             (("transpose", "--stalls", "--metrics=default"), "without counters"),
+             (("transpose", "--stalls", "--html"), "no page of its own"),
+             (("reduce", "--stalls", "--require-metrics"), "--require-metrics"),
+             (("saxpy", "--stall-period=12"), "applies to --stalls only")]
     for args, words in cases:
         rc, out, err = run(*args, env=no_gpu)
         if words is None:   # the merge: one input recorded with --stalls is enough
@@ -290,6 +295,10 @@ def check_usage():
         rc, _, err = run("exec", "--stalls", "--stall-period=" + period, "true", env=no_gpu)
         tap.ok(rc != 2 and "stall-period" not in err,
                "--stall-period=%s is within its bounds (no usage error)" % period, err)
+    # A kernel command's --stalls runs it again under exec: without a GPU, exec's own error.
+    rc, out, err = run("reduce", "--stalls", "--stall-period=12", env=no_gpu)
+    tap.ok(rc != 2 and not out and "stall" not in err,
+           "reduce --stalls --stall-period=12: no usage error, the device's error", err)
 
 
 def man_text():

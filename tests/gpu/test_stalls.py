@@ -8,6 +8,7 @@ the program's own launches.
   status are its own (exit3 exits 3 under --stalls).
 - graph_nodes: a CUDA graph's kernel nodes are sampled in their own launches.
 - the text and Markdown name the stall section.
+- a kernel command's --stalls (transpose, reduce --json) runs it again under exec --stalls.
 - ncu tier: for the catalogue's transposes and reductions and copy (built with -lineinfo),
   on at least 8 kernels each source line holding at least 5 % of a kernel's samples (ours or
   ncu's) has a share within 3 points of ncu's source page ("Warp Stall Sampling (All
@@ -119,6 +120,26 @@ def test_text():
                "copyCoalesced" in p.stdout,
                "exec --stalls %s: the stall section names the kernels" % (fmt or "text"),
                p.stdout[-2000:] + p.stderr[-500:])
+
+
+def test_kernel_command():
+    """A kernel command's --stalls: run again under exec --stalls in a child."""
+    p = subprocess.run([BIN, "transpose", "--stalls", "--size=4096x4096"], capture_output=True,
+                       text=True, timeout=300)
+    tap.ok(p.returncode == 0 and "passed" in p.stdout and re.search(r"(?i)warp stalls", p.stdout)
+           and "transposeSmem" in p.stdout,
+           "transpose --stalls: its own table (checks passed), then exec's with the stall "
+           "section", p.stdout[-2500:] + p.stderr[-500:])
+    p = subprocess.run([BIN, "reduce", "--stalls", "--variant=shfl", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = None
+    k = by_kernel(stalls_of(doc))
+    tap.ok(p.returncode == 0 and any("reduceShfl" in n for n in k),
+           "reduce --stalls --json: the report alone on standard output, reduceShfl sampled",
+           p.stdout[:500] + p.stderr[-500:])
 
 
 # ---- against ncu -------------------------------------------------------------------------------
@@ -285,6 +306,7 @@ def main():
     test_exit_status()
     test_graph_nodes()
     test_text()
+    test_kernel_command()
     if ncu_tier("warp-stall shares and top reasons against ncu"):
         test_against_ncu()
     tap.done()

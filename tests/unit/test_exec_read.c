@@ -736,7 +736,7 @@ static void nvtx_ranges(void)
  * stall record of an unknown context or a reason out of the list is said and passed over. */
 #define STALL_REASONS "[\"smsp__pcsamp_warps_issue_stalled_long_scoreboard\"," \
                       "\"smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued\"," \
-                      "\"smsp__pcsamp_warps_issue_stalled_wait\"]"
+                      "\"smsp__pcsamp_warps_issue_stalled_wait\",\"smsp__pcsamp_sample_count\"]"
 #define STALLS_OF(context) "{\"t\":\"stalls\",\"pid\":9,\"context\":" #context \
     ",\"device\":0,\"period\":15,\"reasons\":" STALL_REASONS ",\"samples\":120," \
     "\"dropped\":2,\"non_user\":10,\"buffer_full\":0,\"failures\":0}\n"
@@ -746,7 +746,7 @@ static void nvtx_ranges(void)
 static void stall_records(void)
 {
     gp_report r;
-    int rc = read_text(PROCESS STALLS_OF(1) STALL(1, 256, "[[0,40],[1,30],[2,5]]")
+    int rc = read_text(PROCESS STALLS_OF(1) STALL(1, 256, "[[0,40],[1,30],[2,5],[3,45]]")
                        STALL(1, 272, "[[2,7]]") STALLS_OF(2) STALL(2, 256, "[[0,8]]") END, &r);
     const gp_exec_stalls *s = &r.exec.stalls;
     const gp_exec_stall_pc *p = s->n_pcs == 2 ? &s->pcs[0] : NULL;
@@ -759,13 +759,14 @@ static void stall_records(void)
                p->samples[1] == 5 && p->not_issued == 30 && s->pcs[1].pc == 272 &&
                s->pcs[1].samples[1] == 7 && s->pcs[1].samples[0] == 0,
            "stalls: reasons without their prefix, not-issued samples a part of their reason's, "
-           "one instruction over two contexts, CUPTI's totals added up");
+           "CUPTI's sample counter not a reason, one instruction over two contexts, CUPTI's "
+           "totals added up");
     gp_report_free(&r);
-    rc = read_text(PROCESS STALL(1, 256, "[[0,1]]") STALLS_OF(1) STALL(1, 256, "[[3,1]]") END,
+    rc = read_text(PROCESS STALL(1, 256, "[[0,1]]") STALLS_OF(1) STALL(1, 256, "[[4,1]]") END,
                    &r);
     tap_ok(rc == GP_OK && r.exec.stalls.n_pcs == 1 && r.exec.stalls.pcs[0].samples[0] == 0 &&
                r.n_warnings == 2 && strstr(r.warnings[0], "before its context's stalls record") &&
-               strstr(r.warnings[1], "reason 3 of 3"),
+               strstr(r.warnings[1], "reason 4 of 4"),
            "stalls: a record before its context's and a reason out of the list are said (%s)",
            r.n_warnings ? r.warnings[r.n_warnings - 1] : "");
     gp_report_free(&r);
