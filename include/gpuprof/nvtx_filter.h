@@ -22,14 +22,16 @@
 #ifndef GPUPROF_NVTX_FILTER_H
 #define GPUPROF_NVTX_FILTER_H
 
+#include "gpuprof/exec_request.h"
+
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 /* --nvtx-include and --nvtx-exclude together, at most; an expression's characters, with its
- * terminating NUL; the names an expression can hold ("a/" each). */
-#define GP_NVTX_FILTERS_MAX 16
-#define GP_NVTX_FILTER_LEN 256
+ * terminating NUL (the request's); the names an expression can hold ("a/" each). */
+#define GP_NVTX_FILTERS_MAX GP_EXEC_NVTX_FILTERS
+#define GP_NVTX_FILTER_LEN GP_EXEC_NVTX_FILTER_LEN
 #define GP_NVTX_FILTER_NAMES (GP_NVTX_FILTER_LEN / 2)
 
 /* One expression, parsed: its names unescaped (the regex form's ready for regcomp, anchored
@@ -49,6 +51,11 @@ typedef struct {
 /* One expression into *out; GP_ERR_USAGE (one line, naming `option`, "nvtx-include") when it
  * breaks the grammar or a regex does not compile. */
 int gp_nvtx_filter_parse(const char *option, const char *expr, gp_nvtx_filter *out);
+/* The grammar alone, no regcomp: for gpuprof to bound each regex's size first (its
+ * gpuprof/regex_size.h, as --kernel's), before one costs regcomp seconds or gigabytes. */
+int gp_nvtx_filter_shape(const char *option, const char *expr, gp_nvtx_filter *out);
+/* The form's name i (0 .. n_names - 1; n_names: the domain, with has_domain); "" for '*'. */
+const char *gp_nvtx_filter_name(const gp_nvtx_filter *e, unsigned i);
 
 /* What a launch's matching sees: per domain its push/pop stack (outermost first), and the
  * start/end ranges open in the process. A domain is named "" for the default one. */

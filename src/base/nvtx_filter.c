@@ -190,7 +190,7 @@ static int check_regexes(const parsing *p)
             continue;
         regex_t re;
         char why[128], line[192];
-        const char *name = f->text + (i == f->n_names ? f->domain_at : f->name_at[i]);
+        const char *name = gp_nvtx_filter_name(f, i);
         if (compile_whole(name, &re, why, sizeof why) != 0) {
             snprintf(line, sizeof line, "the regex '%s': %s", name, why);
             return fail(p, line);
@@ -220,11 +220,10 @@ static int parse_tokens(parsing *p, const token *t, size_t n)
         t += at + 1;
         n -= at + 1;
     }
-    GP_TRY(parse_ranges(p, t, n));
-    return p->f->regex ? check_regexes(p) : GP_OK;
+    return parse_ranges(p, t, n);
 }
 
-int gp_nvtx_filter_parse(const char *option, const char *expr, gp_nvtx_filter *out)
+int gp_nvtx_filter_shape(const char *option, const char *expr, gp_nvtx_filter *out)
 {
     memset(out, 0, sizeof *out);
     parsing p = {option, expr, out, 0};
@@ -245,11 +244,18 @@ int gp_nvtx_filter_parse(const char *option, const char *expr, gp_nvtx_filter *o
     return parse_tokens(&p, ts.t, ts.n);
 }
 
+int gp_nvtx_filter_parse(const char *option, const char *expr, gp_nvtx_filter *out)
+{
+    GP_TRY(gp_nvtx_filter_shape(option, expr, out));
+    const parsing p = {option, expr, out, 0};
+    return out->regex ? check_regexes(&p) : GP_OK;
+}
+
 /* ---- matching ------------------------------------------------------------------------- */
 
-static const char *name_of(const gp_nvtx_filter *e, unsigned i)
+const char *gp_nvtx_filter_name(const gp_nvtx_filter *e, unsigned i)
 {
-    return e->text + e->name_at[i];
+    return e->text + (i == e->n_names ? e->domain_at : e->name_at[i]);
 }
 
 /* Whether name i (n_names: the domain) matches the text. */
@@ -258,7 +264,7 @@ static bool same(const gp_nvtx_filter *e, const gp_nvtx_regexes *re, unsigned i,
 {
     if (e->regex && re && re->n > i)
         return regexec(&re->re[i], text, 0, NULL, 0) == 0;
-    return strcmp(i == e->n_names ? e->text + e->domain_at : name_of(e, i), text) == 0;
+    return strcmp(gp_nvtx_filter_name(e, i), text) == 0;
 }
 
 static bool domain_matches(const gp_nvtx_filter *e, const gp_nvtx_regexes *re,
@@ -345,7 +351,7 @@ static int compile(const gp_nvtx_filter *e, gp_nvtx_regexes *re)
     for (unsigned i = 0; i <= e->n_names; i++, re->n = i) {
         if (i == e->n_names ? !e->has_domain : e->any[i])
             continue;
-        const char *name = i == e->n_names ? e->text + e->domain_at : name_of(e, i);
+        const char *name = gp_nvtx_filter_name(e, i);
         if (compile_whole(name, &re->re[i], why, sizeof why) != 0) {
             free_regexes(e, re);
             return gp_fail(GP_ERR_USAGE, "invalid NVTX filter regex '%s': %s", name, why);
