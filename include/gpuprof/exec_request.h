@@ -49,6 +49,11 @@ typedef enum {
 /* The longest --kernel pattern, with its terminating NUL. */
 #define GP_KERNEL_REGEX_LEN 256
 
+/* --nvtx-include and --nvtx-exclude: at most 16 expressions in all, each at most 255
+ * characters (gpuprof/nvtx_filter.h's grammar). */
+#define GP_EXEC_NVTX_FILTERS 16
+#define GP_EXEC_NVTX_FILTER_LEN 256
+
 typedef struct {
     char kernel_regex[GP_KERNEL_REGEX_LEN]; /* --kernel; "": every kernel */
     uint64_t launch_skip;                   /* --launch-skip */
@@ -64,6 +69,10 @@ typedef struct {
     bool nvtx;                              /* --nvtx: the program's NVTX ranges kept, each
                                                launch's range path recorded (the library is
                                                NVTX's tool, NVTX_INJECTION64_PATH) */
+    /* --nvtx-include and --nvtx-exclude (each implies --nvtx), in the order given */
+    char nvtx_include[GP_EXEC_NVTX_FILTERS][GP_EXEC_NVTX_FILTER_LEN];
+    char nvtx_exclude[GP_EXEC_NVTX_FILTERS][GP_EXEC_NVTX_FILTER_LEN];
+    unsigned n_nvtx_include, n_nvtx_exclude;
     bool stalls;                            /* --stalls: warp-stall reasons from CUPTI's PC
                                                sampling in the program's own launches, in a
                                                run without counters (gpuprof/pc_sampler.h) */

@@ -36,6 +36,10 @@
 #define GP_ENV_SOURCE "GPUPROF_EXEC_SOURCE"       /* 1: --source (each kernel's per-line view) */
 #define GP_ENV_NVTX "GPUPROF_EXEC_NVTX"           /* 1: --nvtx (each launch's NVTX ranges) */
 #define GP_ENV_STALLS "GPUPROF_EXEC_STALLS"       /* --stalls' period (log2 cycles); 0: off */
+/* --nvtx-include and --nvtx-exclude in the order given, each '+' (include) or '-' (exclude)
+ * then its expression, separated by GP_NVTX_FILTER_SEP (no expression holds it); "": none */
+#define GP_ENV_NVTX_FILTERS "GPUPROF_EXEC_NVTX_FILTERS"
+#define GP_NVTX_FILTER_SEP '\x1f'
 /* NVTX loads the library it names as its tool (src/inject/nvtx.c): set to the library with
  * --nvtx, left as the user's environment has it otherwise. */
 #define GP_ENV_NVTX_INJECTION "NVTX_INJECTION64_PATH"
@@ -55,11 +59,12 @@ typedef struct {
 } gp_exec_options;
 
 /* The variables gp_exec_options_encode writes at most. */
-#define GP_EXEC_OPTION_VARS 17
+#define GP_EXEC_OPTION_VARS 18
 
 /* The options as environment entries "NAME=VALUE" (malloc'd, the caller frees each) in
  * vars[0 .. *n): GP_ENV_INJECTION, DIR, METRICS, PARENT, FOLLOW, KERNEL, REPLAY, APP_PASS,
- * GRAPH, GRAPH_SAMPLES, SOURCE, NVTX (and NVTX_INJECTION, the library, with --nvtx), STALLS, then
+ * GRAPH, GRAPH_SAMPLES, SOURCE, NVTX (and NVTX_INJECTION, the library, with --nvtx),
+ * NVTX_FILTERS, STALLS, then
  * SKIP, COUNT and PER_KERNEL unless UINT64_MAX.
  * GP_ERR_RUNTIME when memory runs out (nothing is then left allocated). */
 int gp_exec_options_encode(const gp_exec_options *o, char *vars[GP_EXEC_OPTION_VARS],

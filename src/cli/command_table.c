@@ -53,7 +53,8 @@ static const gp_command_def commands[] = {
                     OPT_LAUNCH_COUNT, OPT_PER_KERNEL, OPT_LAUNCHES, OPT_BY_RANGE, OPT_JSON, OPT_CSV,
                     OPT_MARKDOWN, OPT_NO_HEADER, OPT_CSV_COLUMNS, OPT_METRICS_DETAIL, OPT_REQUIRE_METRICS,
                     OPT_OUTPUT, OPT_FORCE, OPT_FOLLOW_CHILDREN, OPT_REPLAY, OPT_GRAPH_PROFILING,
-                    OPT_GRAPH_SAMPLES, OPT_SOURCE, OPT_SASS, OPT_NVTX, OPT_STALLS, OPT_STALL_PERIOD,
+                    OPT_GRAPH_SAMPLES, OPT_SOURCE, OPT_SASS, OPT_NVTX, OPT_NVTX_INCLUDE,
+                    OPT_NVTX_EXCLUDE, OPT_STALLS, OPT_STALL_PERIOD,
                     OPT_RANK, OPT_WIDE,
                     OPT_KERNEL_NAME, OPT_HELP),
      /* The page is written whole from a saved report; exec's own is written while it runs. */

@@ -10,6 +10,7 @@
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/metrics.h"
 #include "gpuprof/numparse.h"
+#include "gpuprof/nvtx_filter.h"
 #include "gpuprof/regex_size.h"
 #include "gpuprof/report.h"
 #include "gpuprof/status.h"
@@ -300,6 +301,45 @@ static int read_kernel(void *ctx, const char *text)
     return GP_OK;
 }
 
+/* --nvtx-include and --nvtx-exclude: each expression checked here, its regexes bounded as
+ * --kernel's before regcomp sees them; either implies --nvtx. */
+static int read_nvtx_filter(gp_request *req, const char *opt, const char *text,
+                            char (*list)[GP_EXEC_NVTX_FILTER_LEN], unsigned *n)
+{
+    gp_exec_request *q = &req->exec;
+    if (q->n_nvtx_include + q->n_nvtx_exclude >= GP_NVTX_FILTERS_MAX)
+        return gp_fail(GP_ERR_USAGE, "more than %d --nvtx-include and --nvtx-exclude "
+                                     "expressions", GP_NVTX_FILTERS_MAX);
+    gp_nvtx_filter f;
+    GP_TRY(gp_nvtx_filter_shape(opt, text, &f));
+    for (unsigned i = 0; f.regex && i <= f.n_names; i++) {
+        const char *name = gp_nvtx_filter_name(&f, i);
+        if (gp_regex_expansion(name) > GP_REGEX_MAX_NODES || gp_regex_repeats_empty(name))
+            return gp_fail(GP_ERR_USAGE, "invalid value '%s' for --%s: the regex '%s' would "
+                                         "take regcomp too long (as --kernel's: nested or "
+                                         "repeated quantifiers, or a repeat of what can "
+                                         "match nothing)", text, opt, name);
+    }
+    GP_TRY(gp_nvtx_filter_parse(opt, text, &f));
+    strcpy(list[(*n)++], text); /* shorter than GP_NVTX_FILTER_LEN: parsed */
+    q->nvtx = true;
+    return GP_OK;
+}
+
+static int read_nvtx_include(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    return read_nvtx_filter(req, "nvtx-include", text, req->exec.nvtx_include,
+                            &req->exec.n_nvtx_include);
+}
+
+static int read_nvtx_exclude(void *ctx, const char *text)
+{
+    gp_request *req = ctx;
+    return read_nvtx_filter(req, "nvtx-exclude", text, req->exec.nvtx_exclude,
+                            &req->exec.n_nvtx_exclude);
+}
+
 /* A value that is one of `names`: the usage error of another, with a suggestion and the
  * valid ones. */
 static int invalid_choice(const char *opt, const char *text, const char *const *names,
@@ -481,6 +521,19 @@ static const option_row rows[] = {
                    "and each kernel launch's range path, as ncu's --nvtx; in the JSON "
                    "report's launches"},
                   FLAG(exec.nvtx)},
+    [OPT_NVTX_INCLUDE] = {{OPT_NVTX_INCLUDE, "nvtx-include", "EXPR",
+                           "profile only launches inside the NVTX ranges EXPR names, ncu's "
+                           "grammar: 'A/B/' push/pop ranges nested on the launching thread "
+                           "('[' and ']' anchor at the outermost and innermost, '*' any ranges), "
+                           "'A,B' start/end ranges open, 'Domain@' a domain's, 'regex:' regular "
+                           "expressions; given again, any of them; implies --nvtx (the others "
+                           "are timed)"},
+                          CUSTOM(read_nvtx_include)},
+    [OPT_NVTX_EXCLUDE] = {{OPT_NVTX_EXCLUDE, "nvtx-exclude", "EXPR",
+                           "do not profile launches inside the NVTX ranges EXPR names (the "
+                           "grammar of --nvtx-include, 16 expressions of both in all); implies "
+                           "--nvtx"},
+                          CUSTOM(read_nvtx_exclude)},
     [OPT_SASS] = {{OPT_SASS, "sass", NULL,
                    "with --source, text: each line's instructions under it"},
                   FLAG(sass)},

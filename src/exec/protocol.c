@@ -57,6 +57,21 @@ static int add_count(char **vars, size_t *n, const char *name, uint64_t value)
     return add_var(vars, n, name, text);
 }
 
+/* --nvtx-include's then --nvtx-exclude's expressions, each after its sign. */
+static int add_nvtx_filters(const gp_exec_request *q, char **vars, size_t *n)
+{
+    char text[2 * GP_EXEC_NVTX_FILTERS * (GP_EXEC_NVTX_FILTER_LEN + 1) + 1];
+    size_t used = 0;
+    text[0] = 0;
+    for (unsigned i = 0; i < q->n_nvtx_include + q->n_nvtx_exclude; i++) {
+        const bool inc = i < q->n_nvtx_include;
+        const char *e = inc ? q->nvtx_include[i] : q->nvtx_exclude[i - q->n_nvtx_include];
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%c%s",
+                                 i ? (char[]){GP_NVTX_FILTER_SEP, 0} : "", inc ? '+' : '-', e);
+    }
+    return add_var(vars, n, GP_ENV_NVTX_FILTERS, text);
+}
+
 static int add_all(const gp_exec_options *o, char **vars, size_t *n)
 {
     char metrics[METRICS_TEXT_LEN], parent[32], pass[16], samples[32] = "all";
@@ -82,6 +97,7 @@ static int add_all(const gp_exec_options *o, char **vars, size_t *n)
     GP_TRY(add_var(vars, n, GP_ENV_NVTX, q->nvtx ? "1" : "0"));
     if (q->nvtx)
         GP_TRY(add_var(vars, n, GP_ENV_NVTX_INJECTION, o->library ? o->library : ""));
+    GP_TRY(add_nvtx_filters(q, vars, n));
     const unsigned period = q->stall_period ? q->stall_period : GP_STALL_PERIOD_DEFAULT;
     GP_TRY(add_count(vars, n, GP_ENV_STALLS, q->stalls ? period : 0));
     return add_count(vars, n, GP_ENV_PER_KERNEL, q->per_kernel);
@@ -151,6 +167,31 @@ static void read_metrics(gp_metrics_request *m, const char *text)
         m->kind = GP_METRICS_DEFAULT;
 }
 
+/* One expression of GP_ENV_NVTX_FILTERS into its list; one longer than gpuprof writes stays
+ * an empty expression, which the library refuses (and then profiles nothing). */
+static void read_nvtx_filter(gp_exec_request *q, const char *e, size_t len)
+{
+    const bool inc = e[0] == '+';
+    char(*list)[GP_EXEC_NVTX_FILTER_LEN] = inc ? q->nvtx_include : q->nvtx_exclude;
+    unsigned *n = inc ? &q->n_nvtx_include : &q->n_nvtx_exclude;
+    if ((!inc && e[0] != '-') || q->n_nvtx_include + q->n_nvtx_exclude >= GP_EXEC_NVTX_FILTERS)
+        return;
+    len--;
+    memcpy(list[*n], e + 1, len < GP_EXEC_NVTX_FILTER_LEN ? len : 0);
+    list[(*n)++][len < GP_EXEC_NVTX_FILTER_LEN ? len : 0] = 0;
+}
+
+static void read_nvtx_filters(gp_exec_request *q, const char *text)
+{
+    while (text && *text) {
+        const char *sep = strchr(text, GP_NVTX_FILTER_SEP);
+        const size_t len = sep ? (size_t)(sep - text) : strlen(text);
+        if (len)
+            read_nvtx_filter(q, text, len);
+        text = sep ? sep + 1 : NULL;
+    }
+}
+
 /* The request's part of the environment. */
 static void read_request(char *const *env, gp_exec_request *q)
 {
@@ -177,6 +218,7 @@ static void read_request(char *const *env, gp_exec_request *q)
     q->source = source && strcmp(source, "1") == 0;
     const char *nvtx = lookup(env, GP_ENV_NVTX);
     q->nvtx = nvtx && strcmp(nvtx, "1") == 0;
+    read_nvtx_filters(q, lookup(env, GP_ENV_NVTX_FILTERS));
     const uint64_t period = read_count(env, GP_ENV_STALLS);
     q->stalls = period >= GP_STALL_PERIOD_MIN && period <= GP_STALL_PERIOD_MAX;
     q->stall_period = q->stalls ? (unsigned)period : 0;

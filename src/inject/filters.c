@@ -1,8 +1,11 @@
 /* The filters of inject/filters.h. */
 #include "inject/filters.h"
 
+#include "inject/nvtx_ranges.h"
+
 #include "gpuprof/demangle.h"
 #include "gpuprof/hashmap.h"
+#include "gpuprof/status.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@ static struct {
     regex_t regex;                /* --kernel, matched against mangled and demangled names */
     uint64_t skip, count;         /* --launch-skip, --launch-count (UINT64_MAX: no limit) */
     uint64_t per_kernel;          /* --per-kernel (UINT64_MAX: no limit) */
+    gp_nvtx_filters nvtx;         /* --nvtx-include, --nvtx-exclude (nvtx_ranges.c matches) */
 } wanted;
 
 /* gp_filter_kernel by mangled name. Guard: the launch lock. */
@@ -31,6 +35,14 @@ int gp_filters_start(const gp_exec_request *r)
     wanted.skip = r->launch_skip;
     wanted.count = r->launch_count;
     wanted.per_kernel = r->per_kernel;
+    if (gp_nvtx_filters_open(&wanted.nvtx, (const char(*)[GP_NVTX_FILTER_LEN])r->nvtx_include,
+                             r->n_nvtx_include,
+                             (const char(*)[GP_NVTX_FILTER_LEN])r->nvtx_exclude,
+                             r->n_nvtx_exclude) != GP_OK) {
+        wanted.count = 0; /* gpuprof exec checked them; a failure here profiles nothing */
+        return -1;
+    }
+    gp_ranges_filter(&wanted.nvtx);
     if (!r->kernel_regex[0])
         return 0;
     if (regcomp(&wanted.regex, r->kernel_regex, REG_EXTENDED | REG_NOSUB) != 0) {
@@ -65,7 +77,7 @@ static gp_filter_kernel *kernel_named(const char *name)
 gp_filter_choice gp_filters_choose(const char *mangled, gp_filter_kernel **kernel)
 {
     gp_filter_kernel *k = *kernel = kernel_named(mangled);
-    if (!k || !k->matches)
+    if (!k || !k->matches || !gp_ranges_chosen())
         return GP_FILTER_NOT_CHOSEN;
     const uint64_t index = matching_launches++;
     if (index < wanted.skip || profiled_launches >= wanted.count)
@@ -76,7 +88,7 @@ gp_filter_choice gp_filters_choose(const char *mangled, gp_filter_kernel **kerne
 bool gp_filters_matches(const char *mangled)
 {
     const gp_filter_kernel *k = kernel_named(mangled);
-    return k && k->matches;
+    return k && k->matches && gp_ranges_chosen();
 }
 
 void gp_filters_profiled(gp_filter_kernel *kernel)

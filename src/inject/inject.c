@@ -174,7 +174,8 @@ EXPORTED int InitializeInjection(void)
     gp_record_int(&r, "ppid", getppid());
     gp_record_end(&r);
     if (gp_filters_start(&options.request) != 0) {
-        gp_record_warning("the kernel filter does not compile here: nothing was profiled", NULL);
+        gp_record_warning("the kernel or NVTX filters do not compile here: nothing was "
+                          "profiled", NULL);
         options.metrics.kind = GP_METRICS_NONE;
     }
     gp_contexts_start(&options);

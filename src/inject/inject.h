@@ -46,7 +46,8 @@
  *       9. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins
  *          (counters/cubins.c): each held only around its own table, never two at once;
  *      10. the NVTX range model (nvtx_ranges.c), around its own tables, on the program's
- *          NVTX calls (nvtx.c) and when a path is numbered;
+ *          NVTX calls (nvtx.c), when a path is numbered, and when the NVTX filters choose a
+ *          launch (inside 3: filters.c asks, and the match calls nothing that locks);
  *      11. the record file (record.c), around one write, last.
  *   - Every file-scope or static variable linked into the library (src/inject/, and the files
  *     of other rooms the Makefile's INJECT_SRC names) says which lock guards it

@@ -32,6 +32,9 @@ typedef struct {
     uint64_t seen_changes, seen_global;
     uint32_t number;                  /* the path's number at those counts */
     bool known;
+    uint64_t chosen_changes, chosen_global;
+    bool chosen;                      /* the filters' choice at those counts */
+    bool chosen_known;
 } thread_ranges;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
@@ -275,16 +278,21 @@ typedef struct {
     bool full;
 } path_builder;
 
+/* A label's text: its message, or its registered string's. */
+static const char *text_locked(const stored_label *s)
+{
+    if (!s->registered || !maps_ready)
+        return s->text;
+    const char *found = gp_hashmap_find(&strings, &s->registered, sizeof s->registered);
+    return found ? found : "(unregistered string)";
+}
+
 /* One label, with its separator, or nothing when it does not fit (the path then ends in
  * "/..."). */
 static void add_label_locked(path_builder *p, const stored_label *s)
 {
     char label[DOMAIN_NAME_MAX + 2 * GP_RANGE_LABEL_MAX + 8];
-    const char *text = s->text;
-    if (s->registered && maps_ready) {
-        const char *found = gp_hashmap_find(&strings, &s->registered, sizeof s->registered);
-        text = found ? found : "(unregistered string)";
-    }
+    const char *text = text_locked(s);
     const char *category = NULL;
     if (s->category && maps_ready) {
         const struct {
@@ -394,4 +402,66 @@ gp_ranges_counts gp_ranges_counted(void)
 {
     return (gp_ranges_counts){atomic_load(&n_unmatched_pops), atomic_load(&n_unmatched_ends),
                               atomic_load(&n_cut)};
+}
+
+/* ---- the filters ------------------------------------------------------------------------ */
+
+/* Guard: none, set by gp_ranges_filter before any callback, read-only after. */
+static const gp_nvtx_filters *filters;
+/* A view's arrays, filled and matched under the lock. */
+static const char *view_names[MAX_DOMAINS][MAX_DEPTH]; /* Guard: lock */
+static gp_nvtx_stack view_stacks[MAX_DOMAINS];         /* Guard: lock */
+static gp_nvtx_open_range *view_open;                  /* Guard: lock */
+static size_t view_open_cap;                           /* Guard: lock */
+
+void gp_ranges_filter(const gp_nvtx_filters *f)
+{
+    filters = f && f->n ? f : NULL;
+}
+
+/* The thread's view: each domain's stack (its first MAX_DEPTH ranges), and the open
+ * start/end ranges (those past a view array that could not grow are left out). */
+static gp_nvtx_view view_locked(const thread_ranges *t)
+{
+    gp_nvtx_view v = {view_stacks, 0, view_open, 0};
+    for (int d = 0; t && d < n_domains; d++) {
+        const int depth = t->depth[d] < MAX_DEPTH ? t->depth[d] : MAX_DEPTH;
+        for (int i = 0; i < depth; i++)
+            view_names[d][i] = text_locked(&t->stack[d][i]);
+        view_stacks[v.n_stacks++] = (gp_nvtx_stack){domains[d].name, view_names[d],
+                                                    (size_t)depth};
+    }
+    if (n_open > view_open_cap) {
+        gp_nvtx_open_range *more = realloc(view_open, open_cap * sizeof *more);
+        if (more) {
+            view_open = more;
+            view_open_cap = open_cap;
+            v.open = more;
+        }
+    }
+    for (size_t i = 0; i < n_open && i < view_open_cap; i++)
+        view_open[v.n_open++] = (gp_nvtx_open_range){domains[open_ranges[i].domain].name,
+                                                     text_locked(&open_ranges[i])};
+    return v;
+}
+
+bool gp_ranges_chosen(void)
+{
+    if (!filters)
+        return true;
+    thread_ranges *t = self;
+    const uint64_t global = atomic_load(&global_changes);
+    if (t && t->chosen_known && t->chosen_changes == t->changes && t->chosen_global == global)
+        return t->chosen;
+    pthread_mutex_lock(&lock);
+    const gp_nvtx_view v = view_locked(t);
+    const bool chosen = gp_nvtx_filters_choose(filters, &v);
+    pthread_mutex_unlock(&lock);
+    if (t) {
+        t->chosen_known = true;
+        t->chosen = chosen;
+        t->chosen_changes = t->changes;
+        t->chosen_global = global;
+    }
+    return chosen;
 }

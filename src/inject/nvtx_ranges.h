@@ -19,6 +19,9 @@
 
 #include "inject/inject.h"
 
+#include "gpuprof/nvtx_filter.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
@@ -75,6 +78,15 @@ size_t gp_ranges_path(char *buf, size_t cap);
  * changed since its last call gets its number without building the path. */
 typedef void (*gp_ranges_first_seen_fn)(uint32_t number, const char *path);
 uint32_t gp_ranges_current(gp_ranges_first_seen_fn first_seen);
+
+/* --nvtx-include and --nvtx-exclude: the filters the launches' ranges are matched against,
+ * set before any callback (NULL: none), kept by the caller for the process's life. */
+void gp_ranges_filter(const gp_nvtx_filters *filters);
+/* Whether the filters take a launch of the calling thread now (true without filters): its
+ * view (each domain's stack of this thread, the process's open start/end ranges, labels as
+ * paths write them without their category) matched under the model's lock. A thread whose
+ * ranges and the process's have not changed since its last call gets its last choice. */
+bool gp_ranges_chosen(void);
 
 /* Pops and ends that matched nothing, and labels or paths cut short, so far. */
 typedef struct {

@@ -272,6 +272,13 @@ static cJSON *exec_json(const gp_report *r)
         cJSON_AddStringToObject(filters, "kernel", q->kernel_regex);
     else
         cJSON_AddNullToObject(filters, "kernel");
+    const char *nvtx[2][GP_EXEC_NVTX_FILTERS];
+    for (unsigned i = 0; i < q->n_nvtx_include; i++)
+        nvtx[0][i] = q->nvtx_include[i];
+    for (unsigned i = 0; i < q->n_nvtx_exclude; i++)
+        nvtx[1][i] = q->nvtx_exclude[i];
+    gp_json_add_strings(filters, "nvtx_include", nvtx[0], q->n_nvtx_include);
+    gp_json_add_strings(filters, "nvtx_exclude", nvtx[1], q->n_nvtx_exclude);
     cJSON_AddNumberToObject(filters, "launch_skip", (double)q->launch_skip);
     cJSON_AddItemToObject(filters, "launch_count", count_or_null(q->launch_count));
     cJSON_AddItemToObject(filters, "per_kernel", count_or_null(q->per_kernel));

@@ -8,6 +8,7 @@
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/origin_names.h"
 #include "gpuprof/exec_summary.h"
+#include "gpuprof/nvtx_filter.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "report/load_activities.h"
@@ -96,6 +97,46 @@ static int get_limit(gp_json_reader *rd, const cJSON *o, const char *key, uint64
     return gp_json_get_integer(rd, o, key, 1, UINT64_MAX - 1, out);
 }
 
+/* One list of --nvtx-include or --nvtx-exclude expressions: each parsed as gpuprof exec
+ * parses it, 16 in all. */
+typedef struct {
+    gp_exec_request *q;
+    bool exclude;
+} nvtx_list;
+
+static int read_nvtx_filter(gp_json_reader *rd, const cJSON *item, void *ctx)
+{
+    const nvtx_list *l = ctx;
+    gp_exec_request *q = l->q;
+    if (!cJSON_IsString(item))
+        return gp_json_fail(rd, "expected a string");
+    if (q->n_nvtx_include + q->n_nvtx_exclude >= GP_EXEC_NVTX_FILTERS)
+        return gp_json_fail(rd, "more than %d NVTX filters", GP_EXEC_NVTX_FILTERS);
+    gp_nvtx_filter f;
+    const char *opt = l->exclude ? "nvtx-exclude" : "nvtx-include";
+    if (gp_nvtx_filter_parse(opt, item->valuestring, &f) != GP_OK) {
+        char why[GP_MESSAGE_LEN];
+        snprintf(why, sizeof why, "%s", gp_error());
+        return gp_json_fail(rd, "%s", why);
+    }
+    unsigned *n = l->exclude ? &q->n_nvtx_exclude : &q->n_nvtx_include;
+    strcpy((l->exclude ? q->nvtx_exclude : q->nvtx_include)[(*n)++], item->valuestring);
+    return GP_OK;
+}
+
+/* Absent in reports written before the NVTX filters: none. */
+static int read_nvtx_filters(gp_json_reader *rd, const cJSON *f, gp_exec_request *q)
+{
+    q->n_nvtx_include = q->n_nvtx_exclude = 0;
+    for (int exclude = 0; exclude < 2; exclude++) {
+        const char *key = exclude ? "nvtx_exclude" : "nvtx_include";
+        nvtx_list l = {q, exclude};
+        if (gp_json_field(f, key))
+            GP_TRY(gp_json_read_each(rd, f, key, read_nvtx_filter, &l));
+    }
+    return GP_OK;
+}
+
 static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
 {
     gp_exec_request *q = &((gp_exec_info *)exec)->request;
@@ -103,6 +144,7 @@ static int read_filters(gp_json_reader *rd, const cJSON *f, void *exec)
     GP_TRY(gp_json_need(rd, f, "kernel", &kernel));
     if (!cJSON_IsNull(kernel))
         GP_TRY(gp_json_get_string(rd, f, "kernel", q->kernel_regex, sizeof q->kernel_regex));
+    GP_TRY(read_nvtx_filters(rd, f, q));
     GP_TRY(gp_json_get_integer(rd, f, "launch_skip", 0, UINT64_MAX - 1, &q->launch_skip));
     GP_TRY(get_limit(rd, f, "launch_count", &q->launch_count));
     return get_limit(rd, f, "per_kernel", &q->per_kernel);

@@ -6,7 +6,13 @@ range) and prints each kernel's expected range path: every launch's "range" in t
 report must be it, with counters and without (--metrics=none), and the report must validate
 against the schema. Without --nvtx no launch has a range. A PyTorch loop under emit_nvtx
 (tests/apps/torch_train.py --nvtx, skipped without PyTorch) keeps at least 95 % of its kernel
-time in a named range, and its result. Skips without a GPU."""
+time in a named range, and its result. In the ncu tier, --nvtx-include and --nvtx-exclude:
+under each of a few filters (a push/pop range, one with '*' and anchors, a start/end range, a
+domain's range, an exclude) the launches gpuprof profiled are the kernels `ncu --nvtx
+--nvtx-include ...` profiles, kernel by kernel. Skips without a GPU."""
+import collections
+import csv
+import io
 import json
 import os
 import subprocess
@@ -14,7 +20,8 @@ import sys
 import tempfile
 
 import tap
-from gpuprof import BIN, app, require_gpu
+from gpuprof import BIN, app, ncu_tier, require_gpu
+from memory_paths import base_name, ncu_path
 from schema import validate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -110,6 +117,60 @@ def check_torch():
            "95), ops inside step/forward" % share)
 
 
+# The filters compared with ncu, each with the kernels of tests/apps/nvtx_ranges.cu it takes
+# (its comment lists each kernel's ranges): written down too, so that a case that takes
+# nothing in both tools does not pass unnoticed.
+FILTERS = [
+    (["--nvtx-include=outer/"], ["rangeNested", "rangeStarted", "rangeAfterEnd",
+                                 "rangeDomain"]),
+    (["--nvtx-include=[outer/*/inner]/"], ["rangeNested"]),
+    (["--nvtx-include=phase"], ["rangeStarted"]),
+    (["--nvtx-include=lib@regstr/"], ["rangeDomain"]),
+    (["--nvtx-exclude=outer/"], ["rangeNone", "rangeWorker", "rangeGraph", "rangeGraph"]),
+]
+
+
+def ncu_profiled(filters, folder):
+    """The kernels ncu --nvtx FILTERS profiles in nvtx_ranges, by base name: (Counter,
+    stderr)."""
+    log = os.path.join(folder, "ncu.csv")
+    cmd = [ncu_path(), "--nvtx"] + filters + ["--metrics", "gpu__time_duration.sum", "--csv",
+                                             "--log-file", log, app("nvtx_ranges")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    names = collections.Counter()
+    if os.path.exists(log):
+        with open(log) as f:
+            body = "\n".join(l for l in f.read().splitlines() if l.startswith('"'))
+        for r in csv.DictReader(io.StringIO(body)):
+            if (r.get("ID") or "").strip().isdigit() and \
+                    r.get("Metric Name") == "gpu__time_duration.sum":
+                names[base_name(r.get("Kernel Name", ""))] += 1
+    return names, p.stderr
+
+
+def check_filters_against_ncu():
+    if not ncu_tier("--nvtx-include and --nvtx-exclude against ncu's"):
+        return
+    if not ncu_path():
+        tap.skip("--nvtx-include and --nvtx-exclude against ncu's", "no ncu")
+        return
+    for filters, kernels in FILTERS:
+        rc, doc, out, err = exec_json(*filters, "--", app("nvtx_ranges"))
+        ours = collections.Counter(base_name(l["kernel"]) for l in
+                                   (doc["exec"]["launches"] if doc else []) if l["profiled"])
+        with tempfile.TemporaryDirectory() as folder:
+            theirs, nerr = ncu_profiled(filters, folder)
+        want = collections.Counter(kernels)
+        tap.ok(rc == 0 and "nvtx_ranges: ok" in out and ours == theirs == want,
+               "%s: the launches profiled are ncu's, kernel by kernel (%s)" %
+               (" ".join(filters), ", ".join(sorted(want))),
+               {"ours": dict(ours), "ncu": dict(theirs), "expected": dict(want),
+                "stderr": err[-400:], "ncu stderr": nerr[-400:]})
+        tap.ok(doc is not None and doc["exec"]["filters"]["nvtx_include" if "include" in
+                                                          filters[0] else "nvtx_exclude"] ==
+               [filters[0].split("=", 1)[1]], "%s: the report keeps the filter" % filters[0])
+
+
 def main():
     require_gpu("nvtx_ranges")
     for metrics in ("default", "none"):
@@ -117,6 +178,7 @@ def main():
     check_without()
     check_other_tool()
     check_torch()
+    check_filters_against_ncu()
     tap.done()
 
 

@@ -25,11 +25,13 @@ class Files:
 def as_written_now(doc):
     """The report as this gpuprof writes it back: an exec report recorded before graph
     profiling gains what an absent key means, "graph_profiling": "node" and each launch's
-    "how": [] and "note": null."""
+    "how": [] and "note": null; one recorded before the NVTX filters, empty lists of them."""
     if "exec" not in doc:
         return doc
     doc = json.loads(json.dumps(doc))
     doc["exec"].setdefault("graph_profiling", "node")
+    doc["exec"]["filters"].setdefault("nvtx_include", [])
+    doc["exec"]["filters"].setdefault("nvtx_exclude", [])
     for launch in doc["exec"]["launches"]:
         launch.setdefault("how", [])
         launch.setdefault("note", None)

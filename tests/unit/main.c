@@ -127,6 +127,7 @@ int main(int argc, char **argv)
     test_source_record();
     test_counter_lock();
     test_nvtx_ranges();
+    test_nvtx_filter();
     test_exec_stalls();
     printf("1..%d\n", counter);
     return failures ? 1 : 0;

@@ -7,6 +7,8 @@
 
 #include "inject/nvtx_ranges.h"
 
+#include "gpuprof/status.h"
+
 #include <pthread.h>
 #include <string.h>
 
@@ -204,6 +206,79 @@ static void bounded(void)
            GP_RANGE_PATHS_MAX);
 }
 
+/* --nvtx-include and --nvtx-exclude against the model: the choice of the launching thread's
+ * view, recomputed when its ranges or the process's change. */
+static gp_nvtx_filters filters;
+
+static bool open_filters(const char *include, const char *exclude)
+{
+    char inc[1][GP_NVTX_FILTER_LEN], exc[1][GP_NVTX_FILTER_LEN];
+    snprintf(inc[0], sizeof inc[0], "%s", include ? include : "");
+    snprintf(exc[0], sizeof exc[0], "%s", exclude ? exclude : "");
+    gp_nvtx_filters_close(&filters);
+    const bool ok = gp_nvtx_filters_open(&filters, (const char(*)[GP_NVTX_FILTER_LEN])inc,
+                                         include != NULL,
+                                         (const char(*)[GP_NVTX_FILTER_LEN])exc,
+                                         exclude != NULL) == GP_OK;
+    gp_ranges_filter(&filters);
+    return ok;
+}
+
+static void *chosen_elsewhere(void *arg)
+{
+    *(bool *)arg = gp_ranges_chosen();
+    return NULL;
+}
+
+static void filtered_push_pop(void)
+{
+    gp_range_label outer = text("outer"), inner = text("inner"), skip = text("skip me");
+    tap_ok(open_filters("outer/inner]/", "regex:.*skip.*/"), "filters: opened");
+    tap_ok(!gp_ranges_chosen(), "filters: no range open, not chosen");
+    gp_ranges_push(0, &outer);
+    tap_ok(!gp_ranges_chosen(), "filters: outer alone, not chosen");
+    gp_ranges_push(0, &inner);
+    tap_ok(gp_ranges_chosen(), "filters: inner innermost in outer, chosen");
+    bool other = true;
+    pthread_t t;
+    tap_ok(pthread_create(&t, NULL, chosen_elsewhere, &other) == 0 &&
+               pthread_join(t, NULL) == 0 && !other,
+           "filters: another thread's launch has its own stack: not chosen");
+    gp_ranges_push(0, &skip);
+    tap_ok(!gp_ranges_chosen(), "filters: a push inside: no longer innermost, and excluded");
+    gp_ranges_pop(0);
+    tap_ok(gp_ranges_chosen(), "filters: the cached choice follows the pop");
+    gp_ranges_pop(0);
+    gp_ranges_pop(0);
+}
+
+static void filtered_start_end_and_labels(void)
+{
+    gp_range_label phase = text("decode"), op = text("aten::mm, seq = 3, op_id = 9");
+    tap_ok(open_filters("decode", NULL), "filters: a start/end range opened");
+    tap_ok(!gp_ranges_chosen(), "filters: decode not started, not chosen");
+    uint64_t id = gp_ranges_start(0, &phase);
+    tap_ok(gp_ranges_chosen(), "filters: decode started, chosen");
+    pthread_t t;
+    tap_ok(pthread_create(&t, NULL, ender, &id) == 0 && pthread_join(t, NULL) == 0 &&
+               !gp_ranges_chosen(),
+           "filters: ended on another thread: the cached choice follows");
+    const int a = gp_ranges_domain("cuDNN");
+    const void *conv = gp_ranges_register_string(a, "conv2d");
+    gp_range_label reg = {.registered = conv, .category = 5};
+    tap_ok(open_filters("cuDNN@conv2d/", NULL), "filters: a domain's range opened");
+    gp_ranges_push(a, &reg);
+    tap_ok(gp_ranges_chosen(), "filters: a registered string, its category aside, matches");
+    gp_ranges_pop(a);
+    tap_ok(open_filters("aten::mm]/", NULL), "filters: an op's range opened");
+    gp_ranges_push(0, &op);
+    tap_ok(gp_ranges_chosen(), "filters: emit_nvtx's label matches folded");
+    gp_ranges_pop(0);
+    gp_nvtx_filters_close(&filters);
+    gp_ranges_filter(NULL);
+    tap_ok(gp_ranges_chosen(), "filters: none, every launch chosen");
+}
+
 void test_nvtx_ranges(void)
 {
     nesting_and_numbers();
@@ -212,4 +287,6 @@ void test_nvtx_ranges(void)
     cut_short();
     folding();
     bounded();
+    filtered_push_pop();
+    filtered_start_end_and_labels();
 }

@@ -291,8 +291,59 @@ static void request_defaults_and_names(void)
                "exec request: a replay mode out of range is named auto");
 }
 
+/* --nvtx-include and --nvtx-exclude: one variable, each expression after its sign, in the
+ * order given; what gpuprof never writes is left out or refused later. */
+static void round_trip_nvtx_filters(void)
+{
+    static gp_exec_options in, out;
+    memset(&in, 0, sizeof in);
+    in.records_dir = "/tmp/r";
+    in.request.nvtx = true;
+    const char *inc[] = {"train/*/step/", "regex:d.*@a\\.b,c=d", "[x]/"};
+    const char *exc[] = {"dom@warmup"};
+    for (unsigned i = 0; i < 3; i++)
+        strcpy(in.request.nvtx_include[i], inc[i]);
+    strcpy(in.request.nvtx_exclude[0], exc[0]);
+    in.request.n_nvtx_include = 3;
+    in.request.n_nvtx_exclude = 1;
+    char *env[GP_EXEC_OPTION_VARS + 1];
+    if (!tap_ok(encode(&in, env), "protocol: NVTX filters encoded"))
+        return;
+    const char *value = NULL;
+    for (size_t i = 0; env[i]; i++)
+        if (!strncmp(env[i], GP_ENV_NVTX_FILTERS "=", strlen(GP_ENV_NVTX_FILTERS) + 1))
+            value = env[i] + strlen(GP_ENV_NVTX_FILTERS) + 1;
+    tap_str_eq(value, "+train/*/step/\x1f+regex:d.*@a\\.b,c=d\x1f+[x]/\x1f-dom@warmup",
+               "protocol: NVTX filters in one variable, signed, 0x1F between");
+    gp_exec_options_decode(env, &out);
+    const gp_exec_request *q = &out.request;
+    bool same = q->n_nvtx_include == 3 && q->n_nvtx_exclude == 1 &&
+                same_text(q->nvtx_exclude[0], exc[0]);
+    for (unsigned i = 0; i < 3 && same; i++)
+        same = same_text(q->nvtx_include[i], inc[i]);
+    tap_ok(same, "protocol: round trip: NVTX includes and excludes, in order");
+    free_env(env);
+
+    static char longest[2 * GP_EXEC_NVTX_FILTER_LEN];
+    memset(longest, 'a', sizeof longest - 1);
+    longest[0] = '+';
+    char entry[sizeof longest + 64];
+    snprintf(entry, sizeof entry, "%s=*A/\x1f%s\x1f\x1f-B/", GP_ENV_NVTX_FILTERS, longest);
+    char *odd[] = {entry, NULL};
+    gp_exec_options_decode(odd, &out);
+    tap_ok(out.request.n_nvtx_include == 1 && !out.request.nvtx_include[0][0] &&
+               out.request.n_nvtx_exclude == 1 && same_text(out.request.nvtx_exclude[0], "B/"),
+           "protocol: NVTX filters: an unsigned one left out, an over-long one empty (refused "
+           "by the library), an empty one skipped");
+    char *none[] = {NULL};
+    gp_exec_options_decode(none, &out);
+    tap_ok(out.request.n_nvtx_include == 0 && out.request.n_nvtx_exclude == 0,
+           "protocol: no NVTX filters unset");
+}
+
 void test_protocol(void)
 {
+    round_trip_nvtx_filters();
     long_kernel_pattern();
     request_defaults_and_names();
     round_trip_list();
