@@ -23,6 +23,13 @@
     "DRAM bytes an estimate: a launch without DRAM counters counts at its kernel's means of "  \
     "dram_read_bytes and dram_write_bytes"
 
+/* The memory metrics a node gives over its launches, weighted by their counters: each one's
+ * inputs summed over the launches that counted all of them, then derived (the range's own
+ * sectors per request, not a mean of its launches' values). gp_range_metric_keys names
+ * them, in the catalogue's keys. */
+#define GP_RANGE_METRICS 4
+extern const char *const gp_range_metric_keys[GP_RANGE_METRICS];
+
 /* The node of the launches launched in no range. */
 #define GP_RANGE_NONE "(no range)"
 
@@ -45,6 +52,10 @@ typedef struct {
     size_t top;                  /* the kernel of the most time: its #N in the summary (its
                                     label's number); 0: none timed */
     double top_ms;               /* that kernel's time in the node */
+    double metrics[GP_RANGE_METRICS];  /* gp_range_metric_keys' values; NAN: no launch
+                                          counted the inputs, or undefined (no request) */
+    double inputs[GP_RANGE_METRICS][GP_METRIC_MAX_INPUTS]; /* their sums, while built */
+    size_t counted[GP_RANGE_METRICS];  /* the launches that counted each one's inputs */
 } gp_exec_range;
 
 /* Whether any launch of the report was recorded in a range. */
@@ -70,6 +81,8 @@ typedef struct {
 int gp_exec_range_tree_init(gp_exec_range_tree *t, const gp_exec_info *e);
 /* Whether any node's time (*time) or DRAM bytes (*dram) is an estimate, for the legends. */
 void gp_exec_ranges_estimated(const gp_exec_range *nodes, size_t n, bool *time, bool *dram);
+/* Whether any node has a memory metric (the views show their columns then). */
+bool gp_exec_ranges_have_metrics(const gp_exec_range *nodes, size_t n);
 void gp_exec_range_tree_free(gp_exec_range_tree *t);
 
 #endif

@@ -504,6 +504,8 @@ typedef struct {
                                         two spaces, two no-break spaces where a table's cells
                                         are trimmed (the page, Markdown) */
     bool whole;                      /* text: the top kernel's label whole (--wide, Markdown) */
+    bool metrics;                    /* people's views: some node has a memory metric
+                                        (gp_exec_ranges_have_metrics) */
 } gp_ranges_context;
 
 /* A row per node: people's indented label (its path on the page's hover), share of the

@@ -36,7 +36,8 @@ int gp_html_ranges(FILE *out, const gp_report *r)
     gp_exec_range_tree t;
     GP_TRY(gp_exec_range_tree_init(&t, &r->exec));
     const gp_ranges_context c = {.kernels = t.kernels, .n_kernels = t.n_kernels,
-                                 .labels = &t.labels, .indent = "\u00a0\u00a0", .whole = true};
+                                 .labels = &t.labels, .indent = "\u00a0\u00a0", .whole = true,
+                                 .metrics = gp_exec_ranges_have_metrics(t.nodes, t.n)};
     fputs("<h2>Ranges</h2>\n<div class=\"table-wrap\">", out);
     gp_part_html(out, &gp_ranges_part, t.nodes, t.n, &c, "ranges");
     fputs("</div>\n", out);

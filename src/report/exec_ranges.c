@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const gp_range_metric_keys[GP_RANGE_METRICS] = {
+    "gld_transactions_per_request", "gst_transactions_per_request", "gld_efficiency",
+    "gst_efficiency"};
+
 /* A launch's contribution: NAN where unknown. */
 typedef struct {
     size_t kernel;               /* its #N in the summary; 0: not there */
@@ -115,6 +119,39 @@ static gp_exec_range *node_of(tree *t, const char *path, size_t len, size_t pare
     return node;
 }
 
+/* The launch's inputs of each memory metric added to the node's sums, where it counted them
+ * all (a rotated launch collected some groups only). */
+static void count_metrics(gp_exec_range *node, const gp_exec_launch *l)
+{
+    for (size_t m = 0; l->profiled && m < GP_RANGE_METRICS; m++) {
+        const gp_metric_def *def = gp_find_metric(gp_range_metric_keys[m]);
+        double v[GP_METRIC_MAX_INPUTS];
+        size_t k = 0;
+        while (def && k < def->n_inputs &&
+               !isnan(v[k] = gp_metric_set_counter(&l->metrics, def->inputs[k])))
+            k++;
+        if (!def || k < def->n_inputs)
+            continue;
+        for (k = 0; k < def->n_inputs; k++)
+            node->inputs[m][k] += v[k];
+        node->counted[m]++;
+    }
+}
+
+/* Each memory metric from its summed inputs. */
+static void derive_metrics(gp_exec_range *node)
+{
+    for (size_t m = 0; m < GP_RANGE_METRICS; m++) {
+        const gp_metric_def *def = gp_find_metric(gp_range_metric_keys[m]);
+        const char *why = NULL;
+        double v = NAN;
+        if (!def || !node->counted[m] ||
+            !gp_metric_derive(def, def->inputs, node->inputs[m], def->n_inputs, &v, &why))
+            v = NAN;
+        node->metrics[m] = v;
+    }
+}
+
 static int count_in(tree *t, gp_exec_range *node, const contribution *c)
 {
     node->calls++;
@@ -153,6 +190,7 @@ static int add_launch(tree *t, const gp_exec_launch *l, char *folded)
         if (!node)
             return out_of_memory();
         GP_TRY(count_in(t, node, &c));
+        count_metrics(node, l);
         parent = (size_t)(node - t->nodes);
         if (!folded[end])
             return GP_OK;
@@ -188,6 +226,7 @@ static void finish_nodes(tree *t)
         node->time_percent = all > 0 && !isnan(node->total_ms) ? 100.0 * node->total_ms / all
                                                                 : NAN;
         node->dram_estimated = node->dram_estimated && !isnan(node->dram_bytes);
+        derive_metrics(node);
     }
     find_tops(t);
 }
@@ -341,4 +380,13 @@ void gp_exec_ranges_estimated(const gp_exec_range *nodes, size_t n, bool *time, 
         *time = *time || nodes[i].total_estimated;
         *dram = *dram || nodes[i].dram_estimated;
     }
+}
+
+bool gp_exec_ranges_have_metrics(const gp_exec_range *nodes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t m = 0; m < GP_RANGE_METRICS; m++)
+            if (!isnan(nodes[i].metrics[m]))
+                return true;
+    return false;
 }

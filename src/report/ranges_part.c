@@ -27,6 +27,22 @@ GP_PART_GETTER(get_top_kernel, gp_exec_range, gp_ranges_context,
                r->top && r->top <= c->n_kernels ? GP_CELL_TEXT(c->kernels[r->top - 1].kernel)
                                                 : GP_CELL_ABSENT)
 
+/* A memory metric of the node (gp_range_metric_keys[m]); JSON leaves it out where no launch
+ * counted its inputs, people read "-". */
+#define METRIC_GETTER(name, m)                                                                 \
+    GP_PART_GETTER(name, gp_exec_range, void,                                                   \
+                   isnan(r->metrics[m]) ? GP_CELL_ABSENT : GP_CELL_NUMBER(r->metrics[m]))
+METRIC_GETTER(get_gld, 0)
+METRIC_GETTER(get_gst, 1)
+METRIC_GETTER(get_ld_eff, 2)
+METRIC_GETTER(get_st_eff, 3)
+
+/* People see the memory metrics' columns where some node has one. */
+static bool with_metrics(const void *ctx)
+{
+    return ((const gp_ranges_context *)ctx)->metrics;
+}
+
 /* People's label: the depth's indentation kept whole before it (as a kernel's "#3 " is), the
  * path on the page's hover. */
 static gp_cell get_range(const void *row, const void *ctx, char *buf, size_t len)
@@ -60,8 +76,11 @@ static gp_cell get_top(const void *row, const void *ctx, char *buf, size_t len)
 
 enum {
     PATH, DEPTH, RANGE, CALLS, KERNELS, PERCENT, TOTAL, TOTAL_ESTIMATED, DRAM, DRAM_ESTIMATED,
-    TOP_ID, TOP_KERNEL, TOP
+    GLD, GST, LD_EFF, ST_EFF, TOP_ID, TOP_KERNEL, TOP
 };
+
+#define WEIGHTED " over the range's launches that counted its inputs, from their sums " \
+                 "(weighted by the counters, not a mean of launches); absent when none did"
 
 #define PEOPLE (GP_IN_TEXT | GP_IN_HTML)
 #define CSV_JSON (GP_IN_CSV | GP_IN_JSON)
@@ -103,6 +122,23 @@ static const gp_part_column columns[] = {
                         GP_PART_FIELD(gp_exec_range, dram_estimated),
                         .legend = "some launch lacked the DRAM counters: dram_bytes is an "
                                   "estimate"},
+    [GLD] = {.key = "gld_transactions_per_request", .header = "gld/req",
+             .html = "gld sectors/request", .format = GP_NUMBER_FIXED2, .gap = 1,
+             .in = GP_IN_ALL, .when = with_metrics, .get = get_gld,
+             .legend = "global load sectors per request" WEIGHTED},
+    [GST] = {.key = "gst_transactions_per_request", .header = "gst/req",
+             .html = "gst sectors/request", .format = GP_NUMBER_FIXED2, .gap = 1,
+             .in = GP_IN_ALL, .when = with_metrics, .get = get_gst,
+             .legend = "global store sectors per request" WEIGHTED},
+    [LD_EFF] = {.key = "gld_efficiency", .header = "ld_eff%", .html = "load efficiency, %",
+                .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .when = with_metrics,
+                .get = get_ld_eff,
+                .legend = "global load efficiency, % (bytes asked for / bytes of the sectors "
+                          "moved)" WEIGHTED},
+    [ST_EFF] = {.key = "gst_efficiency", .header = "st_eff%", .html = "store efficiency, %",
+                .format = GP_NUMBER_FIXED1, .gap = 1, .in = GP_IN_ALL, .when = with_metrics,
+                .get = get_st_eff,
+                .legend = "global store efficiency, %" WEIGHTED},
     [TOP_ID] = {.key = "top_kernel_id", .format = GP_NUMBER_COUNT, .in = CSV_JSON,
                 .get = get_top_id,
                 .legend = "the #N of the kernel of the most time in the range (the kernel "
@@ -116,5 +152,7 @@ static const gp_part_column columns[] = {
 const gp_part gp_ranges_part = {
     .key = "ranges", .columns = columns, .n_columns = sizeof columns / sizeof *columns,
     .row_size = sizeof(gp_exec_range), .json_keyed_by = -1,
-    .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(PERCENT, TOTAL, CALLS, KERNELS, DRAM, TOP, RANGE),
-              [GP_VIEW_HTML] = GP_PART_ORDER(RANGE, PERCENT, TOTAL, CALLS, KERNELS, DRAM, TOP)}};
+    .order = {[GP_VIEW_TEXT] = GP_PART_ORDER(PERCENT, TOTAL, CALLS, KERNELS, DRAM, GLD, GST,
+                                             LD_EFF, ST_EFF, TOP, RANGE),
+              [GP_VIEW_HTML] = GP_PART_ORDER(RANGE, PERCENT, TOTAL, CALLS, KERNELS, DRAM, GLD,
+                                             GST, LD_EFF, ST_EFF, TOP)}};

@@ -64,6 +64,61 @@ def check_json(doc):
     return ranges
 
 
+# Each range metric and its inputs (numerator, denominator), as the catalogue derives it.
+RANGE_METRICS = {
+    "gld_transactions_per_request": ("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                     "smsp__sass_inst_executed_op_global_ld.sum", 1.0),
+    "gst_transactions_per_request": ("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                     "smsp__sass_inst_executed_op_global_st.sum", 1.0),
+    "gld_efficiency": ("smsp__sass_data_bytes_mem_global_op_ld.sum",
+                       "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", 100.0 / 32),
+    "gst_efficiency": ("smsp__sass_data_bytes_mem_global_op_st.sum",
+                       "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", 100.0 / 32),
+}
+
+
+def check_metrics(doc, ranges):
+    """Each node's sectors per request and efficiencies: its launches' counters summed, then
+    divided (weighted by the counters), not a mean of the launches' values."""
+    sums = {}
+    for l in doc["exec"]["launches"]:
+        parts = fold(l["range"]).split("/") if l.get("range") else ["(no range)"]
+        for key, (num, den, scale) in RANGE_METRICS.items():
+            inputs = (l.get("metrics") or {}).get(key, {}).get("inputs", {})
+            if num not in inputs or den not in inputs:
+                continue
+            for depth in range(len(parts)):
+                n, d = sums.get(("/".join(parts[:depth + 1]), key), (0.0, 0.0))
+                sums[("/".join(parts[:depth + 1]), key)] = (n + inputs[num], d + inputs[den])
+    bad, checked, unequal = [], 0, 0
+    for r in ranges:
+        for key, (num, den, scale) in RANGE_METRICS.items():
+            n, d = sums.get((r["path"], key), (0.0, 0.0))
+            want = scale * n / d if d else None
+            if (want is None) != (key not in r) or (want is not None and
+                                                   abs(r[key] - want) > 1e-9 * max(1, want)):
+                bad.append((r["path"], key, r.get(key), want))
+            checked += want is not None
+    # The weighting matters: the range "step"'s loads are not the mean of its launches'.
+    step = next(r for r in ranges if r["path"] == "step")
+    values = [l["metrics"]["gld_transactions_per_request"]["value"]
+              for l in doc["exec"]["launches"] if (l.get("range") or "").startswith("step")
+              and l.get("metrics", {}).get("gld_transactions_per_request", {}).get("value")
+              is not None]
+    unequal = abs(sum(values) / len(values) - step["gld_transactions_per_request"]) > 0.01
+    tap.ok(not bad and checked > 40 and unequal,
+           "json: each range's sectors per request and efficiencies from its launches' summed "
+           "counters (%d values; step's loads %.2f against a mean of launches %.2f)"
+           % (checked, step["gld_transactions_per_request"], sum(values) / len(values)),
+           bad[:5])
+    rc, text, _ = run("report", FIXTURE, "--by-range")
+    rc2, wide, _ = run("report", FIXTURE, "--by-range", "--wide")
+    rc3, md, _ = run("report", FIXTURE, "--by-range", "--markdown")
+    tap.ok(rc == rc2 == rc3 == 0 and "gld/req" not in text and "--wide adds" in text and
+           "gld/req" in wide and "10.73" in wide and "gld/req" in md,
+           "text: the metrics' columns with --wide and in Markdown, a line saying so without")
+
+
 def check_tree(ranges):
     by_path = {r["path"]: r for r in ranges}
     short = []
@@ -167,6 +222,7 @@ def main():
     if not tap.ok(rc == 0 and doc, "report --json of the fixture", err):
         return tap.done()
     ranges = check_json(doc)
+    check_metrics(doc, ranges)
     check_tree(ranges)
     check_text(ranges)
     check_csv(ranges)
