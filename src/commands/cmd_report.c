@@ -178,12 +178,13 @@ static int check_ranges(const gp_request *req, const gp_report *report)
 {
     if (!req->by_range)
         return GP_OK;
+    if (report->ranks && !report->ranks->n_ranges)
+        return gp_fail(GP_ERR_USAGE, "--by-range: no rank of %s%s has NVTX ranges (a rank view "
+                       "per range takes ranks' reports recorded with them: 'gpuprof exec --nvtx "
+                       "--json --output=FILE -- PROGRAM' on each rank)", req->operands[0],
+                       req->n_operands > 1 ? " and the other reports" : "");
     if (report->ranks)
-        return report->ranks->n_ranges
-                   ? GP_OK
-                   : gp_fail(GP_ERR_USAGE, "--by-range: none of the ranks' reports from %s has "
-                             "NVTX ranges (record each rank's with 'gpuprof exec --nvtx --json "
-                             "--output=FILE -- PROGRAM')", req->operands[0]);
+        return GP_OK;
     if (gp_exec_has_ranges(&report->exec))
         return GP_OK;
     return gp_fail(GP_ERR_USAGE, "--by-range: %s has no NVTX ranges (%s; record them with "
