@@ -85,8 +85,6 @@ typedef struct {
                                         marks (of several); NULL: none */
     const char *indent;              /* gp_rank_range_part's: a level's indentation before a
                                         range's label (as gp_ranges_context.indent) */
-    const gp_rank_range *range;      /* the range whose cells are gp_rank_range_cell_part's
-                                        rows */
 } gp_rank_part_ctx;
 
 /* Each kernel over the ranks (gp_rank_kernel): text's and HTML's table of kernels (HTML's
@@ -561,8 +559,8 @@ enum { GP_STALL_PC_JSON_SAMPLES_AT = 7 };
  * slowest_rank) and by_rank (gp_rank_range_cell_part). Read back: the path; what the writer
  * derived, checked. */
 extern const gp_part gp_rank_range_part;
-/* A range path on each rank it occurred on (gp_rank_range_cell, of ctx->range): JSON's
- * by_rank, read back with the rank's number in cell.rank (not its index). */
+/* A range path on each rank it occurred on (gp_rank_range_cell): JSON's by_rank, read back
+ * with the rank's number in cell.rank (not its index). */
 extern const gp_part gp_rank_range_cell_part;
 
 #endif

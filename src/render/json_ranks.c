@@ -92,9 +92,8 @@ static int print_kernel(FILE *out, const gp_rank_view *v, size_t i, int depth)
 
 /* A range path: its columns, its spread before its slowest rank, then its by_rank (a cell per
  * rank, few enough to print with it). */
-static cJSON *range_json(const gp_rank_range *r, gp_rank_part_ctx *c)
+static cJSON *range_json(const gp_rank_range *r, const gp_rank_part_ctx *c)
 {
-    c->range = r;
     cJSON *o = gp_part_json_row(&gp_rank_range_part, r, c);
     cJSON *cells = cJSON_CreateArray();
     add_before(o, "slowest_rank", "time_ms",
@@ -113,7 +112,7 @@ static int print_ranges(FILE *out, const gp_rank_view *v, int depth)
     fputs(",\n", out);
     tabs(out, depth + 1);
     fputs("\"ranges\":\t[", out);
-    gp_rank_part_ctx ctx = {.view = v};
+    const gp_rank_part_ctx ctx = {.view = v};
     for (size_t i = 0; i < v->n_ranges; i++) {
         fputs(i ? ", " : "", out);
         GP_TRY(print_nested(out, range_json(&v->ranges[i], &ctx), depth + 2, false));
