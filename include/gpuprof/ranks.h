@@ -122,11 +122,11 @@ gp_rank_range_cell *gp_rank_range_add_cell(gp_rank_range *r);
  * code, gp_rank_kernel.code, where one name ran several). */
 const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
 
-/* What is derived from the ranks and cells: each rank's launches and kernel time, each
- * kernel's and range path's spreads, slowest and fastest rank (and a kernel's collective
- * flag), the world size; the range paths in their reading order; the kernels sorted, the most time on one rank first (then the most median time, then by
- * identity). The ranks must be sorted by rank, and each kernel's and range's cells by rank
- * index. GP_OK, or out of host memory. */
+/* What is derived from the ranks and cells: each rank's launches and kernel time, each kernel's
+ * and range path's spreads, slowest and fastest rank (and a kernel's collective flag), the
+ * world size; the range paths in their reading order; the kernels sorted, the most time on one
+ * rank first (then the most median time, then by identity). The ranks must be sorted by rank,
+ * and each kernel's and range's cells by rank index. GP_OK, or out of host memory. */
 int gp_rank_view_derive(gp_rank_view *v);
 
 /* What gp_rank_view_derive derives of the range paths (src/report/rank_ranges.c), and the

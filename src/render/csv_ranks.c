@@ -1,10 +1,10 @@
 /* CSV of a rank view (gpuprof/ranks.h): one header line (unless --no-header), then a row per
- * kernel with its spread over the ranks, or with --by-rank a row per kernel and rank it ran
- * on, or with --by-range a row per NVTX range path with its spread, flat (its path and depth
- * say where it sits); --csv-columns chooses among the columns (render/csv_layout.h). The columns are the rank
- * view's parts' (gpuprof/report_parts.h). Kernels in the view's order, kernel_id their #N of
- * the text and HTML; ranks by their rank. Numbers as "%.10g", empty where unknown; flags 1
- * or 0. */
+ * kernel with its spread over the ranks, or with --by-rank a row per kernel and rank it ran on,
+ * or with --by-range a row per NVTX range path with its spread, flat (its path and depth say
+ * where it sits); --csv-columns chooses among the columns (render/csv_layout.h). The columns
+ * are the rank view's parts' (gpuprof/report_parts.h). Kernels in the view's order, kernel_id
+ * their #N of the text and HTML; ranks by their rank. Numbers as "%.10g", empty where unknown;
+ * flags 1 or 0. */
 #include "gpuprof/ranks.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"

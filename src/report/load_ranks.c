@@ -1,9 +1,10 @@
 /* Reading back a rank view (report/load_ranks.h) through its parts' declarations
- * (gpuprof/report_parts.h): its ranks, in order and each once, each kernel's value on each
- * rank it ran on, and each NVTX range path's (where the ranks had ranges). What the writer derives from those (each rank's launches and kernel time,
- * each kernel's number, spreads, slowest and fastest rank, collective flag, the world size) is
- * checked to be of its type, not kept: it is derived again (gp_rank_view_derive), so that the
- * view renders as it did before it was written. */
+ * (gpuprof/report_parts.h): its ranks, in order and each once, each kernel's value on each rank
+ * it ran on, and each NVTX range path's (where the ranks had ranges). What the writer derives
+ * from those (each rank's launches and kernel time, each kernel's number, spreads, slowest and
+ * fastest rank, collective flag, the world size) is checked to be of its type, not kept: it is
+ * derived again (gp_rank_view_derive), so that the view renders as it did before it was
+ * written. */
 #include "report/load_ranks.h"
 
 #include "gpuprof/hashmap.h"
