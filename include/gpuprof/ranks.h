@@ -68,12 +68,41 @@ typedef struct {
                                     when no rank timed it */
 } gp_rank_kernel;
 
+/* A folded NVTX range path (gpuprof/exec_ranges.h) on one rank where it occurred: its node of
+ * that rank's range tree, inclusive of the ranges within it, as `report FILE --by-range`
+ * gives it for the rank's own file. */
+typedef struct {
+    size_t rank;                 /* its index in the view's ranks */
+    size_t calls;                /* kernel launches in it */
+    double total_ms;             /* their time, an untimed launch at its kernel's mean; NAN:
+                                    none had either */
+    bool total_estimated;        /* some launch was untimed */
+} gp_rank_range_cell;
+
+/* A range path over the ranks (only where some rank's report had ranges). */
+typedef struct {
+    char *path;                  /* folded, outermost first; GP_RANGE_NONE for no range */
+    gp_rank_range_cell *cells;   /* one per rank it occurred on, in the order of the ranks */
+    size_t n_cells, cell_capacity;
+    /* derived from the path and the cells: */
+    const char *label;           /* its last label (points into path) */
+    size_t depth;                /* its labels less one */
+    size_t calls_max;            /* the most calls on one rank */
+    gp_rank_spread time_ms;
+    size_t slowest, fastest;     /* the ranks (indices) of its most and least time; SIZE_MAX
+                                    when no rank timed it */
+} gp_rank_range;
+
 struct gp_rank_view {
     gp_rank_entry *ranks;        /* by rank */
     size_t n_ranks, rank_capacity;
     gp_rank_kernel *kernels;     /* the most time on one rank (time_ms.max) first */
     size_t n_kernels, kernel_capacity;
     int world_size;              /* the lowest rank's; 0: not known (derived) */
+    gp_rank_range *ranges;       /* in the tree's reading order (derived): each path followed
+                                    by those within it, siblings the most time on one rank
+                                    first; none when no rank had ranges */
+    size_t n_ranges, range_capacity;
 };
 
 /* An empty view; NULL when out of host memory. */
@@ -85,16 +114,29 @@ gp_rank_entry *gp_rank_view_add_rank(gp_rank_view *v, const char *file);
 gp_rank_kernel *gp_rank_view_add_kernel(gp_rank_view *v, const char *kernel,
                                         const char *mangled, uint64_t code);
 gp_rank_cell *gp_rank_kernel_add_cell(gp_rank_kernel *k);
+/* A range path appended (its path copied), a cell appended to it (zeroed, no time): NULL when
+ * out of host memory. */
+gp_rank_range *gp_rank_view_add_range(gp_rank_view *v, const char *path);
+gp_rank_range_cell *gp_rank_range_add_cell(gp_rank_range *r);
 /* The kernel's identity across ranks: its mangled name, else its demangled one (and its
  * code, gp_rank_kernel.code, where one name ran several). */
 const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
 
-/* What is derived from the ranks and cells: each rank's launches and kernel time, each
- * kernel's spreads, slowest and fastest rank and collective flag, the world size; the
- * kernels sorted, the most time on one rank first (then the most median time, then by
- * identity). The ranks must be sorted by rank, and each kernel's cells by rank index. GP_OK,
- * or out of host memory. */
+/* What is derived from the ranks and cells: each rank's launches and kernel time, each kernel's
+ * and range path's spreads, slowest and fastest rank (and a kernel's collective flag), the
+ * world size; the range paths in their reading order; the kernels sorted, the most time on one
+ * rank first (then the most median time, then by identity). The ranks must be sorted by rank,
+ * and each kernel's and range's cells by rank index. GP_OK, or out of host memory. */
 int gp_rank_view_derive(gp_rank_view *v);
+
+/* What gp_rank_view_derive derives of the range paths (src/report/rank_ranges.c), and the
+ * spread and extremes it derives for kernels and ranges alike: the spread of n values (sorted
+ * here); the ranks of the most and least of n cells' times (each cell's rank index first,
+ * `size` bytes apart, its time `at` bytes in; ties to the cell first, the lowest rank). */
+int gp_rank_view_derive_ranges(gp_rank_view *v);
+void gp_rank_spread_of(double *values, size_t n, gp_rank_spread *s);
+void gp_rank_extremes(const void *cells, size_t n, size_t size, size_t at, size_t *slowest,
+                      size_t *fastest);
 
 /* The labels of the view's kernels, in its order (#1 the first), in a --kernel-name style,
  * as every view of the ranks gives them. GP_OK, or out of host memory. */

@@ -83,6 +83,8 @@ typedef struct {
                                         for gp_rank_entry_part's "vs median" */
     const gp_rank_entry *slowest;    /* the rank of the most kernel time, whose row the page
                                         marks (of several); NULL: none */
+    const char *indent;              /* gp_rank_range_part's: a level's indentation before a
+                                        range's label (as gp_ranges_context.indent) */
 } gp_rank_part_ctx;
 
 /* Each kernel over the ranks (gp_rank_kernel): text's and HTML's table of kernels (HTML's
@@ -546,5 +548,19 @@ extern const gp_part gp_stall_run_part;
  * source, code, file and line may be absent). */
 extern const gp_part gp_stall_pc_part;
 enum { GP_STALL_PC_JSON_SAMPLES_AT = 7 };
+
+/* ---- the rank view per NVTX range (src/report/rank_ranges_part.c) ------------------------ */
+
+/* A range path over the ranks (gp_rank_range, the view's ranges in their reading order): for
+ * people its label indented by its depth (its path on the page's hover), on how many ranks it
+ * occurred ("2/3"), its time's least, median and most over them, the most over the least, its
+ * slowest and fastest rank and its most calls on one rank; CSV its path and depth too, and
+ * JSON's `ranks.ranges` its path, depth, calls_max, time_ms (gp_rank_spread_part, before
+ * slowest_rank) and by_rank (gp_rank_range_cell_part). Read back: the path; what the writer
+ * derived, checked. */
+extern const gp_part gp_rank_range_part;
+/* A range path on each rank it occurred on (gp_rank_range_cell): JSON's by_rank, read back
+ * with the rank's number in cell.rank (not its index). */
+extern const gp_part gp_rank_range_cell_part;
 
 #endif

@@ -613,7 +613,8 @@ static const option_row rows[] = {
                        "exec reports recorded with --nvtx: one row per NVTX range instead of "
                        "one per kernel, an indented tree in text (PyTorch emit_nvtx's per-call "
                        "seq, op_id and sizes removed from its labels), flat in CSV (JSON "
-                       "always holds every range)"},
+                       "always holds every range); of ranks' reports, each range's time over "
+                       "the ranks and its slowest rank"},
                       FLAG(by_range)},
     [OPT_STALLS] = {{OPT_STALLS, "stalls", NULL,
                      "why warps wait: CUPTI's PC sampling during the program's own launches, "

@@ -172,15 +172,24 @@ static int check_source(const gp_request *req, const gp_report *report)
 }
 
 /* --by-range shows the launches by NVTX range: a report recorded without --nvtx has none, and
- * a tree of one "(no range)" would pass for a program that opened none. */
+ * a tree of one "(no range)" would pass for a program that opened none. A rank view shows each
+ * range path over the ranks, where some rank's report had ranges. */
 static int check_ranges(const gp_request *req, const gp_report *report)
 {
-    if (!req->by_range || gp_exec_has_ranges(&report->exec))
+    if (!req->by_range)
+        return GP_OK;
+    if (report->ranks && !report->ranks->n_ranges)
+        return gp_fail(GP_ERR_USAGE, "--by-range: no rank of %s%s has NVTX ranges (a rank view "
+                       "per range takes ranks' reports recorded with them: 'gpuprof exec --nvtx "
+                       "--json --output=FILE -- PROGRAM' on each rank)", req->operands[0],
+                       req->n_operands > 1 ? " and the other reports" : "");
+    if (report->ranks)
+        return GP_OK;
+    if (gp_exec_has_ranges(&report->exec))
         return GP_OK;
     return gp_fail(GP_ERR_USAGE, "--by-range: %s has no NVTX ranges (%s; record them with "
                    "'gpuprof exec --nvtx --json --output=FILE -- PROGRAM')", req->operands[0],
                    !report->is_exec ? "it is not an exec report"
-                   : report->ranks  ? "a rank view keeps each kernel per rank, not its launches"
                                     : "recorded without --nvtx, or no launch was in a range");
 }
 

@@ -1,7 +1,8 @@
 /* The HTML page of a rank view (gpuprof/ranks.h; render/html_page.h has what the pages
  * share): the job and its ranks, each top kernel's time by rank (a bar per rank, or with many
  * ranks the median with a whisker from the least to the most), the spread of every kernel
- * over the ranks, with --by-rank its value on each rank, and a row per rank. Kernels are
+ * over the ranks, with --by-range each NVTX range path's, with --by-rank its value on each
+ * rank, and a row per rank. Kernels are
  * numbered #1 to #N as in the text and CSV and labelled as in every view (gpuprof/ranks.h,
  * the short style), the full name on hover and in the tables. The tables' numbers are the
  * rank view's parts' (gpuprof/report_parts.h). */
@@ -26,7 +27,7 @@ typedef struct {
     const gp_report *r;
     const gp_rank_view *v;
     gp_html_label *labels;           /* per kernel: "#3 label" */
-    bool by_rank;
+    bool by_rank, by_range;
     /* The ranks' kernel time (gp_rank_view_time_spread), its most and least (indices): the
      * glance and the table of ranks both say them, worked out once for the page. */
     gp_rank_spread spread;
@@ -221,6 +222,24 @@ static void spread_table(FILE *out, const ranks_page *p)
     fputs(".</p>\n", out);
 }
 
+/* --by-range: a row per NVTX range path over the ranks, in the tree's reading order, its
+ * label indented by its depth, its path on hover. */
+static void ranges_table(FILE *out, const ranks_page *p)
+{
+    const gp_rank_part_ctx c = {.view = p->v, .indent = "\u00a0\u00a0"};
+    fputs("<h2>Ranges over the ranks</h2>\n<div class=\"table-wrap\">", out);
+    gp_part_html(out, &gp_rank_range_part, p->v->ranges, p->v->n_ranges, &c, "ranges");
+    fputs("</div>\n<p class=\"note\">Each NVTX range path of the ranks' reports (recorded by "
+          "exec --nvtx) with the paths within it under it, the most time on one rank first, "
+          "each counting the kernels launched within it as report FILE --by-range does for one "
+          "rank; over the ranks it occurred on (ranks: how many, of the view's): the least, "
+          "median and most of its time on a rank, the most over the least, the ranks of the "
+          "most and least time, and the most calls on one rank; hover over a range for its "
+          "path. ~: ", out);
+    gp_html_escape(out, GP_EXEC_ESTIMATE_NOTE);
+    fputs(".</p>\n", out);
+}
+
 /* A heading row per kernel (its name once: a job of many ranks has many rows), then a row
  * per rank it ran on. */
 static void by_rank_table(FILE *out, const ranks_page *p)
@@ -272,6 +291,8 @@ static int page(FILE *out, const void *ctx)
     if (p->v->n_kernels)
         GP_TRY(time_chart(out, p));
     spread_table(out, p);
+    if (p->by_range)
+        ranges_table(out, p);
     if (p->by_rank)
         by_rank_table(out, p);
     ranks_table(out, p);
@@ -290,7 +311,8 @@ static int number_labels(ranks_page *p)
 
 int gp_html_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
 {
-    ranks_page p = {.r = r, .v = r->ranks, .by_rank = o && o->by_rank};
+    ranks_page p = {.r = r, .v = r->ranks, .by_rank = o && o->by_rank,
+                    .by_range = o && o->by_range};
     GP_TRY(gp_rank_view_time_spread(p.v, &p.spread, &p.slowest, &p.fastest));
     GP_TRY(number_labels(&p));
     char title[GP_TEXT_LEN];

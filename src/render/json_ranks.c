@@ -90,6 +90,37 @@ static int print_kernel(FILE *out, const gp_rank_view *v, size_t i, int depth)
     return GP_OK;
 }
 
+/* A range path: its columns, its spread before its slowest rank, then its by_rank (a cell per
+ * rank, few enough to print with it). */
+static cJSON *range_json(const gp_rank_range *r, const gp_rank_part_ctx *c)
+{
+    cJSON *o = gp_part_json_row(&gp_rank_range_part, r, c);
+    cJSON *cells = cJSON_CreateArray();
+    add_before(o, "slowest_rank", "time_ms",
+               gp_part_json_row(&gp_rank_spread_part, &r->time_ms, c));
+    for (size_t i = 0; cells && i < r->n_cells; i++)
+        cJSON_AddItemToArray(cells, gp_part_json_row(&gp_rank_range_cell_part, &r->cells[i], c));
+    cJSON_AddItemToObject(o, "by_rank", cells);
+    return o;
+}
+
+/* The view's range paths, where it has any: ",\n" and the member, a path at a time. */
+static int print_ranges(FILE *out, const gp_rank_view *v, int depth)
+{
+    if (!v->n_ranges)
+        return GP_OK;
+    fputs(",\n", out);
+    tabs(out, depth + 1);
+    fputs("\"ranges\":\t[", out);
+    const gp_rank_part_ctx ctx = {.view = v};
+    for (size_t i = 0; i < v->n_ranges; i++) {
+        fputs(i ? ", " : "", out);
+        GP_TRY(print_nested(out, range_json(&v->ranges[i], &ctx), depth + 2, false));
+    }
+    fputc(']', out);
+    return GP_OK;
+}
+
 /* The section as cJSON would print it whole, its value `depth` levels down, written a rank
  * and a cell at a time: the document of a thousand ranks is never in memory at once. */
 static int print_ranks(FILE *out, const gp_rank_view *v, int depth)
@@ -115,7 +146,9 @@ static int print_ranks(FILE *out, const gp_rank_view *v, int depth)
         fputs(i ? ", " : "", out);
         GP_TRY(print_kernel(out, v, i, depth + 2));
     }
-    fputs("]\n", out);
+    fputc(']', out);
+    GP_TRY(print_ranges(out, v, depth));
+    fputc('\n', out);
     tabs(out, depth);
     fputc('}', out);
     return GP_OK;

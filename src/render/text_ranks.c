@@ -221,13 +221,48 @@ static int print_ranks(FILE *out, gp_rank_part_ctx *c, size_t width)
     return gp_part_text(out, &gp_rank_entry_part, c->view->ranks, c->view->n_ranks, c, width);
 }
 
+/* ---- --by-range: each NVTX range path over the ranks ------------------------------------ */
+
+static bool any_range_estimated(const gp_rank_view *v)
+{
+    for (size_t i = 0; i < v->n_ranges; i++)
+        if (v->ranges[i].time_ms.estimated)
+            return true;
+    return false;
+}
+
+/* A row per range path, indented as --by-range indents one report's (two no-break spaces a
+ * level in Markdown, whose cells are trimmed). */
+static int print_ranges(FILE *out, gp_rank_part_ctx *c, size_t width)
+{
+    const gp_rank_view *v = c->view;
+    c->indent = width == GP_TEXT_MARKDOWN ? "\u00a0\u00a0" : "  ";
+    fputc('\n', out);
+    GP_TRY(gp_part_text(out, &gp_rank_range_part, v->ranges, v->n_ranges, c, width));
+    gp_text_paragraph(out, "legend: each NVTX range path of the ranks' reports (recorded by "
+                      "exec --nvtx), with the paths within it indented under it, the most "
+                      "time on one rank first, each counting the kernels launched within it "
+                      "as report FILE --by-range does for one rank; ranks: those it occurred "
+                      "on, of the view's (absent from the others); the least, median and most "
+                      "of its time on a rank; max/min: the most over the least; slowest, "
+                      "fastest: the ranks of the most and least time; calls: the most kernel "
+                      "launches in it on one rank; " GP_TEXT_UNITS, width, 2);
+    if (any_range_estimated(v))
+        gp_text_estimate_note(out, width);
+    return GP_OK;
+}
+
 /* ---- the view ----------------------------------------------------------------------------- */
 
-/* The tables under the header: the kernels' spread and the ranks' time in a line, or with
- * --by-rank each kernel's value on each rank and a row per rank. */
-static int print_tables(FILE *out, gp_rank_part_ctx *c, bool by_rank, size_t width)
+/* The tables under the header: the kernels' spread and the ranks' time in a line, with
+ * --by-range each range path's spread instead, or with --by-rank each kernel's value on each
+ * rank and a row per rank. */
+static int print_tables(FILE *out, gp_rank_part_ctx *c, const gp_render_options *o,
+                        size_t width)
 {
-    if (!by_rank) {
+    if (o && o->by_range)
+        return print_ranges(out, c, width);
+    if (!(o && o->by_rank)) {
         GP_TRY(print_spread(out, c, width));
         return print_rank_time(out, c->view, width);
     }
@@ -250,7 +285,7 @@ int gp_text_ranks(FILE *out, const gp_report *r, const gp_render_options *o)
         print_devices(out, r, width);
         print_failures(out, v, width);
         gp_rank_part_ctx c = {.view = v, .labels = labels};
-        rc = print_tables(out, &c, o && o->by_rank, width);
+        rc = print_tables(out, &c, o, width);
     }
     free(labels);
     gp_kernel_labels_free(&kl);

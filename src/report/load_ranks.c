@@ -1,9 +1,10 @@
 /* Reading back a rank view (report/load_ranks.h) through its parts' declarations
- * (gpuprof/report_parts.h): its ranks, in order and each once, and each kernel's value on each
- * rank it ran on. What the writer derives from those (each rank's launches and kernel time,
- * each kernel's number, spreads, slowest and fastest rank, collective flag, the world size) is
- * checked to be of its type, not kept: it is derived again (gp_rank_view_derive), so that the
- * view renders as it did before it was written. */
+ * (gpuprof/report_parts.h): its ranks, in order and each once, each kernel's value on each rank
+ * it ran on, and each NVTX range path's (where the ranks had ranges). What the writer derives
+ * from those (each rank's launches and kernel time, each kernel's number, spreads, slowest and
+ * fastest rank, collective flag, the world size) is checked to be of its type, not kept: it is
+ * derived again (gp_rank_view_derive), so that the view renders as it did before it was
+ * written. */
 #include "report/load_ranks.h"
 
 #include "gpuprof/hashmap.h"
@@ -11,14 +12,17 @@
 #include "gpuprof/report_parts.h"
 #include "gpuprof/status.h"
 #include "report/part_load.h"
+#include "report/rank_ranges.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* What the readers of the section share: the view, and the identities of its kernels. */
 typedef struct {
     gp_rank_view *view;
     gp_hashmap identities;
+    gp_rank_ranges_index ranges; /* the range paths read */
 } ranks_reader;
 
 /* null, or a whole number of at least `min`: 0 for null. */
@@ -98,27 +102,44 @@ static size_t rank_index(const gp_rank_view *v, int rank)
     return SIZE_MAX;
 }
 
-/* Its cells, their ranks' numbers made indices into the view's ranks. */
-static int read_cells(gp_json_reader *rd, const cJSON *o, gp_rank_view *v, gp_rank_kernel *k)
+/* A cell appended to a kernel's or range's cells (its owner), zeroed; NULL when out of host
+ * memory. */
+typedef void *add_cell_fn(void *owner);
+
+static void *add_kernel_cell(void *kernel)
+{
+    return gp_rank_kernel_add_cell(kernel);
+}
+
+static void *add_range_cell(void *range)
+{
+    return gp_rank_range_add_cell(range);
+}
+
+/* A kernel's or range's by_rank, rows of part t (each beginning with its rank, as a cell's
+ * index begins it), their ranks' numbers made indices into the view's ranks. */
+static int read_cells(gp_json_reader *rd, const cJSON *o, gp_rank_view *v, const gp_part *t,
+                      add_cell_fn *add, void *owner)
 {
     void *rows;
-    size_t n = 0;
-    int rc = load_rows(rd, o, &gp_rank_cell_part, "the ranks it ran on, at least one", &rows,
-                       &n);
+    size_t n = 0, last = SIZE_MAX;
+    int rc = load_rows(rd, o, t, "the ranks it ran on, at least one", &rows, &n);
     for (size_t i = 0; rc == GP_OK && i < n; i++) {
-        const gp_rank_cell *row = gp_part_row_at(&gp_rank_cell_part, rows, i);
-        const size_t index = rank_index(v, (int)row->rank);
+        const void *row = gp_part_row_at(t, rows, i);
+        size_t number;
+        memcpy(&number, row, sizeof number);
+        const size_t index = rank_index(v, (int)number);
         rc = expect_at(rd, "by_rank", i, "rank", index != SIZE_MAX, "one of the ranks");
         if (rc == GP_OK)
-            rc = expect_at(rd, "by_rank", i, "rank",
-                           !k->n_cells || index > k->cells[k->n_cells - 1].rank,
+            rc = expect_at(rd, "by_rank", i, "rank", last == SIZE_MAX || index > last,
                            "a rank above the one before (each rank once, in order)");
-        gp_rank_cell *c = rc == GP_OK ? gp_rank_kernel_add_cell(k) : NULL;
+        void *c = rc == GP_OK ? add(owner) : NULL;
         if (rc == GP_OK && !c)
             rc = gp_fail(GP_ERR_RUNTIME, "out of host memory");
         if (rc == GP_OK) {
-            *c = *row;
-            c->rank = index;
+            memcpy(c, row, t->row_size);
+            memcpy(c, &index, sizeof index);
+            last = index;
         }
     }
     free(rows);
@@ -156,7 +177,23 @@ static int read_kernel(gp_json_reader *rd, const cJSON *o, void *reader)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     GP_TRY(gp_json_read_object(rd, o, "time_ms", false, check_spread, NULL));
     GP_TRY(gp_json_read_object(rd, o, "dram_bytes", false, check_spread, NULL));
-    return read_cells(rd, o, rr->view, k);
+    return read_cells(rd, o, rr->view, &gp_rank_cell_part, add_kernel_cell, k);
+}
+
+/* ---- the range paths --------------------------------------------------------------------- */
+
+static int read_range(gp_json_reader *rd, const cJSON *o, void *reader)
+{
+    ranks_reader *rr = reader;
+    gp_rank_range head = {0};  /* its path, and what it derives, checked */
+    GP_TRY(gp_part_load_row(rd, o, &gp_rank_range_part, &head));
+    size_t index;
+    bool added;
+    GP_TRY(gp_rank_ranges_find(&rr->ranges, head.path, &index, &added));
+    GP_TRY(gp_json_expect(rd, "path", added, "a path no other range has"));
+    GP_TRY(gp_json_read_object(rd, o, "time_ms", false, check_spread, NULL));
+    return read_cells(rd, o, rr->view, &gp_rank_range_cell_part, add_range_cell,
+                      &rr->view->ranges[index]);
 }
 
 /* ---- the section ----------------------------------------------------------------------------- */
@@ -170,11 +207,16 @@ int gp_report_read_ranks(gp_json_reader *rd, const cJSON *o, void *report)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     ranks_reader rr = {.view = r->ranks};
     gp_hashmap_init(&rr.identities, 0);
+    gp_rank_ranges_index_init(&rr.ranges, r->ranks);
     int rc = get_int_or_null(rd, o, "world_size", 1, &world);
     if (rc == GP_OK)
         rc = read_ranks(rd, o, r->ranks);
     if (rc == GP_OK)
         rc = gp_json_read_objects(rd, o, "kernels", read_kernel, &rr);
+    /* A view of no ranges has none (gpuprof before them wrote none either). */
+    if (rc == GP_OK && gp_json_field(o, "ranges"))
+        rc = gp_json_read_objects(rd, o, "ranges", read_range, &rr);
     gp_hashmap_free(&rr.identities);
+    gp_rank_ranges_index_free(&rr.ranges);
     return rc == GP_OK ? gp_rank_view_derive(r->ranks) : rc;
 }

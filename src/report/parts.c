@@ -9,6 +9,8 @@ const gp_part *const gp_report_parts[] = {
     &gp_rank_spread_part,
     &gp_rank_cell_part,
     &gp_rank_entry_part,
+    &gp_rank_range_part,
+    &gp_rank_range_cell_part,
     &gp_compare_part,
     &gp_compare_side_part,
     &gp_source_line_part,

@@ -13,9 +13,9 @@
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 #include "report/merge.h"
+#include "report/rank_ranges.h"
 #include "report/sort_moved.h"
 
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -51,6 +51,7 @@ struct gp_rank_merge {
     rank_warning *warnings;      /* in the order first met */
     size_t n_warnings, warning_capacity;
     gp_hashmap warning_index;    /* text: its index in warnings (size_t) */
+    gp_rank_ranges_index ranges; /* the view's range paths */
 };
 
 static int out_of_memory(void)
@@ -72,6 +73,7 @@ int gp_rank_merge_open(gp_report *into, gp_rank_merge **out)
     gp_hashmap_init(&m->kernels, sizeof(size_t));
     gp_hashmap_init(&m->ranks, sizeof(size_t));
     gp_hashmap_init(&m->warning_index, sizeof(size_t));
+    gp_rank_ranges_index_init(&m->ranges, v);
     into->is_exec = true;
     *out = m;
     return GP_OK;
@@ -330,20 +332,6 @@ static void add_launch(tally *t, const gp_exec_launch *l)
     }
 }
 
-/* A cell's number as its JSON keeps it: cJSON writes 15 significant digits when they read
- * back within a rounding error, and a view read back derives its spreads and sums from the
- * numbers it reads; from these, a view merged now derives the very same ones. */
-static double as_written(double v)
-{
-    if (!isfinite(v))
-        return v;
-    char text[32];
-    snprintf(text, sizeof text, "%.15g", v);
-    const double back = strtod(text, NULL);
-    const double most = fabs(v) > fabs(back) ? fabs(v) : fabs(back);
-    return fabs(v - back) <= most * DBL_EPSILON ? back : v;
-}
-
 /* The tally as the exec summary counts a kernel: every call at the mean of those that have
  * the value (gpuprof/exec_summary.h). */
 static void fill_cell(gp_rank_cell *c, const tally *t, size_t rank)
@@ -352,11 +340,14 @@ static void fill_cell(gp_rank_cell *c, const tally *t, size_t rank)
     c->calls = t->calls;
     c->timed = t->timed;
     c->profiled = t->profiled;
-    c->total_ms = t->timed ? as_written((double)t->calls * (t->ms / (double)t->timed)) : NAN;
+    c->total_ms = t->timed
+                      ? gp_rank_as_written((double)t->calls * (t->ms / (double)t->timed))
+                      : NAN;
     c->total_estimated = t->timed && t->timed < t->calls;
     const bool bytes = t->reads && t->writes;
-    c->dram_bytes = bytes ? as_written((double)t->calls * (t->read / (double)t->reads +
-                                                           t->written / (double)t->writes))
+    c->dram_bytes = bytes ? gp_rank_as_written((double)t->calls *
+                                               (t->read / (double)t->reads +
+                                                t->written / (double)t->writes))
                           : NAN;
     const size_t fewest = t->reads < t->writes ? t->reads : t->writes;
     c->dram_estimated = bytes && fewest < t->calls;
@@ -400,6 +391,7 @@ static int add_one_rank(gp_rank_merge *m, gp_report *part, const char *file)
     r->exit_status = e->exit_status;
     r->signal = e->signal;
     GP_TRY(fold_launches(m, e, index));
+    GP_TRY(gp_rank_ranges_fold_exec(&m->ranges, e, index));
     GP_TRY(add_warnings(m, part, &e->rank.rank));
     return take_run(m, part, e->rank.rank);
 }
@@ -451,6 +443,8 @@ static int add_view(gp_rank_merge *m, gp_report *part)
     int rc = add_view_ranks(m, pv, index);
     if (rc == GP_OK)
         rc = add_view_cells(m, pv, index);
+    if (rc == GP_OK)
+        rc = gp_rank_ranges_fold_view(&m->ranges, pv, index);
     free(index);
     GP_TRY(rc);
     GP_TRY(add_view_warnings(m, part));
@@ -471,13 +465,17 @@ static int by_rank(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* Kernels' and ranges' cells alike: each begins with its rank's index. */
 static int by_rank_index(const void *a, const void *b)
 {
-    const gp_rank_cell *x = a, *y = b;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    size_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    return (x > y) - (x < y);
 }
 
-/* The ranks in order, each cell's index moved with its rank, the cells in that order. */
+/* The ranks in order, each cell's index moved with its rank (a kernel's and a range's), the
+ * cells in that order. */
 static int sort_ranks(gp_rank_view *v)
 {
     size_t *moved;
@@ -488,6 +486,13 @@ static int sort_ranks(gp_rank_view *v)
             kernel->cells[c].rank = moved[kernel->cells[c].rank];
         if (kernel->n_cells > 1)
             qsort(kernel->cells, kernel->n_cells, sizeof *kernel->cells, by_rank_index);
+    }
+    for (size_t i = 0; i < v->n_ranges; i++) {
+        gp_rank_range *range = &v->ranges[i];
+        for (size_t c = 0; c < range->n_cells; c++)
+            range->cells[c].rank = moved[range->cells[c].rank];
+        if (range->n_cells > 1)
+            qsort(range->cells, range->n_cells, sizeof *range->cells, by_rank_index);
     }
     free(moved);
     return GP_OK;
@@ -550,6 +555,7 @@ int gp_rank_merge_close(gp_rank_merge *m, bool complete)
     gp_hashmap_free(&m->kernels);
     gp_hashmap_free(&m->ranks);
     gp_hashmap_free(&m->warning_index);
+    gp_rank_ranges_index_free(&m->ranges);
     for (size_t i = 0; i < m->n_warnings; i++)
         free(m->warnings[i].text);
     free(m->warnings);

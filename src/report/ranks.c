@@ -7,6 +7,7 @@
 #include "gpuprof/status.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,13 @@ void gp_rank_view_free(gp_rank_view *v)
         free(v->kernels[i].mangled);
         free(v->kernels[i].cells);
     }
+    for (size_t i = 0; i < v->n_ranges; i++) {
+        free(v->ranges[i].path);
+        free(v->ranges[i].cells);
+    }
     free(v->ranks);
     free(v->kernels);
+    free(v->ranges);
     free(v);
 }
 
@@ -88,8 +94,7 @@ static int ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The spread of n values (sorted here); NAN for none. */
-static void spread_of(double *values, size_t n, gp_rank_spread *s)
+void gp_rank_spread_of(double *values, size_t n, gp_rank_spread *s)
 {
     s->ranks = n;
     if (!n) {
@@ -102,22 +107,27 @@ static void spread_of(double *values, size_t n, gp_rank_spread *s)
     s->median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
-/* The ranks (indices) of the kernel's most and least time; ties go to the lowest rank, the
- * cells being in the order of the ranks. */
-static void extremes(gp_rank_kernel *k)
+void gp_rank_extremes(const void *cells, size_t n, size_t size, size_t at, size_t *slowest,
+                      size_t *fastest)
 {
-    const gp_rank_cell *slowest = NULL, *fastest = NULL;
-    for (size_t c = 0; c < k->n_cells; c++) {
-        const gp_rank_cell *cell = &k->cells[c];
-        if (!isfinite(cell->total_ms))
+    const unsigned char *most = NULL, *least = NULL;
+    double most_ms = 0, least_ms = 0;
+    for (size_t c = 0; c < n; c++) {
+        const unsigned char *cell = (const unsigned char *)cells + c * size;
+        double ms;
+        memcpy(&ms, cell + at, sizeof ms);
+        if (!isfinite(ms))
             continue;
-        if (!slowest || cell->total_ms > slowest->total_ms)
-            slowest = cell;
-        if (!fastest || cell->total_ms < fastest->total_ms)
-            fastest = cell;
+        if (!most || ms > most_ms)
+            most = cell, most_ms = ms;
+        if (!least || ms < least_ms)
+            least = cell, least_ms = ms;
     }
-    k->slowest = slowest ? slowest->rank : SIZE_MAX;
-    k->fastest = fastest ? fastest->rank : SIZE_MAX;
+    *slowest = *fastest = SIZE_MAX;
+    if (most)
+        memcpy(slowest, most, sizeof *slowest);
+    if (least)
+        memcpy(fastest, least, sizeof *fastest);
 }
 
 /* The kernel's spreads, with `scratch` room for a value per cell. */
@@ -130,15 +140,16 @@ static void derive_kernel(gp_rank_kernel *k, double *scratch)
             scratch[n++] = k->cells[c].total_ms;
             k->time_ms.estimated = k->time_ms.estimated || k->cells[c].total_estimated;
         }
-    spread_of(scratch, n, &k->time_ms);
+    gp_rank_spread_of(scratch, n, &k->time_ms);
     n = 0;
     for (size_t c = 0; c < k->n_cells; c++)
         if (isfinite(k->cells[c].dram_bytes)) {
             scratch[n++] = k->cells[c].dram_bytes;
             k->dram_bytes.estimated = k->dram_bytes.estimated || k->cells[c].dram_estimated;
         }
-    spread_of(scratch, n, &k->dram_bytes);
-    extremes(k);
+    gp_rank_spread_of(scratch, n, &k->dram_bytes);
+    gp_rank_extremes(k->cells, k->n_cells, sizeof *k->cells, offsetof(gp_rank_cell, total_ms),
+                     &k->slowest, &k->fastest);
     k->collective = gp_kernel_is_collective(k->kernel) || gp_kernel_is_collective(k->mangled);
 }
 
@@ -231,7 +242,7 @@ int gp_rank_view_derive(gp_rank_view *v)
     number_variants(v);
     derive_ranks(v);
     v->world_size = v->n_ranks ? v->ranks[0].size : 0;
-    return GP_OK;
+    return gp_rank_view_derive_ranges(v);
 }
 
 /* ---- the ranks as a whole ---------------------------------------------------------------- */
@@ -291,7 +302,7 @@ int gp_rank_view_time_spread(const gp_rank_view *v, gp_rank_spread *s, size_t *s
         s->estimated = s->estimated || e->kernel_estimated;
         times[n++] = e->kernel_ms;
     }
-    spread_of(times, n, s);
+    gp_rank_spread_of(times, n, s);
     free(times);
     return GP_OK;
 }

@@ -85,7 +85,7 @@ def check_metrics(doc, ranges):
         parts = fold(l["range"]).split("/") if l.get("range") else ["(no range)"]
         for key, (num, den, scale) in RANGE_METRICS.items():
             inputs = (l.get("metrics") or {}).get(key, {}).get("inputs", {})
-            if num not in inputs or den not in inputs:
+            if inputs.get(num) is None or inputs.get(den) is None:  # null: not collected
                 continue
             for depth in range(len(parts)):
                 n, d = sums.get(("/".join(parts[:depth + 1]), key), (0.0, 0.0))
