@@ -242,7 +242,8 @@ static int order_ranges(gp_rank_view *v)
             ordered[i] = *sorted[i]->range;
             ordered[i].depth = sorted[i]->depth;
         }
-        memcpy(v->ranges, ordered, n * sizeof *ordered);
+        if (n) /* a view without ranges has no array to copy into */
+            memcpy(v->ranges, ordered, n * sizeof *ordered);
     }
     free(nodes);
     free(sorted);
