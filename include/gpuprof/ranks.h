@@ -123,13 +123,15 @@ gp_rank_range_cell *gp_rank_range_add_cell(gp_rank_range *r);
 const char *gp_rank_kernel_identity(const gp_rank_kernel *k);
 
 /* What is derived from the ranks and cells: each rank's launches and kernel time, each kernel's
- * and range path's spreads, slowest and fastest rank (and a kernel's collective flag), the
- * world size; the range paths in their reading order; the kernels sorted, the most time on one
- * rank first (then the most median time, then by identity). The ranks must be sorted by rank,
- * and each kernel's and range's cells by rank index. GP_OK, or out of host memory. */
+ * spreads, slowest and fastest rank (and its collective flag), the world size; the kernels
+ * sorted, the most time on one rank first (then the most median time, then by identity). The
+ * ranks must be sorted by rank, and each kernel's cells by rank index. The range paths are
+ * gp_rank_view_derive_ranges' to derive, after it (a view is derived by both, the kernels
+ * first). GP_OK, or out of host memory. */
 int gp_rank_view_derive(gp_rank_view *v);
 
-/* What gp_rank_view_derive derives of the range paths (src/report/rank_ranges.c), and the
+/* What is derived of the range paths (src/report/rank_ranges.c), after gp_rank_view_derive:
+ * their spreads, slowest and fastest rank, and their reading order; and the
  * spread and extremes it derives for kernels and ranges alike: the spread of n values (sorted
  * here); the ranks of the most and least of n cells' times (each cell's rank index first,
  * `size` bytes apart, its time `at` bytes in; ties to the cell first, the lowest rank). */

@@ -218,5 +218,7 @@ int gp_report_read_ranks(gp_json_reader *rd, const cJSON *o, void *report)
         rc = gp_json_read_objects(rd, o, "ranges", read_range, &rr);
     gp_hashmap_free(&rr.identities);
     gp_rank_ranges_index_free(&rr.ranges);
-    return rc == GP_OK ? gp_rank_view_derive(r->ranks) : rc;
+    if (rc == GP_OK)
+        rc = gp_rank_view_derive(r->ranks);
+    return rc == GP_OK ? gp_rank_view_derive_ranges(r->ranks) : rc;
 }

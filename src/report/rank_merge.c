@@ -538,6 +538,7 @@ static int finish(gp_rank_merge *m)
     gp_rank_view *v = m->view;
     GP_TRY(sort_ranks(v));
     GP_TRY(gp_rank_view_derive(v));
+    GP_TRY(gp_rank_view_derive_ranges(v));
     gp_exec_info *e = &m->into->exec;
     if (e->n_devices > 1)
         qsort(e->devices, e->n_devices, sizeof *e->devices, by_device);

@@ -242,7 +242,7 @@ int gp_rank_view_derive(gp_rank_view *v)
     number_variants(v);
     derive_ranks(v);
     v->world_size = v->n_ranks ? v->ranks[0].size : 0;
-    return gp_rank_view_derive_ranges(v);
+    return GP_OK;
 }
 
 /* ---- the ranks as a whole ---------------------------------------------------------------- */
