@@ -10,29 +10,11 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, app, require_gpu
+from gpuprof import BIN, app, exec_json, require_gpu
 from schema import validate
 
 # Counters fixed by the kernel's instructions: equal whoever collects them.
 EXACT = ("sass", "inst_executed", "thread_inst")
-
-
-def exec_json(*args, env=None):
-    """(exit status, report, the program's and gpuprof's stdout, stderr) of gpuprof exec
-    --json --output=FILE ARGS: the report in a file, apart from the program's output."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "report.json")
-        full_env = dict(os.environ, **(env or {}))
-        p = subprocess.run([BIN, "exec", "--json", "--output=" + path] + list(args),
-                           capture_output=True, text=True, env=full_env, timeout=600)
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                try:
-                    doc = json.load(f)
-                except ValueError:
-                    doc = None
-        return p.returncode, doc, p.stdout, p.stderr
 
 
 def launches(doc, name=None):

@@ -13,33 +13,18 @@ domain's range, an exclude) the launches gpuprof profiled are the kernels `ncu -
 import collections
 import csv
 import io
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
 import tap
-from gpuprof import BIN, app, ncu_tier, require_gpu
+from gpuprof import app, exec_json, ncu_tier, require_gpu
 from memory_paths import base_name, ncu_path
 from schema import validate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TORCH_TRAIN = os.path.join(HERE, "..", "apps", "torch_train.py")
-
-
-def exec_json(*args, env=None):
-    """(exit status, report, stdout, stderr) of gpuprof exec --json --output=FILE ARGS."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "report.json")
-        p = subprocess.run([BIN, "exec", "--json", "--output=" + path] + list(args),
-                           capture_output=True, text=True, timeout=600,
-                           env=dict(os.environ, **(env or {})))
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
-        return p.returncode, doc, p.stdout, p.stderr
 
 
 def expected(stdout):

@@ -10,8 +10,6 @@ instruction's executions, global sectors and ideal sectors equal ncu's source pa
 SourceCounters --page source --print-source sass) for those kernels, instruction for
 instruction (instruction-determined: exact). gpuprof and ncu run one after the other, so
 gpuprof never holds CUPTI while ncu profiles. Skips without a GPU."""
-import csv
-import io
 import json
 import os
 import shutil
@@ -19,7 +17,7 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, ncu_tier, require_gpu
+from gpuprof import BIN, ncu_sass_rows, ncu_tier, require_gpu
 
 # (gpuprof arguments, a regular expression of the kernel ncu profiles, its name in our report)
 KERNELS = (
@@ -120,21 +118,12 @@ def ncu_instructions(rows_text, kernel):
     """{pc offset: (instructions, sectors, ideal sectors, shared wavefronts, ideal)} from ncu's
     sass source CSV of the
     first profiled kernel whose name contains `kernel`: its addresses less the first."""
-    out, hdr, current, base = {}, None, None, None
-    for row in csv.reader(io.StringIO(rows_text)):
-        if len(row) >= 2 and row[0] == "Kernel Name":
-            current, hdr, base = row[1], None, None
+    out = {}
+    for current, offset, d in ncu_sass_rows(rows_text):
+        if kernel not in current:
             continue
-        if row and row[0] == "Address":
-            hdr = row
-            continue
-        if not hdr or len(row) != len(hdr) or not current or kernel not in current:
-            continue
-        d = dict(zip(hdr, row))
-        addr = int(d["Address"], 16)
-        base = addr if base is None else base
         num = lambda k: int(float(d.get(k) or 0)) if d.get(k) not in (None, "-", "") else 0
-        out.setdefault(addr - base, (num("Instructions Executed"),
+        out.setdefault(offset, (num("Instructions Executed"),
                                      num("L2 Theoretical Sectors Global"),
                                      num("L2 Theoretical Sectors Global Ideal"),
                                      num("L1 Wavefronts Shared"),

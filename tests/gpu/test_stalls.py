@@ -26,7 +26,8 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, app, ncu_tier, require_gpu
+from gpuprof import BIN, app, ncu_sass_rows, ncu_tier, require_gpu
+from gpuprof import exec_json as gpuprof_exec_json
 
 LINE_POINTS = 3.0      # the issue's bound on a line's share against ncu's
 LINE_SHARE = 0.05      # lines holding at least this share of a kernel's samples are compared
@@ -37,15 +38,7 @@ MIN_NCU = 1000         # error is then under 0.7 points on ours and 1.6 on ncu's
 
 def exec_json(*args):
     """(exit status, report, stdout, stderr) of gpuprof exec --stalls --json ARGS."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "report.json")
-        p = subprocess.run([BIN, "exec", "--stalls", "--json", "--output=" + path] + list(args),
-                           capture_output=True, text=True, timeout=600)
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
-        return p.returncode, doc, p.stdout, p.stderr
+    return gpuprof_exec_json("--stalls", *args)
 
 
 def stalls_of(doc):
@@ -147,21 +140,10 @@ def test_kernel_command():
 def ncu_source(text):
     """{ncu kernel name: {pc offset: All Samples}} from ncu's SASS source page CSV (the first
     launch of each name)."""
-    out, hdr, current, base = {}, None, None, None
-    for row in csv.reader(io.StringIO(text)):
-        if len(row) >= 2 and row[0] == "Kernel Name":
-            current, hdr, base = row[1], None, None
-            continue
-        if row and row[0] == "Address":
-            hdr = row
-            continue
-        if not hdr or len(row) != len(hdr) or not current:
-            continue
-        d = dict(zip(hdr, row))
-        addr = int(d["Address"], 16)
-        base = addr if base is None else base
+    out = {}
+    for current, offset, d in ncu_sass_rows(text):
         v = d.get("Warp Stall Sampling (All Samples)")
-        out.setdefault(current, {}).setdefault(addr - base, float(v) if v not in (None, "", "-")
+        out.setdefault(current, {}).setdefault(offset, float(v) if v not in (None, "", "-")
                                                else 0.0)
     return out
 

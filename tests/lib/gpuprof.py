@@ -1,8 +1,11 @@
 """Run the gpuprof binary from tests: exit code, stdout, stderr; what the GPU tests need
 first: a GPU, the test programs of tests/apps; and the test tier they run in."""
+import csv
+import io
 import json
 import os
 import subprocess
+import tempfile
 
 import tap
 
@@ -36,6 +39,45 @@ def run_json(*args, **kw):
     except ValueError:
         doc = None
     return rc, doc, err
+
+
+def exec_json(*args, env=None):
+    """(exit status, report, the program's and gpuprof's stdout, stderr) of gpuprof exec
+    --json --output=FILE ARGS: the report in a file, apart from the program's output; None
+    when no report was written or it does not parse."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.json")
+        full_env = dict(os.environ, **(env or {}))
+        p = subprocess.run([BIN, "exec", "--json", "--output=" + path] + list(args),
+                           capture_output=True, text=True, env=full_env, timeout=600)
+        doc = None
+        if os.path.exists(path):
+            with open(path) as f:
+                try:
+                    doc = json.load(f)
+                except ValueError:
+                    doc = None
+        return p.returncode, doc, p.stdout, p.stderr
+
+
+def ncu_sass_rows(text):
+    """(kernel name, offset, row) of each instruction of ncu's SASS source page in CSV
+    (--page source --print-source sass --csv): the row as a dict by ncu's column names, the
+    offset its address less the first of its kernel's block (one block per profiled launch)."""
+    hdr, current, base = None, None, None
+    for row in csv.reader(io.StringIO(text)):
+        if len(row) >= 2 and row[0] == "Kernel Name":
+            current, hdr, base = row[1], None, None
+            continue
+        if row and row[0] == "Address":
+            hdr = row
+            continue
+        if not hdr or len(row) != len(hdr) or not current:
+            continue
+        d = dict(zip(hdr, row))
+        addr = int(d["Address"], 16)
+        base = addr if base is None else base
+        yield current, addr - base, d
 
 
 def has_gpu():
