@@ -54,8 +54,6 @@ typedef struct {
     double top_ms;               /* that kernel's time in the node */
     double metrics[GP_RANGE_METRICS];  /* gp_range_metric_keys' values; NAN: no launch
                                           counted the inputs, or undefined (no request) */
-    double inputs[GP_RANGE_METRICS][GP_METRIC_MAX_INPUTS]; /* their sums, while built */
-    size_t counted[GP_RANGE_METRICS];  /* the launches that counted each one's inputs */
 } gp_exec_range;
 
 /* Whether any launch of the report was recorded in a range. */

@@ -54,20 +54,6 @@ static bool wanted_here(const gp_exec_options *o)
  * none, set by InitializeInjection before any callback. */
 static bool profiling;
 
-static uint32_t context_uid(CUcontext ctx)
-{
-    uint32_t uid = 0;
-    cuptiGetContextId(ctx, &uid);
-    return uid;
-}
-
-static uint32_t device_of(CUcontext ctx)
-{
-    uint32_t device = 0;
-    cuptiGetDeviceId(ctx, &device);
-    return device;
-}
-
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
@@ -77,7 +63,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
             gp_activity_memory_retry(false);
             gp_contexts_on_created(r->context);
-            gp_stalls_on_created(r->context, context_uid(r->context), device_of(r->context));
+            gp_stalls_on_created(r->context);
         } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
             gp_activity_flush(); /* while the context's records can still be read */
             gp_stalls_on_destroyed(r->context);

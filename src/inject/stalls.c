@@ -7,6 +7,7 @@
 #include "gpuprof/record_format.h"
 #include "inject/record.h"
 
+#include <cupti.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,13 @@ static void warn_open_failure_locked(uint32_t device)
     gp_record_warning(text, gp_hint());
 }
 
-void gp_stalls_on_created(CUcontext ctx, uint32_t uid, uint32_t device)
+void gp_stalls_on_created(CUcontext ctx)
 {
     if (!period)
         return;
+    uint32_t uid = 0, device = 0; /* as the records name contexts and devices (contexts.c) */
+    cuptiGetContextId(ctx, &uid);
+    cuptiGetDeviceId(ctx, &device);
     pthread_mutex_lock(&lock);
     gp_pc_sampler *s = NULL;
     if (n_contexts == MAX_CONTEXTS)

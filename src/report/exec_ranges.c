@@ -37,6 +37,13 @@ typedef struct {
     bool timed;
 } kernel_time;
 
+/* A node's memory metrics' inputs summed while the tree is built, and the launches that
+ * counted each metric's. */
+typedef struct {
+    double inputs[GP_RANGE_METRICS][GP_METRIC_MAX_INPUTS];
+    size_t counted[GP_RANGE_METRICS];
+} metric_sums;
+
 typedef struct {
     const gp_exec_kernel *k;
     size_t nk;
@@ -44,6 +51,8 @@ typedef struct {
     double *kernel_dram;         /* per kernel: its mean DRAM bytes per launch; NAN: none */
     gp_exec_range *nodes;
     size_t n, capacity;
+    metric_sums *sums;           /* per node, as nodes */
+    size_t n_sums, sums_capacity;
     gp_hashmap by_path;          /* a folded prefix: its node's index */
     gp_hashmap by_kernel;        /* node_kernel: kernel_time */
 } tree;
@@ -104,8 +113,9 @@ static gp_exec_range *node_of(tree *t, const char *path, size_t len, size_t pare
     if (!added)
         return &t->nodes[*at];
     gp_exec_range *node = gp_append_zeroed(&t->nodes, &t->n, &t->capacity, sizeof *t->nodes);
+    metric_sums *sums = gp_append_zeroed(&t->sums, &t->n_sums, &t->sums_capacity, sizeof *sums);
     char *copy = malloc(len + 1);
-    if (!node || !copy) {
+    if (!node || !sums || !copy) {
         free(copy);
         return NULL;
     }
@@ -121,7 +131,7 @@ static gp_exec_range *node_of(tree *t, const char *path, size_t len, size_t pare
 
 /* The launch's inputs of each memory metric added to the node's sums, where it counted them
  * all (a rotated launch collected some groups only). */
-static void count_metrics(gp_exec_range *node, const gp_exec_launch *l)
+static void count_metrics(metric_sums *sums, const gp_exec_launch *l)
 {
     for (size_t m = 0; l->profiled && m < GP_RANGE_METRICS; m++) {
         const gp_metric_def *def = gp_find_metric(gp_range_metric_keys[m]);
@@ -133,20 +143,20 @@ static void count_metrics(gp_exec_range *node, const gp_exec_launch *l)
         if (!def || k < def->n_inputs)
             continue;
         for (k = 0; k < def->n_inputs; k++)
-            node->inputs[m][k] += v[k];
-        node->counted[m]++;
+            sums->inputs[m][k] += v[k];
+        sums->counted[m]++;
     }
 }
 
 /* Each memory metric from its summed inputs. */
-static void derive_metrics(gp_exec_range *node)
+static void derive_metrics(gp_exec_range *node, const metric_sums *sums)
 {
     for (size_t m = 0; m < GP_RANGE_METRICS; m++) {
         const gp_metric_def *def = gp_find_metric(gp_range_metric_keys[m]);
         const char *why = NULL;
         double v = NAN;
-        if (!def || !node->counted[m] ||
-            !gp_metric_derive(def, def->inputs, node->inputs[m], def->n_inputs, &v, &why))
+        if (!def || !sums->counted[m] ||
+            !gp_metric_derive(def, def->inputs, sums->inputs[m], def->n_inputs, &v, &why))
             v = NAN;
         node->metrics[m] = v;
     }
@@ -190,7 +200,7 @@ static int add_launch(tree *t, const gp_exec_launch *l, char *folded)
         if (!node)
             return out_of_memory();
         GP_TRY(count_in(t, node, &c));
-        count_metrics(node, l);
+        count_metrics(&t->sums[node - t->nodes], l);
         parent = (size_t)(node - t->nodes);
         if (!folded[end])
             return GP_OK;
@@ -226,7 +236,7 @@ static void finish_nodes(tree *t)
         node->time_percent = all > 0 && !isnan(node->total_ms) ? 100.0 * node->total_ms / all
                                                                 : NAN;
         node->dram_estimated = node->dram_estimated && !isnan(node->dram_bytes);
-        derive_metrics(node);
+        derive_metrics(node, &t->sums[i]);
     }
     find_tops(t);
 }
@@ -338,6 +348,7 @@ int gp_exec_ranges(const gp_exec_info *e, const gp_exec_kernel *k, size_t nk,
     } else
         gp_exec_ranges_free(t.nodes, t.n);
     free(t.kernel_dram);
+    free(t.sums);
     gp_hashmap_free(&t.by_path);
     gp_hashmap_free(&t.by_kernel);
     return rc;
