@@ -8,11 +8,14 @@
    `gpuprof exec --stalls`, and under `ncu --section SourceCounters --section WarpStateStats
    --clock-control none` (the sections that give ncu's stall reasons per line and per
    kernel), for tests/apps' copy and a PyTorch loop (tests/apps/torch_train.py, skipped
-   without PyTorch); printed: what --stalls adds to exec, and (exec --stalls - alone) /
-   (ncu - alone) (target <= 1/30).
+   without PyTorch), and NVIDIA's cuda-samples globalToShmemAsyncCopy (101 launches of a
+   cp.async matrix multiply; staged by tests/third_party/stage-cuda-samples.sh, skipped
+   where not): ncu profiles only its first --sample-launches (default 20) there, so that
+   what ncu adds is an underestimate; printed: what --stalls adds to exec, and (exec
+   --stalls - alone) / (ncu - alone) (target <= 1/30).
 
     python3 bench/bench_stalls.py [--runs=N] [--steps=N] [--only=kernels,programs]
-                                  [--programs=copy,torch]
+                                  [--programs=copy,torch,sample] [--sample-launches=N]
 
 Best of --runs (default 3) for the wall times, ncu once. Prints a table last."""
 import argparse
@@ -31,6 +34,7 @@ BUILD = os.environ.get("GPUPROF_BUILD", os.path.join(ROOT, "build"))
 BIN = os.path.join(BUILD, "gpuprof")
 APPS = os.path.join(BUILD, "tests", "apps")
 TORCH_TRAIN = os.path.join(ROOT, "tests", "apps", "torch_train.py")
+SAMPLE = os.path.join(BUILD, "third_party", "cuda-samples", "globalToShmemAsyncCopy")
 
 
 def wall(cmd, runs):
@@ -75,13 +79,14 @@ def bench_kernels(runs):
     return rows
 
 
-def bench_program(name, cmd, runs):
+def bench_program(name, cmd, runs, ncu_options=()):
+    """`ncu_options`: ncu's own, such as a launch count (what ncu adds is then a floor)."""
     alone, ok0 = wall(cmd, runs)
     plain, ok1 = wall([BIN, "exec", "--metrics=none", "--"] + cmd, runs)
     stalls, ok2 = wall([BIN, "exec", "--stalls", "--"] + cmd, runs)
     ncu = shutil.which("ncu")
     ncu_s, ok3 = (wall([ncu, "--clock-control", "none", "--section", "SourceCounters",
-                        "--section", "WarpStateStats"] + cmd, 1) if ncu else (float("nan"), True))
+                        "--section", "WarpStateStats"] + list(ncu_options) + cmd, 1) if ncu else (float("nan"), True))
     print("%s: alone %.2f s, exec %.2f s, exec --stalls %.2f s, ncu %.2f s%s" %
           (name, alone, plain, stalls, ncu_s, "" if ok0 and ok1 and ok2 and ok3 else
            " (a run failed)"), flush=True)
@@ -99,7 +104,10 @@ def main():
     ap.add_argument("--steps", type=int, default=3, help="PyTorch loop steps (ncu profiles each "
                     "of its kernels: about 90 launches per 3 steps)")
     ap.add_argument("--only", default="kernels,programs")
-    ap.add_argument("--programs", default="copy,torch", help="of the programs part: copy, torch")
+    ap.add_argument("--programs", default="copy,torch,sample",
+                    help="of the programs part: copy, torch, sample")
+    ap.add_argument("--sample-launches", type=int, default=20,
+                    help="the launches of the cuda-sample that ncu profiles")
     a = ap.parse_args()
     rows = []
     if "kernels" in a.only:
@@ -108,6 +116,12 @@ def main():
         if "copy" in a.programs:
             rows += bench_program("copy both 2^24 2", [os.path.join(APPS, "copy"), "both",
                                                        "2^24", "2"], a.runs)
+        if "sample" in a.programs and os.path.exists(SAMPLE):
+            rows += bench_program("globalToShmemAsyncCopy (ncu: %d of 101 launches)"
+                                  % a.sample_launches, [SAMPLE], a.runs,
+                                  ["--launch-count", str(a.sample_launches)])
+        elif "sample" in a.programs:
+            print("%s not staged (tests/third_party/stage-cuda-samples.sh): skipped" % SAMPLE)
         torch = "torch" in a.programs and subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
                                capture_output=True).returncode == 0
         if torch:

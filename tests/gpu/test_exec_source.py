@@ -247,6 +247,27 @@ def test_copy(copy):
 
 # ---- against ncu ---------------------------------------------------------------------------
 
+def ncu_source_page(ncu, p, program, args, name, pattern=None, ncu_options=()):
+    """ncu's source page of the launch gpuprof patched (Patch `p`): (the finished process,
+    {pc offset: (instructions, sectors, ideal, shared wavefronts, ideal)})."""
+    # After gpuprof's run has ended: ncu never profiles a program gpuprof holds.
+    q = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
+                        "--page", "source", "--print-source", "sass", "--csv",
+                        "-k", pattern or "regex:" + name, "--launch-skip", str(p.skip),
+                        "--launch-count", "1"] + list(ncu_options) + [app(program)] +
+                       list(args),
+                       capture_output=True, text=True, timeout=600)
+    keep("ncu-%s.csv" % name, q.stdout + q.stderr)
+    return q, ncu_instructions(q.stdout, name.split("<")[0])
+
+
+def our_instructions(p):
+    """{pc offset: (instructions, sectors, ideal, shared wavefronts, ideal)} of Patch `p`."""
+    return {i["pc"]: (i["instructions"], i["sectors"], i["ideal_sectors"],
+                      i["shared_wavefronts"], i["shared_ideal_wavefronts"])
+            for i in p.view["instructions"]}
+
+
 def against_ncu(ncu, run, program, args, name, pattern=None, label=None, ncu_options=()):
     """Whether the kernel's patched launch in `run` (gpuprof exec --source of PROGRAM ARGS)
     equals ncu's source page of the same launch, instruction by instruction; two TAP lines.
@@ -256,18 +277,8 @@ def against_ncu(ncu, run, program, args, name, pattern=None, label=None, ncu_opt
     if not tap.ok(p and p.launch is not None and p.view["instructions"],
                   "%s: %s has a patched launch to set against ncu" % (label, name), run.diag()):
         return False
-    # After gpuprof's run has ended: ncu never profiles a program gpuprof holds.
-    q = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
-                        "--page", "source", "--print-source", "sass", "--csv",
-                        "-k", pattern or "regex:" + name, "--launch-skip", str(p.skip),
-                        "--launch-count", "1"] + list(ncu_options) + [app(program)] +
-                       list(args),
-                       capture_output=True, text=True, timeout=600)
-    keep("ncu-%s.csv" % name, q.stdout + q.stderr)
-    theirs = ncu_instructions(q.stdout, name.split("<")[0])
-    ours = {i["pc"]: (i["instructions"], i["sectors"], i["ideal_sectors"],
-                      i["shared_wavefronts"], i["shared_ideal_wavefronts"])
-            for i in p.view["instructions"]}
+    q, theirs = ncu_source_page(ncu, p, program, args, name, pattern, ncu_options)
+    ours = our_instructions(p)
     moving = {pc: v for pc, v in theirs.items() if any(v[1:])}
     diff = [(pc, ours.get(pc), v) for pc, v in sorted(moving.items()) if ours.get(pc) != v]
     ok = tap.ok(q.returncode == 0 and moving and not diff,

@@ -10,7 +10,8 @@ the program's own launches.
 - the text and Markdown name the stall section.
 - a kernel command's --stalls (transpose, reduce --json) runs it again under exec --stalls.
 - ncu tier: for the catalogue's transposes and reductions and copy (built with -lineinfo),
-  on at least 8 kernels each source line holding at least 5 % of a kernel's samples (ours or
+  and NVIDIA's cuda-samples globalToShmemAsyncCopy (its eight matrix multiplies, -lineinfo,
+  where tests/third_party/stage-cuda-samples.sh staged it), on at least 8 kernels each source line holding at least 5 % of a kernel's samples (ours or
   ncu's) has a share within 3 points of ncu's source page ("Warp Stall Sampling (All
   Samples)", the same instructions by their offsets), and every compared kernel's top reason
   is WarpStateStats' top stall reason.
@@ -26,7 +27,7 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, app, ncu_sass_rows, ncu_tier, require_gpu
+from gpuprof import BIN, BUILD, app, ncu_sass_rows, ncu_tier, require_gpu
 from gpuprof import exec_json as gpuprof_exec_json
 
 LINE_POINTS = 3.0      # the issue's bound on a line's share against ncu's
@@ -34,6 +35,9 @@ LINE_SHARE = 0.05      # lines holding at least this share of a kernel's samples
 MIN_KERNELS = 8        # kernels that must be compared
 MIN_OURS = 5000        # samples a kernel needs on each side to be compared: a share's standard
 MIN_NCU = 1000         # error is then under 0.7 points on ours and 1.6 on ncu's
+ASYNC_COPY = os.path.join(os.path.abspath(os.environ.get("GPUPROF_CUDA_SAMPLES") or
+                                          os.path.join(BUILD, "third_party", "cuda-samples")),
+                          "globalToShmemAsyncCopy")
 
 
 def exec_json(*args):
@@ -261,6 +265,14 @@ def test_against_ncu():
     programs = [([app("copy"), "both", "2^24", "40"], [app("copy"), "both", "2^24", "1"], "copy"),
                 (transpose + many, transpose + once, "Gmem|transpose"),
                 (reduce + many, reduce + once, "^reduce")]
+    if os.path.exists(ASYNC_COPY):
+        # Each -kernel=N launches one kernel 101 times: ours samples all, ncu profiles three.
+        programs += [([ASYNC_COPY, "-kernel=%d" % n],
+                      ["--launch-count", "3", ASYNC_COPY, "-kernel=%d" % n], "MatrixMul")
+                     for n in range(8)]
+    else:
+        print("# globalToShmemAsyncCopy not staged in %s: the catalogue's kernels only"
+              % os.path.dirname(ASYNC_COPY))
     compared = [c for ours, theirs, kernels in programs
                 for c in compare_program(ours, theirs, kernels, ncu)]
     if not compared:
