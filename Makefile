@@ -167,7 +167,8 @@ LINK_TEST = $(LINK) -o $@ $^ -L$(CUPTI_LIBDIR) $(LDLIBS) $(LINK_LIBS) \
 	    $(call rpath,'$$ORIGIN/../third_party/cjson/lib') $(call rpath,$(CUPTI_LIBDIR))
 # The injected library's NVTX range model needs neither NVTX nor CUPTI: the unit tests link
 # its object (tests/unit/test_nvtx_ranges.c).
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ) $(BUILD)/pic/src/inject/nvtx_ranges.o
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(LINK_OBJ) $(BUILD)/pic/src/inject/nvtx_ranges.o \
+	     $(BUILD)/pic/src/inject/forward_ops.o
 	$(call say,LD)$(LINK_TEST)
 
 # An NVTX program without CUDA, for the injected library's NVTX handlers

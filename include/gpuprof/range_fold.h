@@ -8,6 +8,7 @@
 #ifndef GPUPROF_RANGE_FOLD_H
 #define GPUPROF_RANGE_FOLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One label of n bytes with emit_nvtx's per-call parts removed: ", seq = N", ", op_id = N",
@@ -17,5 +18,14 @@
 size_t gp_range_fold_label(const char *label, size_t n, char *out);
 /* A whole path folded label by label ('/' between them), into out (strlen(path) + 1 bytes). */
 void gp_range_fold(const char *path, char *out);
+
+/* emit_nvtx's forward-backward correlation: a forward op's range says "seq = N" for the
+ * autograd node it would create, and that node's range in the backward pass ("AddmmBackward0,
+ * seq = N", on autograd's own thread) says the same N. The sequence number of a label of n
+ * bytes into *seq: false when it has none. */
+bool gp_range_label_seq(const char *label, size_t n, unsigned long long *seq);
+/* Whether a (folded) label names an autograd node's backward: it ends in "Backward" and
+ * optional digits ("AddmmBackward0", "autograd::engine::evaluate_function: AddmmBackward0"). */
+bool gp_range_label_backward(const char *label);
 
 #endif

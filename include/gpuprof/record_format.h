@@ -142,10 +142,11 @@ typedef enum {
 } gp_unified_field;
 
 /* With --nvtx, the NVTX range path of a kernel that ran (after its K line, the same id and
- * node): `range` the number of a `range` record's path of the same process. */
+ * node): `range` the number of a `range` record's path of the same process, open at the
+ * launch; `capture` (0: none) a graph kernel node's, open when the node was captured. */
 #define GP_RANGE_TAG 'R'
 typedef enum {
-    GP_R_PID, GP_R_ID, GP_R_NODE, GP_R_RANGE,
+    GP_R_PID, GP_R_ID, GP_R_NODE, GP_R_RANGE, GP_R_CAPTURE,
     GP_R_FIELDS
 } gp_range_field;
 

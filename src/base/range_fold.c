@@ -73,3 +73,30 @@ void gp_range_fold(const char *path, char *out)
     }
     out[used] = '\0';
 }
+
+bool gp_range_label_seq(const char *label, size_t n, unsigned long long *seq)
+{
+    static const char key[] = ", seq = ";
+    const size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k < n; i++) {
+        const size_t d = memcmp(label + i, key, k) == 0 ? digits(label + i + k, n - i - k) : 0;
+        if (d && d <= 18) { /* 18 digits: no overflow, and far past any real count */
+            unsigned long long v = 0;
+            for (size_t j = 0; j < d; j++)
+                v = v * 10 + (unsigned long long)(label[i + k + j] - '0');
+            *seq = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool gp_range_label_backward(const char *label)
+{
+    static const char word[] = "Backward";
+    size_t n = strlen(label);
+    while (n && label[n - 1] >= '0' && label[n - 1] <= '9')
+        n--;
+    const size_t w = sizeof word - 1;
+    return n >= w && memcmp(label + n - w, word, w) == 0;
+}

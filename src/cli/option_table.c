@@ -518,8 +518,9 @@ static const option_row rows[] = {
                     FLAG(source)},
     [OPT_NVTX] = {{OPT_NVTX, "nvtx", NULL,
                    "record the program's NVTX ranges (push/pop per thread, start/end, domains) "
-                   "and each kernel launch's range path, as ncu's --nvtx; in the JSON "
-                   "report's launches"},
+                   "and each kernel launch's range path, as ncu's --nvtx (a graph node's "
+                   "capture ranges nested in its launch's; a PyTorch backward op's naming its "
+                   "forward op); in the JSON report's launches"},
                   FLAG(exec.nvtx)},
     [OPT_NVTX_INCLUDE] = {{OPT_NVTX_INCLUDE, "nvtx-include", "EXPR",
                            "profile only launches inside the NVTX ranges EXPR names, ncu's "

@@ -74,11 +74,15 @@ static void add_kernel(gp_record *batch, const CUpti_ActivityKernel10 *k)
         [GP_K_SMEM] = k->dynamicSharedMemory, [GP_K_START] = k->start, [GP_K_END] = k->end,
         [GP_K_GRAPH] = k->graphId, [GP_K_NODE] = k->graphNodeId};
     gp_record_numbers_line(batch, GP_KERNEL_TAG, fields, GP_K_FIELDS);
-    const uint32_t range = gp_launch_ranges_on() ? gp_launch_ranges_of(k->correlationId) : 0;
-    if (range) {
+    if (!gp_launch_ranges_on())
+        return;
+    const uint32_t range = gp_launch_ranges_of(k->correlationId);
+    const uint32_t capture = gp_launch_ranges_of_node(k->graphNodeId);
+    if (range || capture) {
         const uint64_t r[GP_R_FIELDS] = {[GP_R_PID] = (uint64_t)getpid(),
                                          [GP_R_ID] = k->correlationId,
-                                         [GP_R_NODE] = k->graphNodeId, [GP_R_RANGE] = range};
+                                         [GP_R_NODE] = k->graphNodeId, [GP_R_RANGE] = range,
+                                         [GP_R_CAPTURE] = capture};
         gp_record_numbers_line(batch, GP_RANGE_TAG, r, GP_R_FIELDS);
     }
 }

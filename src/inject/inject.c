@@ -71,6 +71,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         } else {
             gp_codes_on_resource(cbid, r);
             gp_graphs_on_resource(cbid, r);
+            gp_launch_ranges_on_node(cbid, r);
             gp_cubin_copies_on_module(cbid, r);
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -176,6 +177,8 @@ EXPORTED int InitializeInjection(void)
                               profiling && options.request.graph_profiling != GP_GRAPH_TIME,
                               profiling && options.request.source) != 0)
         return 1;
+    if (ranges)
+        gp_subscription_watch_graph_nodes();
     if (gp_activity_start() != 0)
         gp_record_warning("CUPTI's activity records could not be started: kernels are not timed",
                           NULL);

@@ -43,8 +43,9 @@
  *          (counters/counter_lock.c), holding it (and the launch lock, at a context's start);
  *       8. the activity buffers, one at a time (activity_records.c), on CUPTI's thread or
  *          inside a flush (after 1 or 3);
- *       9. the codes table (codes.c), the profiled-id sets (profiled.c) and the cubins
- *          (counters/cubins.c): each held only around its own table, never two at once;
+ *       9. the codes table (codes.c), the profiled-id sets (profiled.c), the cubins
+ *          (counters/cubins.c) and the graph nodes' capture paths (launch_ranges.c): each
+ *          held only around its own table, never two at once;
  *      10. the NVTX range model (nvtx_ranges.c), around its own tables, on the program's
  *          NVTX calls (nvtx.c), when a path is numbered, and when the NVTX filters choose a
  *          launch (inside 3: filters.c asks, and the match calls nothing that locks);

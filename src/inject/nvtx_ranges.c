@@ -2,6 +2,8 @@
  * ranges, the names that labels resolve through, and the numbering of paths. */
 #include "inject/nvtx_ranges.h"
 
+#include "inject/forward_ops.h"
+
 #include "gpuprof/hashmap.h"
 #include "gpuprof/range_fold.h"
 
@@ -22,6 +24,9 @@ typedef struct {
     uint32_t category;
     int domain;
     uint64_t id;               /* a start/end range's */
+    unsigned long long seq;    /* emit_nvtx's "seq = N" (forward_ops.h), when has_seq */
+    bool has_seq, backward;    /* backward: an autograd node's range ("AddmmBackward0") */
+    size_t length;             /* of text */
 } stored_label;
 
 /* A thread's own ranges: only it reads or writes them (NVTX's push/pop are per thread). */
@@ -127,18 +132,48 @@ static void copy_folded(char *dst, const char *src)
     copy_text(dst, folded);
 }
 
+/* The message's sequence number, read before the folding drops it (within the bytes the
+ * folding reads). */
+static void read_seq(stored_label *s, const char *message)
+{
+    size_t n = 0;
+    while (message[n] && n < 4 * GP_RANGE_LABEL_MAX)
+        n++;
+    s->has_seq = gp_range_label_seq(message, n, &s->seq);
+    s->length = strlen(s->text);
+    s->backward = gp_range_label_backward(s->text);
+}
+
+/* autograd's engine wraps a node's range ("AddmmBackward0, seq = 4") in one without a
+ * number ("autograd::engine::evaluate_function: AddmmBackward0"), in which more of the node's
+ * kernels run after the inner range ends (a bias gradient's sum): the outer range takes the
+ * inner's number. */
+static void inherit_seq(stored_label *outer, const stored_label *inner)
+{
+    if (inner->backward && inner->has_seq && outer->backward && !outer->has_seq &&
+        outer->length > inner->length &&
+        !strcmp(outer->text + outer->length - inner->length, inner->text)) {
+        outer->seq = inner->seq;
+        outer->has_seq = true;
+    }
+}
+
 static void store(stored_label *s, int domain, const gp_range_label *l)
 {
     s->domain = domain;
     s->category = l->category;
     s->registered = l->registered;
     s->text[0] = 0;
+    s->has_seq = s->backward = false;
+    s->length = 0;
     if (l->text) {
         copy_folded(s->text, l->text);
+        read_seq(s, l->text);
     } else if (l->wide) {
         char ascii[4 * GP_RANGE_LABEL_MAX];
         gp_ranges_ascii(l->wide, ascii, sizeof ascii);
         copy_folded(s->text, ascii);
+        read_seq(s, ascii);
     }
 }
 
@@ -216,6 +251,8 @@ int gp_ranges_push(int domain, const gp_range_label *label)
     const int level = t->depth[domain]++;
     if (level < MAX_DEPTH)
         store(&t->stack[domain][level], domain, label);
+    if (level > 0 && level < MAX_DEPTH)
+        inherit_seq(&t->stack[domain][level - 1], &t->stack[domain][level]);
     t->changes++;
     return level; /* NVTX's: the 0-based level of the range started */
 }
@@ -276,6 +313,8 @@ typedef struct {
     char *buf;
     size_t cap, len;
     bool full;
+    bool in_backward;          /* a backward node's range is below: its ops are not forward */
+    bool named;                /* a backward node's label named its forward op */
 } path_builder;
 
 /* A label's text: its message, or its registered string's. */
@@ -287,11 +326,31 @@ static const char *text_locked(const stored_label *s)
     return found ? found : "(unregistered string)";
 }
 
+/* A backward node's label with the forward op it belongs to: "AddmmBackward0 (forward:
+ * step > forward > aten::linear > aten::addmm)", '>' between the forward path's labels so
+ * that the label stays one level of the path. Unchanged when the op is not known. */
+static void name_forward_locked(char *label, size_t cap, const stored_label *s)
+{
+    const char *forward = gp_forward_ops_find(s->seq);
+    size_t n = strlen(label);
+    if (!forward || n + 12 >= cap)
+        return;
+    n += (size_t)snprintf(label + n, cap - n, " (forward: ");
+    for (const char *c = forward; *c && n + 4 < cap; c++) {
+        if (*c == '/')
+            n += (size_t)snprintf(label + n, cap - n, " > ");
+        else
+            label[n++] = *c;
+    }
+    snprintf(label + n, cap - n, ")");
+}
+
 /* One label, with its separator, or nothing when it does not fit (the path then ends in
- * "/..."). */
+ * "/..."). A forward op's sequence number is noted with the path up to its label; the first
+ * backward node's label of the path names its forward op. */
 static void add_label_locked(path_builder *p, const stored_label *s)
 {
-    char label[DOMAIN_NAME_MAX + 2 * GP_RANGE_LABEL_MAX + 8];
+    char label[GP_RANGE_PATH_MAX + DOMAIN_NAME_MAX + 2 * GP_RANGE_LABEL_MAX + 32];
     const char *text = text_locked(s);
     const char *category = NULL;
     if (s->category && maps_ready) {
@@ -306,6 +365,12 @@ static void add_label_locked(path_builder *p, const stored_label *s)
                      category ? "]" : "");
     if (n < 0 || p->full)
         return;
+    if (s->backward && s->has_seq && !p->named) {
+        name_forward_locked(label, sizeof label, s);
+        n = (int)strlen(label);
+        p->named = true;
+    }
+    p->in_backward = p->in_backward || s->backward;
     const size_t need = (size_t)n + (p->len ? 1 : 0);
     if (p->len + need + 4 >= p->cap) {
         if (p->len + 4 < p->cap)
@@ -317,11 +382,13 @@ static void add_label_locked(path_builder *p, const stored_label *s)
     }
     p->len += (size_t)snprintf(p->buf + p->len, p->cap - p->len, "%s%s", p->len ? "/" : "",
                                label);
+    if (s->has_seq && !p->in_backward)
+        (void)gp_forward_ops_note(s->seq, p->buf); /* unknown when out of memory: unpaired */
 }
 
 static void build_locked(const thread_ranges *t, char *buf, size_t cap)
 {
-    path_builder p = {buf, cap, 0, false};
+    path_builder p = {buf, cap, 0, false, false, false};
     buf[0] = 0;
     for (size_t i = 0; i < n_open; i++)
         add_label_locked(&p, &open_ranges[i]);

@@ -272,8 +272,11 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
         gp_record_string(&r, "how", l->shadow ? "shadow" : "graph");
     }
     gp_record_int(&r, "profiled", values != NULL);
-    if (gp_launch_ranges_on())
+    if (gp_launch_ranges_on()) {
         gp_record_uint(&r, "range", gp_launch_ranges_of((uint32_t)l->id));
+        if (l->node && gp_launch_ranges_of_node(l->node))
+            gp_record_uint(&r, "capture", gp_launch_ranges_of_node(l->node));
+    }
     if (values) {
         double all[GP_MAX_COUNTERS];
         whole_values(s, set, values, all);

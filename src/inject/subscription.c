@@ -46,6 +46,16 @@ static void watch_graphs(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, gp_graph_callbacks[i]);
 }
 
+void gp_subscription_watch_graph_nodes(void)
+{
+    if (cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) != CUPTI_SUCCESS ||
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) != CUPTI_SUCCESS)
+        gp_record_warning("--nvtx: CUPTI's graph node callbacks could not be enabled: graph "
+                          "kernels get the ranges of their graph's launch only", NULL);
+}
+
 /* The modules loaded and unloaded, and the calls that load them: each launch's code
  * (inject/codes.h). */
 static void watch_codes(void)

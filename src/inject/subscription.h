@@ -18,6 +18,8 @@ int gp_subscription_start(CUpti_CallbackFunc on_callback, bool launches, bool gr
 
 /* Whether a driver callback is one of graphs.h's. */
 bool gp_subscription_is_graph_callback(CUpti_CallbackId cbid);
+/* --nvtx: the graph nodes made and cloned (launch_ranges.h: a node's path at its capture). */
+void gp_subscription_watch_graph_nodes(void);
 
 /* No more kernel launch callbacks: every launch --launch-count allows was profiled. The graph
  * launches keep theirs. */

@@ -16,6 +16,8 @@
 //                  "regstr" with category 7 named "cat"
 //   rangeGraph     a graph captured outside any range, launched 2 times inside push "replay"
 //                  (a graph launch's kernels get the ranges open at the launch)
+//   rangeCaptured  a second kernel of that graph, captured inside push "layer": its path is
+//                  the launch's, then its capture's, "replay/layer"
 // Before the launches it prints, for each kernel, `expect KERNEL PATH` (PATH "-" for none),
 // the path gpuprof writes (start/end ranges first, then the thread's push/pop ranges, a
 // domain's as DOMAIN@label, a category as "label [name]"); then `nvtx_ranges: ok`, exit 0 (1
@@ -32,6 +34,7 @@ __global__ void rangeStarted(int *x) { x[threadIdx.x] += 1; }
 __global__ void rangeAfterEnd(int *x) { x[threadIdx.x] += 1; }
 __global__ void rangeDomain(int *x) { x[threadIdx.x] += 1; }
 __global__ void rangeGraph(int *x) { x[threadIdx.x] += 1; }
+__global__ void rangeCaptured(int *x) { x[threadIdx.x] += 1; }
 
 static int *buffer;
 
@@ -82,6 +85,9 @@ static void graph_case(void)
     cudaGraphExec_t exec;
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     LAUNCH(rangeGraph<<<1, 32, 0, s>>>(buffer));
+    nvtxRangePushA("layer");
+    LAUNCH(rangeCaptured<<<1, 32, 0, s>>>(buffer));
+    nvtxRangePop();
     CHECK(cudaStreamEndCapture(s, &g));
     CHECK(cudaGraphInstantiate(&exec, g, 0));
     nvtxRangePushA("replay");
@@ -105,7 +111,8 @@ int main(int argc, char **argv)
            "expect rangeStarted phase/outer\n"
            "expect rangeAfterEnd outer\n"
            "expect rangeDomain outer/lib@regstr [cat]\n"
-           "expect rangeGraph replay\n");
+           "expect rangeGraph replay\n"
+           "expect rangeCaptured replay/layer\n");
     fflush(stdout);
     CHECK(cudaMalloc(&buffer, 32 * sizeof(int)));
     CHECK(cudaMemset(buffer, 0, 32 * sizeof(int)));
@@ -126,8 +133,8 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(h, buffer, sizeof h, cudaMemcpyDeviceToHost));
     CHECK(cudaFree(buffer));
     for (int i = 0; i < 32; i++)
-        if (h[i] != 8) {
-            fprintf(stderr, "nvtx_ranges: wrong result: %d at %d, 8 expected\n", h[i], i);
+        if (h[i] != 10) {
+            fprintf(stderr, "nvtx_ranges: wrong result: %d at %d, 10 expected\n", h[i], i);
             return 1;
         }
     printf("nvtx_ranges: ok\n");

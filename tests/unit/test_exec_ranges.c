@@ -21,6 +21,26 @@ static void folds(const char *label, const char *want)
     tap_str_eq(out, want, what);
 }
 
+/* emit_nvtx's sequence numbers, and which labels are autograd nodes' backward. */
+static void test_seq_and_backward(void)
+{
+    unsigned long long seq = 0;
+    const char *fwd = "aten::addmm, seq = 22, op_id = 6";
+    tap_ok(gp_range_label_seq(fwd, strlen(fwd), &seq) && seq == 22, "seq: read");
+    const char *none = "aten::mm, op_id = 59", *bad = "mine, seq = abc";
+    tap_ok(!gp_range_label_seq(none, strlen(none), &seq) &&
+               !gp_range_label_seq(bad, strlen(bad), &seq),
+           "seq: none without ', seq = ' and digits");
+    tap_ok(!gp_range_label_seq(fwd, 14, &seq), "seq: only within the label's n bytes");
+    tap_ok(gp_range_label_backward("AddmmBackward0") &&
+               gp_range_label_backward("autograd::engine::evaluate_function: MulBackward12") &&
+               gp_range_label_backward("AddmmBackward"),
+           "backward: a name ending in Backward and optional digits");
+    tap_ok(!gp_range_label_backward("backward") && !gp_range_label_backward("aten::addmm") &&
+               !gp_range_label_backward("Backward0 pass"),
+           "backward: not the user's own 'backward' range, nor other names");
+}
+
 static void test_folding(void)
 {
     folds("aten::linear, seq = 0, op_id = 2", "aten::linear");
@@ -146,5 +166,6 @@ static void test_tree(void)
 void test_exec_ranges(void)
 {
     test_folding();
+    test_seq_and_backward();
     test_tree();
 }

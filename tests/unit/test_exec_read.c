@@ -706,8 +706,8 @@ static void nvtx_ranges(void)
 {
     gp_report r;
     int rc = read_text(PROCESS NAME RANGE(1, "step/forward") RANGE(2, "step")
-                       KERNEL_LINE(1, 1000, 3000) "R 9 1 0 1\n" KERNEL_LINE(2, 4000, 5000)
-                       KERNEL_LINE(3, 6000, 7000) "R 9 3 0 2\n" END, &r);
+                       KERNEL_LINE(1, 1000, 3000) "R 9 1 0 1 0\n" KERNEL_LINE(2, 4000, 5000)
+                       KERNEL_LINE(3, 6000, 7000) "R 9 3 0 2 0\n" END, &r);
     tap_ok(rc == GP_OK && r.n_warnings == 0 && r.exec.n_launches == 3 &&
                r.exec.launches[0].range && !strcmp(r.exec.launches[0].range, "step/forward") &&
                !r.exec.launches[1].range && r.exec.launches[2].range &&
@@ -720,8 +720,20 @@ static void nvtx_ranges(void)
                r.exec.launches[0].range && !strcmp(r.exec.launches[0].range, "outer"),
            "ranges: a launch record's range");
     gp_report_free(&r);
-    rc = read_text(PROCESS NAME KERNEL_LINE(1, 1000, 3000) "R 9 1 0 5\n"
-                   KERNEL_LINE(2, 4000, 5000) "R 9 1 0 5\n" END, &r);
+    /* A graph kernel node: its launch's path, then its capture's (graph 4, node 77). */
+    rc = read_text(PROCESS NAME RANGE(1, "step") RANGE(2, "capture/aten::linear")
+                   "K 9 5 1 0 7 1 2 1 1 32 1 1 0 1000 3000 4 77\n" "R 9 5 77 1 2\n"
+                   "K 9 5 1 0 7 1 2 1 1 32 1 1 0 3000 4000 4 78\n" "R 9 5 78 0 2\n" END, &r);
+    tap_ok(rc == GP_OK && r.n_warnings == 0 && r.exec.n_launches == 2 &&
+               r.exec.launches[0].range &&
+               !strcmp(r.exec.launches[0].range, "step/capture/aten::linear") &&
+               r.exec.launches[1].range &&
+               !strcmp(r.exec.launches[1].range, "capture/aten::linear"),
+           "ranges: a graph node's capture path nests inside its launch's (%s)",
+           r.exec.n_launches ? r.exec.launches[0].range : "");
+    gp_report_free(&r);
+    rc = read_text(PROCESS NAME KERNEL_LINE(1, 1000, 3000) "R 9 1 0 5 0\n"
+                   KERNEL_LINE(2, 4000, 5000) "R 9 1 0 5 0\n" END, &r);
     tap_ok(rc == GP_OK && r.exec.n_launches == 2 && !r.exec.launches[0].range &&
                r.n_warnings == 2 && strstr(r.warnings[0], "range 5 has no range record") &&
                strstr(r.warnings[1], "follows no K line of its kernel"),

@@ -181,6 +181,61 @@ static void folding(void)
         gp_ranges_pop(0);
 }
 
+/* autograd's thread: a backward node's range and the op inside it. */
+static void *backward_pass(void *arg)
+{
+    char *out = arg;
+    gp_range_label node = text("AddmmBackward0, seq = 41, op_id = 7");
+    gp_range_label op = text("aten::mm, seq = 12, op_id = 8");
+    gp_ranges_push(0, &node);
+    gp_ranges_push(0, &op);
+    gp_ranges_current(first_seen); /* a launch in it */
+    gp_ranges_path(out, GP_RANGE_PATH_MAX + 1);
+    gp_ranges_pop(0);
+    gp_ranges_pop(0);
+    gp_range_label engine = text("autograd::engine::evaluate_function: AddmmBackward0, op_id = 6");
+    gp_ranges_push(0, &engine);
+    gp_ranges_push(0, &node);
+    gp_ranges_pop(0);
+    gp_ranges_path(out + 3 * (GP_RANGE_PATH_MAX + 1), GP_RANGE_PATH_MAX + 1);
+    gp_ranges_pop(0);
+    gp_range_label after = text("MmBackward0, seq = 12"), unknown = text("XBackward0, seq = 99");
+    gp_ranges_push(0, &after);
+    gp_ranges_path(out + GP_RANGE_PATH_MAX + 1, GP_RANGE_PATH_MAX + 1);
+    gp_ranges_pop(0);
+    gp_ranges_push(0, &unknown);
+    gp_ranges_path(out + 2 * (GP_RANGE_PATH_MAX + 1), GP_RANGE_PATH_MAX + 1);
+    gp_ranges_pop(0);
+    return NULL;
+}
+
+/* emit_nvtx's forward-backward correlation: a backward node's range names the forward op
+ * whose range said the same sequence number when a kernel launched in it (the innermost);
+ * ops inside a backward range are not forward ops; an unknown number leaves the label. */
+static void backward_pairing(void)
+{
+    gp_range_label step = text("step"), linear = text("aten::linear, seq = 41, op_id = 1"),
+                   addmm = text("aten::addmm, seq = 41, op_id = 2");
+    gp_ranges_push(0, &step);
+    gp_ranges_push(0, &linear);
+    gp_ranges_push(0, &addmm);
+    gp_ranges_current(first_seen); /* the forward op's kernel */
+    for (int i = 0; i < 3; i++)
+        gp_ranges_pop(0);
+    char out[4][GP_RANGE_PATH_MAX + 1];
+    pthread_t t;
+    tap_ok(pthread_create(&t, NULL, backward_pass, out) == 0 && pthread_join(t, NULL) == 0,
+           "backward: autograd's thread ran");
+    tap_str_eq(out[0], "AddmmBackward0 (forward: step > aten::linear > aten::addmm)/aten::mm",
+               "backward: the node's range names its forward op, the innermost of its seq");
+    tap_str_eq(out[1], "MmBackward0", "backward: an op inside a backward range is no forward op");
+    tap_str_eq(out[2], "XBackward0", "backward: an unknown seq leaves the label");
+    tap_str_eq(out[3], "autograd::engine::evaluate_function: AddmmBackward0 (forward: step > "
+                       "aten::linear > aten::addmm)",
+               "backward: the engine's range around the node's takes its number, and keeps it "
+               "after the node's range ends");
+}
+
 /* Past GP_RANGE_PATHS_MAX distinct paths, one more number, told once, for every new path. */
 static void bounded(void)
 {
@@ -286,6 +341,7 @@ void test_nvtx_ranges(void)
     domains_strings_categories();
     cut_short();
     folding();
+    backward_pairing();
     bounded();
     filtered_push_pop();
     filtered_start_end_and_labels();
