@@ -50,8 +50,11 @@ void gp_json_source_lines(cJSON *result, const gp_result *res)
     if (!res->lines)
         return;
     cJSON *a = cJSON_AddArrayToObject(result, "source_lines");
-    for (size_t i = 0; i < res->n_line_kernels; i++)
-        cJSON_AddItemToArray(a, kernel_json(&res->lines[i], NULL));
+    for (size_t i = 0; i < res->n_line_kernels; i++) {
+        cJSON *o = kernel_json(&res->lines[i], NULL);
+        gp_json_add_code(o, "code", res->lines[i].code);
+        cJSON_AddItemToArray(a, o);
+    }
 }
 
 static cJSON *exec_view_json(const gp_exec_source_view *v, const gp_stall_summary *s,
