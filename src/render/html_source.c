@@ -191,8 +191,10 @@ int gp_html_exec_source(FILE *out, const gp_report *r)
 {
     if (!gp_exec_has_source(&r->exec))
         return GP_OK;
-    section_title(out, "in one launch of each kernel in each process, patched once its "
-                       "counters were collected");
+    section_title(out, gp_exec_source_own_run(&r->exec)
+                           ? "in gpuprof's own run of the command after the sampled one"
+                           : "in one launch of each kernel in each process, patched once its "
+                             "counters were collected");
     gp_source_views v;
     gp_stall_summary s = {0};
     int rc = gp_source_views_open(&v, r);

@@ -115,9 +115,14 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
         return rc;
     }
     gp_text_source_legend(out, gp_source_any_stalls(e, &s), o);
-    gp_text_paragraph(out, "each kernel's lines were counted in one of its launches in each "
-                      "process, patched to count every instruction once the kernel's counters "
-                      "were collected", gp_text_width(o), 2);
+    gp_text_paragraph(out, gp_exec_source_own_run(e)
+                               ? "each kernel's lines were counted in gpuprof's own run of the "
+                                 "command after the sampled one, its instructions patched to "
+                                 "count them"
+                               : "each kernel's lines were counted in one of its launches in "
+                                 "each process, patched to count every instruction once the "
+                                 "kernel's counters were collected",
+                      gp_text_width(o), 2);
     size_t left_out = 0;
     for (size_t i = 0; rc == GP_OK && i < n; i++) {
         if (l[i].view->launch == GP_NO_LAUNCH)
