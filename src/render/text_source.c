@@ -175,7 +175,7 @@ void gp_text_source_legend(FILE *out, bool stalls, const gp_render_options *o)
         gp_text_paragraph(out, "with warp stalls (--stalls): %stalls the line's share of its "
                           "kernel code's samples, stall the group of the most of them (as the "
                           "warp stalls' legend names it; - for a kernel of too few samples); a "
-                          "line that moves no memory is listed when it holds samples",
+                          "line that moves no memory is listed when it holds 1% of them or more",
                           gp_text_width(o), 2);
 }
 
