@@ -31,6 +31,7 @@ import tap
 import test_html
 import test_markdown
 from gpuprof import run, run_json
+from test_stalls import man_text
 from schema import validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -270,14 +271,6 @@ def check_commands():
     rc, out, err = run("transpose", "--stalls", "--source", "--csv", env=no_gpu)
     tap.ok(rc == 2 and "two CSV views" in err, "transpose --stalls --source --csv: two CSV "
            "views (a usage error)", err)
-
-
-def man_text():
-    with open(os.path.join(ROOT, "man", "gpuprof.1")) as f:
-        text = f.read()
-    text = re.sub(r"\\f[BIRP]", "", text).replace("\\-", "-")
-    text = re.sub(r"^\.(?:B|BR|RB|I|IR|BI) ", "", text, flags=re.M)
-    return " ".join(text.split())
 
 
 def check_docs():
