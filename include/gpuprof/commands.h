@@ -55,5 +55,10 @@ int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report);
  * program's standard output to /dev/null (a kernel command's --stalls run in a child, whose
  * own report would break a JSON or CSV one). */
 int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report);
+/* The same, with `then` (ctx its own) given the report once the program has ended, before it
+ * is written: a kernel command's --source --stalls counts its lines there. */
+typedef int gp_exec_then(void *ctx, gp_report *report);
+int gp_exec_command_then(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report,
+                         gp_exec_then *then, void *ctx);
 
 #endif

@@ -207,6 +207,10 @@ typedef struct {
 
 /* gp_exec_source_view.launch of a kernel that had no patched launch. */
 #define GP_NO_LAUNCH UINT64_MAX
+/* ... of a view counted in gpuprof's own run of a kernel command after its sampled child
+ * (--source --stalls), not in one of the program's launches (CUPTI's correlation ids begin at
+ * 1). */
+#define GP_OWN_RUN 0
 
 /* gpuprof exec --source: a kernel's per-line view in one process, from the one launch of it
  * the library patched (its SASS instructions counted, after its counters were collected), or
@@ -216,7 +220,8 @@ typedef struct {
     uint64_t code;               /* the code it is of (a cubin's CRC); 0: not known */
     int pid;                     /* its process */
     uint64_t launch;             /* the patched launch's correlation id, its launch's `id`;
-                                    GP_NO_LAUNCH: none (a note says why) */
+                                    GP_NO_LAUNCH: none (a note says why); GP_OWN_RUN:
+                                    gpuprof's own run (its note says of what) */
     char *note;                  /* why it has no lines (CUPTI could not patch it, no cubin
                                     seen); NULL */
     size_t input;                /* merged reports: the index of its input report in `sources` */

@@ -129,6 +129,8 @@ typedef struct {
     const char *program;                /* its program, as exec's other rows give it, */
     size_t number;                      /* its kernel's #N (0: the summary lacks it) */
     const char *name;                   /* and the kernel's full name */
+    const gp_stall_kernel *stalls;      /* its kernel code's warp-stall samples, joined to its
+                                           lines (gpuprof/source_stalls.h); NULL: none */
 } gp_source_context;
 
 /* The context of k's lines: k and its excesses, whose left empty. */
@@ -138,17 +140,25 @@ gp_source_context gp_source_context_of(const gp_source_kernel *k);
  * or without line information its instruction by offset and access), warp instructions,
  * global requests, global sectors per request accessed and ideal, the line's share of the
  * kernel's global excess, shared wavefronts per shared request accessed and ideal, local
- * sectors. HTML: the line's number and text (code: the page writes that cell), then as text
- * from sectors per request on. CSV (a kernel command's): the result (family, variant, type,
- * n, nx, ny, block, params) and the kernel (mangled), file, line, the offset of a line-less
- * entry's instruction, each counter by its key, the excess. JSON: file and line (null and
- * null without line information: read back by report/load_source.c, the loader takes no null
- * word), the counters and the excess (read back as a check). */
+ * sectors; with its kernel's warp stalls joined (the context's stalls), the line's share of
+ * the kernel's samples and its top group (for a kernel of too few samples "-"). HTML: the
+ * line's number and text (code: the page writes that cell), then as text from sectors per
+ * request on. CSV (a kernel command's): the result (family, variant, type, n, nx, ny, block,
+ * params) and the kernel (mangled), file, line, the offset of a line-less entry's
+ * instruction, each counter by its key, the excess. JSON: file and line (null and null
+ * without line information: read back by report/load_source.c, the loader takes no null
+ * word), the counters and the excess (read back as a check); joined, stall_samples,
+ * stall_percent and stall_group (absent without samples), derived (checked against the
+ * stalls by report/load_source.c). */
 extern const gp_part gp_source_line_part;
 /* An exec report's lines in CSV: where the view comes from (source: its program; kernel_id:
  * the kernel's #N; kernel: its name; mangled; pid; launch: the patched launch's id), then
  * the line as a kernel command's CSV has it. */
 extern const gp_part gp_source_exec_line_part;
+/* The same, of a report with warp stalls (--stalls): then stall_samples, stall_percent (of
+ * its kernel code's samples) and stall_group (the key of its group of the most samples; empty
+ * without samples), empty for a kernel without samples. */
+extern const gp_part gp_source_exec_stall_line_part;
 /* A kernel's instructions (rows: gp_source_pc; JSON's "instructions"): text (--sass) shows
  * each under its line, in the line part's columns (the offset and access where the line's
  * place is); JSON their offset, the index of their line (checked against the lines by

@@ -66,7 +66,7 @@ int gp_source_without_lines(const gp_source_label *l, size_t n, const gp_exec_ke
 void gp_source_tag(const gp_kernel_labels *kl, size_t number, const gp_exec_source_view *v,
                    char *buf, size_t len);
 /* "process 690, launch 2 of the kernel, id 7", or without its place when it is unknown, or
- * "no patched launch". */
+ * "no patched launch", or for a view of gpuprof's own run "gpuprof's own run, process 700". */
 void gp_source_label_launch(const gp_source_label *l, char *buf, size_t len);
 
 #endif

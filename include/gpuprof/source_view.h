@@ -47,6 +47,8 @@ typedef struct {
     bool has_lines;                    /* its code had line information */
     gp_source_file *files;             /* the files its lines name, in first-line order */
     size_t n_files;                    /* 0: not recorded (a report from before) */
+    uint64_t code;                     /* the CRC of the cubin of its instructions (its
+                                          first's); 0: not known */
 } gp_source_kernel;
 
 /* The kernels of a set of instructions (from one or more patched launches), each kernel's

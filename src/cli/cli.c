@@ -301,7 +301,9 @@ static int check_output_file(const gp_request *req, const given_options *given)
  * context where the range profiler or SASS patching ran (bench/README.md, PC sampling beside
  * the other collectors); its counters are off unless asked for, and then refused. A kernel
  * command runs again as exec's program (commands/kernel_stalls.h), under the same rules,
- * and writes exec's report, which has no page of its own. */
+ * and writes exec's report, which has no page of its own; its --source counts the lines in
+ * a run of its own after that one. exec's --source needs the program run once more: the user
+ * runs it, and `report` joins the two reports. */
 static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_options *given)
 {
     if (given->seen[OPT_STALL_PERIOD] && !req->stalls)
@@ -324,11 +326,13 @@ static int check_stalls(gp_request *req, const gp_command_def *cmd, const given_
         return gp_fail(GP_ERR_USAGE, "%s --stalls writes exec's report, which has no page of "
                                      "its own: save it as JSON, then run 'gpuprof report "
                                      "FILE --html'", name);
-    if (req->source)
-        return gp_fail(GP_ERR_USAGE, "%s --stalls samples in a run of its own: it cannot go "
-                                     "with --source (patched code spoils PC sampling), run "
-                                     "%s once with each", name,
-                       req->family ? "the command" : "the program");
+    if (req->source && !req->family)
+        return gp_fail(GP_ERR_USAGE, "exec --stalls samples in a run of its own: it cannot go "
+                                     "with --source (patched code spoils PC sampling); run the "
+                                     "program once with each (--source --json --output=A.json, "
+                                     "--stalls --json --output=B.json) and give both reports "
+                                     "to 'gpuprof report A.json B.json', which shows each "
+                                     "line's stalls beside its sectors");
     if (given->seen[OPT_METRICS] && req->metrics.kind != GP_METRICS_NONE)
         return gp_fail(GP_ERR_USAGE, "%s --stalls samples in a run without counters (PC "
                                      "sampling and the range profiler do not share a "

@@ -620,9 +620,10 @@ static const option_row rows[] = {
     [OPT_STALLS] = {{OPT_STALLS, "stalls", NULL,
                      "why warps wait: CUPTI's PC sampling during the program's own launches, "
                      "each kernel's and each source line's samples by stall reason, grouped "
-                     "memory first (a run of its own: no counters, no --source; a kernel "
-                     "command runs again in a child under exec); CSV: a row per kernel line "
-                     "(report: of a saved run)"},
+                     "memory first, beside --source's sectors where a report holds both (a run "
+                     "of its own: no counters; exec: no --source, give a report of each to "
+                     "'report'; a kernel command runs again in a child under exec, its "
+                     "--source after it); CSV: a row per kernel line (report: of a saved run)"},
                     FLAG(stalls)},
     [OPT_STALL_PERIOD] = {{OPT_STALL_PERIOD, "stall-period", "N",
                            "with --stalls: a sample every 2^N cycles of each SM sub-partition, "

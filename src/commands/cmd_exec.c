@@ -90,7 +90,8 @@ static int note_replaced_nvtx_tool(const gp_request *req, const char *library,
     return gp_report_add_warning(report, text);
 }
 
-int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report)
+int gp_exec_command_then(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report,
+                         gp_exec_then *then, void *ctx)
 {
     char file[GP_OUTPUT_PATH_LEN] = "", path[PATH_LEN], library[PATH_LEN];
     if (req->output_file && strcmp(req->output_file, "-") != 0) {
@@ -116,10 +117,17 @@ int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_repo
         report->has_device = true;
         report->device = report->exec.devices[0];
     }
+    if (then)
+        GP_TRY(then(ctx, report));
     GP_TRY(write_report(req, file, out, report));
     if (req->require_metrics && report->profiler.state == GP_PROF_UNAVAILABLE)
         return gp_fail(GP_ERR_RUNTIME, "--require-metrics: %s", report->profiler.reason);
     return GP_OK;
+}
+
+int gp_exec_command(const gp_request *req, bool quiet_stdout, FILE *out, gp_report *report)
+{
+    return gp_exec_command_then(req, quiet_stdout, out, report, NULL, NULL);
 }
 
 int gp_cmd_exec(const gp_request *req, FILE *out, gp_report *report)

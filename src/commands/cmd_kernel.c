@@ -1,7 +1,8 @@
 /* The kernel commands (one per family): expand, run while the report is written result by
  * result (text and CSV rows as they become final, so that a sweep cut short keeps what it
  * printed), and turn failed checks into exit 1. A long run shows its progress on a terminal.
- * With --stalls, the command runs again in a child under exec (commands/kernel_stalls.h). */
+ * With --stalls, the command runs again in a child under exec (commands/kernel_stalls.h),
+ * which only samples: --source's lines are its parent's, counted after it. */
 #include "gpuprof/commands.h"
 
 #include "commands/kernel_stalls.h"
@@ -89,12 +90,16 @@ int gp_cmd_kernel(const gp_request *req, FILE *out, gp_report *report)
 {
     if (req->stalls && !gp_kernel_stalls_child())
         return gp_kernel_stalls(req, out, report);
+    /* The sampled child patches nothing (patched code spoils PC sampling). */
+    gp_request run = *req;
+    if (req->stalls)
+        run.source = run.sass = false;
     gp_device_use_one_queue();
     gp_plan plan;
-    GP_TRY(gp_plan_expand(req, &plan)); /* every usage error before any device */
+    GP_TRY(gp_plan_expand(&run, &plan)); /* every usage error before any device */
     int rc = gp_report_set_command_line(report, req->argc, req->argv);
     if (rc == GP_OK)
-        rc = run_and_render(req, &plan, out, report);
+        rc = run_and_render(&run, &plan, out, report);
     gp_plan_free(&plan);
     return rc;
 }

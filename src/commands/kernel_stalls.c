@@ -2,8 +2,12 @@
 #include "commands/kernel_stalls.h"
 
 #include "gpuprof/commands.h"
+#include "gpuprof/device.h"
 #include "gpuprof/exec_request.h"
+#include "gpuprof/exec_source.h"
+#include "gpuprof/plan.h"
 #include "gpuprof/protocol.h"
+#include "gpuprof/runner.h"
 #include "gpuprof/status.h"
 
 #include <limits.h>
@@ -28,6 +32,33 @@ static int self_path(char *path, size_t len)
     return GP_OK;
 }
 
+/* --source too: the lines counted in this process's own run of the command, once the sampled
+ * child has ended (the two never share the GPU: patched code spoils PC sampling), made the
+ * report's views beside the child's stalls. */
+static int count_lines(void *ctx, gp_report *report)
+{
+    gp_request run = *(const gp_request *)ctx;
+    run.stalls = false;
+    gp_plan plan;
+    GP_TRY(gp_plan_expand(&run, &plan));
+    gp_report lines;
+    gp_report_init(&lines);
+    size_t failed = 0;
+    int rc = gp_run_plan(&run, &plan, &lines, &failed, NULL);
+    if (rc == GP_OK)
+        rc = gp_exec_add_own_views(&report->exec, &lines, (int)getpid());
+    for (size_t i = 0; rc == GP_OK && i < lines.n_warnings; i++)
+        rc = gp_report_add_warning(report, lines.warnings[i]);
+    char checked[160];
+    snprintf(checked, sizeof checked, "--source: %zu result%s FAILED the check against the CPU "
+             "in the run that counted the lines", failed, failed == 1 ? "" : "s");
+    if (rc == GP_OK && failed)
+        rc = gp_report_add_warning(report, checked);
+    gp_report_free(&lines);
+    gp_plan_free(&plan);
+    return rc;
+}
+
 int gp_kernel_stalls(const gp_request *req, FILE *out, gp_report *report)
 {
     char self[PATH_MAX];
@@ -47,7 +78,10 @@ int gp_kernel_stalls(const gp_request *req, FILE *out, gp_report *report)
     exec.exec.stalls = true;
     exec.metrics.kind = GP_METRICS_NONE;
     exec.output_file = NULL;
-    const int rc = gp_exec_command(&exec, !gp_output_is_text(req->output), out, report);
+    if (req->source)
+        gp_device_use_one_queue(); /* for this process's own run, as the child's */
+    const int rc = gp_exec_command_then(&exec, !gp_output_is_text(req->output), out, report,
+                                        req->source ? count_lines : NULL, (void *)req);
     free(argv);
     return rc;
 }

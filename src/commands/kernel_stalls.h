@@ -3,7 +3,10 @@
  * range profiler ran (bench/README.md, PC sampling beside the other collectors). The command
  * runs again, as the program of exec --stalls, without counters; the report is exec's: each
  * kernel's times and its stall section. The child's own table passes through in text and
- * Markdown, and goes to /dev/null in the other formats, where it would break the report. */
+ * Markdown, and goes to /dev/null in the other formats, where it would break the report.
+ * With --source, once the child has ended, this process runs the command once more, its
+ * instructions counted, and the report holds those lines too, each beside its stalls
+ * (gpuprof/source_stalls.h). */
 #ifndef GPUPROF_COMMANDS_KERNEL_STALLS_H
 #define GPUPROF_COMMANDS_KERNEL_STALLS_H
 

@@ -1,13 +1,15 @@
 /* The annotated source of render/html_source.h. A line's heat is its share of the kernel's
  * global sectors over the ideal plus its share of the shared wavefronts over theirs, halved:
  * red where the waste is, white where there is none. An exec report's views are headed by
- * their kernel's #N and the launch patched, and the kernels without lines listed with why. */
+ * their kernel's #N and the launch patched, and the kernels without lines listed with why; a
+ * kernel code's warp stalls (--stalls) beside its lines, those that hold them listed too. */
 #include "render/html_source.h"
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/report_parts.h"
 #include "gpuprof/source_labels.h"
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/status.h"
 #include "render/html_page.h"
 #include "render/part.h"
@@ -48,8 +50,9 @@ static void line_row(FILE *out, const gp_source_line *l, const gp_source_context
     fputs("</tr>\n", out);
 }
 
-/* One kernel's table under its heading (escaped here). */
-static void kernel_section(FILE *out, const char *heading, const gp_source_kernel *k)
+/* One kernel's table under its heading (escaped here), its warp stalls beside (NULL: none). */
+static void kernel_section(FILE *out, const char *heading, const gp_source_kernel *k,
+                           const gp_stall_kernel *stalls)
 {
     fputs("<h3>", out);
     gp_html_escape(out, heading);
@@ -65,12 +68,13 @@ static void kernel_section(FILE *out, const char *heading, const gp_source_kerne
             fputs("</p>\n", out);
         }
     }
-    const gp_source_context ctx = gp_source_context_of(k);
+    gp_source_context ctx = gp_source_context_of(k);
+    ctx.stalls = stalls;
     fputs("<div class=\"scroll\"><table>\n<tr>", out);
     gp_part_html_headings(out, &gp_source_line_part, &ctx);
     fputs("</tr>\n", out);
     for (size_t i = 0; i < k->n_lines; i++)
-        if (gp_source_moves_memory(k->lines[i].counts))
+        if (gp_source_line_listed(stalls, k, &k->lines[i]))
             line_row(out, &k->lines[i], &ctx);
     fputs("</table></div>\n", out);
 }
@@ -86,7 +90,7 @@ static int result_section(FILE *out, const gp_result *res, const gp_source_kerne
     char *heading = malloc(len);
     if (heading) {
         snprintf(heading, len, "%s: %s", what, shown);
-        kernel_section(out, heading, k);
+        kernel_section(out, heading, k, NULL);
     }
     free(heading);
     free(name);
@@ -126,7 +130,8 @@ typedef struct {
 
 /* "#2 NAME: process 690, launch 2 of the kernel, id 7" ("#2 [3] NAME..." in a merged
  * report). */
-static int view_section(FILE *out, const gp_source_label *l, const gp_kernel_labels *kl)
+static int view_section(FILE *out, const gp_source_label *l, const gp_kernel_labels *kl,
+                        const gp_stall_summary *s)
 {
     char tag[32 + GP_SOURCES_LEN], launch[128];
     gp_source_tag(kl, l->number, l->view, tag, sizeof tag);
@@ -137,7 +142,8 @@ static int view_section(FILE *out, const gp_source_label *l, const gp_kernel_lab
     if (!heading)
         return gp_fail(GP_ERR_RUNTIME, "out of memory while writing HTML");
     snprintf(heading, len, "%s%s: %s", tag, name, launch);
-    kernel_section(out, heading, &l->view->view);
+    kernel_section(out, heading, &l->view->view,
+                   gp_source_stall_kernel(s, l->view->view.kernel, l->view->code));
     free(heading);
     if (l->view->note) {
         fputs("<p>", out);
@@ -169,11 +175,11 @@ static int item_without(void *ctx, size_t number, const char *kernel,
     return GP_OK;
 }
 
-static int exec_sections(FILE *out, const gp_source_views *v)
+static int exec_sections(FILE *out, const gp_source_views *v, const gp_stall_summary *s)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->l[i].view->launch != GP_NO_LAUNCH)
-            GP_TRY(view_section(out, &v->l[i], &v->kl));
+            GP_TRY(view_section(out, &v->l[i], &v->kl, s));
     exec_page p = {out, &v->kl, false};
     const int rc = gp_source_without_lines(v->l, v->n, v->k, v->nk, item_without, &p);
     if (p.listed)
@@ -185,12 +191,23 @@ int gp_html_exec_source(FILE *out, const gp_report *r)
 {
     if (!gp_exec_has_source(&r->exec))
         return GP_OK;
-    section_title(out, "in one launch of each kernel in each process, patched once its "
-                       "counters were collected");
+    section_title(out, gp_exec_source_own_run(&r->exec)
+                           ? "in gpuprof's own run of the command after the sampled one"
+                           : "in one launch of each kernel in each process, patched once its "
+                             "counters were collected");
     gp_source_views v;
+    gp_stall_summary s = {0};
     int rc = gp_source_views_open(&v, r);
+    if (rc == GP_OK && r->exec.stalls.sampled)
+        rc = gp_stall_summarize(&r->exec, NULL, &s);
+    if (rc == GP_OK && gp_source_any_stalls(&r->exec, &s))
+        fputs("<p>With the kernel's warp stalls (--stalls, a run of their own): each line's "
+              "share of its kernel code's samples and the group of the most of them (on "
+              "hover, as the warp stalls' legend names it); a line that moves no memory is "
+              "listed when it holds 1 % of them.</p>\n", out);
     if (rc == GP_OK)
-        rc = exec_sections(out, &v);
+        rc = exec_sections(out, &v, &s);
+    gp_stall_summary_free(&s);
     gp_source_views_close(&v);
     return rc;
 }

@@ -1,10 +1,13 @@
 /* exec --stalls on the page (render/html_stalls.h): the stall kernel part and each kernel's
  * line part (gpuprof/report_parts.h), each row followed by a stacked bar of its groups'
- * shares in the page's series colours, then what the run sampled and the groups' legend. */
+ * shares in the page's series colours, then what the run sampled and the groups' legend. A
+ * kernel whose lines the per-line view shows (--source, gpuprof/source_stalls.h) has its
+ * lines' stalls there, beside their sectors. */
 #include "render/html_stalls.h"
 
 #include "gpuprof/exec_stalls.h"
 #include "gpuprof/report_parts.h"
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/status.h"
 #include "render/html_page.h"
 #include "render/part.h"
@@ -123,11 +126,17 @@ int gp_html_stalls(FILE *out, const gp_report *r)
     for (size_t i = 0; i < s.n_kernels; i++)
         stall_row(out, &gp_stall_kernel_part, &s.kernels[i], &c);
     fputs("</table></div>\n", out);
+    bool beside = false;
     for (size_t i = 0; i < s.n_kernels; i++) {
         c.kernel = &s.kernels[i];
-        if (!s.kernels[i].counts.few)
+        const bool in_view = gp_stall_kernel_has_lines(&r->exec, &s.kernels[i]);
+        beside = beside || in_view;
+        if (!s.kernels[i].counts.few && !in_view)
             kernel_lines(out, &s.kernels[i], &c);
     }
+    if (beside)
+        fputs("<p class=\"note\">The lines of the kernels of a per-line view have their "
+              "stalls there, beside their sectors (below).</p>\n", out);
     legend(out, &s);
     gp_stall_view_free(&v);
     return GP_OK;

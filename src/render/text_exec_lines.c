@@ -3,12 +3,14 @@
  * headed by the kernel's #N and name and the launch patched; then, in #N order, the kernels
  * that have no lines and why (gpuprof/source_labels.h). Of a kernel that ran several codes,
  * the view of its variant with the most calls; with --wide every variant's (JSON, CSV and
- * HTML hold them all). */
+ * HTML hold them all). A kernel code's warp stalls (--stalls, merged from a run of its own) go
+ * beside its lines. */
 #include "render/text_exec_lines.h"
 
 #include "gpuprof/exec_source.h"
 #include "gpuprof/status.h"
 #include "gpuprof/source_labels.h"
+#include "gpuprof/source_stalls.h"
 #include "render/text_layout.h"
 #include "render/text_source.h"
 
@@ -43,15 +45,18 @@ static char *heading_of(const gp_source_label *l, const gp_kernel_labels *kl)
     return heading;
 }
 
-/* A view with a launch: its table, and its note when it has one. */
+/* A view with a launch: its table (its kernel code's stalls in s beside), and its note when
+ * it has one. */
 static int print_view(FILE *out, const gp_source_label *l, const gp_kernel_labels *kl,
-                      const gp_render_options *o)
+                      const gp_stall_summary *s, const gp_render_options *o)
 {
     char *heading = heading_of(l, kl);
     if (!heading)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     fputc('\n', out);
-    const int rc = gp_text_source_kernel(out, heading, &l->view->view, o);
+    const int rc = gp_text_source_kernel(
+        out, heading, &l->view->view,
+        gp_source_stall_kernel(s, l->view->view.kernel, l->view->code), o);
     free(heading);
     if (rc == GP_OK && l->view->note)
         gp_text_paragraph(out, l->view->note, gp_text_width(o), 2);
@@ -99,14 +104,25 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
     const gp_exec_info *e = &r->exec;
     if (!gp_exec_has_source(e))
         return GP_OK;
+    gp_stall_summary s = {0};
+    if (e->stalls.sampled)
+        GP_TRY(gp_stall_summarize(e, NULL, &s));
     gp_source_label *l;
     size_t n;
-    GP_TRY(gp_source_labels(e, kl, &l, &n));
-    gp_text_source_legend(out, o);
-    gp_text_paragraph(out, "each kernel's lines were counted in one of its launches in each "
-                      "process, patched to count every instruction once the kernel's counters "
-                      "were collected", gp_text_width(o), 2);
-    int rc = GP_OK;
+    int rc = gp_source_labels(e, kl, &l, &n);
+    if (rc != GP_OK) {
+        gp_stall_summary_free(&s);
+        return rc;
+    }
+    gp_text_source_legend(out, gp_source_any_stalls(e, &s), o);
+    gp_text_paragraph(out, gp_exec_source_own_run(e)
+                               ? "each kernel's lines were counted in gpuprof's own run of the "
+                                 "command after the sampled one, its instructions patched to "
+                                 "count them"
+                               : "each kernel's lines were counted in one of its launches in "
+                                 "each process, patched to count every instruction once the "
+                                 "kernel's counters were collected",
+                      gp_text_width(o), 2);
     size_t left_out = 0;
     for (size_t i = 0; rc == GP_OK && i < n; i++) {
         if (l[i].view->launch == GP_NO_LAUNCH)
@@ -114,7 +130,7 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
         if (l[i].variant > 1 && !(o && o->wide))
             left_out++;
         else
-            rc = print_view(out, &l[i], kl, o);
+            rc = print_view(out, &l[i], kl, &s, o);
     }
     if (rc == GP_OK && left_out) {
         char line[160];
@@ -128,5 +144,6 @@ int gp_text_exec_lines(FILE *out, const gp_report *r, const gp_exec_kernel *k, s
     if (rc == GP_OK)
         rc = gp_source_without_lines(l, n, k, nk, print_without, &w);
     gp_source_labels_free(l, n);
+    gp_stall_summary_free(&s);
     return rc;
 }

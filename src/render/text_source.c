@@ -7,6 +7,7 @@
 
 #include "gpuprof/demangle.h"
 #include "gpuprof/report_parts.h"
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
 #include "render/cells.h"
@@ -25,6 +26,7 @@
 typedef struct {
     const gp_source_line *line;
     size_t index;
+    uint64_t stalls;             /* its warp-stall samples, where the view has them joined */
 } ranked_line;
 
 static int worst_first(const void *a, const void *b)
@@ -36,6 +38,7 @@ static int worst_first(const void *a, const void *b)
         {gp_source_shared_excess(x), gp_source_shared_excess(y)},
         {x[GP_SRC_LOCAL_SECTORS], y[GP_SRC_LOCAL_SECTORS]},
         {x[GP_SRC_SECTORS] + x[GP_SRC_WAVEFRONTS], y[GP_SRC_SECTORS] + y[GP_SRC_WAVEFRONTS]},
+        {((const ranked_line *)a)->stalls, ((const ranked_line *)b)->stalls},
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (keys[k][0] != keys[k][1])
@@ -57,12 +60,13 @@ static void add_line_row(gp_text_table *t, const gp_source_line *l, const gp_sou
         gp_table_note(t, text, 4);
 }
 
-/* --sass: the line's instructions that move memory, in the line's columns. */
+/* --sass: the line's instructions that move memory (or hold stall samples), in the line's
+ * columns. */
 static void add_instruction_rows(gp_text_table *t, size_t line, const gp_source_context *ctx)
 {
     const gp_source_kernel *k = ctx->kernel;
     for (size_t p = 0; p < k->n_pcs; p++)
-        if (k->pcs[p].line == line && gp_source_moves_memory(k->pcs[p].counts))
+        if (k->pcs[p].line == line && gp_source_pc_listed(ctx->stalls, &k->pcs[p]))
             gp_part_text_row(t, &gp_source_pc_part, &k->pcs[p], ctx);
 }
 
@@ -91,7 +95,8 @@ static int kernel_heading(FILE *out, const char *heading, const gp_source_kernel
     return GP_OK;
 }
 
-/* The table's rows and notes: the lines that move memory, the worst first. */
+/* The table's rows and notes: the lines that move memory (or hold stall samples), the worst
+ * first. */
 static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_render_options *o)
 {
     const gp_source_kernel *k = ctx->kernel;
@@ -99,9 +104,11 @@ static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_r
     if (!order)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     size_t moving = 0;
-    for (size_t i = 0; i < k->n_lines; i++)
-        if (gp_source_moves_memory(k->lines[i].counts))
-            order[moving++] = (ranked_line){&k->lines[i], i};
+    for (size_t i = 0; i < k->n_lines; i++) {
+        const gp_stall_line *s = gp_source_line_stalls(ctx->stalls, k, &k->lines[i]);
+        if (gp_source_line_listed(ctx->stalls, k, &k->lines[i]))
+            order[moving++] = (ranked_line){&k->lines[i], i, s ? s->counts.samples : 0};
+    }
     qsort(order, moving, sizeof *order, worst_first);
     const size_t shown = o && o->wide ? moving : moving < SHOWN_LINES ? moving : SHOWN_LINES;
     for (size_t i = 0; i < shown; i++) {
@@ -115,8 +122,8 @@ static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_r
                       2);
     if (shown < moving) {
         char more[128];
-        snprintf(more, sizeof more, "%zu more lines move memory (--wide shows them all; JSON "
-                 "holds every line)", moving - shown);
+        snprintf(more, sizeof more, "%zu more lines move memory%s (--wide shows them all; JSON "
+                 "holds every line)", moving - shown, ctx->stalls ? " or hold stalls" : "");
         gp_table_note(t, more, 2);
     }
     if (!k->has_lines)
@@ -131,10 +138,11 @@ static int fill_table(gp_text_table *t, const gp_source_context *ctx, const gp_r
 }
 
 int gp_text_source_kernel(FILE *out, const char *heading, const gp_source_kernel *k,
-                          const gp_render_options *o)
+                          const gp_stall_kernel *stalls, const gp_render_options *o)
 {
     GP_TRY(kernel_heading(out, heading, k, o));
-    const gp_source_context ctx = gp_source_context_of(k);
+    gp_source_context ctx = gp_source_context_of(k);
+    ctx.stalls = stalls;
     gp_text_table t;
     gp_table_init(&t, gp_source_line_part.n_key);
     gp_part_text_columns(&t, &gp_source_line_part, &ctx);
@@ -153,7 +161,7 @@ static bool any_lines(const gp_report *r)
     return false;
 }
 
-void gp_text_source_legend(FILE *out, const gp_render_options *o)
+void gp_text_source_legend(FILE *out, bool stalls, const gp_render_options *o)
 {
     fputc('\n', out);
     gp_text_paragraph(out, "where memory moves, by source line, the most sectors over the ideal "
@@ -163,6 +171,12 @@ void gp_text_source_legend(FILE *out, const gp_render_options *o)
                       "and ideal/req shared wavefronts per shared request, accessed and ideal "
                       "(more than ideal: bank conflicts); local spill sectors; the line's text "
                       "under it", gp_text_width(o), 2);
+    if (stalls)
+        gp_text_paragraph(out, "with warp stalls (--stalls): %stalls the line's share of its "
+                          "kernel code's samples, stall the group of the most of them (as the "
+                          "warp stalls' legend names it; - for a kernel of too few samples); a "
+                          "line that moves no memory is listed when it holds 1% of them or more",
+                          gp_text_width(o), 2);
 }
 
 /* "<result>, kernel <name>": which result's kernel, the name in --kernel-name's style. */
@@ -186,7 +200,7 @@ int gp_text_source(FILE *out, const gp_report *r, const gp_render_options *o)
 {
     if (!any_lines(r))
         return GP_OK;
-    gp_text_source_legend(out, o);
+    gp_text_source_legend(out, false, o);
     for (size_t i = 0; i < r->n_results; i++) {
         const gp_result *res = &r->results[i];
         for (size_t k = 0; k < res->n_line_kernels; k++) {
@@ -194,7 +208,7 @@ int gp_text_source(FILE *out, const gp_report *r, const gp_render_options *o)
             if (!heading)
                 return gp_fail(GP_ERR_RUNTIME, "out of host memory");
             fputc('\n', out);
-            const int rc = gp_text_source_kernel(out, heading, &res->lines[k], o);
+            const int rc = gp_text_source_kernel(out, heading, &res->lines[k], NULL, o);
             free(heading);
             GP_TRY(rc);
         }

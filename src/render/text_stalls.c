@@ -1,11 +1,13 @@
 /* exec --stalls in text (and through it Markdown): what the run sampled, a row per kernel code
  * (the stall kernel part, gpuprof/report_parts.h), the groups' legend once, then the lines of
  * the kernels with the most samples, worst first, each with its instructions under it with
- * --sass. */
+ * --sass; a kernel whose lines the per-line view shows (--source, gpuprof/source_stalls.h)
+ * has its lines' stalls there, beside their sectors, and is only named here. */
 #include "render/text_stalls.h"
 
 #include "gpuprof/exec_stalls.h"
 #include "gpuprof/report_parts.h"
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/status.h"
 #include "render/part.h"
 #include "render/text_layout.h"
@@ -60,19 +62,35 @@ static void print_legend(FILE *out, size_t width)
     }
 }
 
-/* "-: fewer than 100 samples, too few samples for shares: #3 init". */
-static void print_few(FILE *out, const gp_stall_summary *s, const gp_kernel_labels *kl,
-                      size_t width)
+/* Which kernels a list names. */
+typedef bool listed_fn(const gp_stall_kernel *k, const gp_exec_info *e);
+
+static bool few(const gp_stall_kernel *k, const gp_exec_info *e)
+{
+    (void)e;
+    return k->counts.few;
+}
+
+/* Of enough samples for shares, shown in the per-line view. */
+static bool beside_lines(const gp_stall_kernel *k, const gp_exec_info *e)
+{
+    return !k->counts.few && gp_stall_kernel_has_lines(e, k);
+}
+
+/* "<opening>#3 init, #4 copy" of the kernels `listed` takes, a paragraph (after a blank line
+ * when apart); nothing for none. */
+static void print_list(FILE *out, const gp_stall_summary *s, const gp_exec_info *e,
+                       listed_fn *listed, const char *opening, bool apart,
+                       const gp_kernel_labels *kl, size_t width)
 {
     char line[1024];
     size_t used = 0;
     for (size_t i = 0; i < s->n_kernels && used < sizeof line; i++) {
         const gp_stall_kernel *k = &s->kernels[i];
-        if (!k->counts.few)
+        if (!listed(k, e))
             continue;
         if (!used)
-            used = (size_t)snprintf(line, sizeof line, "-: too few samples for shares (fewer "
-                                    "than %d): ", GP_STALL_FEW_SAMPLES);
+            used = (size_t)snprintf(line, sizeof line, "%s", opening);
         else
             used += (size_t)snprintf(line + used, sizeof line - used, ", ");
         if (used < sizeof line && k->number && kl)
@@ -81,6 +99,8 @@ static void print_few(FILE *out, const gp_stall_summary *s, const gp_kernel_labe
         else if (used < sizeof line)
             used += (size_t)snprintf(line + used, sizeof line - used, "%s", k->name);
     }
+    if (used && apart)
+        fputc('\n', out);
     if (used)
         gp_text_paragraph(out, line, width, 2);
 }
@@ -115,13 +135,14 @@ static int print_lines(FILE *out, const gp_stall_kernel *k, const gp_stall_conte
     return rc;
 }
 
-/* The lines of the kernels with the most samples and enough of them for shares. */
-static int print_kernels_lines(FILE *out, const gp_stall_summary *s, gp_stall_context *c,
-                               const gp_render_options *o)
+/* The lines of the kernels with the most samples and enough of them for shares, but those
+ * the per-line view shows. */
+static int print_kernels_lines(FILE *out, const gp_stall_summary *s, const gp_exec_info *e,
+                               gp_stall_context *c, const gp_render_options *o)
 {
     size_t shown = 0, left = 0;
     for (size_t i = 0; i < s->n_kernels; i++) {
-        if (s->kernels[i].counts.few)
+        if (s->kernels[i].counts.few || beside_lines(&s->kernels[i], e))
             continue;
         if (shown == SHOWN_KERNELS) {
             left++;
@@ -157,9 +178,14 @@ int gp_text_stalls(FILE *out, const gp_report *r, const gp_kernel_labels *kl,
     else
         rc = gp_part_text(out, &gp_stall_kernel_part, s.kernels, s.n_kernels, &c, width);
     if (rc == GP_OK && s.n_kernels) {
-        print_few(out, &s, kl, width);
+        char few_samples[96];
+        snprintf(few_samples, sizeof few_samples, "-: too few samples for shares (fewer than "
+                 "%d): ", GP_STALL_FEW_SAMPLES);
+        print_list(out, &s, &r->exec, few, few_samples, false, kl, width);
         print_legend(out, width);
-        rc = print_kernels_lines(out, &s, &c, o);
+        print_list(out, &s, &r->exec, beside_lines, "each line's stalls beside its sectors in "
+                   "the per-line view below (--source): ", true, kl, width);
+        rc = print_kernels_lines(out, &s, &r->exec, &c, o);
     }
     gp_stall_summary_free(&s);
     return rc;

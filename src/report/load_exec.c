@@ -233,6 +233,7 @@ int gp_report_read_exec(gp_json_reader *rd, const cJSON *o, void *report)
         GP_TRY(gp_json_read_objects(rd, o, "ranges", NULL, NULL));
     GP_TRY(gp_report_read_exec_source_lines(rd, o, r));
     GP_TRY(gp_report_read_exec_stalls(rd, o, r));
+    GP_TRY(gp_report_check_source_stalls(rd, o, r));
     GP_TRY(gp_exec_number_variants(e));
     return gp_report_read_activities(rd, o, e);
 }

@@ -1,12 +1,15 @@
 /* The per-line view of report/load_source.h: each kernel's lines and instructions through
- * their parts (gpuprof/report_parts.h), a line's file and line beside. */
+ * their parts (gpuprof/report_parts.h), a line's file and line beside; an exec view's warp
+ * stalls (derived by the writer from exec.stalls) checked against the stalls read. */
 #include "report/load_source.h"
 
 #include "gpuprof/report_parts.h"
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/status.h"
 #include "report/load_parts.h"
 #include "report/part_load.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +117,7 @@ static int read_kernel(gp_json_reader *rd, const cJSON *o, void *result)
     gp_source_kernel *k = append((void **)&res->lines, &res->n_line_kernels, sizeof *k);
     if (!k)
         return gp_fail(GP_ERR_RUNTIME, "out of host memory");
+    GP_TRY(gp_json_get_code(rd, o, "code", true, &k->code));
     return read_view(rd, o, k);
 }
 
@@ -151,6 +155,7 @@ static int read_exec_view(gp_json_reader *rd, const cJSON *o, void *report)
     GP_TRY(read_view(rd, o, &v->view));
     GP_TRY(gp_json_get_int(rd, o, "pid", 0, &v->pid));
     GP_TRY(gp_json_get_code(rd, o, "code", true, &v->code));
+    v->view.code = v->code;
     GP_TRY(read_view_launch(rd, o, v));
     GP_TRY(gp_json_get_string_copy(rd, o, "note", &v->note, true));
     return gp_json_expect(rd, "note", !v->note || v->note[0], "a note or null, not \"\"");
@@ -162,4 +167,93 @@ int gp_report_read_exec_source_lines(gp_json_reader *rd, const cJSON *o, gp_repo
         return GP_OK;
     r->exec.request.source = true; /* even with no view: --source was asked */
     return gp_json_read_objects(rd, o, "source_lines", read_exec_view, r);
+}
+
+/* ---- exec's views beside their warp stalls (gpuprof/source_stalls.h) ---------------------- */
+
+/* A line's or instruction's stall keys as the writer derives them: none where the view has
+ * no stalls joined (k NULL), else its samples, their share of k's and their top group. */
+static int check_row_stalls(gp_json_reader *rd, const cJSON *o, const gp_stall_kernel *k,
+                            const gp_stall_line *s)
+{
+    if (!k)
+        return gp_json_expect(rd, "stall_samples", !gp_json_field(o, "stall_samples"),
+                              "none: exec.stalls did not sample the kernel's code");
+    uint64_t samples;
+    double percent;
+    GP_TRY(gp_json_get_integer(rd, o, "stall_samples", 0, UINT64_MAX, &samples));
+    GP_TRY(gp_json_expect(rd, "stall_samples", samples == (s ? s->counts.samples : 0),
+                          "its samples in exec.stalls"));
+    GP_TRY(gp_json_get_number(rd, o, "stall_percent", 0, false, &percent));
+    const double share = s ? s->counts.share : 0;
+    GP_TRY(gp_json_expect(rd, "stall_percent", fabs(percent - share) <= 1e-6 * (1 + share),
+                          "their share of the kernel code's samples in exec.stalls"));
+    const gp_stall_group g = s ? gp_stall_top_group(&s->counts) : GP_STALL_GROUPS;
+    const cJSON *group = gp_json_field(o, "stall_group");
+    const bool same = g == GP_STALL_GROUPS ? !group
+                      : cJSON_IsString(group) && !strcmp(group->valuestring, gp_stall_groups[g].key);
+    return gp_json_expect(rd, "stall_group", same, g == GP_STALL_GROUPS
+                          ? "none: no samples" : "the group of the most samples in exec.stalls");
+}
+
+/* Each element of o[key] (an array as read), its row's stalls by check. */
+typedef const gp_stall_line *stalls_of(const gp_stall_kernel *k, const gp_source_kernel *v,
+                                       size_t i);
+
+static const gp_stall_line *line_stalls(const gp_stall_kernel *k, const gp_source_kernel *v,
+                                        size_t i)
+{
+    return gp_source_line_stalls(k, v, &v->lines[i]);
+}
+
+static const gp_stall_line *pc_stalls(const gp_stall_kernel *k, const gp_source_kernel *v,
+                                      size_t i)
+{
+    return gp_source_pc_stalls(k, v->pcs[i].pc);
+}
+
+static int check_rows(gp_json_reader *rd, const cJSON *o, const char *key, size_t n,
+                      const gp_stall_kernel *k, const gp_source_kernel *v, stalls_of *of)
+{
+    const size_t at = gp_json_enter_key(rd, key);
+    const cJSON *row = gp_json_field(o, key)->child;
+    int rc = GP_OK;
+    for (size_t i = 0; rc == GP_OK && row && i < n; i++, row = row->next) {
+        const size_t at_i = gp_json_enter_index(rd, i);
+        rc = check_row_stalls(rd, row, k, of(k, v, i));
+        gp_json_leave(rd, at_i);
+    }
+    gp_json_leave(rd, at);
+    return rc;
+}
+
+static int check_view_stalls(gp_json_reader *rd, const cJSON *o, const gp_exec_source_view *v,
+                             const gp_stall_summary *s)
+{
+    const gp_stall_kernel *k = gp_source_stall_kernel(s, v->view.kernel, v->code);
+    GP_TRY(check_rows(rd, o, gp_source_line_part.key, v->view.n_lines, k, &v->view,
+                      line_stalls));
+    return check_rows(rd, o, gp_source_pc_part.key, v->view.n_pcs, k, &v->view, pc_stalls);
+}
+
+int gp_report_check_source_stalls(gp_json_reader *rd, const cJSON *o, const gp_report *r)
+{
+    const gp_exec_info *e = &r->exec;
+    const cJSON *view = gp_json_field(o, "source_lines");
+    if (!view)
+        return GP_OK;
+    gp_stall_summary s = {0};
+    if (e->stalls.sampled)
+        GP_TRY(gp_stall_summarize(e, NULL, &s));
+    const size_t at = gp_json_enter_key(rd, "source_lines");
+    int rc = GP_OK;
+    view = view->child;
+    for (size_t i = 0; rc == GP_OK && view && i < e->n_source_views; i++, view = view->next) {
+        const size_t at_i = gp_json_enter_index(rd, i);
+        rc = check_view_stalls(rd, view, &e->source_views[i], &s);
+        gp_json_leave(rd, at_i);
+    }
+    gp_json_leave(rd, at);
+    gp_stall_summary_free(&s);
+    return rc;
 }

@@ -12,5 +12,8 @@ int gp_report_read_source_lines(gp_json_reader *rd, const cJSON *o, gp_result *r
 /* exec["source_lines"], when there: each view with its process, launch, note and source into
  * r->exec (the sources read already), and --source asked. */
 int gp_report_read_exec_source_lines(gp_json_reader *rd, const cJSON *o, gp_report *r);
+/* Once exec["stalls"] is read too: each view's lines and instructions have the stall keys
+ * the writer derives from the stalls (gpuprof/source_stalls.h), no more, no other. */
+int gp_report_check_source_stalls(gp_json_reader *rd, const cJSON *o, const gp_report *r);
 
 #endif

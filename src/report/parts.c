@@ -15,6 +15,7 @@ const gp_part *const gp_report_parts[] = {
     &gp_compare_side_part,
     &gp_source_line_part,
     &gp_source_exec_line_part,
+    &gp_source_exec_stall_line_part,
     &gp_source_pc_part,
     &gp_launch_part,
     &gp_results_part,

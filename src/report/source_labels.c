@@ -71,6 +71,8 @@ void gp_source_label_launch(const gp_source_label *l, char *buf, size_t len)
     const gp_exec_source_view *v = l->view;
     if (v->launch == GP_NO_LAUNCH)
         snprintf(buf, len, "process %d, no patched launch", v->pid);
+    else if (v->launch == GP_OWN_RUN)
+        snprintf(buf, len, "gpuprof's own run, process %d", v->pid);
     else if (l->ordinal)
         snprintf(buf, len, "process %d, launch %llu of the kernel, id %llu", v->pid,
                  (unsigned long long)l->ordinal, (unsigned long long)v->launch);

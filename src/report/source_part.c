@@ -4,6 +4,7 @@
  * one getter of a count column reads either. */
 #include "gpuprof/report_parts.h"
 
+#include "gpuprof/source_stalls.h"
 #include "gpuprof/source_view.h"
 
 #include <math.h>
@@ -190,6 +191,101 @@ static const char *set_excess_sectors(void *row, const gp_cell *v, char *why, si
     return bad;
 }
 
+/* ---- the warp stalls joined (gpuprof/source_stalls.h) ----------------------------------- */
+
+static bool joined(const void *ctx)
+{
+    return context(ctx)->stalls != NULL;
+}
+
+static const gp_stall_line *line_stalls(const void *row, const void *ctx)
+{
+    return gp_source_line_stalls(context(ctx)->stalls, context(ctx)->kernel, row);
+}
+
+static const gp_stall_line *pc_stalls(const void *row, const void *ctx)
+{
+    return gp_source_pc_stalls(context(ctx)->stalls, ((const gp_source_pc *)row)->pc);
+}
+
+/* JSON and CSV: the samples, their share of the kernel's and the key of their top group;
+ * absent where the view has none joined, the group where the row has no samples. */
+static gp_cell stall_samples(const gp_source_context *c, const gp_stall_line *s)
+{
+    return c->stalls ? GP_CELL_NUMBER(s ? s->counts.samples : 0) : GP_CELL_ABSENT;
+}
+
+static gp_cell stall_percent(const gp_source_context *c, const gp_stall_line *s)
+{
+    return c->stalls ? GP_CELL_NUMBER(s ? s->counts.share : 0) : GP_CELL_ABSENT;
+}
+
+static gp_stall_group top_of(const gp_stall_line *s)
+{
+    return s ? gp_stall_top_group(&s->counts) : GP_STALL_GROUPS;
+}
+
+static gp_cell stall_group(const gp_source_context *c, const gp_stall_line *s)
+{
+    const gp_stall_group g = top_of(s);
+    return c->stalls && g < GP_STALL_GROUPS ? GP_CELL_TEXT(gp_stall_groups[g].key)
+                                            : GP_CELL_ABSENT;
+}
+
+/* People: the share and the group's heading (its name on hover); "-" without samples, and
+ * for a kernel of too few samples to tell shares apart (as the stall section has it). */
+static bool shown(const gp_stall_line *s)
+{
+    return s && s->counts.samples && !s->counts.few;
+}
+
+static gp_cell stall_share(const gp_source_context *c, const gp_stall_line *s)
+{
+    (void)c;
+    return GP_CELL_NUMBER(shown(s) ? s->counts.share : NAN);
+}
+
+static gp_cell stall_top(const gp_source_context *c, const gp_stall_line *s)
+{
+    (void)c;
+    const gp_stall_group g = top_of(s);
+    if (!shown(s) || g == GP_STALL_GROUPS)
+        return GP_CELL_TEXT("-");
+    return (gp_cell){.text = gp_stall_groups[g].header, .title = gp_stall_groups[g].name};
+}
+
+/* A getter of cell `what` of a row of kind `of` (line or pc). */
+#define STALL_GETTER(of, what)                                                              \
+    static gp_cell get_##of##_##what(const void *row, const void *ctx, char *buf, size_t len) \
+    {                                                                                       \
+        (void)buf, (void)len;                                                               \
+        return what(context(ctx), of##_stalls(row, ctx));                                   \
+    }
+#define STALL_GETTERS(of)                                                                   \
+    STALL_GETTER(of, stall_samples) STALL_GETTER(of, stall_percent)                         \
+    STALL_GETTER(of, stall_group) STALL_GETTER(of, stall_share) STALL_GETTER(of, stall_top)
+STALL_GETTERS(line)
+STALL_GETTERS(pc)
+
+/* People's, after the line's memory (shown where the view has stalls joined). */
+#define STALL_PEOPLE_COLUMNS(of)                                                            \
+    {.key = "stall_share", .header = "%stalls", .html = "% of stalls",                      \
+     .format = GP_NUMBER_PERCENT1, .gap = 2, .in = GP_IN_TEXT | GP_IN_HTML,                 \
+     .get = get_##of##_stall_share, .when = joined},                                        \
+    {.key = "top_stall", .header = "stall", .html = "top stall", .align = GP_ALIGN_LEFT,    \
+     .gap = 1, .in = GP_IN_TEXT | GP_IN_HTML, .get = get_##of##_stall_top, .when = joined}
+
+/* JSON's (the line and instruction parts) or CSV's (an exec report's with stalls). */
+#define STALL_DATA_COLUMNS(of, views)                                                       \
+    {.key = "stall_samples", .format = GP_NUMBER_COUNT, .in = (views),                      \
+     .get = get_##of##_stall_samples,                                                       \
+     .legend = "its kernel code's warp-stall samples here (--stalls)"},                     \
+    {.key = "stall_percent", .format = GP_NUMBER_PERCENT1, .in = (views),                   \
+     .get = get_##of##_stall_percent,                                                       \
+     .legend = "their share of the kernel code's samples, percent"},                        \
+    {.key = "stall_group", .in = (views), .get = get_##of##_stall_group,                    \
+     .legend = "the group of the most of them (memory_latency, ..., other)"}
+
 /* A counter of gpuprof/sass_source.h, named by its key. */
 #define COUNTER(key, k)                                                                     \
     GP_PART_NUMBER_GETTER(get_##key, uint64_t, void, r[k])                                  \
@@ -321,18 +417,31 @@ static const gp_part_column line_columns[] = {
     {.key = "source_text", .html = "source", .in = GP_IN_HTML, .get = get_text},
     PLACE_COLUMNS,
     PEOPLE_COLUMNS,
+    STALL_PEOPLE_COLUMNS(line),
+    COUNTER_COLUMNS,
+    STALL_DATA_COLUMNS(line, GP_IN_JSON),
+};
+
+/* Where an exec report's view comes from: CSV's leading columns. */
+#define EXEC_VIEW_COLUMNS                                                                   \
+    {.key = "source", .in = GP_IN_CSV, .get = get_program},                                 \
+    {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_number},    \
+    {.key = "kernel", .in = GP_IN_CSV, .get = get_name},                                    \
+    {.key = "mangled", .in = GP_IN_CSV, .get = get_mangled},                                \
+    {.key = "pid", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_pid},             \
+    {.key = "launch", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_launch}
+
+static const gp_part_column exec_line_columns[] = {
+    EXEC_VIEW_COLUMNS,
+    PLACE_COLUMNS,
     COUNTER_COLUMNS,
 };
 
-static const gp_part_column exec_line_columns[] = {
-    {.key = "source", .in = GP_IN_CSV, .get = get_program},
-    {.key = "kernel_id", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_number},
-    {.key = "kernel", .in = GP_IN_CSV, .get = get_name},
-    {.key = "mangled", .in = GP_IN_CSV, .get = get_mangled},
-    {.key = "pid", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_pid},
-    {.key = "launch", .format = GP_NUMBER_COUNT, .in = GP_IN_CSV, .get = get_launch},
+static const gp_part_column exec_stall_line_columns[] = {
+    EXEC_VIEW_COLUMNS,
     PLACE_COLUMNS,
     COUNTER_COLUMNS,
+    STALL_DATA_COLUMNS(line, GP_IN_CSV),
 };
 
 static const gp_part_column pc_columns[] = {
@@ -343,10 +452,14 @@ static const gp_part_column pc_columns[] = {
     {.key = "line", .format = GP_NUMBER_COUNT, .in = GP_IN_JSON, .get = get_pc_line,
      .set = set_pc_line, .legend = "the index of its line in the kernel's lines"},
     PEOPLE_COLUMNS,
+    STALL_PEOPLE_COLUMNS(pc),
     COUNTER_COLUMNS,
+    STALL_DATA_COLUMNS(pc, GP_IN_JSON),
 };
 
 const gp_part gp_source_line_part = GP_PART_DECLARE("lines", line_columns, 1, gp_source_line, -1);
 const gp_part gp_source_exec_line_part =
     GP_PART_DECLARE("lines", exec_line_columns, 0, gp_source_line, -1);
+const gp_part gp_source_exec_stall_line_part =
+    GP_PART_DECLARE("lines", exec_stall_line_columns, 0, gp_source_line, -1);
 const gp_part gp_source_pc_part = GP_PART_DECLARE("instructions", pc_columns, 1, gp_source_pc, -1);

@@ -178,6 +178,8 @@ int gp_source_view_build(const gp_source_instruction *v, size_t n_instructions,
     for (size_t i = 0; rc == GP_OK && i < n_instructions; i++) {
         gp_source_kernel *k = kernel_of(out, n, v[i].function);
         rc = k ? add_instruction(k, &v[i]) : gp_fail(GP_ERR_RUNTIME, "out of host memory");
+        if (k && !k->code)
+            k->code = v[i].crc;
     }
     for (size_t i = 0; rc == GP_OK && i < *n; i++)
         rc = sort_lines(&(*out)[i]);
@@ -199,7 +201,7 @@ int gp_source_view_copy(const gp_source_kernel *from, size_t n, gp_source_kernel
         const gp_source_kernel *f = &from[i];
         *k = (gp_source_kernel){.kernel = strdup(f->kernel), .n_lines = f->n_lines,
                                 .n_pcs = f->n_pcs, .has_lines = f->has_lines,
-                                .n_files = f->n_files};
+                                .n_files = f->n_files, .code = f->code};
         k->lines = calloc(f->n_lines ? f->n_lines : 1, sizeof *k->lines);
         k->pcs = malloc((f->n_pcs ? f->n_pcs : 1) * sizeof *k->pcs);
         k->files = calloc(f->n_files ? f->n_files : 1, sizeof *k->files);

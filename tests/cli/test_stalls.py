@@ -279,7 +279,6 @@ def check_usage():
              (("exec", "--stalls", "--csv", "--by-range", "--nvtx", "true"), "two CSV views"),
              (("exec", "--sass", "true"), "--stalls"),
              (("exec", "--stalls", "--sass", "--json", "true"), "text and Markdown"),
-             (("reduce", "--stalls", "--source"), "a run of its own"),
              (("transpose", "--stalls", "--metrics=default"), "without counters"),
              (("transpose", "--stalls", "--html"), "no page of its own"),
              (("reduce", "--stalls", "--require-metrics"), "--require-metrics"),

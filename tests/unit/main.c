@@ -108,6 +108,7 @@ int main(int argc, char **argv)
     test_exec_read();
     test_variants();
     test_exec_source();
+    test_source_stalls();
     test_exec_summary();
     test_exec_ranges();
     test_apportion();

@@ -49,6 +49,7 @@ void test_rotation(void);
 void test_exec_read(void);
 void test_variants(void);
 void test_exec_source(void);
+void test_source_stalls(void);
 void test_exec_summary(void);
 void test_exec_ranges(void);
 void test_apportion(void);
