@@ -9,6 +9,8 @@ the program's own launches.
 - graph_nodes: a CUDA graph's kernel nodes are sampled in their own launches.
 - the text and Markdown name the stall section.
 - a kernel command's --stalls (transpose, reduce --json) runs it again under exec --stalls.
+- beside the sectors: transpose --source --stalls, and exec's --source and --stalls reports
+  given to `gpuprof report`, put each line's stall share and group beside its sectors.
 - ncu tier: for the catalogue's transposes and reductions and copy (built with -lineinfo),
   and NVIDIA's cuda-samples globalToShmemAsyncCopy (its eight matrix multiplies, -lineinfo,
   where tests/third_party/stage-cuda-samples.sh staged it), on at least 8 kernels each source line holding at least 5 % of a kernel's samples (ours or
@@ -117,6 +119,48 @@ def test_text():
                "copyCoalesced" in p.stdout,
                "exec --stalls %s: the stall section names the kernels" % (fmt or "text"),
                p.stdout[-2000:] + p.stderr[-500:])
+
+
+def joined_lines(doc):
+    """The lines of the report's per-line views that carry their stall share."""
+    return [l for v in ((doc or {}).get("exec") or {}).get("source_lines") or []
+            for l in v["lines"] if l.get("stall_percent") is not None]
+
+
+def test_beside_sectors():
+    """Stalls beside the per-line sectors: a kernel command's --source --stalls (its sampled
+    child, then its own patched run) and two exec reports given to `gpuprof report`; the
+    views of the patched runs join the samples of the same code (name and cubin CRC)."""
+    p = subprocess.run([BIN, "transpose", "--variant=naive", "--size=4096x4096", "--source",
+                        "--stalls", "--metrics=none", "--json"], capture_output=True,
+                       text=True, timeout=300)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = None
+    lines = joined_lines(doc)
+    stores = [l for l in lines if l["global_stores"] and l["sectors"] > l["ideal_sectors"]]
+    tap.ok(p.returncode == 0 and stores and all(l["stall_group"] for l in stores) and
+           sum(l["stall_percent"] for l in lines) > 50,
+           "transpose --source --stalls: the naive store line's excess sectors beside its stall "
+           "share and group, the lines listed holding most samples",
+           (p.stderr[-800:], lines[:4]))
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, n) for n in ("source.json", "stalls.json")]
+        program = ["--", BIN, "transpose", "--variant=naive", "--size=4096x4096",
+                   "--metrics=none"]
+        for path, option in zip(paths, ("--source", "--stalls")):
+            subprocess.run([BIN, "exec", option, "--json", "--output=" + path] + program,
+                           capture_output=True, text=True, timeout=300)
+        q = subprocess.run([BIN, "report"] + paths + ["--json"], capture_output=True,
+                           text=True, timeout=120)
+        try:
+            merged = json.loads(q.stdout)
+        except ValueError:
+            merged = None
+        tap.ok(q.returncode == 0 and joined_lines(merged),
+               "report SOURCE.json STALLS.json: exec's two runs joined line by line (the same "
+               "code in both)", q.stderr[-800:])
 
 
 def test_kernel_command():
@@ -301,6 +345,7 @@ def main():
     test_graph_nodes()
     test_text()
     test_kernel_command()
+    test_beside_sectors()
     if ncu_tier("warp-stall shares and top reasons against ncu"):
         test_against_ncu()
     tap.done()
