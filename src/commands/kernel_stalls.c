@@ -32,27 +32,34 @@ static int self_path(char *path, size_t len)
     return GP_OK;
 }
 
+/* What the counting run needs, and what it found. */
+typedef struct {
+    const gp_request *req;
+    size_t failed;             /* results that FAILED the check in the counting run */
+} counting;
+
 /* --source too: the lines counted in this process's own run of the command, once the sampled
  * child has ended (the two never share the GPU: patched code spoils PC sampling), made the
- * report's views beside the child's stalls. */
+ * report's views beside the child's stalls. A failed check is said in the report, and makes
+ * the command fail as a kernel command's does. */
 static int count_lines(void *ctx, gp_report *report)
 {
-    gp_request run = *(const gp_request *)ctx;
+    counting *c = ctx;
+    gp_request run = *c->req;
     run.stalls = false;
     gp_plan plan;
     GP_TRY(gp_plan_expand(&run, &plan));
     gp_report lines;
     gp_report_init(&lines);
-    size_t failed = 0;
-    int rc = gp_run_plan(&run, &plan, &lines, &failed, NULL);
+    int rc = gp_run_plan(&run, &plan, &lines, &c->failed, NULL);
     if (rc == GP_OK)
         rc = gp_exec_add_own_views(&report->exec, &lines, (int)getpid());
     for (size_t i = 0; rc == GP_OK && i < lines.n_warnings; i++)
         rc = gp_report_add_warning(report, lines.warnings[i]);
     char checked[160];
     snprintf(checked, sizeof checked, "--source: %zu result%s FAILED the check against the CPU "
-             "in the run that counted the lines", failed, failed == 1 ? "" : "s");
-    if (rc == GP_OK && failed)
+             "in the run that counted the lines", c->failed, c->failed == 1 ? "" : "s");
+    if (rc == GP_OK && c->failed)
         rc = gp_report_add_warning(report, checked);
     gp_report_free(&lines);
     gp_plan_free(&plan);
@@ -80,8 +87,13 @@ int gp_kernel_stalls(const gp_request *req, FILE *out, gp_report *report)
     exec.output_file = NULL;
     if (req->source)
         gp_device_use_one_queue(); /* for this process's own run, as the child's */
+    counting c = {req, 0};
     const int rc = gp_exec_command_then(&exec, !gp_output_is_text(req->output), out, report,
-                                        req->source ? count_lines : NULL, (void *)req);
+                                        req->source ? count_lines : NULL, &c);
     free(argv);
-    return rc;
+    GP_TRY(rc);
+    if (c.failed)
+        return gp_fail(GP_ERR_RUNTIME, "%zu result%s FAILED the check against the CPU in the "
+                       "run that counted the lines", c.failed, c.failed == 1 ? "" : "s");
+    return GP_OK;
 }
