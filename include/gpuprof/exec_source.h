@@ -29,10 +29,6 @@ unsigned gp_exec_source_variant(const gp_exec_info *e, const gp_exec_source_view
  * --launch-skip=N-1 with the kernel's name profiles it); 0: unknown. */
 uint64_t gp_exec_source_ordinal(const gp_exec_info *e, const gp_exec_source_view *v);
 
-/* A kernel command's --source --stalls: the lines its own run counted (each result's kernels
- * in `from`, moved: from keeps none), in process pid, made e's views (GP_OWN_RUN, each noted
- * with its result), and --source asked. */
-int gp_exec_add_own_views(gp_exec_info *e, gp_report *from, int pid);
 /* Whether some view of e was counted in gpuprof's own run (GP_OWN_RUN). */
 bool gp_exec_source_own_run(const gp_exec_info *e);
 

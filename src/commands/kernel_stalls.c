@@ -4,7 +4,7 @@
 #include "gpuprof/commands.h"
 #include "gpuprof/device.h"
 #include "gpuprof/exec_request.h"
-#include "gpuprof/exec_source.h"
+#include "gpuprof/own_views.h"
 #include "gpuprof/plan.h"
 #include "gpuprof/protocol.h"
 #include "gpuprof/runner.h"

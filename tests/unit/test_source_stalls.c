@@ -9,6 +9,7 @@
 #include "tap.h"
 
 #include "gpuprof/exec_source.h"
+#include "gpuprof/own_views.h"
 #include "gpuprof/exec_stalls.h"
 #include "gpuprof/source_stalls.h"
 #include "gpuprof/status.h"
