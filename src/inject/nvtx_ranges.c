@@ -26,7 +26,6 @@ typedef struct {
     uint64_t id;               /* a start/end range's */
     unsigned long long seq;    /* emit_nvtx's "seq = N" (forward_ops.h), when has_seq */
     bool has_seq, backward;    /* backward: an autograd node's range ("AddmmBackward0") */
-    size_t length;             /* of text */
 } stored_label;
 
 /* A thread's own ranges: only it reads or writes them (NVTX's push/pop are per thread). */
@@ -140,7 +139,6 @@ static void read_seq(stored_label *s, const char *message)
     while (message[n] && n < 4 * GP_RANGE_LABEL_MAX)
         n++;
     s->has_seq = gp_range_label_seq(message, n, &s->seq);
-    s->length = strlen(s->text);
     s->backward = gp_range_label_backward(s->text);
 }
 
@@ -150,9 +148,10 @@ static void read_seq(stored_label *s, const char *message)
  * inner's number. */
 static void inherit_seq(stored_label *outer, const stored_label *inner)
 {
-    if (inner->backward && inner->has_seq && outer->backward && !outer->has_seq &&
-        outer->length > inner->length &&
-        !strcmp(outer->text + outer->length - inner->length, inner->text)) {
+    if (!inner->backward || !inner->has_seq || !outer->backward || outer->has_seq)
+        return;
+    const size_t o = strlen(outer->text), i = strlen(inner->text);
+    if (o > i && !strcmp(outer->text + o - i, inner->text)) {
         outer->seq = inner->seq;
         outer->has_seq = true;
     }
@@ -165,7 +164,6 @@ static void store(stored_label *s, int domain, const gp_range_label *l)
     s->registered = l->registered;
     s->text[0] = 0;
     s->has_seq = s->backward = false;
-    s->length = 0;
     if (l->text) {
         copy_folded(s->text, l->text);
         read_seq(s, l->text);

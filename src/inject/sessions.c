@@ -274,8 +274,9 @@ static void write_launch(const gp_sessions *s, const gp_launch_info *l, int set,
     gp_record_int(&r, "profiled", values != NULL);
     if (gp_launch_ranges_on()) {
         gp_record_uint(&r, "range", gp_launch_ranges_of((uint32_t)l->id));
-        if (l->node && gp_launch_ranges_of_node(l->node))
-            gp_record_uint(&r, "capture", gp_launch_ranges_of_node(l->node));
+        const uint32_t capture = gp_launch_ranges_of_node(l->node); /* 0 for node 0 */
+        if (capture)
+            gp_record_uint(&r, "capture", capture);
     }
     if (values) {
         double all[GP_MAX_COUNTERS];
