@@ -3,6 +3,7 @@
  * that no program but the first goes unnamed (the header line names the first). */
 #include "render/text.h"
 
+#include "gpuprof/status.h"
 #include "render/cells.h"
 
 #include <stdlib.h>
@@ -32,16 +33,28 @@ size_t gp_text_exec_gpus(char *line, size_t len, const gp_exec_info *e)
     return used < len ? used : len - 1;
 }
 
-void gp_text_exec_sources(FILE *out, const gp_report *r)
+/* "[1] FILE: PROGRAM", wrapped within the width: the file is the path the user gave, so
+ * its length is theirs (a word wider than the width stands alone on its line). */
+int gp_text_exec_sources(FILE *out, const gp_report *r, size_t width)
 {
     if (!r->n_sources)
-        return;
+        return GP_OK;
     fprintf(out, "report of %zu files:\n", r->n_sources);
     for (size_t i = 0; i < r->n_sources; i++) {
         const gp_report_source *s = &r->sources[i];
         char *program = s->program ? gp_command_line_text(s->program, s->program_len) : NULL;
-        fprintf(out, "  [%zu] %s: %s\n", i + 1, s->file,
-                program ? program : "program not recorded (merged by an older gpuprof)");
+        const char *what = program ? program
+                                   : "program not recorded (merged by an older gpuprof)";
+        const int len = snprintf(NULL, 0, "  [%zu] %s: %s", i + 1, s->file, what);
+        char *line = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (line) {
+            snprintf(line, (size_t)len + 1, "  [%zu] %s: %s", i + 1, s->file, what);
+            gp_text_paragraph(out, line, width, 6);
+        }
+        free(line);
         free(program);
+        if (!line)
+            return gp_fail(GP_ERR_RUNTIME, "out of memory while writing the report");
     }
+    return GP_OK;
 }
