@@ -3,6 +3,7 @@
  * Base layer: never prints, never exits. */
 #include "gpuprof/nvtx_filter.h"
 
+#include "gpuprof/regex_bracket.h"
 #include "gpuprof/status.h"
 
 #include <stdio.h>
@@ -28,27 +29,6 @@ static void emit(tokens *ts, char c, bool special)
     ts->t[ts->n++] = (token){c, special};
 }
 
-/* The bytes of the POSIX bracket expression at s ("[...]", its first ']' and "[:...:]"
- * classes inside literal); the rest of s when it is not closed (regcomp then refuses it). */
-static size_t bracket_length(const char *s)
-{
-    size_t i = 1;
-    if (s[i] == '^')
-        i++;
-    if (s[i] == ']')
-        i++;
-    while (s[i] && s[i] != ']') {
-        if (s[i] == '[' && (s[i + 1] == ':' || s[i + 1] == '.' || s[i + 1] == '=')) {
-            const char close[3] = {s[i + 1], ']', 0};
-            const char *end = strstr(s + i + 2, close);
-            i = end ? (size_t)(end - s) + 2 : strlen(s);
-        } else {
-            i++;
-        }
-    }
-    return s[i] ? i + 1 : i;
-}
-
 /* The escape "\c": the plain form's c; the regex form's c where the grammar alone gives it a
  * meaning (/ @ ,), else "\c", literal in the regex too. */
 static void emit_escaped(tokens *ts, char c, bool regex)
@@ -72,7 +52,7 @@ static int tokenize(const char *opt, const char *expr, const char *body, bool re
             emit_escaped(ts, body[i + 1], regex);
             i += 2;
         } else if (regex && c == '[' && !part_start) {
-            const size_t n = bracket_length(body + i);
+            const size_t n = gp_regex_bracket_length(body + i);
             for (size_t k = 0; k < n; k++)
                 emit(ts, body[i + k], false);
             i += n;

@@ -3,6 +3,8 @@
  * which of its parts can match the empty string. */
 #include "gpuprof/regex_size.h"
 
+#include "gpuprof/regex_bracket.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +83,6 @@ static double brace_copies(const char *p, size_t *len, bool *loops, bool *option
     return (n > m ? n : m) + 1;
 }
 
-/* The end of a bracket expression at p ("[]a]" and "[^]a]" hold a literal ]). */
-static size_t bracket_length(const char *p)
-{
-    size_t i = 1;
-    if (p[i] == '^')
-        i++;
-    if (p[i] == ']')
-        i++;
-    while (p[i] && p[i] != ']')
-        i++;
-    return p[i] ? i : i - 1;
-}
-
 /* "\b", "\<", "\1" …: glibc's assertions and back-references, which can match nothing. */
 static bool escape_can_be_empty(char c)
 {
@@ -121,7 +110,7 @@ static void step(const char *p, size_t *i, group *stack, int *depth, measure *m)
     if (c == '\\' && p[*i + 1]) {
         add_atom(g, 1, escape_can_be_empty(p[++*i]));
     } else if (c == '[') {
-        *i += bracket_length(p + *i);
+        *i += gp_regex_bracket_length(p + *i) - 1;   /* the loop steps past its ] */
         add_atom(g, 1, false);
     } else if (c == '(') {
         stack[++*depth] = new_group();

@@ -3,6 +3,7 @@
 #include "tap.h"
 
 #include "gpuprof/compare.h"
+#include "gpuprof/regex_bracket.h"
 #include "gpuprof/regex_size.h"
 #include "gpuprof/stats.h"
 #include "gpuprof/status.h"
@@ -181,6 +182,13 @@ static void test_regex_bound(void)
     tap_ok(gp_regex_expansion("((a{00}){99}){99}") > GP_REGEX_MAX_NODES,
            "empty-matching nested repeats are refused (CI fuzz finding)");
     tap_ok(gp_regex_expansion("[]+]+") < 10, "a ] first in a bracket is literal");
+    tap_ok(gp_regex_expansion("[[:alpha:]{255}{255}]") < 10,
+           "a class's ] inside a bracket does not close it: one atom, no copies");
+    tap_ok(gp_regex_bracket_length("[]a]b") == 4 && gp_regex_bracket_length("[^]a]b") == 5 &&
+               gp_regex_bracket_length("[[:digit:]x]y") == 12 &&
+               gp_regex_bracket_length("[[.-.]]") == 7 && gp_regex_bracket_length("[ab") == 3 &&
+               gp_regex_bracket_length("[[:alpha") == 8,
+           "a bracket's length: a ] first, classes and collating elements inside; unclosed: the rest");
     char plus_bad[80];
     snprintf(plus_bad, sizeof plus_bad, "(%s){-1}", plus);
     tap_ok(gp_regex_expansion(plus_bad) > GP_REGEX_MAX_NODES, "a bad interval after copies");
