@@ -56,23 +56,6 @@ static int counts_of(gp_json_reader *j, const cJSON *o, uint64_t *counts)
                               "12 counts, in the order of gp_source_counter", counts);
 }
 
-int gp_records_file_line(gp_json_reader *j, const cJSON *o, const char **file, uint32_t *line)
-{
-    *file = NULL;
-    *line = 0;
-    const bool has_file = gp_json_field(o, "file") != NULL;
-    GP_TRY(gp_json_expect(j, "line", has_file == (gp_json_field(o, "line") != NULL),
-                          "a line with its file, or neither"));
-    if (!has_file)
-        return GP_OK;
-    uint64_t number;
-    GP_TRY(gp_json_get_text(j, o, "file", file));
-    GP_TRY(gp_json_expect(j, "file", (*file)[0] != '\0', "a file name"));
-    GP_TRY(gp_json_get_integer(j, o, "line", 1, UINT32_MAX, &number));
-    *line = (uint32_t)number;
-    return GP_OK;
-}
-
 /* A record's fields; the strings point into the document. */
 typedef struct {
     int pid;
@@ -95,7 +78,7 @@ static int source_of(gp_json_reader *j, const cJSON *o, source_record *r)
     GP_TRY(gp_json_expect(j, "kernel", r->kernel[0] != '\0', "the kernel's mangled name"));
     GP_TRY(gp_json_get_code(j, o, "crc", false, &r->crc));
     GP_TRY(gp_json_get_integer(j, o, "pc", 0, UINT32_MAX, &r->pc));
-    GP_TRY(gp_records_file_line(j, o, &r->file, &r->line));
+    GP_TRY(gp_json_get_file_line(j, o, &r->file, &r->line));
     return counts_of(j, o, r->counts);
 }
 

@@ -14,8 +14,4 @@ int gp_records_read_source_note(reader *rd, const cJSON *o);
 int gp_records_finish_source(reader *rd);
 void gp_records_free_source(reader *rd);
 
-/* A record's file and line, both or neither (no line information); the file points into the
- * document. */
-int gp_records_file_line(gp_json_reader *j, const cJSON *o, const char **file, uint32_t *line);
-
 #endif

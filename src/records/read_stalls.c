@@ -164,7 +164,7 @@ static int read_file_line(reader *rd, const cJSON *o, gp_exec_stall_pc *p)
 {
     const char *file;
     uint32_t line;
-    GP_TRY(gp_records_file_line(&rd->json, o, &file, &line));
+    GP_TRY(gp_json_get_file_line(&rd->json, o, &file, &line));
     if (!file || p->file)
         return GP_OK;
     p->line = line;

@@ -295,6 +295,24 @@ int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3
     return GP_OK;
 }
 
+int gp_json_get_file_line(gp_json_reader *rd, const cJSON *o, const char **file,
+                          uint32_t *line)
+{
+    *file = NULL;
+    *line = 0;
+    const bool has_file = gp_json_field(o, "file") != NULL;
+    GP_TRY(gp_json_expect(rd, "line", has_file == (gp_json_field(o, "line") != NULL),
+                          "a line with its file, or neither"));
+    if (!has_file)
+        return GP_OK;
+    uint64_t number;
+    GP_TRY(gp_json_get_text(rd, o, "file", file));
+    GP_TRY(gp_json_expect(rd, "file", (*file)[0] != '\0', "a file name"));
+    GP_TRY(gp_json_get_integer(rd, o, "line", 1, UINT32_MAX, &number));
+    *line = (uint32_t)number;
+    return GP_OK;
+}
+
 int gp_json_read_object(gp_json_reader *rd, const cJSON *o, const char *key, bool nullable,
                         gp_json_value_reader read, void *ctx)
 {

@@ -89,6 +89,11 @@ int gp_json_get_wholes(gp_json_reader *rd, const cJSON *a, const char *key, size
                        uint64_t min, uint64_t max, const char *what, uint64_t *out);
 /* [x, y, z] of whole numbers. */
 int gp_json_get_dim(gp_json_reader *rd, const cJSON *o, const char *key, gp_dim3 *d);
+/* A place in the source: "file" (not empty) and "line" (from 1), both or neither (code
+ * without line information: NULL and 0); the file points into the document. The records'
+ * source and stall lines and the report's stall instructions have it. */
+int gp_json_get_file_line(gp_json_reader *rd, const cJSON *o, const char **file,
+                          uint32_t *line);
 
 /* Reads one value (an object, an element) into ctx, the reader's path at the value. */
 typedef int (*gp_json_value_reader)(gp_json_reader *rd, const cJSON *value, void *ctx);

@@ -44,19 +44,13 @@ static int read_samples(gp_json_reader *rd, const cJSON *o, void *stalls_pc)
     return GP_OK;
 }
 
-/* Where it is: its file and line, both or neither. */
+/* Where it is: its file and line, both or neither; the file copied, as the report owns it. */
 static int read_place(gp_json_reader *rd, const cJSON *o, gp_exec_stall_pc *pc)
 {
-    const bool file = gp_json_field(o, "file") != NULL;
-    GP_TRY(gp_json_expect(rd, "line", file == (gp_json_field(o, "line") != NULL),
-                          "a line with a file, none without"));
-    if (!file)
-        return GP_OK;
-    uint64_t line;
-    GP_TRY(gp_json_get_string_copy(rd, o, "file", &pc->file, false));
-    GP_TRY(gp_json_expect(rd, "file", pc->file[0], "a file, not \"\""));
-    GP_TRY(gp_json_get_integer(rd, o, "line", 1, UINT32_MAX, &line));
-    pc->line = (uint32_t)line;
+    const char *file;
+    GP_TRY(gp_json_get_file_line(rd, o, &file, &pc->line));
+    if (file && !(pc->file = strdup(file)))
+        return gp_fail(GP_ERR_RUNTIME, "out of host memory");
     return GP_OK;
 }
 
