@@ -33,8 +33,8 @@ size_t gp_text_exec_gpus(char *line, size_t len, const gp_exec_info *e)
     return used < len ? used : len - 1;
 }
 
-/* "[1] FILE: PROGRAM", wrapped within the width: the file is the path the user gave, so
- * its length is theirs (a word wider than the width stands alone on its line). */
+/* "[1] FILE: PROGRAM", the program wrapped within the width: the file is the path the user
+ * gave, so its length is theirs (never broken, the program on the next line if need be). */
 int gp_text_exec_sources(FILE *out, const gp_report *r, size_t width)
 {
     if (!r->n_sources)
@@ -45,15 +45,15 @@ int gp_text_exec_sources(FILE *out, const gp_report *r, size_t width)
         char *program = s->program ? gp_command_line_text(s->program, s->program_len) : NULL;
         const char *what = program ? program
                                    : "program not recorded (merged by an older gpuprof)";
-        const int len = snprintf(NULL, 0, "  [%zu] %s: %s", i + 1, s->file, what);
-        char *line = len >= 0 ? malloc((size_t)len + 1) : NULL;
-        if (line) {
-            snprintf(line, (size_t)len + 1, "  [%zu] %s: %s", i + 1, s->file, what);
-            gp_text_paragraph(out, line, width, 6);
+        const int len = snprintf(NULL, 0, "  [%zu] %s:", i + 1, s->file);
+        char *lead = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (lead) {
+            snprintf(lead, (size_t)len + 1, "  [%zu] %s:", i + 1, s->file);
+            gp_text_paragraph_after(out, lead, what, width, 6);
         }
-        free(line);
+        free(lead);
         free(program);
-        if (!line)
+        if (!lead)
             return gp_fail(GP_ERR_RUNTIME, "out of memory while writing the report");
     }
     return GP_OK;

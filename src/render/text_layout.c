@@ -100,6 +100,24 @@ void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent)
     end_line(&w);
 }
 
+void gp_text_paragraph_after(FILE *out, const char *lead, const char *text, size_t width,
+                             int indent)
+{
+    line_writer w = {out, 0, 0};
+    put_text(&w, lead, strlen(lead));
+    size_t word = 0;           /* the first word's columns */
+    for (const char *c = text; *c && *c != ' '; c++)
+        word += ((unsigned char)*c & 0xC0) != 0x80;
+    if (w.column + 1 + word <= width) {
+        put_spaces(&w, 1);       /* its first word fits on the lead's line */
+    } else {
+        end_line(&w);
+        put_spaces(&w, (size_t)indent);
+    }
+    put_wrapped(&w, text, width, (size_t)indent);
+    end_line(&w);
+}
+
 /* ---- building a table -------------------------------------------------------------------- */
 
 void gp_table_init(gp_text_table *t, size_t n_key)

@@ -95,5 +95,9 @@ int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths,
 
 /* A paragraph wrapped at spaces within `width`, its later lines indented by `indent`. */
 void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent);
+/* The same after `lead`, which is never broken ("  [2] FILE:", whose path is the user's):
+ * the text starts on its line, after a space, where its first word fits there. */
+void gp_text_paragraph_after(FILE *out, const char *lead, const char *text, size_t width,
+                             int indent);
 
 #endif

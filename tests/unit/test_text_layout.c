@@ -196,8 +196,46 @@ static void test_launches(void)
     gp_report_free(&r);
 }
 
+/* A paragraph after a lead the width never breaks (a merged report's "[2] FILE:"). */
+typedef struct {
+    const char *lead, *text;
+    size_t width;
+} paragraph_after;
+
+static int print_after(FILE *f, const void *arg)
+{
+    const paragraph_after *p = arg;
+    gp_text_paragraph_after(f, p->lead, p->text, p->width, 6);
+    return 0;
+}
+
+static void check_after(const char *lead, const char *text, size_t width, const char *want,
+                        const char *what)
+{
+    const paragraph_after p = {lead, text, width};
+    char *got = tap_capture(print_after, &p);
+    tap_str_eq(got ? got : "", want, what);
+    free(got);
+}
+
+static void test_paragraph_after(void)
+{
+    check_after("  [1] a.json:", "./app --n=4", 40, "  [1] a.json: ./app --n=4\n",
+                "after a lead: on its line where it fits");
+    check_after("  [1] a.json:", "./app --n=4 --size=big", 30,
+                "  [1] a.json: ./app --n=4\n      --size=big\n",
+                "after a lead: its words wrapped within the width");
+    check_after("  [1] /a/long/path/report.json:", "./application", 36,
+                "  [1] /a/long/path/report.json:\n      ./application\n",
+                "after a lead: the first word that does not fit starts the next line");
+    check_after("  [1] /a/path/longer/than/the/width.json:", "./app", 20,
+                "  [1] /a/path/longer/than/the/width.json:\n      ./app\n",
+                "after a lead: a lead wider than the width is never broken");
+}
+
 void test_text_layout(void)
 {
+    test_paragraph_after();
     test_launches();
     test_times();
     test_values();
