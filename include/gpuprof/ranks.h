@@ -52,6 +52,11 @@ typedef struct {
     bool estimated;              /* some rank's value is an estimate */
 } gp_rank_spread;
 
+/* The rank view's order of two kernels' or ranges' times: the most on one rank first, then
+ * the most median time; one without a time after one with. 0 when alike (the caller breaks
+ * the tie). */
+int gp_rank_spread_busiest_first(const gp_rank_spread *x, const gp_rank_spread *y);
+
 typedef struct {
     char *kernel;                /* demangled */
     char *mangled;               /* NULL when not known; the kernel's identity when known */

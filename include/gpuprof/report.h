@@ -378,6 +378,10 @@ void gp_report_source_free(gp_report_source *s);
  * array is as it was). The report's exec launches and activities grow so, and the arrays of
  * the rooms that read records or render. */
 void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem);
+/* The same with a copy of `name` into *copy, for an element that owns its name: both or
+ * neither (NULL, the array as it was). */
+void *gp_append_named(void *items, size_t *n, size_t *capacity, size_t elem, const char *name,
+                      char **copy);
 
 /* Whether a report belongs in a rank view: an exec report with a rank, or a rank view. */
 bool gp_report_has_rank(const gp_report *r);

@@ -71,22 +71,45 @@ static int print_nested(FILE *out, cJSON *item, int depth, bool open)
     return GP_OK;
 }
 
-static int print_kernel(FILE *out, const gp_rank_view *v, size_t i, int depth)
+/* A member `key`, `depth` levels down (after another member: `after`), whose value is an
+ * array of n items, each printed by `item` a level further down. */
+typedef int item_printer(FILE *out, const gp_rank_part_ctx *ctx, size_t i, int depth);
+
+static int print_array(FILE *out, bool after, const char *key, size_t n, item_printer *item,
+                       const gp_rank_part_ctx *ctx, int depth)
 {
-    const gp_rank_kernel *k = &v->kernels[i];
-    const gp_rank_part_ctx ctx = {.view = v, .kernel = k};
-    GP_TRY(print_nested(out, kernel_head_json(k, &ctx), depth, true));
-    fputs(",\n", out);
-    tabs(out, depth + 1);
-    fputs("\"by_rank\":\t[", out);
-    for (size_t c = 0; c < k->n_cells; c++) {
-        fputs(c ? ", " : "", out);
-        GP_TRY(print_nested(out, gp_part_json_row(&gp_rank_cell_part, &k->cells[c], &ctx),
-                            depth + 2, false));
+    fputs(after ? ",\n" : "", out);
+    tabs(out, depth);
+    fprintf(out, "\"%s\":\t[", key);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        GP_TRY(item(out, ctx, i, depth + 1));
     }
-    fputs("]\n", out);
+    fputc(']', out);
+    return GP_OK;
+}
+
+/* The end of an object whose value is `depth` levels down. */
+static void close_object(FILE *out, int depth)
+{
+    fputc('\n', out);
     tabs(out, depth);
     fputc('}', out);
+}
+
+static int print_cell(FILE *out, const gp_rank_part_ctx *ctx, size_t i, int depth)
+{
+    return print_nested(out, gp_part_json_row(&gp_rank_cell_part, &ctx->kernel->cells[i], ctx),
+                        depth, false);
+}
+
+static int print_kernel(FILE *out, const gp_rank_part_ctx *view, size_t i, int depth)
+{
+    const gp_rank_kernel *k = &view->view->kernels[i];
+    const gp_rank_part_ctx ctx = {.view = view->view, .kernel = k};
+    GP_TRY(print_nested(out, kernel_head_json(k, &ctx), depth, true));
+    GP_TRY(print_array(out, true, "by_rank", k->n_cells, print_cell, &ctx, depth + 1));
+    close_object(out, depth);
     return GP_OK;
 }
 
@@ -104,53 +127,34 @@ static cJSON *range_json(const gp_rank_range *r, const gp_rank_part_ctx *c)
     return o;
 }
 
-/* The view's range paths, where it has any: ",\n" and the member, a path at a time. */
-static int print_ranges(FILE *out, const gp_rank_view *v, int depth)
+static int print_range(FILE *out, const gp_rank_part_ctx *ctx, size_t i, int depth)
 {
-    if (!v->n_ranges)
-        return GP_OK;
-    fputs(",\n", out);
-    tabs(out, depth + 1);
-    fputs("\"ranges\":\t[", out);
-    const gp_rank_part_ctx ctx = {.view = v};
-    for (size_t i = 0; i < v->n_ranges; i++) {
-        fputs(i ? ", " : "", out);
-        GP_TRY(print_nested(out, range_json(&v->ranges[i], &ctx), depth + 2, false));
-    }
-    fputc(']', out);
-    return GP_OK;
+    return print_nested(out, range_json(&ctx->view->ranges[i], ctx), depth, false);
+}
+
+static int print_rank(FILE *out, const gp_rank_part_ctx *ctx, size_t i, int depth)
+{
+    return print_nested(out, gp_part_json_row(&gp_rank_entry_part, &ctx->view->ranks[i], ctx),
+                        depth, false);
 }
 
 /* The section as cJSON would print it whole, its value `depth` levels down, written a rank
- * and a cell at a time: the document of a thousand ranks is never in memory at once. */
+ * and a cell at a time: the document of a thousand ranks is never in memory at once. The
+ * range paths only where the view has any. */
 static int print_ranks(FILE *out, const gp_rank_view *v, int depth)
 {
+    const gp_rank_part_ctx ctx = {.view = v};
     fputs("{\n", out);
     tabs(out, depth + 1);
     if (v->world_size)
         fprintf(out, "\"world_size\":\t%d,\n", v->world_size);
     else
         fputs("\"world_size\":\tnull,\n", out);
-    tabs(out, depth + 1);
-    fputs("\"ranks\":\t[", out);
-    const gp_rank_part_ctx ctx = {.view = v};
-    for (size_t i = 0; i < v->n_ranks; i++) {
-        fputs(i ? ", " : "", out);
-        GP_TRY(print_nested(out, gp_part_json_row(&gp_rank_entry_part, &v->ranks[i], &ctx),
-                            depth + 2, false));
-    }
-    fputs("],\n", out);
-    tabs(out, depth + 1);
-    fputs("\"kernels\":\t[", out);
-    for (size_t i = 0; i < v->n_kernels; i++) {
-        fputs(i ? ", " : "", out);
-        GP_TRY(print_kernel(out, v, i, depth + 2));
-    }
-    fputc(']', out);
-    GP_TRY(print_ranges(out, v, depth));
-    fputc('\n', out);
-    tabs(out, depth);
-    fputc('}', out);
+    GP_TRY(print_array(out, false, "ranks", v->n_ranks, print_rank, &ctx, depth + 1));
+    GP_TRY(print_array(out, true, "kernels", v->n_kernels, print_kernel, &ctx, depth + 1));
+    if (v->n_ranges)
+        GP_TRY(print_array(out, true, "ranges", v->n_ranges, print_range, &ctx, depth + 1));
+    close_object(out, depth);
     return GP_OK;
 }
 

@@ -22,3 +22,15 @@ void *gp_append_zeroed(void *items, size_t *n, size_t *capacity, size_t elem)
     memset(slot, 0, elem);
     return slot;
 }
+
+void *gp_append_named(void *items, size_t *n, size_t *capacity, size_t elem, const char *name,
+                      char **copy)
+{
+    *copy = strdup(name);
+    void *slot = *copy ? gp_append_zeroed(items, n, capacity, elem) : NULL;
+    if (!slot) {
+        free(*copy);
+        *copy = NULL;
+    }
+    return slot;
+}

@@ -23,17 +23,13 @@ static int out_of_memory(void)
 
 gp_rank_range *gp_rank_view_add_range(gp_rank_view *v, const char *path)
 {
-    char *copy = strdup(path);
-    gp_rank_range *r = copy ? gp_append_zeroed(&v->ranges, &v->n_ranges, &v->range_capacity,
-                                               sizeof *r)
-                            : NULL;
-    if (!r) {
-        free(copy);
-        return NULL;
+    char *copy;
+    gp_rank_range *r = gp_append_named(&v->ranges, &v->n_ranges, &v->range_capacity, sizeof *r,
+                                       path, &copy);
+    if (r) {
+        r->label = r->path = copy;
+        r->slowest = r->fastest = SIZE_MAX;
     }
-    r->path = copy;
-    r->label = copy;
-    r->slowest = r->fastest = SIZE_MAX;
     return r;
 }
 
@@ -164,15 +160,8 @@ typedef struct node {
  * then by label. */
 static int sibling_order(const gp_rank_range *x, const gp_rank_range *y)
 {
-    const double xm = x->time_ms.ranks ? x->time_ms.max : -1.0;
-    const double ym = y->time_ms.ranks ? y->time_ms.max : -1.0;
-    if (xm != ym)
-        return xm < ym ? 1 : -1;
-    const double xd = x->time_ms.ranks ? x->time_ms.median : -1.0;
-    const double yd = y->time_ms.ranks ? y->time_ms.median : -1.0;
-    if (xd != yd)
-        return xd < yd ? 1 : -1;
-    return strcmp(x->label, y->label);
+    const int busiest = gp_rank_spread_busiest_first(&x->time_ms, &y->time_ms);
+    return busiest ? busiest : strcmp(x->label, y->label);
 }
 
 /* The reading order of two nodes: a node before the nodes within it; of two apart, the

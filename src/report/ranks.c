@@ -43,16 +43,13 @@ void gp_rank_view_free(gp_rank_view *v)
 
 gp_rank_entry *gp_rank_view_add_rank(gp_rank_view *v, const char *file)
 {
-    char *copy = strdup(file);
-    gp_rank_entry *e = copy ? gp_append_zeroed(&v->ranks, &v->n_ranks, &v->rank_capacity,
-                                               sizeof *e)
-                            : NULL;
-    if (!e) {
-        free(copy);
-        return NULL;
+    char *copy;
+    gp_rank_entry *e = gp_append_named(&v->ranks, &v->n_ranks, &v->rank_capacity, sizeof *e,
+                                       file, &copy);
+    if (e) {
+        e->file = copy;
+        e->kernel_ms = NAN;
     }
-    e->file = copy;
-    e->kernel_ms = NAN;
     return e;
 }
 
@@ -174,19 +171,23 @@ static void derive_ranks(gp_rank_view *v)
         }
 }
 
-/* The most time on one rank first; then the most median time; then by identity, so that the
- * order never depends on the order of the files. Kernels never timed go last. */
+int gp_rank_spread_busiest_first(const gp_rank_spread *x, const gp_rank_spread *y)
+{
+    const double xm = x->ranks ? x->max : -1.0, ym = y->ranks ? y->max : -1.0;
+    if (xm != ym)
+        return xm < ym ? 1 : -1;
+    const double xd = x->ranks ? x->median : -1.0, yd = y->ranks ? y->median : -1.0;
+    return xd != yd ? (xd < yd ? 1 : -1) : 0;
+}
+
+/* The busiest first; then by identity, so that the order never depends on the order of the
+ * files. Kernels never timed go last. */
 static int most_time_first(const void *a, const void *b)
 {
     const gp_rank_kernel *x = a, *y = b;
-    const double xm = x->time_ms.ranks ? x->time_ms.max : -1.0;
-    const double ym = y->time_ms.ranks ? y->time_ms.max : -1.0;
-    if (xm != ym)
-        return xm < ym ? 1 : -1;
-    const double xd = x->time_ms.ranks ? x->time_ms.median : -1.0;
-    const double yd = y->time_ms.ranks ? y->time_ms.median : -1.0;
-    if (xd != yd)
-        return xd < yd ? 1 : -1;
+    const int busiest = gp_rank_spread_busiest_first(&x->time_ms, &y->time_ms);
+    if (busiest)
+        return busiest;
     const int name = strcmp(gp_rank_kernel_identity(x), gp_rank_kernel_identity(y));
     return name ? name : (x->code > y->code) - (x->code < y->code);
 }
