@@ -51,6 +51,15 @@ void gp_clear_error(void);
             return gp_fail_cuda(gp_cuda_err_, #call, __FILE__, __LINE__);           \
     } while (0)
 
+/* A release (cudaFree, cudaEventDestroy) on a path that carries `status`: its failure becomes
+ * the status where none is yet, so that an earlier error stays the cause reported. */
+#define GP_CUDA_RELEASE(status, call)                                               \
+    do {                                                                            \
+        int gp_release_err_ = (int)(call);                                          \
+        if (gp_release_err_ != 0 && (status) == GP_OK)                              \
+            (status) = gp_fail_cuda(gp_release_err_, #call, __FILE__, __LINE__);    \
+    } while (0)
+
 /* After every kernel launch: configuration errors surface here, not later. */
 #define GP_LAUNCHED() GP_CUDA(cudaGetLastError())
 

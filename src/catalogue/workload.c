@@ -3,6 +3,7 @@
  * failed, and the state every family's begins with, whose buffers one destroy frees. */
 #include "catalogue/workload.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/status.h"
 
 #include <cuda_runtime_api.h>
@@ -96,7 +97,7 @@ void gp_workload_destroy(void *state)
     if (!w)
         return;
     for (size_t i = 0; i < w->n_device; i++)
-        cudaFree(w->device[i]);
+        GP_CHECKED(cudaFree(w->device[i]), "a workload's device buffer was not freed");
     for (size_t i = 0; i < w->n_host; i++)
         free(w->host[i]);
     free(w);

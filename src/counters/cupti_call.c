@@ -6,6 +6,7 @@
 #include "counters/cupti_call.h"
 
 #include "counters/counter_lock.h"
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/status.h"
 
 #include <pthread.h>
@@ -114,7 +115,7 @@ void gp_cupti_host_close(CUpti_Profiler_Host_Object *host)
     CUpti_Profiler_Host_Deinitialize_Params p = {
         .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
     p.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&p);
+    GP_CHECKED(cuptiProfilerHostDeinitialize(&p), "a counter host object was not freed");
 }
 
 int gp_cupti_evaluate(CUpti_Profiler_Host_Object *host, const uint8_t *counter_data,
@@ -170,7 +171,8 @@ void gp_cupti_profiler_release(void)
     if (init_count > 0 && --init_count == 0) {
         CUpti_Profiler_DeInitialize_Params d = {
             .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-        cuptiProfilerDeInitialize(&d);
+        GP_CHECKED(cuptiProfilerDeInitialize(&d),
+                   "CUPTI's profiler stayed initialised: a later profiler here may not start");
     }
     pthread_mutex_unlock(&init_lock);
 }

@@ -9,6 +9,7 @@
 
 #include "counters/cupti_call.h"
 #include "counters/pm_decode.h"
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/profiler.h"
 #include "gpuprof/status.h"
 
@@ -222,13 +223,13 @@ void gp_pm_sampler_close(gp_pm_sampler *s)
     if (s->running) {
         CUpti_PmSampling_Stop_Params p = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
         p.pPmSamplingObject = s->sampling;
-        cuptiPmSamplingStop(&p);
+        GP_CHECKED(cuptiPmSamplingStop(&p), "PM sampling was left running on a device");
     }
     if (s->sampling) {
         CUpti_PmSampling_Disable_Params d = {
             .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
         d.pPmSamplingObject = s->sampling;
-        cuptiPmSamplingDisable(&d);
+        GP_CHECKED(cuptiPmSamplingDisable(&d), "PM sampling was left enabled on a device");
     }
     gp_cupti_host_close(s->host);
     if (s->acquired)

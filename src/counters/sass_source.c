@@ -7,6 +7,7 @@
 #include "gpuprof/sass_source.h"
 
 #include "counters/cupti_call.h"
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/hashmap.h"
 #include "gpuprof/status.h"
 
@@ -98,7 +99,8 @@ static void unset_config(gp_sass_source *s)
     CUpti_SassMetricsUnsetConfig_Params p = {
         .structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
     p.deviceIndex = (uint32_t)s->device;
-    cuptiSassMetricsUnsetConfig(&p);
+    GP_CHECKED(cuptiSassMetricsUnsetConfig(&p),
+               "the SASS metrics' configuration was left set on a device");
     s->configured = false;
 }
 

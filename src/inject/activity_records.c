@@ -8,6 +8,7 @@
  * only, written a buffer at a time. */
 #include "inject/activity_records.h"
 
+#include "gpuprof/checked_calls.h"
 #include "inject/activity_memory.h"
 #include "inject/codes.h"
 #include "inject/launch_ranges.h"
@@ -129,7 +130,9 @@ int gp_activity_start(void)
 
 void gp_activity_pause_kernels(void)
 {
-    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); /* as it was: on */
+    GP_CHECKED(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+               "--source: patched launches were timed: their kernels' times include the "
+               "patching");
 }
 
 void gp_activity_resume_kernels(void)
@@ -141,5 +144,7 @@ void gp_activity_resume_kernels(void)
 
 void gp_activity_flush(void)
 {
-    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    GP_CHECKED(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED),
+               "CUPTI's last activity records were not flushed: the last kernels may lack "
+               "their times");
 }

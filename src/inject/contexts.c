@@ -1,6 +1,7 @@
 /* The contexts of inject/contexts.h. */
 #include "inject/contexts.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/collector.h"
 #include "gpuprof/exec_modes.h"
 #include "gpuprof/profiler.h"
@@ -53,7 +54,8 @@ static context_state *find_context(CUcontext ctx)
 static int attribute(CUdevice dev, CUdevice_attribute a)
 {
     int value = 0;
-    cuDeviceGetAttribute(&value, a, dev);
+    GP_CHECKED(cuDeviceGetAttribute(&value, a, dev),
+               "a device attribute was recorded as 0: its peak bandwidth may be unknown");
     return value;
 }
 
@@ -64,8 +66,8 @@ static void write_device(uint32_t uid, uint32_t ordinal)
         return;
     char name[256] = "";
     size_t memory = 0;
-    cuDeviceGetName(name, sizeof name, dev);
-    cuDeviceTotalMem(&memory, dev);
+    GP_CHECKED(cuDeviceGetName(name, sizeof name, dev), "a device was recorded without its name");
+    GP_CHECKED(cuDeviceTotalMem(&memory, dev), "a device was recorded without its memory");
     gp_record r;
     gp_record_begin(&r, GP_RECORD_DEVICE);
     gp_record_uint(&r, "context", uid);
@@ -94,8 +96,10 @@ static void warn_table_full(uint32_t uid, uint32_t device)
 void gp_contexts_on_created(CUcontext ctx)
 {
     uint32_t uid = 0, device = 0;
-    cuptiGetContextId(ctx, &uid);
-    cuptiGetDeviceId(ctx, &device);
+    GP_CHECKED(cuptiGetContextId(ctx, &uid),
+               "a context was recorded as context 0: its launches may be mixed with another's");
+    GP_CHECKED(cuptiGetDeviceId(ctx, &device),
+               "a context was recorded on device 0: its launches may name the wrong GPU");
     write_device(uid, device);
     gp_launch_lock();
     if (n_contexts < MAX_CONTEXTS)

@@ -3,6 +3,7 @@
  * of the program's own run. */
 #include "inject/graph_launches.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/collectives.h"
 #include "gpuprof/protocol.h"
 #include "gpuprof/rotation.h"
@@ -361,7 +362,8 @@ static void shadow_launch(const gp_graph_view *v, const node_plan *plan, CUconte
     if (restored != CUPTI_SUCCESS)
         gp_record_warning("restoring device memory after shadow launches failed: the program's "
                           "results may be wrong", "run with --graph-profiling=time");
-    cuptiCheckpointFree(&cp);
+    GP_CHECKED(cuptiCheckpointFree(&cp),
+               "a checkpoint's copy of device memory was not freed");
 }
 
 /* ---- the program's graph launch ------------------------------------------------------------ */
@@ -371,9 +373,10 @@ static void shadow_launch(const gp_graph_view *v, const node_plan *plan, CUconte
 static bool context_idle(void)
 {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode),
+               "a capture on this thread may have been spoiled by the synchronisation");
     const bool idle = cuCtxSynchronize() == CUDA_SUCCESS;
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode), "the thread's stream capture mode may have been left changed");
     return idle;
 }
 
@@ -400,8 +403,10 @@ static void begin_sampling(uint32_t uid, uint32_t device, uint32_t launch_id)
 static void profile_nodes(const CUpti_CallbackData *d, CUgraphExec exec)
 {
     uint32_t uid = 0, device = 0;
-    cuptiGetContextId(d->context, &uid);
-    cuptiGetDeviceId(d->context, &device);
+    GP_CHECKED(cuptiGetContextId(d->context, &uid),
+               "a graph launch's nodes were recorded as context 0's");
+    GP_CHECKED(cuptiGetDeviceId(d->context, &device),
+               "a graph launch's nodes were sampled as device 0's");
     gp_graphs_lock();
     gp_graph_view v;
     if (!gp_graphs_find(exec, &v)) {
@@ -479,8 +484,10 @@ static void end_whole_graph(const CUpti_CallbackData *d, bool finished)
 {
     const cuGraphLaunch_params *p = d->functionParams;
     uint32_t exec_id = 0, stream = 0;
-    cuptiGetGraphExecId(p->hGraph, &exec_id);
-    cuptiGetStreamIdEx(d->context, p->hStream, 0, &stream);
+    GP_CHECKED(cuptiGetGraphExecId(p->hGraph, &exec_id),
+               "a graph launch was recorded as graph 0's");
+    GP_CHECKED(cuptiGetStreamIdEx(d->context, p->hStream, 0, &stream),
+               "a graph launch was recorded on stream 0");
     const gp_launch_info l = {.id = d->correlationId, .stream = stream, .kernel = "",
                               .whole_graph = true, .graph = exec_id};
     gp_sessions_graph_end(ranging, &l, ranging_set, finished);
@@ -513,9 +520,10 @@ void gp_graph_launch_exit(const CUpti_CallbackData *d)
     const CUresult *ret = d->functionReturnValue;
     const bool ran = ret && *ret == CUDA_SUCCESS;
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode),
+               "a capture on this thread may have been spoiled by the synchronisation");
     const bool finished = ran && cuStreamSynchronize(p->hStream) == CUDA_SUCCESS;
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode), "the thread's stream capture mode may have been left changed");
     if (sampling)
         gp_sampling_end(sampling_device, finished);
     if (ranging)

@@ -2,6 +2,7 @@
  * instantiation, its steps in dependency order, and the program's later changes to it. */
 #include "inject/graphs.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/hashmap.h"
 #include "inject/locks.h"
 
@@ -315,7 +316,7 @@ static void plan_entry(graph_entry *e, CUgraph source)
 static void drop_clone(graph_entry *e)
 {
     if (e->clone)
-        cuGraphDestroy(e->clone);
+        GP_CHECKED(cuGraphDestroy(e->clone), "a graph's copy was not freed (host memory)");
     e->clone = NULL;
 }
 
@@ -339,7 +340,8 @@ static void on_instantiated(const instantiate_params *p)
     drop_clone(e);
     free(e->steps);
     *e = (graph_entry){.live = true};
-    cuptiGetGraphExecId(exec, &e->exec_id);
+    GP_CHECKED(cuptiGetGraphExecId(exec, &e->exec_id),
+               "an instantiated graph was recorded as graph 0: its launches may be mixed");
     if (cuGraphClone(&e->clone, p->hGraph) != CUDA_SUCCESS) {
         e->clone = NULL;
         set_reason(e->reason, "its graph could not be copied");

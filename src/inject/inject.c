@@ -12,6 +12,7 @@
  * parts, which never call it back. */
 #include "inject/inject.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/protocol.h"
 #include "inject/activity_memory.h"
 #include "inject/activity_records.h"
@@ -94,6 +95,17 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 
 /* ---- the end of the process ----------------------------------------------------------- */
 
+/* The calls that failed where nothing could return their failure (gpuprof/checked_calls.h):
+ * a warning each, before the last record. */
+static void warn_failed_calls(void)
+{
+    for (const gp_call_site *site = gp_failed_call_sites(); site; site = site->next) {
+        char text[512];
+        gp_call_site_warning(site, text, sizeof text);
+        gp_record_warning(text, NULL);
+    }
+}
+
 static void finish(void)
 {
     static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER; /* Guard: none, it is the lock */
@@ -105,6 +117,7 @@ static void finish(void)
         gp_stalls_finish();
         gp_activity_memory_retry(true); /* still not started: said in a warning */
         gp_activity_flush();
+        warn_failed_calls();
         gp_record r;
         gp_record_begin(&r, GP_RECORD_END);
         gp_record_end(&r);

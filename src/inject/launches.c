@@ -8,6 +8,7 @@
  * runs later, as a graph node). */
 #include "inject/launches.h"
 
+#include "gpuprof/checked_calls.h"
 #include "inject/launch_ranges.h"
 
 #include "gpuprof/collectives.h"
@@ -143,7 +144,8 @@ static void on_exit_of(const CUpti_CallbackData *d, const launch_facts *l)
     const CUresult *ret = d->functionReturnValue;
     const bool ran = !ret || *ret == CUDA_SUCCESS;
     gp_launch_info info = info_of(d, l);
-    cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream);
+    GP_CHECKED(cuptiGetStreamIdEx(d->context, l->stream, l->per_thread_stream, &info.stream),
+               "a profiled launch was recorded on stream 0");
     if (*d->correlationData == PATCHED) {
         gp_source_pass_end(d->context, &info, ran);
         return;

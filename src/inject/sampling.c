@@ -2,6 +2,7 @@
  * first sampled graph launch and closed whenever the range profiler needs the device. */
 #include "inject/sampling.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/protocol.h"
 #include "inject/record.h"
 #include "gpuprof/pm_sampler.h"
@@ -78,7 +79,8 @@ bool gp_sampling_begin(uint32_t device, uint32_t context, uint32_t launch_id)
         d->in_window = true;
         d->context = context;
         d->launch_id = launch_id;
-        cuptiGetTimestamp(&d->start_ns);
+        GP_CHECKED(cuptiGetTimestamp(&d->start_ns),
+                   "a PM-sampling window has no start: its graph nodes' samples may be lost");
     }
     pthread_mutex_unlock(&lock);
     return ok;
@@ -122,7 +124,8 @@ void gp_sampling_end(uint32_t device, bool ran)
     if (d->in_window) {
         d->in_window = false;
         uint64_t end_ns = 0;
-        cuptiGetTimestamp(&end_ns);
+        GP_CHECKED(cuptiGetTimestamp(&end_ns),
+                   "a PM-sampling window has no end: its graph nodes' samples may be lost");
         const gp_pm_sample *samples = NULL;
         size_t n = 0;
         bool lost = false;

@@ -2,6 +2,7 @@
  * kernel replay, one pass around consecutive launches of one set without. */
 #include "inject/sessions.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/demangle.h"
 #include "gpuprof/status.h"
 #include "gpuprof/protocol.h"
@@ -154,12 +155,16 @@ void gp_sessions_synchronise(CUcontext ctx)
 {
     CUcontext was = NULL;
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode),
+               "a capture on this thread may have been spoiled by the synchronisation");
     if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
-        cuCtxSynchronize();
-        cuCtxPopCurrent(&was);
+        GP_CHECKED(cuCtxSynchronize(),
+                   "a context did not synchronise: its open pass may lack launches");
+        GP_CHECKED(cuCtxPopCurrent(&was),
+                   "the program's current context may have been left changed");
     }
-    cuThreadExchangeStreamCaptureMode(&mode);
+    GP_CHECKED(cuThreadExchangeStreamCaptureMode(&mode),
+               "the thread's stream capture mode may have been left changed");
 }
 
 /* ---- auto's footprint ---------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* The stall samplers of inject/stalls.h. */
 #include "inject/stalls.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/pc_sampler.h"
 #include "gpuprof/sass_source.h"
 #include "gpuprof/status.h"
@@ -70,8 +71,10 @@ void gp_stalls_on_created(CUcontext ctx)
     if (!period)
         return;
     uint32_t uid = 0, device = 0; /* as the records name contexts and devices (contexts.c) */
-    cuptiGetContextId(ctx, &uid);
-    cuptiGetDeviceId(ctx, &device);
+    GP_CHECKED(cuptiGetContextId(ctx, &uid),
+               "a context's warp stalls were recorded as context 0's");
+    GP_CHECKED(cuptiGetDeviceId(ctx, &device),
+               "a context's warp stalls were recorded on device 0");
     pthread_mutex_lock(&lock);
     gp_pc_sampler *s = NULL;
     if (n_contexts == MAX_CONTEXTS)

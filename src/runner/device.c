@@ -147,9 +147,9 @@ static int time_copies(void *dst, const void *src, size_t bytes, float *median_m
         rc = gp_fail_cuda((int)e, "cudaEventCreate", __FILE__, __LINE__);
     else
         rc = time_with(start, stop, dst, src, bytes, median_ms);
-    cudaEventDestroy(start);
+    GP_CUDA_RELEASE(rc, cudaEventDestroy(start));
     if (stop)
-        cudaEventDestroy(stop);
+        GP_CUDA_RELEASE(rc, cudaEventDestroy(stop));
     return rc;
 }
 
@@ -174,8 +174,8 @@ int gp_device_measure_copy(gp_device_info *info)
     int rc = copy_buffers(bytes, &src, &dst);
     if (rc == GP_OK)
         rc = time_copies(dst, src, bytes, &ms);
-    cudaFree(src);
-    cudaFree(dst);
+    GP_CUDA_RELEASE(rc, cudaFree(src));
+    GP_CUDA_RELEASE(rc, cudaFree(dst));
     if (rc == GP_OK)
         info->copy_gbps = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
     return rc;

@@ -6,6 +6,7 @@
 
 #include "runner/user_replay.h"
 #include "runner/collector_opening.h"
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/device.h"
 #include "gpuprof/status.h"
 #include "runner/timing.h"
@@ -300,10 +301,24 @@ static int describe_results(const gp_plan *plan, gp_result *results)
     return GP_OK;
 }
 
+/* The calls of this run that failed where nothing could return their failure
+ * (gpuprof/checked_calls.h: a release in a teardown, the counters' closing): a warning each
+ * in the report. The sites listed before the run were said in an earlier report. */
+static int warn_failed_calls(gp_report *report, const gp_call_site *before)
+{
+    for (const gp_call_site *s = gp_failed_call_sites(); s && s != before; s = s->next) {
+        char text[GP_MESSAGE_LEN];
+        gp_call_site_warning(s, text, sizeof text);
+        GP_TRY(gp_report_add_warning(report, text));
+    }
+    return GP_OK;
+}
+
 int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
                 size_t *failed_checks, const gp_run_observer *obs)
 {
     runner r = {req, report, NULL, NULL, NULL, NULL, 0, obs ? *obs : (gp_run_observer){0}};
+    const gp_call_site *failed_before = gp_failed_call_sites();
     *failed_checks = 0;
     report->repeat = req->repeat;
     report->max_noise_pct = req->max_noise_pct;
@@ -331,10 +346,11 @@ int gp_run_plan(const gp_request *req, const gp_plan *plan, gp_report *report,
     for (size_t i = 0; status == GP_OK && i < plan->n_problems; i++)
         status = run_problem(&r, &plan->problems[i]);
     gp_collector_open_cancel(r.opener); /* when no problem got as far as waiting for it */
-    cudaFree(r.flush_buf);
+    GP_CUDA_RELEASE(status, cudaFree(r.flush_buf));
     gp_collector_close(r.collector);
     if (req->source)
         gp_source_lines_close(r.source);
     *failed_checks = count_failed(report);
-    return status;
+    const int said = warn_failed_calls(report, failed_before);
+    return status == GP_OK ? said : status;
 }

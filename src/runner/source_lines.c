@@ -2,6 +2,7 @@
 #include "runner/source_lines.h"
 
 #include "counters/cupti_call.h"
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/device.h"
 #include "gpuprof/source_view.h"
 #include "gpuprof/status.h"
@@ -38,7 +39,7 @@ int gp_source_lines_watch(void)
      * metrics counted the first flush of the process and nothing after (H100, CUDA 13.0). */
     const CUptiResult r = cuptiEnableDomain(1, s, CUPTI_CB_DOMAIN_RESOURCE);
     if (r != CUPTI_SUCCESS) {
-        cuptiUnsubscribe(s);
+        GP_CHECKED(cuptiUnsubscribe(s), "a CUPTI subscription was left open");
         return gp_cupti_fail(r, "cuptiEnableDomain(...)", __FILE__, __LINE__);
     }
     watcher = s;
@@ -100,7 +101,7 @@ void gp_source_lines_close(gp_sass_source *s)
 {
     gp_sass_source_close(s);
     if (watcher)
-        cuptiUnsubscribe(watcher);
+        GP_CHECKED(cuptiUnsubscribe(watcher), "a CUPTI subscription was left open");
     watcher = NULL;
     gp_cubins_clear();
 }

@@ -4,6 +4,7 @@
  * and a start event never waits on the host for its kernel. */
 #include "runner/timing.h"
 
+#include "gpuprof/checked_calls.h"
 #include "gpuprof/stats.h"
 #include "gpuprof/status.h"
 
@@ -54,9 +55,9 @@ static void timer_destroy(launch_timer *t)
     for (size_t s = 0; s < BATCH; s++)
         for (size_t i = 0; i < MAX_LAUNCHES; i++) {
             if (t->start[s][i])
-                cudaEventDestroy(t->start[s][i]);
+                GP_CHECKED(cudaEventDestroy(t->start[s][i]), "a timing event was not freed");
             if (t->stop[s][i])
-                cudaEventDestroy(t->stop[s][i]);
+                GP_CHECKED(cudaEventDestroy(t->stop[s][i]), "a timing event was not freed");
         }
 }
 

@@ -433,6 +433,55 @@ def test_inject_rules():
            "library says its guard (\"Guard: ...\"), or is read-only", unguarded)
 
 
+# The calls whose only result is a name, NULL for a code they do not know (the callers print
+# "?" or "unknown error" then): their failure is checked by that NULL.
+NAME_LOOKUPS = ("cudaGetErrorName", "cudaGetErrorString", "cuGetErrorName", "cuGetErrorString",
+                "cuptiGetResultString")
+
+
+def unchecked_calls(text, path):
+    """The statements of a C or CUDA text that call CUDA's runtime or driver or CUPTI and drop
+    the result: a line that starts a statement (the code line before it does not end in an
+    operator, a '(' or a ',') with such a call, or with one cast to (void) without a comment
+    on its line or the line above saying why. The error-name lookups pass."""
+    found = []
+    lines = text.splitlines()
+    code = without_comments(text).splitlines()
+    before = ""
+    for i, line in enumerate(code):
+        stripped = line.strip().rstrip("\\").strip()
+        m = re.match(r"(\(void\)\s*)?((cuda|cupti|cu)[A-Z]\w*)\s*\(", stripped)
+        starts = not re.search(r"[-+*/%&|^!=<>?:(,]$", before)
+        if m and starts and m.group(2) not in NAME_LOOKUPS and \
+                not (m.group(1) and "*/" in lines[i] + (lines[i - 1] if i else "")):
+            found.append("%s:%d: %s" % (path, i + 1, stripped))
+        if stripped:
+            before = stripped
+    return found
+
+
+def test_checked_calls():
+    """Every CUDA and CUPTI call is checked: with GP_CUDA, CUPTI or a test of its result where
+    a status can be returned, else GP_CHECKED (gpuprof/checked_calls.h) or GP_CUDA_RELEASE."""
+    found = []
+    for path in sources():
+        if path.endswith((".c", ".cu")):
+            with open(os.path.join(ROOT, path)) as f:
+                found += unchecked_calls(f.read(), path)
+    tap.ok(not found, "every CUDA and CUPTI call is checked (%d files read)" % len(sources()),
+           found)
+    planted = unchecked_calls("    cudaFree(p);\n    if (x)\n        cuptiUnsubscribe(s);\n"
+                              "    (void)cuptiActivityEnable(k);\n"
+                              "    (void)cuptiActivityEnable(k); /* optional: why */\n"
+                              "    GP_CUDA(cudaFree(p));\n    if (a ||\n"
+                              "        cuptiGetGraphId(g, &id) != CUPTI_SUCCESS)\n"
+                              "        return;\n    cuGetErrorName(r, &name);\n",
+                              "example.c")
+    tap.ok(len(planted) == 3 and ":1:" in planted[0] and ":3:" in planted[1] and
+           ":4:" in planted[2], "a dropped result is found (and checked calls, a (void) with "
+           "its reason, a condition's second line and a name lookup pass)", planted)
+
+
 def test_checks_can_fail(plan):
     """The checks above catch what they are for: an edge up the plan, a cycle, a static
     without its guard."""
@@ -462,6 +511,7 @@ def main():
     test_printing_and_exiting()
     test_cupti_callbacks()
     test_inject_rules()
+    test_checked_calls()
     test_checks_can_fail(plan)
     tap.done()
 

@@ -100,6 +100,7 @@ int main(int argc, char **argv)
     test_device();
     test_suggest();
     test_collectives();
+    test_checked_calls();
     test_compare();
     test_hashmap();
     test_pass_groups();

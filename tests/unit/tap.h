@@ -68,6 +68,7 @@ void test_sort_moved(void);
 void test_parts(void);
 void test_source_record(void);
 void test_counter_lock(void);
+void test_checked_calls(void);
 void test_nvtx_ranges(void);
 void test_nvtx_filter(void);
 void test_exec_stalls(void);
