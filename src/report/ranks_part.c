@@ -465,7 +465,7 @@ static const gp_part_column entry_columns[] = {
     {.key = "from", .header = "rank from", .html = "rank from", .align = GP_ALIGN_LEFT,
      .gap = 2, .in = GP_IN_TEXT | GP_IN_HTML, .get = get_from},
     {.key = "file", .header = "file", .align = GP_ALIGN_PROSE, .gap = 2,
-     .in = GP_IN_TEXT | GP_IN_HTML, .get = get_rank_file},
+     .in = GP_IN_TEXT | GP_IN_HTML, .get = get_rank_file, .html_class = "wrap"},
 };
 
 /* The page's row of the rank of the most kernel time, of several. */

@@ -43,8 +43,8 @@ GP_PART_TEXT_GETTER(get_command, gp_report_source, void, r->command)
  * program array follow its keys, written by the view (they are not cells). */
 static const gp_part_column columns[] = {
     {.key = "number", .html = "#", .in = GP_IN_HTML, .get = get_number},
-    {.key = "file", .in = GP_IN_HTML | GP_IN_JSON, .get = get_file,
-     .legend = "the file as named on the command line"},
+    {.key = "file", .in = GP_IN_HTML | GP_IN_JSON, .get = get_file, .html_class = "wrap",
+     .legend = "the file as named on the command line (the page breaks a long one anywhere)"},
     {.key = "tool_version", .html = "gpuprof", .in = GP_IN_HTML | GP_IN_JSON,
      .get = get_tool_version, .legend = "the gpuprof that wrote it"},
     {.key = "command", .in = GP_IN_HTML | GP_IN_JSON, .get = get_command,

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 
 import tap
-from gpuprof import BIN, run
+from gpuprof import BIN, as_typed, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
@@ -20,7 +20,7 @@ EXEC = os.path.join(FIXTURES, "exec-copy.json")
 REDUCE = os.path.join(FIXTURES, "reduce-default.json")
 SOURCE = os.path.join(FIXTURES, "exec-source.json")
 REDUCE_SOURCE = os.path.join(FIXTURES, "reduce-source.json")
-RANKS = [os.path.join(FIXTURES, "ranks", "rank%d.json" % r) for r in (0, 1, 3)]
+RANKS = [as_typed(os.path.join(FIXTURES, "ranks", "rank%d.json" % r)) for r in (0, 1, 3)]
 NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
 
 

@@ -27,11 +27,11 @@ import tempfile
 import tap
 import test_html
 import test_markdown
-from gpuprof import run
+from gpuprof import as_typed, run
 from schema import validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RANKS_DIR = os.path.join(ROOT, "tests", "fixtures", "ranks")
+RANKS_DIR = as_typed(os.path.join(ROOT, "tests", "fixtures", "ranks"))
 RANKS = (0, 1, 3)
 FILES = [os.path.join(RANKS_DIR, "nvtx-rank%d.json" % r) for r in RANKS]
 NO_RANGES = [os.path.join(RANKS_DIR, "rank%d.json" % r) for r in RANKS]

@@ -25,10 +25,10 @@ import tempfile
 
 import tap
 import test_html
-from gpuprof import BIN, run
+from gpuprof import BIN, as_typed, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RANKS_DIR = os.path.join(ROOT, "tests", "fixtures", "ranks")
+RANKS_DIR = as_typed(os.path.join(ROOT, "tests", "fixtures", "ranks"))
 FILES = [os.path.join(RANKS_DIR, "rank%d.json" % r) for r in (0, 1, 3)]
 NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}
 NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL"

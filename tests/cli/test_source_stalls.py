@@ -30,12 +30,12 @@ import tempfile
 import tap
 import test_html
 import test_markdown
-from gpuprof import run, run_json
+from gpuprof import as_typed, run, run_json
 from test_stalls import man_text
 from schema import validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+FIXTURES = as_typed(os.path.join(ROOT, "tests", "fixtures"))
 SOURCE = os.path.join(FIXTURES, "exec-source-transpose.json")
 STALLS = os.path.join(FIXTURES, "exec-stalls-transpose.json")
 OTHER_SOURCE = os.path.join(FIXTURES, "exec-source.json")

@@ -22,6 +22,14 @@ NCU_TIER = os.environ.get("GPUPROF_TEST_NCU") == "1"
 NCU_SKIP = "ncu comparisons: make test-ncu"
 
 
+def as_typed(path):
+    """A file's path as a person in the checkout types it: relative to the current folder
+    where that is shorter. The text a report prints of its input files (merged reports, rank
+    views) then fits the tests' 120 columns wherever the checkout lies."""
+    relative = os.path.relpath(path)
+    return relative if len(relative) < len(path) else path
+
+
 def run(*args, env=None, timeout=600):
     """(exit code, stdout, stderr) of `gpuprof args...`."""
     full_env = dict(os.environ)
