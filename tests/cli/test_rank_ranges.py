@@ -27,6 +27,7 @@ import tempfile
 import tap
 import test_html
 import test_markdown
+import test_ranks
 from gpuprof import as_typed, run
 from schema import validate
 
@@ -171,31 +172,10 @@ def test_html_markdown():
 
 
 def test_round_trip(view_text):
-    shuffled = FILES[:]
-    random.Random(48).shuffle(shuffled)
-    shuffled.reverse()
-    rc, out, _ = run("report", *shuffled, "--json", env=NO_GPU)
-    tap.ok(rc == 0 and out == view_text, "the view is the same whatever the order of the files")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "view.json")
-        with open(path, "w") as f:
-            f.write(view_text)
-        rc, out, err = run("report", path, "--json", env=NO_GPU)
-        tap.ok(rc == 0 and out == view_text, "the view's JSON reads back and is written the "
-               "same (round trip)", err)
-        for args in ([], ["--csv"], ["--html"], ["--markdown"]):
-            a = run("report", *FILES, "--by-range", *args, env=NO_GPU)
-            b = run("report", path, "--by-range", *args, env=NO_GPU)
-            tap.ok(a[0] == b[0] == 0 and a[1] == b[1],
-                   "report of the view's JSON --by-range renders as the ranks' files do: %s"
-                   % (" ".join(args) or "text"))
-        part = os.path.join(tmp, "part.json")
-        rc, out, _ = run("report", FILES[0], FILES[1], "--json", env=NO_GPU)
-        with open(part, "w") as f:
-            f.write(out)
-        rc, joined, err = run("report", part, FILES[2], "--json", env=NO_GPU)
-        tap.ok(rc == 0 and joined == view_text, "a rank view's ranges merge with more ranks' "
-               "files as the files would have merged", err)
+    test_ranks.check_order_and_round_trip(
+        FILES, view_text, 48, ["--by-range"], [[], ["--csv"], ["--html"], ["--markdown"]],
+        "--by-range renders", "a rank view's ranges merge with more ranks' files as the files "
+        "would have merged")
 
 
 def test_usage():

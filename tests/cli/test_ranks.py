@@ -262,9 +262,15 @@ def test_slowest_everywhere(view):
     test_html.static_checks("rank view page --by-rank", rc, page, err)
 
 
-def test_order_and_round_trip(view_text):
-    shuffled = FILES[:]
-    random.Random(38).shuffle(shuffled)
+def check_order_and_round_trip(files, view_text, seed, common, renders, view, merges,
+                               then=None):
+    """The view of `files` is the same in any order of them; its JSON reads back and is
+    written the same; `report` of it renders as the files do with `common` and each of
+    `renders` (a list of argument lists; `view` names the rendering in the checks); and a view
+    of the first two merged with the third is the view of the three (`merges` says so).
+    `then(view_path, part_path)` checks more on the written view and the two ranks' part."""
+    shuffled = files[:]
+    random.Random(seed).shuffle(shuffled)
     shuffled.reverse()
     rc, out, _ = run("report", *shuffled, "--json", env=NO_GPU)
     tap.ok(rc == 0 and out == view_text, "the view is the same whatever the order of the files")
@@ -275,27 +281,39 @@ def test_order_and_round_trip(view_text):
         rc, out, err = run("report", path, "--json", env=NO_GPU)
         tap.ok(rc == 0 and out == view_text, "the view's JSON reads back and is written the "
                "same (round trip)", err)
-        for args in ([], ["--csv"], ["--html"], ["--by-rank"], ["--by-rank", "--csv"],
-                     ["--by-rank", "--html"], ["--kernel-name=base"], ["--wide"]):
-            a = run("report", *FILES, *args, env=NO_GPU)
-            b = run("report", path, *args, env=NO_GPU)
-            tap.ok(a[0] == b[0] == 0 and a[1] == b[1],
-                   "report of the view's JSON renders as the ranks' files do: %s"
-                   % (" ".join(args) or "text"))
-        # A view of ranks 0 and 1, then rank 3's file: as the three merged at once.
+        for args in renders:
+            a = run("report", *files, *common, *args, env=NO_GPU)
+            b = run("report", path, *common, *args, env=NO_GPU)
+            tap.ok(a[0] == b[0] == 0 and a[1] == b[1], "report of the view's JSON %s as the "
+                   "ranks' files do: %s" % (view, " ".join(args) or "text"))
+        # A view of the first two ranks, then the third's file: as the three merged at once.
         part = os.path.join(tmp, "part.json")
-        rc, out, _ = run("report", FILES[0], FILES[1], "--json", env=NO_GPU)
+        rc, out, _ = run("report", files[0], files[1], "--json", env=NO_GPU)
         with open(part, "w") as f:
             f.write(out)
-        rc, joined, err = run("report", part, FILES[2], "--json", env=NO_GPU)
-        tap.ok(rc == 0 and joined == view_text, "a rank view merges with more ranks' files as "
-               "the files would have merged", err)
-        rc, _, err = run("compare", path, FILES[0], env=NO_GPU)
-        tap.ok(rc == 2 and "is a rank view" in err and len(err.strip().splitlines()) == 1,
-               "compare of a rank view: a one-line usage error", err)
-        rc, _, err = run("report", part, FILES[1], env=NO_GPU)
-        tap.ok(rc == 2 and "rank 1 again" in err, "a view and a file of one of its ranks: "
-               "rank twice", err)
+        rc, joined, err = run("report", part, files[2], "--json", env=NO_GPU)
+        tap.ok(rc == 0 and joined == view_text, merges, err)
+        if then:
+            then(path, part)
+
+
+def test_order_and_round_trip(view_text):
+    check_order_and_round_trip(
+        FILES, view_text, 38, [],
+        [[], ["--csv"], ["--html"], ["--by-rank"], ["--by-rank", "--csv"],
+         ["--by-rank", "--html"], ["--kernel-name=base"], ["--wide"]],
+        "renders", "a rank view merges with more ranks' files as the files would have merged",
+        then=check_view_refused)
+
+
+def check_view_refused(path, part):
+    """A rank view is no input to compare, nor merged with a file of one of its ranks."""
+    rc, _, err = run("compare", path, FILES[0], env=NO_GPU)
+    tap.ok(rc == 2 and "is a rank view" in err and len(err.strip().splitlines()) == 1,
+           "compare of a rank view: a one-line usage error", err)
+    rc, _, err = run("report", part, FILES[1], env=NO_GPU)
+    tap.ok(rc == 2 and "rank 1 again" in err, "a view and a file of one of its ranks: "
+           "rank twice", err)
 
 
 def usage_error(args, words, what):
