@@ -11,7 +11,6 @@
 #define GPUPROF_CHECKED_CALLS_H
 
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct gp_call_site {
@@ -20,19 +19,18 @@ typedef struct gp_call_site {
     atomic_uint failures;
     atomic_int first_result;          /* the first failure's result code */
     struct gp_call_site *_Atomic next; /* the list of sites that failed (published once) */
-    atomic_bool listed;
 } gp_call_site;
 
 /* The result of a call at `site`: nonzero (CUDA's and CUPTI's success is 0) is counted,
- * and the site listed on its first failure. True when it failed. */
-bool gp_call_site_result(gp_call_site *site, int result);
+ * and the site listed on its first failure. */
+void gp_call_site_result(gp_call_site *site, int result);
 
 /* A call whose result the path cannot return: counted where it fails. `lost` says what the
  * run lacks then. Each use has its own site (a static the macro declares; Guard: atomics,
  * gp_call_site). */
 #define GP_CHECKED(call, lost)                                                        \
     do {                                                                              \
-        static gp_call_site gp_site_ = {#call, (lost), 0, 0, NULL, false};            \
+        static gp_call_site gp_site_ = {#call, (lost), 0, 0, NULL};                   \
         gp_call_site_result(&gp_site_, (int)(call));                                  \
     } while (0)
 

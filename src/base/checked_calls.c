@@ -1,5 +1,5 @@
 /* The failed call sites of gpuprof/checked_calls.h: a lock-free list (a site is pushed once,
- * by the thread whose failure lists it first) read at the end. Base layer. */
+ * by the thread whose failure is its first) read at the end. Base layer. */
 #include "gpuprof/checked_calls.h"
 
 #include <stdio.h>
@@ -7,19 +7,15 @@
 /* The newest failed site. Guard: atomics (pushed by compare-and-swap, never removed). */
 static gp_call_site *_Atomic failed_sites;
 
-bool gp_call_site_result(gp_call_site *site, int result)
+void gp_call_site_result(gp_call_site *site, int result)
 {
-    if (result == 0)
-        return false;
-    if (atomic_fetch_add(&site->failures, 1) == 0)
-        atomic_store(&site->first_result, result);
-    if (!atomic_exchange(&site->listed, true)) {
-        gp_call_site *head = atomic_load(&failed_sites);
-        do
-            atomic_store(&site->next, head);
-        while (!atomic_compare_exchange_weak(&failed_sites, &head, site));
-    }
-    return true;
+    if (result == 0 || atomic_fetch_add(&site->failures, 1) != 0)
+        return;
+    atomic_store(&site->first_result, result);
+    gp_call_site *head = atomic_load(&failed_sites);
+    do
+        atomic_store(&site->next, head);
+    while (!atomic_compare_exchange_weak(&failed_sites, &head, site));
 }
 
 const gp_call_site *gp_failed_call_sites(void)
@@ -29,8 +25,7 @@ const gp_call_site *gp_failed_call_sites(void)
 
 void gp_call_site_warning(const gp_call_site *site, char *buf, size_t len)
 {
-    gp_call_site *s = (gp_call_site *)site; /* atomics are read through non-const pointers */
-    const unsigned n = atomic_load(&s->failures);
-    snprintf(buf, len, "%s failed %u time%s (result %d): %s", s->call, n, n == 1 ? "" : "s",
-             atomic_load(&s->first_result), s->lost);
+    const unsigned n = site->failures; /* an atomic's plain read is an atomic load */
+    snprintf(buf, len, "%s failed %u time%s (result %d): %s", site->call, n,
+             n == 1 ? "" : "s", (int)site->first_result, site->lost);
 }

@@ -60,7 +60,7 @@ static void describe_gpu(char *buf, size_t len, const gp_device_info *d)
 /* Merged reports: each file, numbered as the rows refer to it when they differ. */
 static void print_sources(FILE *out, const gp_report *r, size_t width)
 {
-    char line[4 * GP_TEXT_LEN], lead[2 * GP_TEXT_LEN], gpu[2 * GP_NAME_LEN];
+    char line[4 * GP_TEXT_LEN], gpu[2 * GP_NAME_LEN];
     snprintf(line, sizeof line, "gpuprof %s  report of %zu files%s", GPUPROF_VERSION,
              r->n_sources, gp_report_sources_differ(r) ? " from different GPUs or gpuprof "
                                                          "versions: each row says which [file]"
@@ -69,9 +69,9 @@ static void print_sources(FILE *out, const gp_report *r, size_t width)
     for (size_t i = 0; i < r->n_sources; i++) {
         const gp_report_source *src = &r->sources[i];
         describe_gpu(gpu, sizeof gpu, src->has_device ? &src->device : NULL);
-        snprintf(lead, sizeof lead, "  [%zu] %s:", i + 1, src->file);
+        const int lead = fprintf(out, "  [%zu] %s:", i + 1, src->file);
         snprintf(line, sizeof line, "gpuprof %s %s%s", src->tool_version, src->command, gpu);
-        gp_text_paragraph_after(out, lead, line, width, 6);
+        gp_text_paragraph_from(out, lead > 0 ? (size_t)lead : 0, line, width, 6);
     }
 }
 

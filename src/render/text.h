@@ -16,9 +16,9 @@ gp_chip_metrics_view gp_text_chip_metrics;
  * line, its first words ("gpuprof 0.1.0  exec ./app arg", the program's first 8 words, then
  * "..."), or its GPUs ("GPU 0: NAME (sm_90, 3352.3 GB/s peak); GPU 1: ...", "no GPU
  * recorded"); the bytes written (below len). Merged exec reports: a line per file with the
- * program it profiled, wrapped within `width`; GP_OK, or GP_ERR_RUNTIME without memory. */
+ * program it profiled, wrapped within `width`. */
 size_t gp_text_exec_program(char *line, size_t len, const gp_report *r);
 size_t gp_text_exec_gpus(char *line, size_t len, const gp_exec_info *e);
-int gp_text_exec_sources(FILE *out, const gp_report *r, size_t width);
+void gp_text_exec_sources(FILE *out, const gp_report *r, size_t width);
 
 #endif

@@ -190,13 +190,12 @@ int gp_text_exec(FILE *out, const gp_report *r, const gp_render_options *o)
     /* Two lines of header; how the numbers were obtained follows the table, as its legend. */
     print_program(out, r, nk, width);
     print_device_and_metrics(out, r, width);
-    rc = gp_text_exec_sources(out, r, width);
+    gp_text_exec_sources(out, r, width);
     /* --launches and --by-range replace the summary, and leave out what is per kernel. */
     const bool launches = o && o->launches, ranges = o && o->by_range;
-    if (rc == GP_OK)
-        rc = launches ? gp_text_launches(out, r, &kl, o)
-             : ranges ? gp_text_ranges(out, r, k, nk, &kl, o)
-                      : print_kernels(out, r, k, nk, &kl, o);
+    rc = launches ? gp_text_launches(out, r, &kl, o)
+         : ranges ? gp_text_ranges(out, r, k, nk, &kl, o)
+                  : print_kernels(out, r, k, nk, &kl, o);
     const bool summary = !launches && !ranges;
     if (rc == GP_OK) {
         print_profiler(out, r, summary, width);

@@ -3,7 +3,6 @@
  * that no program but the first goes unnamed (the header line names the first). */
 #include "render/text.h"
 
-#include "gpuprof/status.h"
 #include "render/cells.h"
 
 #include <stdlib.h>
@@ -35,26 +34,19 @@ size_t gp_text_exec_gpus(char *line, size_t len, const gp_exec_info *e)
 
 /* "[1] FILE: PROGRAM", the program wrapped within the width: the file is the path the user
  * gave, so its length is theirs (never broken, the program on the next line if need be). */
-int gp_text_exec_sources(FILE *out, const gp_report *r, size_t width)
+void gp_text_exec_sources(FILE *out, const gp_report *r, size_t width)
 {
     if (!r->n_sources)
-        return GP_OK;
+        return;
     fprintf(out, "report of %zu files:\n", r->n_sources);
     for (size_t i = 0; i < r->n_sources; i++) {
         const gp_report_source *s = &r->sources[i];
         char *program = s->program ? gp_command_line_text(s->program, s->program_len) : NULL;
-        const char *what = program ? program
-                                   : "program not recorded (merged by an older gpuprof)";
-        const int len = snprintf(NULL, 0, "  [%zu] %s:", i + 1, s->file);
-        char *lead = len >= 0 ? malloc((size_t)len + 1) : NULL;
-        if (lead) {
-            snprintf(lead, (size_t)len + 1, "  [%zu] %s:", i + 1, s->file);
-            gp_text_paragraph_after(out, lead, what, width, 6);
-        }
-        free(lead);
+        const int lead = fprintf(out, "  [%zu] %s:", i + 1, s->file);
+        gp_text_paragraph_from(out, lead > 0 ? (size_t)lead : 0,
+                               program ? program
+                                       : "program not recorded (merged by an older gpuprof)",
+                               width, 6);
         free(program);
-        if (!lead)
-            return gp_fail(GP_ERR_RUNTIME, "out of memory while writing the report");
     }
-    return GP_OK;
 }

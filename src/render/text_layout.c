@@ -100,11 +100,10 @@ void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent)
     end_line(&w);
 }
 
-void gp_text_paragraph_after(FILE *out, const char *lead, const char *text, size_t width,
-                             int indent)
+void gp_text_paragraph_from(FILE *out, size_t column, const char *text, size_t width,
+                            int indent)
 {
-    line_writer w = {out, 0, 0};
-    put_text(&w, lead, strlen(lead));
+    line_writer w = {out, 0, column};
     size_t word = 0;           /* the first word's columns */
     for (const char *c = text; *c && *c != ' '; c++)
         word += ((unsigned char)*c & 0xC0) != 0x80;

@@ -95,9 +95,10 @@ int gp_table_print_rows(FILE *out, const gp_text_table *t, const size_t *widths,
 
 /* A paragraph wrapped at spaces within `width`, its later lines indented by `indent`. */
 void gp_text_paragraph(FILE *out, const char *text, size_t width, int indent);
-/* The same after `lead`, which is never broken ("  [2] FILE:", whose path is the user's):
- * the text starts on its line, after a space, where its first word fits there. */
-void gp_text_paragraph_after(FILE *out, const char *lead, const char *text, size_t width,
-                             int indent);
+/* The same on a line the caller has begun `column` columns in (its bytes serve: never fewer
+ * than its columns), with a lead never broken ("  [2] FILE:", whose path is the user's): the
+ * text goes on after a space where its first word fits there, else on the next line. */
+void gp_text_paragraph_from(FILE *out, size_t column, const char *text, size_t width,
+                            int indent);
 
 #endif

@@ -205,7 +205,8 @@ typedef struct {
 static int print_after(FILE *f, const void *arg)
 {
     const paragraph_after *p = arg;
-    gp_text_paragraph_after(f, p->lead, p->text, p->width, 6);
+    fputs(p->lead, f);
+    gp_text_paragraph_from(f, strlen(p->lead), p->text, p->width, 6);
     return 0;
 }
 
